@@ -1,0 +1,1 @@
+//! The verification engine: trace abstraction (CEGAR with Floyd–Hoare automata).

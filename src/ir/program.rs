@@ -1,0 +1,375 @@
+//! The lowered verification IR: resolved, typed, and with control flow as one graph per procedure.
+//!
+//! This is the contract between front ends (the Boogie front end here, the C translator later) and the
+//! engine; docs/IR.md describes it for front-end authors. Invariants every front end must establish:
+//! - every `VarId`, `FuncId`, `ProcId`, `ErrorId` indexes the tables of its `Program`;
+//! - expressions are well typed; `Expr::Old` only names global variables;
+//! - each CFG has exactly one entry and one exit location; error locations have no outgoing edges, and
+//!   each error location belongs to exactly one `ErrorSite`;
+//! - edges carry only the simple statements of `Stmt`; structured control flow is gone.
+
+use crate::diag::Span;
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use petgraph::graph::{DiGraph, NodeIndex};
+use std::fmt;
+
+/// Index into `Program::vars`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+/// Index into `Program::functions`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncId(pub u32);
+/// Index into `Program::procedures`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProcId(pub u32);
+/// Index into `Program::errors`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ErrorId(pub u32);
+
+/// Types after synonym expansion.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    Bool,
+    Int,
+    Real,
+    BitVec(u32),
+    /// A type declared with `{:builtin "S"}`: the SMT sort written verbatim, e.g. `(_ FloatingPoint 8 24)`.
+    Builtin(String),
+    /// `[T1, …, Tn]U`, possibly with type parameters bound by the map type itself.
+    Map {
+        type_params: Vec<String>,
+        args: Vec<Type>,
+        result: Box<Type>,
+    },
+    /// An uninterpreted type constructor applied to arguments (`type T;`, `type C a;`).
+    Ctor(String, Vec<Type>),
+    /// A type parameter of a polymorphic function, procedure or map.
+    Param(String),
+    /// `{f: T, …}` (Ultimate extension), fields in declaration order.
+    Record(Vec<(String, Type)>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    Global,
+    Const { unique: bool },
+    Param(ProcId),
+    Return(ProcId),
+    Local(ProcId),
+    /// Bound by a quantifier, lambda, or function parameter.
+    Bound,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variable {
+    pub name: String,
+    pub ty: Type,
+    pub kind: VarKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Not,
+    Neg,
+}
+
+/// Operators with their operand type resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Iff,
+    Implies,
+    And,
+    Or,
+    Eq,
+    Neq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    /// Integer division, SMT `div` (Boogie `/` or `div` on int).
+    IntDiv,
+    /// Integer modulus, SMT `mod` (Boogie `%` or `mod` on int).
+    Mod,
+    /// Real division (Boogie `/` on real).
+    RealDiv,
+    /// Bit-vector concatenation `++`.
+    Concat,
+    /// `<:` on constants.
+    Subtype,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quantifier {
+    Forall,
+    Exists,
+    Lambda,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    Bool(bool),
+    Int(BigInt),
+    Real(BigRational),
+    BitVec { value: BigUint, width: u32 },
+    /// A float literal as written, with its type.
+    Float { text: String, ty: Type },
+    Var(VarId),
+    /// The value of a global at the entry of the enclosing procedure.
+    Old(VarId),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Ite(Box<Expr>, Box<Expr>, Box<Expr>),
+    Select(Box<Expr>, Vec<Expr>),
+    Store(Box<Expr>, Vec<Expr>, Box<Expr>),
+    Extract { expr: Box<Expr>, hi: u32, lo: u32 },
+    /// Function application with the instantiation of the function's type parameters.
+    App {
+        func: FuncId,
+        type_args: Vec<Type>,
+        args: Vec<Expr>,
+    },
+    Quant {
+        quantifier: Quantifier,
+        vars: Vec<VarId>,
+        triggers: Vec<Vec<Expr>>,
+        body: Box<Expr>,
+    },
+    Field(Box<Expr>, String),
+    Record(Vec<(String, Expr)>),
+}
+
+/// The statements on CFG edges.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stmt {
+    Assume(Expr),
+    /// Parallel assignment: all right-hand sides are evaluated before any variable is written. Map
+    /// updates `m[i] := e` are lowered to `m := m[i := e]`.
+    Assign(Vec<(VarId, Expr)>),
+    Havoc(Vec<VarId>),
+    /// Call `callee(args)` and assign its return values to `rets`. The callee's checked `requires` have
+    /// already been turned into error edges at the call site by the front end; the engine assumes all
+    /// requires on entry and all ensures on return of a procedure without a body.
+    Call {
+        callee: ProcId,
+        args: Vec<Expr>,
+        rets: Vec<VarId>,
+    },
+    /// `fork tid callee(args)`
+    Fork {
+        tid: Vec<Expr>,
+        callee: ProcId,
+        args: Vec<Expr>,
+    },
+    /// `join tid assign rets`
+    Join { tid: Vec<Expr>, rets: Vec<VarId> },
+    AtomicBegin,
+    AtomicEnd,
+    /// A construct the front end accepts but the engine does not interpret (e.g. `call forall`). The
+    /// engine must answer UNKNOWN with this reason if such an edge is reachable.
+    Unsupported(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LocKind {
+    Entry,
+    Exit,
+    LoopHead,
+    Error(ErrorId),
+    Plain,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub kind: LocKind,
+    /// The source position this location stands for (e.g. the statement that follows it).
+    pub span: Option<Span>,
+    /// A Boogie label at this location, if any.
+    pub label: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edge {
+    pub stmt: Stmt,
+    pub span: Option<Span>,
+}
+
+/// A procedure body as a control-flow graph.
+#[derive(Clone, Debug)]
+pub struct Cfg {
+    pub graph: DiGraph<Location, Edge>,
+    pub entry: NodeIndex,
+    pub exit: NodeIndex,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contract {
+    pub free: bool,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Procedure {
+    pub name: String,
+    pub span: Span,
+    pub type_params: Vec<String>,
+    pub params: Vec<VarId>,
+    pub returns: Vec<VarId>,
+    pub locals: Vec<VarId>,
+    pub requires: Vec<Contract>,
+    pub ensures: Vec<Contract>,
+    /// Globals this procedure may modify, as declared (the front end checks transitivity).
+    pub modifies: Vec<VarId>,
+    pub body: Option<Cfg>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub span: Span,
+    pub type_params: Vec<String>,
+    pub params: Vec<Type>,
+    pub result: Type,
+    /// Parameter variables (kind `Bound`) and body, when the function is defined.
+    pub body: Option<(Vec<VarId>, Expr)>,
+    /// `{:builtin "name"}`: the SMT function symbol.
+    pub builtin: Option<String>,
+    /// `{:indices i, …}` for indexed builtins such as `(_ extract 7 0)`.
+    pub indices: Vec<u32>,
+    /// `{:inline}` / `{:inline true}`: expand the body at each application.
+    pub inline: bool,
+    /// `{:smtdefined "…"}`: the SMT definition text.
+    pub smt_defined: Option<String>,
+}
+
+/// What an error location checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    Assert,
+    /// A checked `requires` of `callee` at a call site (the site's span is the `ErrorSite` span).
+    Requires { callee: ProcId, requires_span: Span },
+    /// A checked `ensures` at the procedure's exit.
+    Ensures,
+    /// A loop invariant on loop entry.
+    InvariantEntry,
+    /// A loop invariant after an iteration of the body.
+    InvariantMaintained,
+}
+
+impl ErrorKind {
+    /// Ultimate's wording of the property that may fail.
+    pub fn description(&self) -> &'static str {
+        match self {
+            ErrorKind::Assert => "assertion can be violated",
+            ErrorKind::Requires { .. } => "procedure precondition can be violated",
+            ErrorKind::Ensures => "procedure postcondition can be violated",
+            ErrorKind::InvariantEntry => "loop invariant can be violated on entry",
+            ErrorKind::InvariantMaintained => "loop invariant may not be maintained",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorSite {
+    pub kind: ErrorKind,
+    /// The checked expression (or the call site for `Requires`).
+    pub span: Span,
+    pub proc: ProcId,
+    pub location: NodeIndex,
+}
+
+/// Where verification starts (docs/IR.md §entry points).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// `ULTIMATE.start` or `main`.
+    Procedure(ProcId),
+    /// Library mode: every procedure with a body, from an arbitrary state satisfying its requires.
+    Library(Vec<ProcId>),
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeCtor {
+    pub name: String,
+    pub arity: usize,
+    pub finite: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub vars: Vec<Variable>,
+    pub functions: Vec<Function>,
+    pub procedures: Vec<Procedure>,
+    pub type_ctors: Vec<TypeCtor>,
+    pub axioms: Vec<Expr>,
+    pub globals: Vec<VarId>,
+    pub consts: Vec<VarId>,
+    pub errors: Vec<ErrorSite>,
+    pub entry: Entry,
+}
+
+impl Program {
+    pub fn var(&self, v: VarId) -> &Variable {
+        &self.vars[v.0 as usize]
+    }
+    pub fn func(&self, f: FuncId) -> &Function {
+        &self.functions[f.0 as usize]
+    }
+    pub fn proc(&self, p: ProcId) -> &Procedure {
+        &self.procedures[p.0 as usize]
+    }
+    pub fn error(&self, e: ErrorId) -> &ErrorSite {
+        &self.errors[e.0 as usize]
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Bool => write!(f, "bool"),
+            Type::Int => write!(f, "int"),
+            Type::Real => write!(f, "real"),
+            Type::BitVec(n) => write!(f, "bv{n}"),
+            Type::Builtin(s) => write!(f, "{s}"),
+            Type::Map {
+                type_params,
+                args,
+                result,
+            } => {
+                if !type_params.is_empty() {
+                    write!(f, "<{}>", type_params.join(", "))?;
+                }
+                write!(f, "[")?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                write!(f, "]{result}")
+            }
+            Type::Ctor(name, args) => {
+                write!(f, "{name}")?;
+                for a in args {
+                    write!(f, " {a}")?;
+                }
+                Ok(())
+            }
+            Type::Param(name) => write!(f, "{name}"),
+            Type::Record(fields) => {
+                write!(f, "{{")?;
+                for (i, (n, t)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{n}: {t}")?;
+                }
+                write!(f, "}}")
+            }
+        }
+    }
+}
