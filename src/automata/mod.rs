@@ -1,1 +1,67 @@
 //! Finite automata as traits with on-demand successors, lazy products and differences, one explorer.
+//!
+//! This module knows nothing of SMT or of the program IR: automata are generic over their state and
+//! letter types, as in Ultimate's Library-Automata (Heizmann, Hoenicke, Podelski, "Software Model
+//! Checking for People Who Love Automata", CAV 2013).
+//!
+//! # The ladder of capabilities
+//!
+//! * [`Automaton`]: initial states, acceptance and *all enabled letters with their successors* of a
+//!   state, computed on demand and infallibly (`&self`). The program automaton and every explicit
+//!   automaton ([`Nfa`]) implement it; so do infallible lazy views such as [`Intersection`].
+//! * [`DeterministicAutomaton`]: the subtrahend of a [`Difference`]. Deterministic and *total*: a
+//!   successor query for any (state, letter) returns exactly one state, or an error (solver unknown,
+//!   timeout). Floyd–Hoare automata implement it with `&mut self`, so they can compute and cache
+//!   transitions while the difference is explored.
+//! * [`FallibleAutomaton`]: what the explorer and the emptiness check consume. It is `Automaton` with
+//!   an associated `Error` type; every `Automaton` is one (with `Error = Infallible`), and
+//!   [`Difference`] is one with the subtrahend's error type.
+//!
+//! # Architecture invariants
+//!
+//! * **Only [`explore()`] materializes.** Products, differences and subset constructions are lazy
+//!   views; [`explore()`] builds the reachable part as an [`Nfa`].
+//! * **Cancellation is explicit.** Every loop that can run long polls a [`Budget`] and stops with
+//!   [`ExploreError::Cancelled`]; a subtrahend's failure surfaces as [`ExploreError::Successor`].
+//! * **Deterministic iteration.** Explicit automata use `BTreeMap`/`BTreeSet`; BFS visits successors
+//!   in the order `successors` returns them, so counterexamples and printed automata are
+//!   reproducible.
+//! * **Ready for concurrency and Büchi acceptance.** Letters are opaque (a letter may carry a thread
+//!   id); acceptance is a state predicate, which is also how Büchi acceptance is expressed, so only
+//!   the emptiness check (a lasso search instead of BFS) changes for termination analysis.
+//!
+//! # Modules (one per algorithm)
+//!
+//! | module | computes |
+//! |---|---|
+//! | [`automaton`] | the traits |
+//! | [`budget`] | budgets, cancellation, the error type of operations |
+//! | [`nfa`] | explicit automata and the textual format |
+//! | [`dfa`] | explicit total DFAs and the lazy subset construction |
+//! | [`intersection`] | lazy product `A ∩ B` |
+//! | [`difference`] | lazy `A ∩ complement(B)` for deterministic total `B`, with trap pruning |
+//! | [`explore`](mod@explore) | reachable-states materialization and dead-end removal |
+//! | [`emptiness`] | shortest accepting run by BFS, word membership, the CEGAR progress check |
+//! | [`minimize`] | partition-refinement minimization restricted by an initial partition |
+
+pub mod automaton;
+pub mod budget;
+pub mod dfa;
+pub mod difference;
+pub mod emptiness;
+pub mod explore;
+pub mod intersection;
+pub mod minimize;
+pub mod nfa;
+
+pub use automaton::{Automaton, DeterministicAutomaton, FallibleAutomaton, Successors};
+pub use budget::{Budget, Cancelled, ExploreError};
+pub use dfa::{Determinize, Dfa, MissingTransition};
+pub use difference::Difference;
+pub use emptiness::{
+    NoProgress, Run, RunOf, accepts, accepts_deterministic, ensure_progress, shortest_accepting_run,
+};
+pub use explore::{NfaOf, explore, remove_dead_ends};
+pub use intersection::Intersection;
+pub use minimize::minimize;
+pub use nfa::{Nfa, ParseError};
