@@ -1,0 +1,1 @@
+pub fn to_dot(_p: &super::Program) -> String { String::new() }
