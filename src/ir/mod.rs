@@ -1,5 +1,52 @@
 //! The verification IR (see [`program`]) and the Boogie front end's checking and lowering passes.
+//!
+//! [`check`] runs the phases in order — [`resolve`] (names, `E02xx`), [`typeck`] (types and other semantic
+//! checks, `E03xx`/`E04xx`), [`lower`] (control-flow graphs) — and stops after the first phase that reports
+//! an error. [`dot`] renders a lowered program as Graphviz and pretty-prints IR expressions and statements.
 
+pub mod dot;
+pub mod lower;
 pub mod program;
+pub mod resolve;
+pub mod typeck;
 
 pub use program::*;
+
+use crate::diag::{Diagnostic, Span, has_errors};
+use crate::syntax::ast;
+
+/// Checks a parsed Boogie program and lowers it to the IR.
+///
+/// Returns `None` (and at least one error) if resolution or type checking failed; warnings may
+/// accompany a `Some`. Never panics on any input.
+pub fn check(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
+    let (env, mut diags) = resolve::resolve(ast);
+    if has_errors(&diags) {
+        return (None, diags);
+    }
+    let (typed, tdiags) = typeck::typecheck(env);
+    diags.extend(tdiags);
+    if has_errors(&diags) {
+        return (None, diags);
+    }
+    let Some(typed) = typed else {
+        return (None, diags);
+    };
+    let (prog, ldiags) = lower::lower(typed);
+    diags.extend(ldiags);
+    if has_errors(&diags) {
+        return (None, diags);
+    }
+    (Some(prog), diags)
+}
+
+/// A duplicate-declaration diagnostic with a secondary label at the first declaration.
+pub(crate) fn diag_dup(code: &'static str, what: &str, id: &ast::Ident, first: Span) -> Diagnostic {
+    Diagnostic::error(
+        code,
+        format!("duplicate {what} `{}`", id.name),
+        id.span,
+        format!("`{}` redeclared here", id.name),
+    )
+    .with_secondary(first, "first declared here")
+}

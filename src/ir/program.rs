@@ -245,6 +245,9 @@ pub struct Function {
     pub inline: bool,
     /// `{:smtdefined "…"}`: the SMT definition text.
     pub smt_defined: Option<String>,
+    /// `{:const_array}`: the function takes one value `v` and returns the constant map that is `v`
+    /// everywhere (SMT `((as const (Array …)) v)`).
+    pub const_array: bool,
 }
 
 /// What an error location checks.

@@ -1,6 +1,378 @@
-//! The logos lexer feeding the LALRPOP parser (placeholder).
+//! The Boogie lexer: a [`logos`] tokenizer wrapped in an iterator that feeds the LALRPOP parser.
+//!
+//! Lexical rules follow Ultimate's `Boogie.flex` (see docs, ultimate-design-notes §1.1):
+//! - `//` and (non-nested) `/* */` comments and whitespace are skipped;
+//! - identifiers are `Letter (Letter | Digit)*` where `Letter` is any Unicode letter or one of
+//!   `' ~ # $ ^ _ . ? \` (so `ULTIMATE.start`, `#res`, `~x`, `x'`, `$p` are identifiers);
+//! - literals: decimal integers, reals `DEC.DEC`, bit-vector literals `5bv32`, bit-vector types `bv32`,
+//!   strings (attribute arguments only) with the escapes `\t \n \r \" \\`;
+//! - the Unicode aliases `∀ ∃ ≔ ≤ ≥ ≠ ¬ ∧ ∨ ⇒ ⇐ ⇔ •` produce the same tokens as their ASCII forms;
+//! - `{` followed by optional whitespace/comments and `:` is the single attribute-opener token `{:`.
+//!
+//! The iterator [`Lexer`] yields `Result<(usize, Tok, usize), LexError>` as LALRPOP's external-lexer
+//! interface expects. Lexing never panics; malformed input becomes a [`LexError`] carrying its span.
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum Tok {
-    Eof,
+use logos::{FilterResult, Logos};
+
+use crate::diag::Span;
+
+/// What went wrong while lexing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum LexErrorKind {
+    /// A character that starts no token.
+    #[default]
+    InvalidChar,
+    /// `/*` without a matching `*/`.
+    UnterminatedComment,
+    /// `"` without a closing quote on the same line.
+    UnterminatedString,
+    /// An escape sequence other than `\t \n \r \" \\` inside a string.
+    InvalidEscape,
+    /// `bvN` / `NbvM` whose width is missing or does not fit in 32 bits.
+    BadBvWidth,
+}
+
+/// A lexical error and the byte range where it occurred.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LexError {
+    pub kind: LexErrorKind,
+    pub span: Span,
+}
+
+/// A token. Payloads borrow from the source where possible.
+#[derive(Logos, Clone, Debug, PartialEq)]
+#[logos(error = LexErrorKind)]
+#[logos(skip r"[ \t\r\n\f\u{feff}]+")]
+#[logos(skip(r"//[^\n]*", allow_greedy = true))]
+pub enum Tok<'input> {
+    #[token("/*", block_comment)]
+    BlockComment,
+
+    // ----- keywords -----
+    #[token("type")]
+    Type,
+    #[token("const")]
+    Const,
+    #[token("function")]
+    Function,
+    #[token("axiom")]
+    Axiom,
+    #[token("var")]
+    Var,
+    #[token("procedure")]
+    Procedure,
+    #[token("implementation")]
+    Implementation,
+    #[token("finite")]
+    Finite,
+    #[token("unique")]
+    Unique,
+    #[token("complete")]
+    Complete,
+    #[token("returns")]
+    Returns,
+    #[token("where")]
+    Where,
+    #[token("free")]
+    Free,
+    #[token("ensures")]
+    Ensures,
+    #[token("requires")]
+    Requires,
+    #[token("modifies")]
+    Modifies,
+    #[token("invariant")]
+    Invariant,
+    #[token("assume")]
+    Assume,
+    #[token("assert")]
+    Assert,
+    #[token("havoc")]
+    Havoc,
+    #[token("async")]
+    Async,
+    #[token("call")]
+    Call,
+    #[token("fork")]
+    Fork,
+    #[token("join")]
+    Join,
+    #[token("if")]
+    If,
+    #[token("then")]
+    Then,
+    #[token("else")]
+    Else,
+    #[token("while")]
+    While,
+    #[token("break")]
+    Break,
+    #[token("return")]
+    Return,
+    #[token("goto")]
+    Goto,
+    #[token("atomic")]
+    Atomic,
+    #[token("assign")]
+    AssignKw,
+    #[token("old")]
+    Old,
+    #[token("forall")]
+    #[token("∀")]
+    Forall,
+    #[token("exists")]
+    #[token("∃")]
+    Exists,
+    #[token("lambda")]
+    Lambda,
+    #[token("bool")]
+    Bool,
+    #[token("int")]
+    Int,
+    #[token("real")]
+    Real,
+    #[token("false")]
+    False,
+    #[token("true")]
+    True,
+    #[token("div")]
+    DivKw,
+    #[token("mod")]
+    ModKw,
+
+    // ----- operators and punctuation -----
+    #[token(":=")]
+    #[token("≔")]
+    Assign,
+    #[token("=")]
+    Eq,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    #[token("≠")]
+    Neq,
+    #[token("<")]
+    Lt,
+    #[token(">")]
+    Gt,
+    #[token("<=")]
+    #[token("≤")]
+    Le,
+    #[token(">=")]
+    #[token("≥")]
+    Ge,
+    #[token("<:")]
+    Subtype,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("/")]
+    Slash,
+    #[token("%")]
+    Percent,
+    #[token("!")]
+    #[token("¬")]
+    Not,
+    #[token("&&")]
+    #[token("∧")]
+    And,
+    #[token("||")]
+    #[token("∨")]
+    Or,
+    #[token("==>")]
+    #[token("⇒")]
+    Implies,
+    #[token("<==")]
+    #[token("⇐")]
+    Explies,
+    #[token("<==>")]
+    #[token("⇔")]
+    Iff,
+    #[token("::")]
+    #[token("•")]
+    ColonColon,
+    #[token("++")]
+    Concat,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("{")]
+    LBrace,
+    /// `{:` — produced by [`Lexer`], never by logos directly.
+    LBraceColon,
+    #[token("}")]
+    RBrace,
+    #[token(",")]
+    Comma,
+    #[token(":")]
+    Colon,
+    #[token(";")]
+    Semi,
+
+    // ----- literals and identifiers -----
+    #[regex(r"[0-9]+")]
+    IntLit(&'input str),
+    #[regex(r"[0-9]+\.[0-9]+")]
+    RealLit(&'input str),
+    /// `5bv32`, as written; the width is validated by the lexer.
+    #[regex(r"[0-9]+bv[0-9]*", bv_literal)]
+    BvLit(&'input str),
+    /// `bv32`: the width.
+    #[regex(r"bv[0-9]+", bv_type, priority = 10)]
+    BvType(u32),
+    #[token("\"", string_literal)]
+    Str(String),
+    #[regex(r"[\p{L}'~#$^_.?\\][\p{L}0-9'~#$^_.?\\]*")]
+    Ident(&'input str),
+}
+
+fn block_comment<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> FilterResult<(), LexErrorKind> {
+    let rest = lex.remainder();
+    match rest.find("*/") {
+        Some(i) => {
+            lex.bump(i + 2);
+            FilterResult::Skip
+        }
+        None => {
+            lex.bump(rest.len());
+            FilterResult::Error(LexErrorKind::UnterminatedComment)
+        }
+    }
+}
+
+fn parse_width(digits: &str) -> Result<u32, LexErrorKind> {
+    if digits.is_empty() {
+        return Err(LexErrorKind::BadBvWidth);
+    }
+    digits.parse::<u32>().map_err(|_| LexErrorKind::BadBvWidth)
+}
+
+fn bv_literal<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> Result<&'a str, LexErrorKind> {
+    let s = lex.slice();
+    let (_, width) = s.split_once("bv").ok_or(LexErrorKind::BadBvWidth)?;
+    parse_width(width)?;
+    Ok(s)
+}
+
+fn bv_type<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> Result<u32, LexErrorKind> {
+    parse_width(&lex.slice()[2..])
+}
+
+fn string_literal<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> Result<String, LexErrorKind> {
+    let rest = lex.remainder();
+    let mut out = String::new();
+    let mut chars = rest.char_indices();
+    let mut bad_escape = false;
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => {
+                lex.bump(i + 1);
+                return if bad_escape {
+                    Err(LexErrorKind::InvalidEscape)
+                } else {
+                    Ok(out)
+                };
+            }
+            '\n' => {
+                lex.bump(i);
+                return Err(LexErrorKind::UnterminatedString);
+            }
+            '\\' => match chars.next() {
+                Some((_, 't')) => out.push('\t'),
+                Some((_, 'n')) => out.push('\n'),
+                Some((_, 'r')) => out.push('\r'),
+                Some((_, '"')) => out.push('"'),
+                Some((_, '\\')) => out.push('\\'),
+                Some((j, '\n')) => {
+                    lex.bump(j);
+                    return Err(LexErrorKind::UnterminatedString);
+                }
+                Some(_) => bad_escape = true,
+                None => break,
+            },
+            c => out.push(c),
+        }
+    }
+    lex.bump(rest.len());
+    Err(LexErrorKind::UnterminatedString)
+}
+
+/// Skips whitespace and comments at the start of `s`; returns the number of bytes skipped, or `None` if
+/// an unterminated block comment was reached.
+fn skip_trivia(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    loop {
+        match bytes.get(i) {
+            Some(b' ' | b'\t' | b'\r' | b'\n' | b'\x0c') => i += 1,
+            Some(b'/') if bytes.get(i + 1) == Some(&b'/') => match s[i..].find('\n') {
+                Some(n) => i += n + 1,
+                None => i = s.len(),
+            },
+            Some(b'/') if bytes.get(i + 1) == Some(&b'*') => {
+                let n = s[i + 2..].find("*/")?;
+                i += 2 + n + 2;
+            }
+            _ => return Some(i),
+        }
+    }
+}
+
+/// The token stream of a source text, in the form LALRPOP's external-lexer interface expects.
+pub struct Lexer<'input> {
+    inner: logos::Lexer<'input, Tok<'input>>,
+}
+
+impl<'input> Lexer<'input> {
+    pub fn new(src: &'input str) -> Self {
+        Lexer {
+            inner: Tok::lexer(src),
+        }
+    }
+}
+
+impl<'input> Iterator for Lexer<'input> {
+    type Item = Result<(usize, Tok<'input>, usize), LexError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let tok = self.inner.next()?;
+        let range = self.inner.span();
+        match tok {
+            Ok(Tok::LBrace) => {
+                let rest = self.inner.remainder();
+                if let Some(n) = skip_trivia(rest)
+                    && rest[n..].starts_with(':')
+                    && !rest[n..].starts_with("::")
+                    && !rest[n..].starts_with(":=")
+                {
+                    self.inner.bump(n + 1);
+                    return Some(Ok((range.start, Tok::LBraceColon, range.start + n + 2)));
+                }
+                Some(Ok((range.start, Tok::LBrace, range.end)))
+            }
+            Ok(t) => Some(Ok((range.start, t, range.end))),
+            Err(kind) => {
+                // Report an invalid character as exactly one character, not as a byte.
+                let end = if kind == LexErrorKind::InvalidChar {
+                    let src = self.inner.source();
+                    let len = src[range.start..].chars().next().map_or(1, char::len_utf8);
+                    range.start + len
+                } else {
+                    range.end
+                };
+                Some(Err(LexError {
+                    kind,
+                    span: Span::new(range.start, end.max(range.end)),
+                }))
+            }
+        }
+    }
 }

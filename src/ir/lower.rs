@@ -1,0 +1,513 @@
+//! Lowering: the third phase, structured typed statements to one control-flow graph per body.
+//!
+//! Computes, for every procedure with a body, a [`Cfg`] whose edges carry only simple [`Stmt`]s, and
+//! registers every error location in [`Program::errors`] (in procedure order, then source order, so ids
+//! are deterministic). The shapes (docs/IR.md §3):
+//! - `assert e`: an edge `assume !e` to a fresh error location and a continuing edge `assume e`;
+//! - `call P(a)`: for each non-free `requires r` of `P`, the same pair with `r[a/params]` (and `old(g)`
+//!   read as `g`), then the `Call` edge; `call forall` becomes `Unsupported`;
+//! - `while`: every arrival at the loop head (entry edge and back edge) checks the non-free invariants
+//!   (`InvariantEntry` / `InvariantMaintained` error locations) and assumes them; after the head the
+//!   free invariants are assumed, then `assume c` into the body and `assume !c` out (`while (*)`:
+//!   `assume true` both ways);
+//! - `return` and the end of the body reach one return location, from which the ensures are checked
+//!   (non-free: error location, then assume; free: assume) on the way to the exit.
+//!
+//! Invariants of the result: one `Entry` and one `Exit` location per CFG; error locations have no
+//! outgoing edges and belong to exactly one `ErrorSite`; targets of back edges (w.r.t. a depth-first
+//! search from the entry, visiting successors in edge order) are `LoopHead`s; isolated placeholder
+//! locations (after `return`/`goto`/`break`) are removed, other dead code is kept.
+
+use super::program::*;
+use super::typeck::{TBody, TStmt, Typed};
+use crate::diag::{Diagnostic, Span};
+use petgraph::Direction;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+use std::collections::HashMap;
+
+/// Lowers all typed bodies into CFGs.
+pub fn lower(t: Typed) -> (Program, Vec<Diagnostic>) {
+    let mut prog = t.program;
+    for body in &t.bodies {
+        let cfg = lower_body(&mut prog, body);
+        prog.procedures[body.proc.0 as usize].body = Some(cfg);
+    }
+    (prog, Vec::new())
+}
+
+fn t() -> Expr {
+    Expr::Bool(true)
+}
+
+/// `!e`, without double negation.
+pub fn negate(e: &Expr) -> Expr {
+    match e {
+        Expr::Unary(UnOp::Not, inner) => (**inner).clone(),
+        Expr::Bool(b) => Expr::Bool(!b),
+        _ => Expr::Unary(UnOp::Not, Box::new(e.clone())),
+    }
+}
+
+/// Substitutes variables by expressions; `old(g)` is read as `g` first (for requires at call sites).
+pub fn subst_requires(e: &Expr, map: &HashMap<VarId, Expr>) -> Expr {
+    let s = |x: &Expr| subst_requires(x, map);
+    match e {
+        Expr::Var(v) | Expr::Old(v) => map.get(v).cloned().unwrap_or(Expr::Var(*v)),
+        Expr::Unary(op, a) => Expr::Unary(*op, Box::new(s(a))),
+        Expr::Binary(op, a, b) => Expr::Binary(*op, Box::new(s(a)), Box::new(s(b))),
+        Expr::Ite(a, b, c) => Expr::Ite(Box::new(s(a)), Box::new(s(b)), Box::new(s(c))),
+        Expr::Select(a, idx) => Expr::Select(Box::new(s(a)), idx.iter().map(s).collect()),
+        Expr::Store(a, idx, v) => Expr::Store(Box::new(s(a)), idx.iter().map(s).collect(), Box::new(s(v))),
+        Expr::Extract { expr, hi, lo } => Expr::Extract {
+            expr: Box::new(s(expr)),
+            hi: *hi,
+            lo: *lo,
+        },
+        Expr::App { func, type_args, args } => Expr::App {
+            func: *func,
+            type_args: type_args.clone(),
+            args: args.iter().map(s).collect(),
+        },
+        Expr::Quant {
+            quantifier,
+            vars,
+            triggers,
+            body,
+        } => Expr::Quant {
+            quantifier: *quantifier,
+            vars: vars.clone(),
+            triggers: triggers.iter().map(|ts| ts.iter().map(s).collect()).collect(),
+            body: Box::new(s(body)),
+        },
+        Expr::Field(a, f) => Expr::Field(Box::new(s(a)), f.clone()),
+        Expr::Record(fs) => Expr::Record(fs.iter().map(|(n, x)| (n.clone(), s(x))).collect()),
+        Expr::Bool(_) | Expr::Int(_) | Expr::Real(_) | Expr::BitVec { .. } | Expr::Float { .. } => e.clone(),
+    }
+}
+
+struct Enclosing {
+    labels: Vec<String>,
+    is_loop: bool,
+    exit: NodeIndex,
+}
+
+struct Builder<'p> {
+    prog: &'p mut Program,
+    pid: ProcId,
+    g: DiGraph<Location, Edge>,
+    entry: NodeIndex,
+    labels: HashMap<String, NodeIndex>,
+    ret: NodeIndex,
+    enclosing: Vec<Enclosing>,
+}
+
+fn lower_body(prog: &mut Program, body: &TBody) -> Cfg {
+    let pspan = prog.procedures[body.proc.0 as usize].span;
+    let mut g = DiGraph::new();
+    let entry = g.add_node(Location {
+        kind: LocKind::Entry,
+        span: Some(pspan),
+        label: None,
+    });
+    let mut b = Builder {
+        prog,
+        pid: body.proc,
+        g,
+        entry,
+        labels: HashMap::new(),
+        ret: entry,
+        enclosing: Vec::new(),
+    };
+    b.collect_labels(&body.stmts);
+    b.ret = b.node(LocKind::Plain, Some(body.end));
+    let end = b.stmts(&body.stmts, entry, Some(b.ret), Vec::new());
+    let ret = b.ret;
+    b.jump(end, ret, Some(body.end));
+    // Ensures.
+    let ensures = b.prog.procedures[body.proc.0 as usize].ensures.clone();
+    let mut cur = ret;
+    for c in &ensures {
+        if !c.free {
+            cur = b.check(cur, &c.expr, ErrorKind::Ensures, c.span, c.span, None);
+        } else {
+            let n = b.node(LocKind::Plain, Some(c.span));
+            b.edge(cur, n, Stmt::Assume(c.expr.clone()), Some(c.span));
+            cur = n;
+        }
+    }
+    let exit = if ensures.is_empty() {
+        // No ensures: the return location is the exit.
+        b.g[ret].kind = LocKind::Exit;
+        ret
+    } else {
+        let exit = b.node(LocKind::Exit, Some(body.end));
+        b.edge(cur, exit, Stmt::Assume(t()), None);
+        exit
+    };
+    b.finish(exit)
+}
+
+impl Builder<'_> {
+    fn node(&mut self, kind: LocKind, span: Option<Span>) -> NodeIndex {
+        self.g.add_node(Location {
+            kind,
+            span,
+            label: None,
+        })
+    }
+
+    fn edge(&mut self, from: NodeIndex, to: NodeIndex, stmt: Stmt, span: Option<Span>) {
+        self.g.add_edge(from, to, Edge { stmt, span });
+    }
+
+    fn is_isolated(&self, n: NodeIndex) -> bool {
+        n != self.entry
+            && self.g.edges_directed(n, Direction::Incoming).next().is_none()
+            && self.g.edges_directed(n, Direction::Outgoing).next().is_none()
+            && self.g[n].kind == LocKind::Plain
+            && self.g[n].label.is_none()
+    }
+
+    /// An `assume true` edge, unless `from` is an isolated placeholder or equals `to`.
+    fn jump(&mut self, from: NodeIndex, to: NodeIndex, span: Option<Span>) {
+        if from != to && !self.is_isolated(from) {
+            self.edge(from, to, Stmt::Assume(t()), span);
+        }
+    }
+
+    fn target(&mut self, hint: Option<NodeIndex>, span: Span) -> NodeIndex {
+        hint.unwrap_or_else(|| self.node(LocKind::Plain, Some(span)))
+    }
+
+    fn collect_labels(&mut self, ss: &[TStmt]) {
+        for s in ss {
+            match s {
+                TStmt::Label(l, sp) => {
+                    let n = self.node(LocKind::Plain, Some(*sp));
+                    self.g[n].label = Some(l.clone());
+                    self.labels.entry(l.clone()).or_insert(n);
+                }
+                TStmt::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    self.collect_labels(then_branch);
+                    self.collect_labels(else_branch);
+                }
+                TStmt::While { body, .. } | TStmt::Atomic(body, _) => self.collect_labels(body),
+                _ => {}
+            }
+        }
+    }
+
+    /// Adds the error check `e` at `cur`: `assume !e` to a new error location, `assume e` onward to
+    /// `next` (or a fresh location). Returns the continuing location.
+    fn check(
+        &mut self,
+        cur: NodeIndex,
+        e: &Expr,
+        kind: ErrorKind,
+        site_span: Span,
+        span: Span,
+        next: Option<NodeIndex>,
+    ) -> NodeIndex {
+        let id = ErrorId(self.prog.errors.len() as u32);
+        let err = self.node(LocKind::Error(id), Some(site_span));
+        self.prog.errors.push(ErrorSite {
+            kind,
+            span: site_span,
+            proc: self.pid,
+            location: err,
+        });
+        self.edge(cur, err, Stmt::Assume(negate(e)), Some(span));
+        let n = self.target(next, span);
+        self.edge(cur, n, Stmt::Assume(e.clone()), Some(span));
+        n
+    }
+
+    /// Lowers a statement list starting at `cur`; the last statement ends in `after` if given.
+    fn stmts(&mut self, ss: &[TStmt], mut cur: NodeIndex, after: Option<NodeIndex>, labels: Vec<String>) -> NodeIndex {
+        let mut pending = labels;
+        for (i, s) in ss.iter().enumerate() {
+            let hint = match ss.get(i + 1) {
+                None => after,
+                Some(TStmt::Label(l, _)) => self.labels.get(l).copied(),
+                Some(_) => None,
+            };
+            let mine = std::mem::take(&mut pending);
+            if let TStmt::Label(l, _) = s {
+                pending = mine;
+                pending.push(l.clone());
+                cur = self.stmt(s, cur, hint, Vec::new());
+            } else {
+                cur = self.stmt(s, cur, hint, mine);
+            }
+        }
+        cur
+    }
+
+    fn stmt(&mut self, s: &TStmt, cur: NodeIndex, hint: Option<NodeIndex>, labels: Vec<String>) -> NodeIndex {
+        match s {
+            TStmt::Label(l, _) => {
+                let Some(&n) = self.labels.get(l) else { return cur };
+                if cur != n && !self.is_isolated(cur) {
+                    self.edge(cur, n, Stmt::Assume(t()), None);
+                }
+                n
+            }
+            TStmt::Assert(e, sp) => self.check(cur, e, ErrorKind::Assert, *sp, *sp, hint),
+            TStmt::Assume(e, sp) => self.simple(cur, Stmt::Assume(e.clone()), *sp, hint),
+            TStmt::Havoc(vs, sp) => self.simple(cur, Stmt::Havoc(vs.clone()), *sp, hint),
+            TStmt::Assign(pairs, sp) => self.simple(cur, Stmt::Assign(pairs.clone()), *sp, hint),
+            TStmt::Unsupported(what, sp) => self.simple(cur, Stmt::Unsupported(what.clone()), *sp, hint),
+            TStmt::Call {
+                callee,
+                args,
+                rets,
+                span,
+            } => {
+                let p = &self.prog.procedures[callee.0 as usize];
+                let map: HashMap<VarId, Expr> = p.params.iter().copied().zip(args.iter().cloned()).collect();
+                let reqs: Vec<Contract> = p.requires.iter().filter(|r| !r.free).cloned().collect();
+                let mut cur = cur;
+                for r in reqs {
+                    let e = subst_requires(&r.expr, &map);
+                    let kind = ErrorKind::Requires {
+                        callee: *callee,
+                        requires_span: r.span,
+                    };
+                    cur = self.check(cur, &e, kind, *span, *span, None);
+                }
+                let stmt = Stmt::Call {
+                    callee: *callee,
+                    args: args.clone(),
+                    rets: rets.clone(),
+                };
+                self.simple(cur, stmt, *span, hint)
+            }
+            TStmt::Fork {
+                tid,
+                callee,
+                args,
+                span,
+            } => {
+                let stmt = Stmt::Fork {
+                    tid: tid.clone(),
+                    callee: *callee,
+                    args: args.clone(),
+                };
+                self.simple(cur, stmt, *span, hint)
+            }
+            TStmt::Join { tid, rets, span } => {
+                let stmt = Stmt::Join {
+                    tid: tid.clone(),
+                    rets: rets.clone(),
+                };
+                self.simple(cur, stmt, *span, hint)
+            }
+            TStmt::If {
+                cond,
+                then_branch,
+                else_branch,
+                span,
+            } => {
+                let join = self.target(hint, *span);
+                self.enclosing.push(Enclosing {
+                    labels,
+                    is_loop: false,
+                    exit: join,
+                });
+                let (ct, ce) = match cond {
+                    Some(c) => (c.clone(), negate(c)),
+                    None => (t(), t()),
+                };
+                for (branch, c) in [(then_branch, ct), (else_branch, ce)] {
+                    let start = if branch.is_empty() {
+                        join
+                    } else {
+                        self.node(LocKind::Plain, Some(*span))
+                    };
+                    self.edge(cur, start, Stmt::Assume(c), Some(*span));
+                    let end = self.stmts(branch, start, Some(join), Vec::new());
+                    self.jump(end, join, None);
+                }
+                self.enclosing.pop();
+                join
+            }
+            TStmt::While {
+                cond,
+                invariants,
+                body,
+                span,
+            } => {
+                let head = self.node(LocKind::LoopHead, Some(*span));
+                // Entry: check the invariants, arrive at the head.
+                let mut c = cur;
+                for inv in invariants.iter().filter(|i| !i.free) {
+                    c = self.check(c, &inv.expr, ErrorKind::InvariantEntry, inv.span, inv.span, None);
+                }
+                self.jump_always(c, head, Some(*span));
+                // Free invariants are assumed after the head.
+                let mut h = head;
+                for inv in invariants.iter().filter(|i| i.free) {
+                    let n = self.node(LocKind::Plain, Some(inv.span));
+                    self.edge(h, n, Stmt::Assume(inv.expr.clone()), Some(inv.span));
+                    h = n;
+                }
+                let exit = self.target(hint, *span);
+                let (ct, ce) = match cond {
+                    Some(c) => (c.clone(), negate(c)),
+                    None => (t(), t()),
+                };
+                let start = self.node(LocKind::Plain, Some(*span));
+                self.edge(h, start, Stmt::Assume(ct), Some(*span));
+                self.edge(h, exit, Stmt::Assume(ce), Some(*span));
+                self.enclosing.push(Enclosing {
+                    labels,
+                    is_loop: true,
+                    exit,
+                });
+                let back = self.node(LocKind::Plain, Some(*span));
+                let end = self.stmts(body, start, Some(back), Vec::new());
+                self.jump(end, back, None);
+                self.enclosing.pop();
+                // Back edge: check the invariants again.
+                if self.g.edges_directed(back, Direction::Incoming).next().is_some() {
+                    let mut c = back;
+                    for inv in invariants.iter().filter(|i| !i.free) {
+                        c = self.check(c, &inv.expr, ErrorKind::InvariantMaintained, inv.span, inv.span, None);
+                    }
+                    self.jump_always(c, head, Some(*span));
+                }
+                exit
+            }
+            TStmt::Atomic(body, span) => {
+                let start = self.node(LocKind::Plain, Some(*span));
+                self.edge(cur, start, Stmt::AtomicBegin, Some(*span));
+                let before_end = self.node(LocKind::Plain, Some(*span));
+                self.enclosing.push(Enclosing {
+                    labels,
+                    is_loop: false,
+                    exit: before_end,
+                });
+                let end = self.stmts(body, start, Some(before_end), Vec::new());
+                self.jump(end, before_end, None);
+                self.enclosing.pop();
+                self.simple(before_end, Stmt::AtomicEnd, *span, hint)
+            }
+            TStmt::Break(label, span) => {
+                let target = match label {
+                    None => self.enclosing.iter().rev().find(|e| e.is_loop),
+                    Some(l) => self.enclosing.iter().rev().find(|e| e.labels.contains(l)),
+                }
+                .map(|e| e.exit);
+                if let Some(tg) = target {
+                    self.jump(cur, tg, Some(*span));
+                }
+                self.node(LocKind::Plain, Some(*span))
+            }
+            TStmt::Return(span) => {
+                let ret = self.ret;
+                self.jump(cur, ret, Some(*span));
+                self.node(LocKind::Plain, Some(*span))
+            }
+            TStmt::Goto(targets, span) => {
+                if !self.is_isolated(cur) {
+                    for (l, _) in targets {
+                        if let Some(&n) = self.labels.get(l) {
+                            self.edge(cur, n, Stmt::Assume(t()), Some(*span));
+                        }
+                    }
+                }
+                self.node(LocKind::Plain, Some(*span))
+            }
+        }
+    }
+
+    /// An `assume true` edge even if `from` has no edges yet (used where `from` was created for it).
+    fn jump_always(&mut self, from: NodeIndex, to: NodeIndex, span: Option<Span>) {
+        if from != to {
+            self.edge(from, to, Stmt::Assume(t()), span);
+        }
+    }
+
+    fn simple(&mut self, cur: NodeIndex, stmt: Stmt, span: Span, hint: Option<NodeIndex>) -> NodeIndex {
+        let n = self.target(hint, span);
+        self.edge(cur, n, stmt, Some(span));
+        n
+    }
+
+    /// Marks back-edge targets as loop heads, drops isolated placeholders, and builds the `Cfg`.
+    fn finish(mut self, exit: NodeIndex) -> Cfg {
+        // Loop heads: targets of DFS back edges.
+        let n = self.g.node_count();
+        let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
+        let mut stack: Vec<(NodeIndex, Vec<NodeIndex>)> = Vec::new();
+        let succ = |g: &DiGraph<Location, Edge>, x: NodeIndex| {
+            let mut v: Vec<(usize, NodeIndex)> = g.edges(x).map(|e| (e.id().index(), e.target())).collect();
+            v.sort();
+            v.into_iter().rev().map(|(_, t)| t).collect::<Vec<_>>()
+        };
+        state[self.entry.index()] = 1;
+        stack.push((self.entry, succ(&self.g, self.entry)));
+        while let Some((x, mut todo)) = stack.pop() {
+            match todo.pop() {
+                None => state[x.index()] = 2,
+                Some(y) => {
+                    stack.push((x, todo));
+                    match state[y.index()] {
+                        0 => {
+                            state[y.index()] = 1;
+                            let s = succ(&self.g, y);
+                            stack.push((y, s));
+                        }
+                        1 => {
+                            if self.g[y].kind == LocKind::Plain {
+                                self.g[y].kind = LocKind::LoopHead;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        // Compact: drop isolated placeholders.
+        let keep: Vec<bool> = self
+            .g
+            .node_indices()
+            .map(|x| x == exit || x == self.entry || !self.is_isolated(x))
+            .collect();
+        if keep.iter().all(|k| *k) {
+            return Cfg {
+                graph: self.g,
+                entry: self.entry,
+                exit,
+            };
+        }
+        let mut map = vec![None; n];
+        let mut g2: DiGraph<Location, Edge> = DiGraph::new();
+        for x in self.g.node_indices() {
+            if keep[x.index()] {
+                map[x.index()] = Some(g2.add_node(self.g[x].clone()));
+            }
+        }
+        for e in self.g.edge_references() {
+            if let (Some(a), Some(b)) = (map[e.source().index()], map[e.target().index()]) {
+                g2.add_edge(a, b, e.weight().clone());
+            }
+        }
+        for site in self.prog.errors.iter_mut().filter(|s| s.proc == self.pid) {
+            if let Some(m) = map[site.location.index()] {
+                site.location = m;
+            }
+        }
+        let remap = |x: NodeIndex| map[x.index()].unwrap_or(x);
+        Cfg {
+            graph: g2,
+            entry: remap(self.entry),
+            exit: remap(exit),
+        }
+    }
+}
