@@ -1,5 +1,7 @@
 //! The `verify` command line: the only module that prints or touches the file system for output.
 
+pub mod bench;
+
 /// Runs the CLI and returns the process exit code.
 pub fn main() -> i32 {
     0
