@@ -42,7 +42,7 @@
 //! | [`difference`] | lazy `A ∩ complement(B)` for deterministic total `B`, with trap pruning |
 //! | [`explore`](mod@explore) | reachable-states materialization and dead-end removal |
 //! | [`emptiness`] | shortest accepting run by BFS, word membership, the CEGAR progress check |
-//! | [`minimize`] | partition-refinement minimization restricted by an initial partition |
+//! | [`minimize`](mod@minimize) | partition-refinement minimization restricted by an initial partition |
 
 pub mod automaton;
 pub mod budget;
