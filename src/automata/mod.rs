@@ -57,7 +57,7 @@ pub mod nfa;
 pub use automaton::{Automaton, DeterministicAutomaton, FallibleAutomaton, Successors};
 pub use budget::{Budget, Cancelled, ExploreError};
 pub use dfa::{Determinize, Dfa, MissingTransition};
-pub use difference::Difference;
+pub use difference::{Difference, check_bounded as check_difference_bounded};
 pub use emptiness::{
     NoProgress, Run, RunOf, accepts, accepts_deterministic, ensure_progress, shortest_accepting_run,
 };
