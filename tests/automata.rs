@@ -160,6 +160,9 @@ proptest! {
         let nfa = a.to_nfa();
         let diff = Difference::new(&nfa, b.to_dfa());
         let explored = ok(explore(&diff, &Budget::unlimited()));
+        let alphabet: Vec<char> = (0..k).map(letter).collect();
+        let mismatch = ok(check_difference_bounded(&nfa, &mut b.to_dfa(), &explored, &alphabet, MAX_LEN));
+        prop_assert_eq!(mismatch, None, "difference check failed; minuend:\n{}", nfa);
         for w in words(k, MAX_LEN) {
             let expected = a.accepts(&w) && !b.accepts(&w);
             prop_assert_eq!(ok(accepts(&diff, &w)), expected, "lazy, word {:?}", w);
@@ -417,6 +420,22 @@ fn refinement_step_with_trap_pruning_and_progress() {
     explore(&diff, &Budget::unlimited()).expect("ok");
     let (_, _) = diff.into_parts();
     assert!(fh.queries.iter().any(|(s, _)| s == "false"));
+}
+
+#[test]
+fn difference_check_finds_a_wrong_result() {
+    let a = Nfa::from_text("init q; final q; q x q;").expect("valid");
+    let mut b: Dfa<u8, String> = Dfa::new(0);
+    b.set_transition(0, "x".into(), 1);
+    b.add_trap(1);
+    // L(a) \ L(b) = {ε}; claiming L(a) is wrong from "x" on.
+    let wrong = check_difference_bounded(&a, &mut b, &a, &["x".to_string()], 3).expect("total");
+    assert_eq!(wrong, Some(vec!["x".to_string()]));
+    let right = explore(&Difference::new(&a, &mut b), &Budget::unlimited()).expect("ok");
+    assert_eq!(
+        check_difference_bounded(&a, &mut b, &right, &["x".to_string()], 3),
+        Ok(None)
+    );
 }
 
 #[test]

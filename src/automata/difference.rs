@@ -108,3 +108,47 @@ where
         Ok(out)
     }
 }
+
+/// The `check` companion of the difference: compares a (materialized) result against the
+/// definition `L(A) \ L(B)` on every word over `alphabet` of length at most `max_len`, by naive
+/// simulation of both operands. Returns the first word (in length-lexicographic order) on which
+/// `result` disagrees, or `None`. Meant for tests and `debug_assertions` runs with small bounds; on
+/// a disagreement, dump the operands with the text format ([`Nfa`](super::Nfa)'s `Display`).
+pub fn check_bounded<A, B, R>(
+    minuend: &A,
+    subtrahend: &mut B,
+    result: &R,
+    alphabet: &[A::Letter],
+    max_len: usize,
+) -> Result<Option<Vec<A::Letter>>, B::Error>
+where
+    A: Automaton,
+    B: DeterministicAutomaton<Letter = A::Letter>,
+    R: Automaton<Letter = A::Letter>,
+{
+    use super::emptiness::{accepts, accepts_deterministic};
+    let mut layer: Vec<Vec<A::Letter>> = vec![Vec::new()];
+    for len in 0..=max_len {
+        for word in &layer {
+            let Ok(in_a) = accepts(minuend, word);
+            let Ok(in_r) = accepts(result, word);
+            let expected = in_a && !accepts_deterministic(subtrahend, word)?;
+            if in_r != expected {
+                return Ok(Some(word.clone()));
+            }
+        }
+        if len < max_len {
+            layer = layer
+                .iter()
+                .flat_map(|w| {
+                    alphabet.iter().map(move |l| {
+                        let mut w2 = w.clone();
+                        w2.push(l.clone());
+                        w2
+                    })
+                })
+                .collect();
+        }
+    }
+    Ok(None)
+}

@@ -30,6 +30,32 @@
 //!   id); acceptance is a state predicate, which is also how Büchi acceptance is expressed, so only
 //!   the emptiness check (a lasso search instead of BFS) changes for termination analysis.
 //!
+//! # Example: one refinement step of the CEGAR loop
+//!
+//! ```
+//! use lapidary::automata::*;
+//!
+//! // The abstraction: an error location `err` reachable by `a c`.
+//! let abstraction = Nfa::from_text("init q0; final err; q0 a q1; q1 b q0; q1 c err;").unwrap();
+//! let cex = shortest_accepting_run(&abstraction, &Budget::unlimited()).unwrap().unwrap();
+//! assert_eq!(cex.letters, ["a", "c"]);
+//!
+//! // A (here explicit) Floyd–Hoare automaton proving every trace containing `c` infeasible:
+//! // `true` is initial, `false` is the accepting trap.
+//! let mut proof: Dfa<&str, String> = Dfa::new("true");
+//! for letter in ["a", "b"] {
+//!     proof.set_transition("true", letter.to_string(), "true");
+//! }
+//! proof.set_transition("true", "c".to_string(), "false");
+//! proof.add_trap("false");
+//!
+//! // Refine: abstraction := remove_dead_ends(explore(abstraction \ proof)).
+//! let refined = explore(&Difference::new(&abstraction, &mut proof), &Budget::unlimited()).unwrap();
+//! let refined = remove_dead_ends(&refined);
+//! assert!(ensure_progress(&refined, &cex.letters).is_ok());
+//! assert_eq!(shortest_accepting_run(&refined, &Budget::unlimited()), Ok(None));
+//! ```
+//!
 //! # Modules (one per algorithm)
 //!
 //! | module | computes |
@@ -57,7 +83,7 @@ pub mod nfa;
 pub use automaton::{Automaton, DeterministicAutomaton, FallibleAutomaton, Successors};
 pub use budget::{Budget, Cancelled, ExploreError};
 pub use dfa::{Determinize, Dfa, MissingTransition};
-pub use difference::Difference;
+pub use difference::{Difference, check_bounded as check_difference_bounded};
 pub use emptiness::{
     NoProgress, Run, RunOf, accepts, accepts_deterministic, ensure_progress, shortest_accepting_run,
 };
