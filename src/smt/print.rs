@@ -1,0 +1,373 @@
+//! SMT-LIB 2.6 printing of sorts, values and terms.
+//!
+//! - Symbols are quoted (`|x'@2|`) unless they are simple symbols made of letters, digits and `_ . @ $`,
+//!   not starting with a digit and not reserved words; anything else (`~x`, `#res`, `a b`) is quoted, which
+//!   is always legal. Names containing `|` or `\` cannot be quoted in SMT-LIB; those characters are
+//!   replaced by `?` (documented lossy case; sessions map names through their own symbol table).
+//! - Negative numbers print as `(- 5)`, reals as `1.0` / `(/ 1.0 3.0)` / `(- (/ 1.0 3.0))`, bit-vectors as
+//!   `#x…` when the width is a multiple of 4, else `#b…`.
+//! - Printing is deterministic (a pure function of the term structure and the namer).
+
+use super::term::{Op, Quantifier, Sort, Term, TermKind, Value, Var};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::Signed;
+use std::borrow::Cow;
+use std::fmt::{self, Write};
+
+const RESERVED: &[&str] = &[
+    "_",
+    "!",
+    "as",
+    "let",
+    "exists",
+    "forall",
+    "match",
+    "par",
+    "BINARY",
+    "DECIMAL",
+    "HEXADECIMAL",
+    "NUMERAL",
+    "STRING",
+    "assert",
+    "check-sat",
+    "check-sat-assuming",
+    "declare-const",
+    "declare-datatype",
+    "declare-datatypes",
+    "declare-fun",
+    "declare-sort",
+    "define-fun",
+    "define-fun-rec",
+    "define-funs-rec",
+    "define-sort",
+    "echo",
+    "exit",
+    "get-assertions",
+    "get-assignment",
+    "get-info",
+    "get-model",
+    "get-option",
+    "get-proof",
+    "get-unsat-assumptions",
+    "get-unsat-core",
+    "get-value",
+    "pop",
+    "push",
+    "reset",
+    "reset-assertions",
+    "set-info",
+    "set-logic",
+    "set-option",
+];
+
+/// Whether `s` can be printed unquoted (conservative: a subset of SMT-LIB simple symbols).
+pub fn is_simple_symbol(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_alphabetic() || c == '_' => {}
+        _ => return false,
+    }
+    if !s
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '@' | '$'))
+    {
+        return false;
+    }
+    // `true`/`false` and operator names would be misread as built-ins.
+    !RESERVED.contains(&s) && !is_builtin_name(s)
+}
+
+/// Names that the reader interprets as built-in symbols; a variable with such a name must be quoted.
+fn is_builtin_name(s: &str) -> bool {
+    matches!(
+        s,
+        "true"
+            | "false"
+            | "not"
+            | "and"
+            | "or"
+            | "xor"
+            | "ite"
+            | "distinct"
+            | "div"
+            | "mod"
+            | "abs"
+            | "to_real"
+            | "to_int"
+            | "is_int"
+            | "select"
+            | "store"
+            | "concat"
+            | "extract"
+            | "const"
+            | "Int"
+            | "Real"
+            | "Bool"
+            | "Array"
+            | "BitVec"
+    ) || (s.starts_with("bv") && s.len() > 2)
+}
+
+/// The symbol as SMT-LIB text, quoted when needed.
+pub fn quote_symbol(s: &str) -> Cow<'_, str> {
+    if is_simple_symbol(s) {
+        Cow::Borrowed(s)
+    } else {
+        let clean: String = s
+            .chars()
+            .map(|c| if c == '|' || c == '\\' { '?' } else { c })
+            .collect();
+        Cow::Owned(format!("|{clean}|"))
+    }
+}
+
+pub(crate) fn write_symbol(out: &mut String, s: &str) {
+    if is_simple_symbol(s) {
+        out.push_str(s);
+    } else {
+        out.push('|');
+        for c in s.chars() {
+            out.push(if c == '|' || c == '\\' { '?' } else { c });
+        }
+        out.push('|');
+    }
+}
+
+impl fmt::Display for Sort {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        write_sort(&mut s, self);
+        f.write_str(&s)
+    }
+}
+
+pub(crate) fn write_sort(out: &mut String, s: &Sort) {
+    match s {
+        Sort::Bool => out.push_str("Bool"),
+        Sort::Int => out.push_str("Int"),
+        Sort::Real => out.push_str("Real"),
+        Sort::BitVec(w) => {
+            let _ = write!(out, "(_ BitVec {w})");
+        }
+        Sort::Array(a, b) => {
+            out.push_str("(Array ");
+            write_sort(out, a);
+            out.push(' ');
+            write_sort(out, b);
+            out.push(')');
+        }
+        Sort::Uninterpreted(n, args) => {
+            if args.is_empty() {
+                write_symbol(out, n);
+            } else {
+                out.push('(');
+                write_symbol(out, n);
+                for a in args {
+                    out.push(' ');
+                    write_sort(out, a);
+                }
+                out.push(')');
+            }
+        }
+        Sort::Builtin(text) => out.push_str(text),
+    }
+}
+
+fn write_int(out: &mut String, i: &BigInt) {
+    if i.is_negative() {
+        let _ = write!(out, "(- {})", -i);
+    } else {
+        let _ = write!(out, "{i}");
+    }
+}
+
+fn write_real(out: &mut String, r: &BigRational) {
+    let neg = r.is_negative();
+    let a = r.abs();
+    if neg {
+        out.push_str("(- ");
+    }
+    if a.denom() == &BigInt::from(1) {
+        let _ = write!(out, "{}.0", a.numer());
+    } else {
+        let _ = write!(out, "(/ {}.0 {}.0)", a.numer(), a.denom());
+    }
+    if neg {
+        out.push(')');
+    }
+}
+
+pub(crate) fn write_value(out: &mut String, v: &Value) {
+    match v {
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int(i) => write_int(out, i),
+        Value::Real(r) => write_real(out, r),
+        Value::BitVec(x, w) => {
+            if *w == 0 {
+                out.push_str("#b0");
+            } else if w % 4 == 0 {
+                let s = x.to_str_radix(16);
+                out.push_str("#x");
+                for _ in s.len()..(*w as usize / 4) {
+                    out.push('0');
+                }
+                out.push_str(&s);
+            } else {
+                let s = x.to_str_radix(2);
+                out.push_str("#b");
+                for _ in s.len()..(*w as usize) {
+                    out.push('0');
+                }
+                out.push_str(&s);
+            }
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        write_value(&mut s, self);
+        f.write_str(&s)
+    }
+}
+
+impl fmt::Display for Var {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&quote_symbol(&self.name))
+    }
+}
+
+/// How variables and function symbols are named in printed text. The default quotes raw names; sessions
+/// use their own table (to keep same-named variables of different sorts apart).
+pub trait Namer {
+    fn var(&self, out: &mut String, v: &Var);
+    fn fun(&self, out: &mut String, name: &str, f: &super::term::FuncDecl);
+}
+
+/// Prints raw names, quoted when needed.
+pub struct RawNamer;
+impl Namer for RawNamer {
+    fn var(&self, out: &mut String, v: &Var) {
+        write_symbol(out, &v.name);
+    }
+    fn fun(&self, out: &mut String, name: &str, _f: &super::term::FuncDecl) {
+        write_symbol(out, name);
+    }
+}
+
+pub(crate) fn op_name(op: &Op) -> Cow<'static, str> {
+    Cow::Borrowed(match op {
+        Op::Not => "not",
+        Op::And => "and",
+        Op::Or => "or",
+        Op::Implies => "=>",
+        Op::Xor => "xor",
+        Op::Ite => "ite",
+        Op::Eq => "=",
+        Op::Distinct => "distinct",
+        Op::Le => "<=",
+        Op::Lt => "<",
+        Op::Ge => ">=",
+        Op::Gt => ">",
+        Op::Add => "+",
+        Op::Sub | Op::Neg => "-",
+        Op::Mul => "*",
+        Op::IntDiv => "div",
+        Op::Mod => "mod",
+        Op::RealDiv => "/",
+        Op::Abs => "abs",
+        Op::ToReal => "to_real",
+        Op::ToInt => "to_int",
+        Op::IsInt => "is_int",
+        Op::Select => "select",
+        Op::Store => "store",
+        Op::Concat => "concat",
+        Op::Extract(i, j) => return Cow::Owned(format!("(_ extract {i} {j})")),
+        Op::ZeroExtend(n) => return Cow::Owned(format!("(_ zero_extend {n})")),
+        Op::SignExtend(n) => return Cow::Owned(format!("(_ sign_extend {n})")),
+        Op::Repeat(n) => return Cow::Owned(format!("(_ repeat {n})")),
+        Op::RotateLeft(n) => return Cow::Owned(format!("(_ rotate_left {n})")),
+        Op::RotateRight(n) => return Cow::Owned(format!("(_ rotate_right {n})")),
+        Op::ConstArray(s) => {
+            let mut o = String::from("(as const ");
+            write_sort(&mut o, s);
+            o.push(')');
+            return Cow::Owned(o);
+        }
+        Op::BvBuiltin(n) => return Cow::Owned(n.clone()),
+        Op::Uf(f) => return Cow::Owned(quote_symbol(&f.name).into_owned()),
+    })
+}
+
+/// Writes `t` as SMT-LIB text (tree form; shared subterms are printed repeatedly).
+pub fn write_term(out: &mut String, t: &Term, namer: &dyn Namer) {
+    match t.kind() {
+        TermKind::Const(v) => write_value(out, v),
+        TermKind::Var(v) => namer.var(out, v),
+        TermKind::App(op, args) => {
+            if args.is_empty() {
+                match op {
+                    Op::Uf(f) => namer.fun(out, &f.name, f),
+                    // Degenerate nullary built-ins (only reachable through `mk_raw`).
+                    Op::And => out.push_str("true"),
+                    Op::Or => out.push_str("false"),
+                    Op::Add => out.push('0'),
+                    Op::Mul => out.push('1'),
+                    _ => out.push_str(&op_name(op)),
+                }
+                return;
+            }
+            out.push('(');
+            match op {
+                Op::Uf(f) => namer.fun(out, &f.name, f),
+                _ => out.push_str(&op_name(op)),
+            }
+            for a in args {
+                out.push(' ');
+                write_term(out, a, namer);
+            }
+            out.push(')');
+        }
+        TermKind::Quant(q, vs, body) => {
+            out.push_str(match q {
+                Quantifier::Exists => "(exists (",
+                Quantifier::Forall => "(forall (",
+            });
+            for (i, v) in vs.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push('(');
+                namer.var(out, v);
+                out.push(' ');
+                write_sort(out, &v.sort);
+                out.push(')');
+            }
+            out.push_str(") ");
+            write_term(out, body, namer);
+            out.push(')');
+        }
+    }
+}
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        write_term(&mut s, self, &RawNamer);
+        f.write_str(&s)
+    }
+}
+
+/// Writes an SMT-LIB string literal (`"` doubled).
+pub fn write_string_literal(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        if c == '"' {
+            out.push('"');
+        }
+        out.push(c);
+    }
+    out.push('"');
+}

@@ -1,0 +1,988 @@
+//! Hash-consed SMT terms.
+//!
+//! Every [`Term`] is interned in one process-wide table, so structurally equal terms built anywhere are the
+//! same allocation with the same [`Term::id`]. Equality, hashing and ordering are therefore O(1).
+//!
+//! Invariants:
+//! - two `Term`s are equal iff their `TermKind`s are equal (children compared by identity);
+//! - `Term::id` is unique for the lifetime of the term; ids are never reused (a `u32` counter);
+//! - the hash of a term is *structural* (computed from names, sorts, values and the children's structural
+//!   hashes, never from ids), so it is the same in every run and can be used for deterministic orders;
+//! - constructors do only trivial normalisation (see each constructor); full simplification is
+//!   [`crate::smt::simplify`].
+//!
+//! Terms are `Send + Sync`. Unused terms are freed: the table holds weak references and is swept when it
+//! has doubled since the last sweep.
+
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, Weak};
+
+/// SMT sorts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sort {
+    Bool,
+    Int,
+    Real,
+    BitVec(u32),
+    Array(Box<Sort>, Box<Sort>),
+    /// An uninterpreted sort (constructor) applied to arguments; declared with `declare-sort name arity`.
+    Uninterpreted(String, Vec<Sort>),
+    /// A solver built-in sort written verbatim, e.g. `(_ FloatingPoint 8 24)`; never declared.
+    Builtin(String),
+}
+
+impl Sort {
+    pub fn array(index: Sort, elem: Sort) -> Sort {
+        Sort::Array(Box::new(index), Box::new(elem))
+    }
+    pub fn is_numeric(&self) -> bool {
+        matches!(self, Sort::Int | Sort::Real)
+    }
+    /// Calls `f` for every uninterpreted sort constructor (name, arity) occurring in this sort.
+    pub fn for_each_uninterpreted(&self, f: &mut dyn FnMut(&str, usize)) {
+        match self {
+            Sort::Array(a, b) => {
+                a.for_each_uninterpreted(f);
+                b.for_each_uninterpreted(f);
+            }
+            Sort::Uninterpreted(n, args) => {
+                f(n, args.len());
+                for a in args {
+                    a.for_each_uninterpreted(f);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A variable (an SMT constant when free, a bound variable under a quantifier). `name` is raw, unquoted.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Var {
+    pub name: String,
+    pub sort: Sort,
+}
+
+impl Var {
+    pub fn new(name: impl Into<String>, sort: Sort) -> Var {
+        Var {
+            name: name.into(),
+            sort,
+        }
+    }
+}
+
+/// An uninterpreted function symbol.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncDecl {
+    pub name: String,
+    pub args: Vec<Sort>,
+    pub result: Sort,
+}
+
+impl FuncDecl {
+    pub fn new(name: impl Into<String>, args: Vec<Sort>, result: Sort) -> FuncDecl {
+        FuncDecl {
+            name: name.into(),
+            args,
+            result,
+        }
+    }
+}
+
+/// Constant values.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    Bool(bool),
+    Int(BigInt),
+    Real(BigRational),
+    /// Value (always `< 2^width`) and width.
+    BitVec(BigUint, u32),
+}
+
+impl Value {
+    pub fn sort(&self) -> Sort {
+        match self {
+            Value::Bool(_) => Sort::Bool,
+            Value::Int(_) => Sort::Int,
+            Value::Real(_) => Sort::Real,
+            Value::BitVec(_, w) => Sort::BitVec(*w),
+        }
+    }
+    /// The value as a rational if it is numeric.
+    pub fn as_rational(&self) -> Option<BigRational> {
+        match self {
+            Value::Int(i) => Some(BigRational::from_integer(i.clone())),
+            Value::Real(r) => Some(r.clone()),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Quantifier {
+    Exists,
+    Forall,
+}
+
+/// Operators. SMT-LIB names in the comments.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Op {
+    Not,
+    And,
+    Or,
+    /// `=>`, right-associative when n-ary.
+    Implies,
+    Ite,
+    Eq,
+    Distinct,
+    Le,
+    Lt,
+    Ge,
+    Gt,
+    Add,
+    /// `-` with two or more arguments (left-associative).
+    Sub,
+    /// Unary `-`.
+    Neg,
+    Mul,
+    /// `div` (SMT-LIB Euclidean division).
+    IntDiv,
+    Mod,
+    /// `/`
+    RealDiv,
+    Abs,
+    ToReal,
+    ToInt,
+    IsInt,
+    Select,
+    Store,
+    /// `(_ extract i j)`
+    Extract(u32, u32),
+    Concat,
+    /// Any other bit-vector function by its SMT-LIB name (`bvadd`, `bvult`, …).
+    BvBuiltin(String),
+    /// Application of an uninterpreted function.
+    Uf(FuncDecl),
+    /// `xor`
+    Xor,
+    /// `((as const (Array I E)) v)`: the constant array of the given array sort.
+    ConstArray(Sort),
+    /// `(_ zero_extend n)`
+    ZeroExtend(u32),
+    /// `(_ sign_extend n)`
+    SignExtend(u32),
+    /// `(_ repeat n)`
+    Repeat(u32),
+    /// `(_ rotate_left n)`
+    RotateLeft(u32),
+    /// `(_ rotate_right n)`
+    RotateRight(u32),
+}
+
+impl Op {
+    /// Whether the result sort is Bool regardless of the arguments.
+    pub fn is_predicate(&self) -> bool {
+        match self {
+            Op::Not
+            | Op::And
+            | Op::Or
+            | Op::Implies
+            | Op::Xor
+            | Op::Eq
+            | Op::Distinct
+            | Op::Le
+            | Op::Lt
+            | Op::Ge
+            | Op::Gt
+            | Op::IsInt => true,
+            Op::BvBuiltin(n) => bv_is_predicate(n),
+            Op::Uf(f) => f.result == Sort::Bool,
+            _ => false,
+        }
+    }
+}
+
+pub(crate) fn bv_is_predicate(name: &str) -> bool {
+    matches!(
+        name,
+        "bvult" | "bvule" | "bvugt" | "bvuge" | "bvslt" | "bvsle" | "bvsgt" | "bvsge"
+    )
+}
+
+/// The structure of a term. Children are `Term`s (compared by identity).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TermKind {
+    Const(Value),
+    Var(Var),
+    App(Op, Vec<Term>),
+    Quant(Quantifier, Vec<Var>, Term),
+}
+
+impl Hash for TermKind {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        // Structural: children contribute their cached structural hash.
+        match self {
+            TermKind::Const(v) => {
+                0u8.hash(h);
+                v.hash(h)
+            }
+            TermKind::Var(v) => {
+                1u8.hash(h);
+                v.hash(h)
+            }
+            TermKind::App(op, args) => {
+                2u8.hash(h);
+                op.hash(h);
+                args.len().hash(h);
+                for a in args {
+                    a.0.shash.hash(h);
+                }
+            }
+            TermKind::Quant(q, vs, b) => {
+                3u8.hash(h);
+                q.hash(h);
+                vs.hash(h);
+                b.0.shash.hash(h);
+            }
+        }
+    }
+}
+
+/// Symbols a term mentions, cached per term.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Symbols {
+    /// Free variables.
+    pub vars: BTreeSet<Var>,
+    /// Uninterpreted functions applied anywhere.
+    pub funs: BTreeSet<FuncDecl>,
+    /// Uninterpreted sort constructors (name, arity) in any sort occurring in the term (bound variables,
+    /// constant arrays; the sorts of free variables and functions are *not* included here, see
+    /// [`Symbols::for_each_sort`]).
+    pub bound_sorts: BTreeSet<(String, usize)>,
+}
+
+impl Symbols {
+    /// Every uninterpreted sort constructor the term needs declared.
+    pub fn for_each_sort(&self, f: &mut dyn FnMut(&str, usize)) {
+        for v in &self.vars {
+            v.sort.for_each_uninterpreted(f);
+        }
+        for fd in &self.funs {
+            for s in &fd.args {
+                s.for_each_uninterpreted(f);
+            }
+            fd.result.for_each_uninterpreted(f);
+        }
+        for (n, a) in &self.bound_sorts {
+            f(n, *a);
+        }
+    }
+    fn is_empty(&self) -> bool {
+        self.vars.is_empty() && self.funs.is_empty() && self.bound_sorts.is_empty()
+    }
+}
+
+pub(crate) struct TermData {
+    id: u32,
+    shash: u64,
+    kind: TermKind,
+    sort: Sort,
+    symbols: OnceLock<Arc<Symbols>>,
+}
+
+/// A hash-consed term handle. `Clone` is an atomic increment.
+#[derive(Clone)]
+pub struct Term(Arc<TermData>);
+
+impl PartialEq for Term {
+    fn eq(&self, o: &Term) -> bool {
+        Arc::ptr_eq(&self.0, &o.0)
+    }
+}
+impl Eq for Term {}
+impl Hash for Term {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.0.shash.hash(h)
+    }
+}
+impl PartialOrd for Term {
+    fn partial_cmp(&self, o: &Term) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Term {
+    fn cmp(&self, o: &Term) -> std::cmp::Ordering {
+        self.0.id.cmp(&o.0.id)
+    }
+}
+
+struct Interner {
+    table: HashMap<u64, Vec<Weak<TermData>>>,
+    entries: usize,
+    sweep_at: usize,
+    next_id: u32,
+}
+
+static INTERNER: LazyLock<Mutex<Interner>> = LazyLock::new(|| {
+    Mutex::new(Interner {
+        table: HashMap::new(),
+        entries: 0,
+        sweep_at: 1 << 14,
+        next_id: 0,
+    })
+});
+
+fn structural_hash(kind: &TermKind) -> u64 {
+    let mut h = DefaultHasher::new();
+    kind.hash(&mut h);
+    h.finish()
+}
+
+fn intern(kind: TermKind, sort: Sort) -> Term {
+    let shash = structural_hash(&kind);
+    let mut guard = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
+    let it = &mut *guard;
+    if let Some(bucket) = it.table.get(&shash) {
+        for w in bucket {
+            if let Some(t) = w.upgrade()
+                && t.kind == kind
+            {
+                return Term(t);
+            }
+        }
+    }
+    if it.entries >= it.sweep_at {
+        it.table.retain(|_, b| {
+            b.retain(|w| w.strong_count() > 0);
+            !b.is_empty()
+        });
+        it.entries = it.table.values().map(Vec::len).sum();
+        it.sweep_at = (it.entries * 2).max(1 << 14);
+    }
+    let id = it.next_id;
+    it.next_id = it.next_id.wrapping_add(1);
+    let data = Arc::new(TermData {
+        id,
+        shash,
+        kind,
+        sort,
+        symbols: OnceLock::new(),
+    });
+    it.table
+        .entry(shash)
+        .or_default()
+        .push(Arc::downgrade(&data));
+    it.entries += 1;
+    drop(guard);
+    Term(data)
+}
+
+/// Computes the sort of an application (best effort for ill-sorted input; never panics).
+fn app_sort(op: &Op, args: &[Term]) -> Sort {
+    let arg_sort = |i: usize| args.get(i).map(|a| a.sort_ref().clone());
+    let numeric = || {
+        if args.iter().any(|a| *a.sort_ref() == Sort::Real) {
+            Sort::Real
+        } else {
+            Sort::Int
+        }
+    };
+    let bvw = |i: usize| match args.get(i).map(|a| a.sort_ref()) {
+        Some(Sort::BitVec(w)) => *w,
+        _ => 0,
+    };
+    if op.is_predicate() {
+        return Sort::Bool;
+    }
+    match op {
+        Op::Ite => arg_sort(1).unwrap_or(Sort::Bool),
+        Op::Add | Op::Sub | Op::Neg | Op::Mul | Op::Abs => numeric(),
+        Op::IntDiv | Op::Mod | Op::ToInt => Sort::Int,
+        Op::RealDiv | Op::ToReal => Sort::Real,
+        Op::Select => match args.first().map(|a| a.sort_ref()) {
+            Some(Sort::Array(_, e)) => (**e).clone(),
+            _ => Sort::Bool,
+        },
+        Op::Store => arg_sort(0).unwrap_or(Sort::Bool),
+        Op::Extract(i, j) => Sort::BitVec(i.saturating_sub(*j) + 1),
+        Op::Concat => Sort::BitVec((0..args.len()).map(bvw).sum()),
+        Op::BvBuiltin(n) if n == "bvcomp" => Sort::BitVec(1),
+        Op::BvBuiltin(_) | Op::RotateLeft(_) | Op::RotateRight(_) => {
+            arg_sort(0).unwrap_or(Sort::Bool)
+        }
+        Op::ZeroExtend(n) | Op::SignExtend(n) => Sort::BitVec(bvw(0) + n),
+        Op::Repeat(n) => Sort::BitVec(bvw(0) * n),
+        Op::Uf(f) => f.result.clone(),
+        Op::ConstArray(s) => s.clone(),
+        _ => Sort::Bool,
+    }
+}
+
+impl Term {
+    // ---------------------------------------------------------------- accessors
+    pub fn id(&self) -> u32 {
+        self.0.id
+    }
+    pub fn sort(&self) -> Sort {
+        self.0.sort.clone()
+    }
+    pub fn sort_ref(&self) -> &Sort {
+        &self.0.sort
+    }
+    pub fn kind(&self) -> &TermKind {
+        &self.0.kind
+    }
+    /// Structural hash: equal for equal terms in every run (independent of ids).
+    pub fn structural_hash(&self) -> u64 {
+        self.0.shash
+    }
+    /// The operator and arguments if this is an application.
+    pub fn as_app(&self) -> Option<(&Op, &[Term])> {
+        match &self.0.kind {
+            TermKind::App(op, args) => Some((op, args)),
+            _ => None,
+        }
+    }
+    pub fn as_var(&self) -> Option<&Var> {
+        match &self.0.kind {
+            TermKind::Var(v) => Some(v),
+            _ => None,
+        }
+    }
+    pub fn as_const(&self) -> Option<&Value> {
+        match &self.0.kind {
+            TermKind::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+    pub fn as_bool(&self) -> Option<bool> {
+        match &self.0.kind {
+            TermKind::Const(Value::Bool(b)) => Some(*b),
+            _ => None,
+        }
+    }
+    pub fn is_true(&self) -> bool {
+        self.as_bool() == Some(true)
+    }
+    pub fn is_false(&self) -> bool {
+        self.as_bool() == Some(false)
+    }
+    pub fn is_app_of(&self, op: &Op) -> bool {
+        matches!(&self.0.kind, TermKind::App(o, _) if o == op)
+    }
+    /// Arguments of an application, empty otherwise.
+    pub fn args(&self) -> &[Term] {
+        match &self.0.kind {
+            TermKind::App(_, args) => args,
+            _ => &[],
+        }
+    }
+
+    // ---------------------------------------------------------------- leaves
+    pub fn tt() -> Term {
+        static T: LazyLock<Term> =
+            LazyLock::new(|| intern(TermKind::Const(Value::Bool(true)), Sort::Bool));
+        T.clone()
+    }
+    pub fn ff() -> Term {
+        static F: LazyLock<Term> =
+            LazyLock::new(|| intern(TermKind::Const(Value::Bool(false)), Sort::Bool));
+        F.clone()
+    }
+    pub fn bool(b: bool) -> Term {
+        if b { Term::tt() } else { Term::ff() }
+    }
+    pub fn int(i: impl Into<BigInt>) -> Term {
+        intern(TermKind::Const(Value::Int(i.into())), Sort::Int)
+    }
+    pub fn real(r: BigRational) -> Term {
+        intern(TermKind::Const(Value::Real(r)), Sort::Real)
+    }
+    /// Bit-vector literal; the value is reduced modulo `2^w`.
+    pub fn bv(v: BigUint, w: u32) -> Term {
+        let m = BigUint::one() << w;
+        intern(TermKind::Const(Value::BitVec(v % m, w)), Sort::BitVec(w))
+    }
+    pub fn constant(v: Value) -> Term {
+        match v {
+            Value::Bool(b) => Term::bool(b),
+            Value::BitVec(x, w) => Term::bv(x, w),
+            v => {
+                let s = v.sort();
+                intern(TermKind::Const(v), s)
+            }
+        }
+    }
+    pub fn var(v: &Var) -> Term {
+        intern(TermKind::Var(v.clone()), v.sort.clone())
+    }
+
+    // ---------------------------------------------------------------- generic
+    /// Generic constructor: the sort is computed, and the same trivial normalisation as the named
+    /// constructors is applied (so `app(Op::And, …)` equals `and(…)`).
+    pub fn app(op: Op, args: Vec<Term>) -> Term {
+        match op {
+            Op::Not if args.len() == 1 => Term::not(&args[0]),
+            Op::And => Term::and(args),
+            Op::Or => Term::or(args),
+            Op::Add => Term::add(args),
+            Op::Mul => Term::mul(args),
+            Op::Neg if args.len() == 1 => Term::neg(&args[0]),
+            Op::RealDiv if args.len() == 2 => Term::real_div(&args[0], &args[1]),
+            op => Term::mk_raw(op, args),
+        }
+    }
+    /// Builds an application with no normalisation at all.
+    pub fn mk_raw(op: Op, args: Vec<Term>) -> Term {
+        let sort = app_sort(&op, &args);
+        intern(TermKind::App(op, args), sort)
+    }
+
+    // ---------------------------------------------------------------- Boolean
+    /// `not`: folds constants and removes double negation.
+    pub fn not(a: &Term) -> Term {
+        if let Some(b) = a.as_bool() {
+            return Term::bool(!b);
+        }
+        if let TermKind::App(Op::Not, args) = a.kind()
+            && args.len() == 1
+        {
+            return args[0].clone();
+        }
+        Term::mk_raw(Op::Not, vec![a.clone()])
+    }
+    /// `and`: flattens nested `and`, drops `true` and duplicates, `false` absorbs; `and([]) = true`,
+    /// `and([a]) = a`.
+    pub fn and(args: Vec<Term>) -> Term {
+        Term::junction(Op::And, args)
+    }
+    /// `or`: dual of [`Term::and`].
+    pub fn or(args: Vec<Term>) -> Term {
+        Term::junction(Op::Or, args)
+    }
+    fn junction(op: Op, args: Vec<Term>) -> Term {
+        let unit = op == Op::And; // neutral element
+        let mut out: Vec<Term> = Vec::with_capacity(args.len());
+        let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
+        fn push(out: &mut Vec<Term>, seen: &mut std::collections::HashSet<u32>, t: &Term) {
+            if seen.insert(t.id()) {
+                out.push(t.clone());
+            }
+        }
+        for a in &args {
+            match a.as_bool() {
+                Some(b) if b == unit => continue,
+                Some(_) => return Term::bool(!unit),
+                None => {}
+            }
+            if a.is_app_of(&op) {
+                for c in a.args() {
+                    push(&mut out, &mut seen, c);
+                }
+            } else {
+                push(&mut out, &mut seen, a);
+            }
+        }
+        match out.len() {
+            0 => Term::bool(unit),
+            1 => out.pop().unwrap_or_else(|| Term::bool(unit)),
+            _ => Term::mk_raw(op, out),
+        }
+    }
+    pub fn implies(a: &Term, b: &Term) -> Term {
+        Term::mk_raw(Op::Implies, vec![a.clone(), b.clone()])
+    }
+    pub fn xor(a: &Term, b: &Term) -> Term {
+        Term::mk_raw(Op::Xor, vec![a.clone(), b.clone()])
+    }
+    pub fn ite(c: &Term, a: &Term, b: &Term) -> Term {
+        Term::mk_raw(Op::Ite, vec![c.clone(), a.clone(), b.clone()])
+    }
+    pub fn eq(a: &Term, b: &Term) -> Term {
+        Term::mk_raw(Op::Eq, vec![a.clone(), b.clone()])
+    }
+    pub fn distinct(args: Vec<Term>) -> Term {
+        if args.len() < 2 {
+            return Term::tt();
+        }
+        Term::mk_raw(Op::Distinct, args)
+    }
+
+    // ---------------------------------------------------------------- arithmetic
+    pub fn le(a: &Term, b: &Term) -> Term {
+        Term::mk_raw(Op::Le, vec![a.clone(), b.clone()])
+    }
+    pub fn lt(a: &Term, b: &Term) -> Term {
+        Term::mk_raw(Op::Lt, vec![a.clone(), b.clone()])
+    }
+    pub fn ge(a: &Term, b: &Term) -> Term {
+        Term::mk_raw(Op::Ge, vec![a.clone(), b.clone()])
+    }
+    pub fn gt(a: &Term, b: &Term) -> Term {
+        Term::mk_raw(Op::Gt, vec![a.clone(), b.clone()])
+    }
+    /// `+`: flattens nested sums; `add([]) = 0` (Int), `add([a]) = a`.
+    pub fn add(args: Vec<Term>) -> Term {
+        let mut out = Vec::with_capacity(args.len());
+        for a in args {
+            if a.is_app_of(&Op::Add) {
+                out.extend(a.args().iter().cloned());
+            } else {
+                out.push(a);
+            }
+        }
+        match out.len() {
+            0 => Term::int(0),
+            1 => out.pop().unwrap_or_else(|| Term::int(0)),
+            _ => Term::mk_raw(Op::Add, out),
+        }
+    }
+    pub fn sub(a: &Term, b: &Term) -> Term {
+        Term::mk_raw(Op::Sub, vec![a.clone(), b.clone()])
+    }
+    /// Unary minus; on a numeric constant it yields the negated constant (so `(- 5)` is a literal).
+    pub fn neg(a: &Term) -> Term {
+        match a.as_const() {
+            Some(Value::Int(i)) => Term::int(-i),
+            Some(Value::Real(r)) => Term::real(-r),
+            _ => Term::mk_raw(Op::Neg, vec![a.clone()]),
+        }
+    }
+    /// `*`: flattens nested products; `mul([]) = 1` (Int), `mul([a]) = a`.
+    pub fn mul(args: Vec<Term>) -> Term {
+        let mut out = Vec::with_capacity(args.len());
+        for a in args {
+            if a.is_app_of(&Op::Mul) {
+                out.extend(a.args().iter().cloned());
+            } else {
+                out.push(a);
+            }
+        }
+        match out.len() {
+            0 => Term::int(1),
+            1 => out.pop().unwrap_or_else(|| Term::int(1)),
+            _ => Term::mk_raw(Op::Mul, out),
+        }
+    }
+    pub fn int_div(a: &Term, b: &Term) -> Term {
+        Term::mk_raw(Op::IntDiv, vec![a.clone(), b.clone()])
+    }
+    pub fn modulo(a: &Term, b: &Term) -> Term {
+        Term::mk_raw(Op::Mod, vec![a.clone(), b.clone()])
+    }
+    /// `/`; two numeric constants with a non-zero divisor fold to a Real constant (so `(/ 1 2)` is a
+    /// literal).
+    pub fn real_div(a: &Term, b: &Term) -> Term {
+        if let (Some(x), Some(y)) = (
+            a.as_const().and_then(Value::as_rational),
+            b.as_const().and_then(Value::as_rational),
+        ) && !y.is_zero()
+        {
+            return Term::real(x / y);
+        }
+        Term::mk_raw(Op::RealDiv, vec![a.clone(), b.clone()])
+    }
+    pub fn abs(a: &Term) -> Term {
+        Term::mk_raw(Op::Abs, vec![a.clone()])
+    }
+    pub fn to_real(a: &Term) -> Term {
+        Term::mk_raw(Op::ToReal, vec![a.clone()])
+    }
+    pub fn to_int(a: &Term) -> Term {
+        Term::mk_raw(Op::ToInt, vec![a.clone()])
+    }
+
+    // ---------------------------------------------------------------- arrays, functions, bit-vectors
+    pub fn select(a: &Term, i: &Term) -> Term {
+        Term::mk_raw(Op::Select, vec![a.clone(), i.clone()])
+    }
+    pub fn store(a: &Term, i: &Term, v: &Term) -> Term {
+        Term::mk_raw(Op::Store, vec![a.clone(), i.clone(), v.clone()])
+    }
+    /// The constant array of sort `array_sort` whose every element is `v`.
+    pub fn const_array(array_sort: Sort, v: &Term) -> Term {
+        Term::mk_raw(Op::ConstArray(array_sort), vec![v.clone()])
+    }
+    pub fn uf(f: &FuncDecl, args: Vec<Term>) -> Term {
+        Term::mk_raw(Op::Uf(f.clone()), args)
+    }
+    /// A bit-vector operation by SMT-LIB name, e.g. `bv_op("bvadd", vec![a, b])`.
+    pub fn bv_op(name: &str, args: Vec<Term>) -> Term {
+        Term::mk_raw(Op::BvBuiltin(name.to_string()), args)
+    }
+
+    // ---------------------------------------------------------------- quantifiers
+    /// `exists`; drops nothing, but an empty variable list yields the body.
+    pub fn exists(vars: Vec<Var>, body: Term) -> Term {
+        Term::quant(Quantifier::Exists, vars, body)
+    }
+    pub fn forall(vars: Vec<Var>, body: Term) -> Term {
+        Term::quant(Quantifier::Forall, vars, body)
+    }
+    pub fn quant(q: Quantifier, vars: Vec<Var>, body: Term) -> Term {
+        if vars.is_empty() {
+            return body;
+        }
+        intern(TermKind::Quant(q, vars, body), Sort::Bool)
+    }
+
+    // ---------------------------------------------------------------- queries
+    /// Cached symbol information (free variables, functions, sorts).
+    pub fn symbols(&self) -> &Symbols {
+        if let Some(s) = self.0.symbols.get() {
+            return s;
+        }
+        // Compute children first iteratively enough for typical depths (recursion per level).
+        let computed = self.compute_symbols();
+        self.0.symbols.get_or_init(|| computed)
+    }
+    fn compute_symbols(&self) -> Arc<Symbols> {
+        static EMPTY: LazyLock<Arc<Symbols>> = LazyLock::new(|| Arc::new(Symbols::default()));
+        match self.kind() {
+            TermKind::Const(_) => EMPTY.clone(),
+            TermKind::Var(v) => {
+                let mut s = Symbols::default();
+                s.vars.insert(v.clone());
+                Arc::new(s)
+            }
+            TermKind::App(op, args) => {
+                let own_fun = matches!(op, Op::Uf(_));
+                let own_sort = matches!(op, Op::ConstArray(_));
+                let nonempty: Vec<&Term> =
+                    args.iter().filter(|a| !a.symbols().is_empty()).collect();
+                if !own_fun && !own_sort {
+                    if nonempty.is_empty() {
+                        return EMPTY.clone();
+                    }
+                    let first = nonempty[0].symbols_arc();
+                    if nonempty
+                        .iter()
+                        .all(|a| Arc::ptr_eq(&a.symbols_arc(), &first))
+                    {
+                        return first;
+                    }
+                }
+                let mut s = Symbols::default();
+                for a in nonempty {
+                    let cs = a.symbols();
+                    s.vars.extend(cs.vars.iter().cloned());
+                    s.funs.extend(cs.funs.iter().cloned());
+                    s.bound_sorts.extend(cs.bound_sorts.iter().cloned());
+                }
+                if let Op::Uf(f) = op {
+                    s.funs.insert(f.clone());
+                }
+                if let Op::ConstArray(sort) = op {
+                    sort.for_each_uninterpreted(&mut |n, a| {
+                        s.bound_sorts.insert((n.to_string(), a));
+                    });
+                }
+                Arc::new(s)
+            }
+            TermKind::Quant(_, vs, body) => {
+                let b = body.symbols();
+                let mut s = Symbols {
+                    vars: b.vars.clone(),
+                    funs: b.funs.clone(),
+                    bound_sorts: b.bound_sorts.clone(),
+                };
+                for v in vs {
+                    s.vars.remove(v);
+                    v.sort.for_each_uninterpreted(&mut |n, a| {
+                        s.bound_sorts.insert((n.to_string(), a));
+                    });
+                }
+                Arc::new(s)
+            }
+        }
+    }
+    fn symbols_arc(&self) -> Arc<Symbols> {
+        self.symbols();
+        self.0.symbols.get().cloned().unwrap_or_default()
+    }
+    /// Free variables (cached per term).
+    pub fn free_vars(&self) -> BTreeSet<Var> {
+        self.symbols().vars.clone()
+    }
+    /// Free variables by reference (no copy).
+    pub fn free_vars_ref(&self) -> &BTreeSet<Var> {
+        &self.symbols().vars
+    }
+    pub fn has_free_var(&self, v: &Var) -> bool {
+        self.symbols().vars.contains(v)
+    }
+    /// Top-level conjuncts: the arguments of an `and`, `[]` for `true`, `[self]` otherwise.
+    pub fn conjuncts(&self) -> Vec<Term> {
+        if self.is_true() {
+            return vec![];
+        }
+        if self.is_app_of(&Op::And) {
+            return self.args().to_vec();
+        }
+        vec![self.clone()]
+    }
+    /// Top-level disjuncts: the arguments of an `or`, `[]` for `false`, `[self]` otherwise.
+    pub fn disjuncts(&self) -> Vec<Term> {
+        if self.is_false() {
+            return vec![];
+        }
+        if self.is_app_of(&Op::Or) {
+            return self.args().to_vec();
+        }
+        vec![self.clone()]
+    }
+    /// Whether a quantifier occurs anywhere.
+    pub fn has_quantifier(&self) -> bool {
+        let mut memo = HashMap::new();
+        fn go(t: &Term, memo: &mut HashMap<u32, bool>) -> bool {
+            if let Some(&r) = memo.get(&t.id()) {
+                return r;
+            }
+            let r = match t.kind() {
+                TermKind::Quant(..) => true,
+                TermKind::App(_, args) => args.iter().any(|a| go(a, memo)),
+                _ => false,
+            };
+            memo.insert(t.id(), r);
+            r
+        }
+        go(self, &mut memo)
+    }
+    /// Number of distinct subterms (DAG size).
+    pub fn dag_size(&self) -> usize {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![self.clone()];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t.id()) {
+                continue;
+            }
+            match t.kind() {
+                TermKind::App(_, args) => stack.extend(args.iter().cloned()),
+                TermKind::Quant(_, _, b) => stack.push(b.clone()),
+                _ => {}
+            }
+        }
+        seen.len()
+    }
+
+    /// Rebuilds this term with new children (same operator / quantifier), through the normalising
+    /// constructors.
+    pub fn with_args(&self, args: Vec<Term>) -> Term {
+        match self.kind() {
+            TermKind::App(op, _) => Term::app(op.clone(), args),
+            _ => self.clone(),
+        }
+    }
+
+    // ---------------------------------------------------------------- substitution
+    /// Simultaneous, capture-avoiding substitution of free variables.
+    pub fn substitute(&self, map: &HashMap<Var, Term>) -> Term {
+        if map.is_empty() {
+            return self.clone();
+        }
+        let mut memo = HashMap::new();
+        subst_rec(self, map, &mut memo)
+    }
+    /// Renames free variables: `f(v) = Some(w)` replaces `v` by `w`; capture-avoiding.
+    pub fn rename(&self, f: &dyn Fn(&Var) -> Option<Var>) -> Term {
+        let mut map = HashMap::new();
+        for v in self.free_vars_ref() {
+            if let Some(w) = f(v)
+                && w != *v
+            {
+                map.insert(v.clone(), Term::var(&w));
+            }
+        }
+        self.substitute(&map)
+    }
+}
+
+fn subst_rec(t: &Term, map: &HashMap<Var, Term>, memo: &mut HashMap<u32, Term>) -> Term {
+    if t.symbols().vars.is_empty() {
+        return t.clone();
+    }
+    if let Some(r) = memo.get(&t.id()) {
+        return r.clone();
+    }
+    let r = match t.kind() {
+        TermKind::Const(_) => t.clone(),
+        TermKind::Var(v) => map.get(v).cloned().unwrap_or_else(|| t.clone()),
+        TermKind::App(_, args) => {
+            let new: Vec<Term> = args.iter().map(|a| subst_rec(a, map, memo)).collect();
+            if new.iter().zip(args).all(|(a, b)| a == b) {
+                t.clone()
+            } else {
+                t.with_args(new)
+            }
+        }
+        TermKind::Quant(q, vs, body) => {
+            // Restrict the map to free variables of the body that are not bound here.
+            let fv = body.free_vars_ref();
+            let inner: HashMap<Var, Term> = map
+                .iter()
+                .filter(|(k, _)| fv.contains(*k) && !vs.contains(*k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if inner.is_empty() {
+                t.clone()
+            } else {
+                // Variables the replacements mention: bound variables among them must be renamed.
+                let mut avoid: BTreeSet<Var> = BTreeSet::new();
+                for r in inner.values() {
+                    avoid.extend(r.free_vars_ref().iter().cloned());
+                }
+                let mut inner = inner;
+                let mut new_vs = Vec::with_capacity(vs.len());
+                for v in vs {
+                    if avoid.contains(v) {
+                        let fresh = fresh_var(v, |c| {
+                            avoid.contains(c)
+                                || fv.contains(c)
+                                || vs.contains(c)
+                                || new_vs.contains(c)
+                        });
+                        inner.insert(v.clone(), Term::var(&fresh));
+                        new_vs.push(fresh);
+                    } else {
+                        new_vs.push(v.clone());
+                    }
+                }
+                let mut m2 = HashMap::new();
+                let nb = subst_rec(body, &inner, &mut m2);
+                Term::quant(*q, new_vs, nb)
+            }
+        }
+    };
+    memo.insert(t.id(), r.clone());
+    r
+}
+
+/// A variant of `v` (same sort, name `v.name` + `'` + counter) for which `taken` is false.
+pub fn fresh_var(v: &Var, taken: impl Fn(&Var) -> bool) -> Var {
+    let mut i = 0u64;
+    loop {
+        let c = Var::new(format!("{}'{}", v.name, i), v.sort.clone());
+        if !taken(&c) {
+            return c;
+        }
+        i += 1;
+    }
+}
+
+impl fmt::Debug for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Convenience: `BigRational` from numerator and denominator.
+pub fn rat(n: i64, d: i64) -> BigRational {
+    BigRational::new(BigInt::from(n), BigInt::from(d))
+}

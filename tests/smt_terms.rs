@@ -1,0 +1,365 @@
+//! Term layer tests: printing, parsing, simplification, substitution, light QE (solver-free parts).
+
+use lapidary::smt::*;
+use num_bigint::{BigInt, BigUint};
+use proptest::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+
+fn iv(n: &str) -> Var {
+    Var::new(n, Sort::Int)
+}
+fn bv(n: &str) -> Var {
+    Var::new(n, Sort::Bool)
+}
+fn x() -> Term {
+    Term::var(&iv("x"))
+}
+fn y() -> Term {
+    Term::var(&iv("y"))
+}
+
+#[test]
+fn hash_consing_and_trivial_normalisation() {
+    let a = Term::add(vec![x(), Term::int(1)]);
+    let b = Term::add(vec![x(), Term::int(1)]);
+    assert_eq!(a, b);
+    assert_eq!(a.id(), b.id());
+    assert_eq!(Term::and(vec![]), Term::tt());
+    assert_eq!(Term::or(vec![]), Term::ff());
+    let p = Term::var(&bv("p"));
+    assert_eq!(Term::and(vec![p.clone()]), p);
+    assert_eq!(Term::and(vec![Term::tt(), p.clone(), Term::tt()]), p);
+    assert_eq!(Term::and(vec![p.clone(), Term::ff()]), Term::ff());
+    let q = Term::var(&bv("q"));
+    let n = Term::and(vec![p.clone(), Term::and(vec![q.clone(), p.clone()])]);
+    assert_eq!(n.to_string(), "(and p q)");
+    assert_eq!(Term::not(&Term::not(&p)), p);
+    assert_eq!(
+        Term::app(Op::And, vec![p.clone(), q.clone()]),
+        Term::and(vec![p.clone(), q.clone()])
+    );
+    assert_eq!(Term::add(vec![]).to_string(), "0");
+    assert_eq!(Term::int(-5).to_string(), "(- 5)");
+    assert_eq!(Term::neg(&Term::int(5)), Term::int(-5));
+    assert_eq!(Term::real(rat(1, 2)).to_string(), "(/ 1.0 2.0)");
+    assert_eq!(Term::real(rat(-3, 1)).to_string(), "(- 3.0)");
+    assert_eq!(
+        Term::real_div(&Term::int(1), &Term::int(2)),
+        Term::real(rat(1, 2))
+    );
+    assert_eq!(Term::bv(BigUint::from(10u32), 8).to_string(), "#x0a");
+    assert_eq!(Term::bv(BigUint::from(5u32), 3).to_string(), "#b101");
+    assert_eq!(p.conjuncts(), vec![p.clone()]);
+    assert_eq!(Term::tt().conjuncts(), vec![]);
+}
+
+#[test]
+fn symbol_quoting() {
+    for (raw, printed) in [
+        ("x", "x"),
+        ("x'@2", "|x'@2|"),
+        ("ULTIMATE.start", "ULTIMATE.start"),
+        ("~x", "|~x|"),
+        ("#res", "|#res|"),
+        ("a b", "|a b|"),
+        ("assert", "|assert|"),
+        ("true", "|true|"),
+        ("3x", "|3x|"),
+        ("bvadd", "|bvadd|"),
+        ("main_x@1", "main_x@1"),
+    ] {
+        assert_eq!(Term::var(&iv(raw)).to_string(), printed, "{raw}");
+    }
+}
+
+#[test]
+fn free_vars_substitute_rename() {
+    let z = iv("z");
+    let t = Term::and(vec![
+        Term::le(&x(), &y()),
+        Term::exists(
+            vec![z.clone()],
+            Term::eq(&Term::var(&z), &Term::add(vec![x(), Term::int(1)])),
+        ),
+    ]);
+    let fv: Vec<String> = t.free_vars().into_iter().map(|v| v.name).collect();
+    assert_eq!(fv, vec!["x", "y"]);
+    // capture avoidance: substitute x := z under ∃z
+    let mut m = HashMap::new();
+    m.insert(iv("x"), Term::var(&z));
+    let s = t.substitute(&m);
+    assert_eq!(
+        s.to_string(),
+        "(and (<= z y) (exists ((|z'0| Int)) (= |z'0| (+ z 1))))"
+    );
+    let r = t.rename(&|v: &Var| Some(Var::new(format!("{}@1", v.name), v.sort.clone())));
+    assert_eq!(
+        r.to_string(),
+        "(and (<= x@1 y@1) (exists ((z Int)) (= z (+ x@1 1))))"
+    );
+}
+
+#[test]
+fn parse_round_trip_examples() {
+    let f = FuncDecl::new("f", vec![Sort::Int], Sort::Int);
+    let a = Var::new("a", Sort::array(Sort::Int, Sort::Bool));
+    let terms = vec![
+        Term::le(&Term::int(-5), &Term::uf(&f, vec![x()])),
+        Term::select(&Term::store(&Term::var(&a), &x(), &Term::tt()), &y()),
+        Term::eq(
+            &Term::real_div(&Term::to_real(&x()), &Term::real(rat(3, 1))),
+            &Term::real(rat(-1, 3)),
+        ),
+        Term::forall(
+            vec![iv("k")],
+            Term::implies(
+                &Term::gt(&Term::var(&iv("k")), &x()),
+                &Term::var(&bv("odd name")),
+            ),
+        ),
+        Term::eq(
+            &Term::const_array(Sort::array(Sort::Int, Sort::Int), &Term::int(0)),
+            &Term::var(&Var::new("m", Sort::array(Sort::Int, Sort::Int))),
+        ),
+        Term::bv_op(
+            "bvult",
+            vec![
+                Term::bv(BigUint::from(3u32), 8),
+                Term::var(&Var::new("b", Sort::BitVec(8))),
+            ],
+        ),
+        Term::app(
+            Op::Extract(3, 0),
+            vec![Term::var(&Var::new("b", Sort::BitVec(8)))],
+        ),
+    ];
+    for t in terms {
+        let env = ParseEnv::from_term(&t);
+        let p = parse_term(&t.to_string(), &env).unwrap();
+        assert_eq!(p, t, "{t}");
+    }
+    // let and annotations, z3-style negative literals
+    let env = ParseEnv::from_term(&Term::add(vec![x(), y()]));
+    let p = parse_term("(let ((a!1 (+ x 1))) (! (<= a!1 (- 3)) :named foo))", &env).unwrap();
+    assert_eq!(
+        p,
+        Term::le(&Term::add(vec![x(), Term::int(1)]), &Term::int(-3))
+    );
+    assert!(parse_term("(+ x unknown)", &env).is_err());
+    assert!(parse_term("(+ x", &env).is_err());
+}
+
+#[test]
+fn simplify_examples() {
+    let s = |t: &Term| simplify(t).to_string();
+    assert_eq!(s(&Term::le(&x(), &x())), "true");
+    assert_eq!(s(&Term::lt(&Term::int(3), &Term::int(5))), "true");
+    assert_eq!(
+        s(&Term::add(vec![x(), Term::int(2), x(), Term::int(-2)])),
+        "(* 2 x)"
+    );
+    assert_eq!(s(&Term::lt(&x(), &Term::int(5))), "(<= x 4)");
+    assert_eq!(
+        s(&Term::ge(
+            &Term::mul(vec![Term::int(2), x()]),
+            &Term::int(3)
+        )),
+        "(<= (- x) (- 2))"
+    );
+    assert_eq!(
+        s(&Term::eq(
+            &Term::mul(vec![Term::int(2), x()]),
+            &Term::int(3)
+        )),
+        "false"
+    );
+    let p = Term::var(&bv("p"));
+    assert_eq!(s(&Term::and(vec![p.clone(), Term::not(&p)])), "false");
+    assert_eq!(
+        s(&Term::and(vec![
+            Term::le(&x(), &Term::int(3)),
+            Term::gt(&x(), &Term::int(3))
+        ])),
+        "false"
+    );
+    assert_eq!(
+        s(&Term::and(vec![
+            Term::le(&x(), &Term::int(3)),
+            Term::le(&x(), &Term::int(5))
+        ])),
+        "(<= x 3)"
+    );
+    assert_eq!(s(&Term::ite(&Term::tt(), &x(), &y())), "x");
+    assert_eq!(s(&Term::int_div(&Term::int(-7), &Term::int(2))), "(- 4)");
+    assert_eq!(s(&Term::modulo(&Term::int(-7), &Term::int(2))), "1");
+    assert_eq!(s(&Term::modulo(&Term::int(-7), &Term::int(-2))), "1");
+    assert_eq!(s(&Term::int_div(&Term::int(-7), &Term::int(-2))), "4");
+    assert_eq!(s(&Term::int_div(&x(), &Term::int(0))), "(div x 0)");
+}
+
+#[test]
+fn qe_light_examples() {
+    let z = iv("z");
+    let zt = Term::var(&z);
+    // ∃z. z = x+1 ∧ z <= y  →  x+1 <= y
+    let t = Term::exists(
+        vec![z.clone()],
+        Term::and(vec![
+            Term::eq(&zt, &Term::add(vec![x(), Term::int(1)])),
+            Term::le(&zt, &y()),
+        ]),
+    );
+    assert_eq!(qe_light(&t).to_string(), "(<= (+ x 1) y)");
+    // linear with unit coefficient on the other side: ∃z. x = z + y ∧ z > 0 → x - y > 0
+    let t = Term::exists(
+        vec![z.clone()],
+        Term::and(vec![
+            Term::eq(&x(), &Term::add(vec![zt.clone(), y()])),
+            Term::gt(&zt, &Term::int(0)),
+        ]),
+    );
+    let r = qe_light(&t);
+    assert!(!r.has_quantifier(), "{r}");
+    // one-sided bounds: ∃z. z <= x ∧ z < y ∧ z != 3 → true
+    let t = Term::exists(
+        vec![z.clone()],
+        Term::and(vec![
+            Term::le(&zt, &x()),
+            Term::lt(&zt, &y()),
+            Term::distinct(vec![zt.clone(), Term::int(3)]),
+            Term::le(&x(), &y()),
+        ]),
+    );
+    assert_eq!(qe_light(&t).to_string(), "(<= x y)");
+    // ∀ dual: ∀z. z != x ∨ z > y  →  x > y
+    let t = Term::forall(
+        vec![z.clone()],
+        Term::or(vec![Term::not(&Term::eq(&zt, &x())), Term::gt(&zt, &y())]),
+    );
+    let r = qe_light(&t);
+    assert!(!r.has_quantifier(), "{r}");
+    // two-sided bound stays
+    let t = Term::exists(
+        vec![z.clone()],
+        Term::and(vec![
+            Term::le(&zt, &x()),
+            Term::ge(&zt, &y()),
+            Term::eq(&Term::modulo(&zt, &Term::int(2)), &Term::int(0)),
+        ]),
+    );
+    assert!(qe_light(&t).has_quantifier());
+}
+
+// ------------------------------------------------------------------------------------------ proptest
+
+pub fn arb_int_term(depth: u32) -> BoxedStrategy<Term> {
+    let leaf = prop_oneof![
+        (-5i64..=5).prop_map(Term::int),
+        prop::sample::select(vec!["x", "y", "z"]).prop_map(|n| Term::var(&iv(n))),
+    ];
+    leaf.prop_recursive(depth, 24, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Term::add),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Term::sub(&a, &b)),
+            inner.clone().prop_map(|a| Term::neg(&a)),
+            ((-3i64..=3), inner.clone()).prop_map(|(k, a)| Term::mul(vec![Term::int(k), a])),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Term::mul(vec![a, b])),
+            (inner.clone(), (-3i64..=3)).prop_map(|(a, k)| Term::int_div(&a, &Term::int(k))),
+            (inner.clone(), (-3i64..=3)).prop_map(|(a, k)| Term::modulo(&a, &Term::int(k))),
+            (arb_atom(inner.clone()), inner.clone(), inner)
+                .prop_map(|(c, a, b)| Term::ite(&c, &a, &b)),
+        ]
+    })
+    .boxed()
+}
+
+fn arb_atom(int: BoxedStrategy<Term>) -> BoxedStrategy<Term> {
+    prop_oneof![
+        prop::sample::select(vec!["p", "q"]).prop_map(|n| Term::var(&bv(n))),
+        (int.clone(), int.clone()).prop_map(|(a, b)| Term::le(&a, &b)),
+        (int.clone(), int.clone()).prop_map(|(a, b)| Term::lt(&a, &b)),
+        (int.clone(), int.clone()).prop_map(|(a, b)| Term::ge(&a, &b)),
+        (int.clone(), int.clone()).prop_map(|(a, b)| Term::gt(&a, &b)),
+        (int.clone(), int.clone()).prop_map(|(a, b)| Term::eq(&a, &b)),
+        (int.clone(), int).prop_map(|(a, b)| Term::distinct(vec![a, b])),
+    ]
+    .boxed()
+}
+
+pub fn arb_formula(depth: u32) -> BoxedStrategy<Term> {
+    let int = arb_int_term(2);
+    arb_atom(int.clone())
+        .prop_recursive(depth, 32, 4, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Term::and),
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Term::or),
+                inner.clone().prop_map(|a| Term::not(&a)),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| Term::implies(&a, &b)),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| Term::eq(&a, &b)),
+                (inner.clone(), inner.clone(), inner).prop_map(|(c, a, b)| Term::ite(&c, &a, &b)),
+            ]
+        })
+        .boxed()
+}
+
+fn envs() -> impl Strategy<Value = Vec<BTreeMap<Var, Value>>> {
+    prop::collection::vec(
+        (
+            (-6i64..=6),
+            (-6i64..=6),
+            (-6i64..=6),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(a, b, c, p, q)| {
+                let mut m = BTreeMap::new();
+                m.insert(iv("x"), Value::Int(BigInt::from(a)));
+                m.insert(iv("y"), Value::Int(BigInt::from(b)));
+                m.insert(iv("z"), Value::Int(BigInt::from(c)));
+                m.insert(bv("p"), Value::Bool(p));
+                m.insert(bv("q"), Value::Bool(q));
+                m
+            }),
+        8,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn simplify_preserves_value(t in arb_formula(3), es in envs()) {
+        let s = simplify(&t);
+        for e in &es {
+            if let (Some(a), Some(b)) = (eval(&t, e), eval(&s, e)) {
+                prop_assert_eq!(a, b, "t = {}\ns = {}", t, s);
+            }
+        }
+        // idempotent up to one more round
+        let s2 = simplify(&s);
+        prop_assert_eq!(simplify(&s2), s2);
+    }
+
+    #[test]
+    fn print_parse_round_trip(t in arb_formula(3)) {
+        let env = ParseEnv::from_term(&t);
+        let p = parse_term(&t.to_string(), &env).unwrap();
+        prop_assert_eq!(p, t);
+    }
+
+    #[test]
+    fn substitute_matches_evaluation(t in arb_formula(3), e in arb_int_term(2), es in envs()) {
+        let mut m = HashMap::new();
+        m.insert(iv("x"), e.clone());
+        let s = t.substitute(&m);
+        for env in &es {
+            if let Some(ev) = eval(&e, env) {
+                let mut env2 = env.clone();
+                env2.insert(iv("x"), ev);
+                if let (Some(a), Some(b)) = (eval(&t, &env2), eval(&s, env)) {
+                    prop_assert_eq!(a, b);
+                }
+            }
+        }
+    }
+}
