@@ -1,0 +1,1169 @@
+//! Robust incremental solver sessions over SMT-LIB pipes.
+//!
+//! How a [`Session`] talks to the solver (see also [`super::process`]):
+//! - **No needless round trips.** Declarations, `assert`, `push` and `pop` are only buffered; the buffer is
+//!   flushed by commands that produce output. `check-sat` reads exactly its answer. Other output commands
+//!   (`get-value`, `get-model`, `get-unsat-core`, `apply`, `simplify`) are followed, in the same write, by
+//!   `(echo "@@lapidary-sync")`, so a reply that is itself an `(error …)` can be told apart from errors
+//!   of earlier commands.
+//! - **Errors are checked lazily.** `(error …)` replies to buffered commands are seen at the next read.
+//!   Errors that belong to commands at scope level `d` (tracked as the lowest level changed since the last
+//!   answer) *poison* level `d`: until that level is popped every check answers `Unknown(error)` without
+//!   asking the solver. This matters because z3 keeps going after a failed `assert` (the answer would be
+//!   unsound) and yices/cvc5 exit. Ultimate handles this with `:print-success` round trips instead
+//!   (design notes §3.4); here the hot path stays one write + one read.
+//! - **Declarations** are global (`:global-declarations true` on every backend), so they survive `pop`;
+//!   the session remembers them in order. Variables are declared on first use; a variable whose raw name is
+//!   already taken (same name, other sort) gets a fresh solver symbol (`name!1`); replies are mapped back.
+//! - **Watchdog.** Every read has a deadline (query limit + grace). z3 (`:timeout`) and cvc5
+//!   (`:tlimit-per`) also enforce the limit themselves; yices has no per-query limit over SMT-LIB, so the
+//!   watchdog is its limit. A solver that misses the deadline is killed and the query answers
+//!   `Unknown("timeout")`; one that dies answers `Unknown(<exit status and stderr>)`.
+//! - **Restart and replay.** After a kill or death the next operation starts a new process and replays the
+//!   options, all declarations and the whole assertion stack (each level's assertions, `(push 1)` between
+//!   levels), skipping poisoned levels, so the scope state is exactly the one the caller expects.
+//! - **Logging.** With `log_dir`, each process writes `<kind>-<pid>-<n>.smt2` with every command and every
+//!   reply as a `; ` comment; a restart appears as `(reset)` followed by the replay, so the file runs with
+//!   the solver alone.
+
+use super::config::{SolverConfig, SolverKind, resolve_path};
+use super::error::SmtError;
+use super::parse::{ParseEnv, sexp_to_term, term_to_value};
+use super::print::{
+    Namer, quote_symbol, write_sort, write_string_literal, write_symbol, write_term,
+};
+use super::process::{ReadError, SolverProcess};
+use super::sexp::{self, SExp};
+use super::term::{FuncDecl, Op, Term, Value, Var};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+const SYNC: &str = "@@lapidary-sync";
+/// Separates commands of different scopes so that errors can be attributed to a scope.
+const SEG: &str = "@@lapidary-seg";
+
+/// Answer of a satisfiability check.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SatResult {
+    Sat,
+    Unsat,
+    /// The solver gave up, timed out, died or reported an error; the text says which.
+    Unknown(String),
+}
+
+impl SatResult {
+    pub fn is_sat(&self) -> bool {
+        *self == SatResult::Sat
+    }
+    pub fn is_unsat(&self) -> bool {
+        *self == SatResult::Unsat
+    }
+    pub fn is_unknown(&self) -> bool {
+        matches!(self, SatResult::Unknown(_))
+    }
+}
+
+impl std::fmt::Display for SatResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SatResult::Sat => f.write_str("sat"),
+            SatResult::Unsat => f.write_str("unsat"),
+            SatResult::Unknown(r) => write!(f, "unknown ({r})"),
+        }
+    }
+}
+
+/// Counters of one session.
+#[derive(Clone, Debug, Default)]
+pub struct SessionStats {
+    pub checks: u64,
+    pub sat: u64,
+    pub unsat: u64,
+    pub unknown: u64,
+    /// Wall time from sending a check (or other output command) to its answer.
+    pub solver_time: Duration,
+    /// Processes started after the first one.
+    pub restarts: u64,
+    /// Watchdog kills plus solver-reported timeouts.
+    pub timeouts: u64,
+    /// `(error …)` replies seen.
+    pub errors: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    term: Term,
+    /// Printed (quoted) solver label for named assertions.
+    label: Option<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Level {
+    /// Unique per session; identifies the scope across pops and pushes.
+    id: u64,
+    entries: Vec<Entry>,
+    /// Opened by an emulated `check-sat-assuming`; closed before the next state change.
+    assumption: bool,
+}
+
+/// What ended a reply.
+enum Ending {
+    Answer(String),
+    Marker,
+}
+
+/// Raw result of reading replies.
+struct Collected {
+    /// Non-error replies before the ending, in order.
+    replies: Vec<String>,
+    /// Errors with the scope whose commands caused them (`None`: the command itself).
+    errors: Vec<(Option<u64>, String)>,
+    ending: Ending,
+}
+
+enum Failure {
+    Timeout,
+    Died(SmtError, Vec<(Option<u64>, String)>),
+}
+
+struct SessionNamer<'a> {
+    vars: &'a HashMap<Var, String>,
+    funs: &'a HashMap<FuncDecl, String>,
+}
+
+impl Namer for SessionNamer<'_> {
+    fn var(&self, out: &mut String, v: &Var) {
+        match self.vars.get(v) {
+            Some(s) => out.push_str(s),
+            None => write_symbol(out, &v.name),
+        }
+    }
+    fn fun(&self, out: &mut String, name: &str, f: &FuncDecl) {
+        match self.funs.get(f) {
+            Some(s) => out.push_str(s),
+            None => write_symbol(out, name),
+        }
+    }
+}
+
+static LOG_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// An incremental solver session (see module docs). Not `Sync`; use one per thread.
+pub struct Session {
+    cfg: SolverConfig,
+    path: PathBuf,
+    proc: Option<SolverProcess>,
+    started: bool,
+    log_path: Option<PathBuf>,
+    var_syms: HashMap<Var, String>,
+    fun_syms: HashMap<FuncDecl, String>,
+    used: HashSet<String>,
+    env: ParseEnv,
+    sorts: HashSet<(String, usize)>,
+    decls: Vec<String>,
+    /// raw solver label → user name
+    labels: HashMap<String, String>,
+    /// user name → printed solver label
+    label_syms: HashMap<String, String>,
+    stack: Vec<Level>,
+    next_scope_id: u64,
+    /// Scope of the state-changing commands sent since the last reply (the open segment).
+    open_seg: Option<u64>,
+    /// Scopes of closed segments whose `SEG` markers have not been read yet, in order.
+    pending_segs: Vec<u64>,
+    /// Scope whose commands failed; checks answer unknown while it is on the stack.
+    poisoned: Option<(u64, String)>,
+    pending_error: Option<String>,
+    stats: SessionStats,
+    helper: Option<Box<Session>>,
+    buf: String,
+}
+
+impl Session {
+    /// Starts the solver (discovering it if `cfg.path` is `None`) and checks that it answers.
+    pub fn new(cfg: SolverConfig) -> Result<Session, SmtError> {
+        let path = resolve_path(cfg.kind, cfg.path.as_deref())?;
+        let log_path = match &cfg.log_dir {
+            Some(d) => {
+                std::fs::create_dir_all(d).map_err(|e| SmtError::Io {
+                    context: format!("creating log directory {}", d.display()),
+                    source: e,
+                })?;
+                let n = LOG_COUNTER.fetch_add(1, Ordering::Relaxed);
+                Some(d.join(format!(
+                    "{}-{}-{}.smt2",
+                    cfg.kind.name(),
+                    std::process::id(),
+                    n
+                )))
+            }
+            None => None,
+        };
+        let mut s = Session {
+            cfg,
+            path,
+            proc: None,
+            started: false,
+            log_path,
+            var_syms: HashMap::new(),
+            fun_syms: HashMap::new(),
+            used: HashSet::new(),
+            env: ParseEnv::new(),
+            sorts: HashSet::new(),
+            decls: Vec::new(),
+            labels: HashMap::new(),
+            label_syms: HashMap::new(),
+            stack: vec![Level::default()],
+            next_scope_id: 1,
+            open_seg: None,
+            pending_segs: Vec::new(),
+            poisoned: None,
+            pending_error: None,
+            stats: SessionStats::default(),
+            helper: None,
+            buf: String::with_capacity(1024),
+        };
+        s.ensure_proc()?;
+        // Handshake: make sure the solver runs and accepted the options.
+        let mut cmd = String::new();
+        write_echo(&mut cmd, SYNC);
+        match s.command(&cmd, "starting the solver") {
+            Ok(c) => {
+                if let Some((_, e)) = c.errors.first() {
+                    return Err(SmtError::Solver(format!("while setting options: {e}")));
+                }
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(s)
+    }
+
+    pub fn kind(&self) -> SolverKind {
+        self.cfg.kind
+    }
+    pub fn config(&self) -> &SolverConfig {
+        &self.cfg
+    }
+    pub fn stats(&self) -> &SessionStats {
+        &self.stats
+    }
+    /// The log file of this session, if logging.
+    pub fn log_path(&self) -> Option<&std::path::Path> {
+        self.log_path.as_deref()
+    }
+    /// Process id of the current solver process.
+    pub fn pid(&self) -> Option<u32> {
+        self.proc.as_ref().map(SolverProcess::pid)
+    }
+    /// Current scope depth (number of open `push`es).
+    pub fn depth(&self) -> usize {
+        self.stack.len() - 1
+    }
+
+    /// Test hook: kills the solver process behind the session's back (as a crash would).
+    pub fn kill_for_test(&mut self) {
+        if let Some(p) = &mut self.proc {
+            p.kill_silently();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ process
+
+    fn startup_commands(&self) -> String {
+        let mut s = String::new();
+        let ms = self.cfg.query_timeout.as_millis().max(1);
+        s.push_str("(set-option :global-declarations true)\n");
+        if self.cfg.produce_cores {
+            s.push_str("(set-option :produce-unsat-cores true)\n");
+        }
+        if self.cfg.produce_models {
+            s.push_str("(set-option :produce-models true)\n");
+        }
+        match self.cfg.kind {
+            SolverKind::Z3 => {
+                let _ = writeln!(s, "(set-option :timeout {ms})");
+                s.push_str(
+                    "(set-option :pp.min_alias_size 1000000)\n(set-option :pp.max_depth 1000000)\n",
+                );
+                if let Some(l) = &self.cfg.logic {
+                    let _ = writeln!(s, "(set-logic {l})");
+                }
+            }
+            SolverKind::Cvc5 => {
+                let _ = writeln!(s, "(set-option :tlimit-per {ms})");
+                let _ = writeln!(
+                    s,
+                    "(set-logic {})",
+                    self.cfg.logic.as_deref().unwrap_or("ALL")
+                );
+            }
+            SolverKind::Yices => {
+                let _ = writeln!(
+                    s,
+                    "(set-logic {})",
+                    self.cfg.logic.as_deref().unwrap_or("ALL")
+                );
+            }
+        }
+        s
+    }
+
+    /// Deadline slack on top of the query limit. Solvers that enforce the limit themselves get a full
+    /// second; for yices the watchdog is the limit.
+    fn grace(&self) -> Duration {
+        match self.cfg.kind {
+            SolverKind::Yices => Duration::from_millis(50),
+            _ => Duration::from_secs(1),
+        }
+    }
+
+    fn deadline(&self) -> Instant {
+        Instant::now() + self.cfg.query_timeout + self.grace()
+    }
+
+    /// Makes sure a live process exists; starts one and replays the session state if not.
+    fn ensure_proc(&mut self) -> Result<(), SmtError> {
+        if self.proc.as_ref().is_some_and(|p| !p.is_dead()) {
+            return Ok(());
+        }
+        if let Some(mut old) = self.proc.take() {
+            old.kill();
+        }
+        let log = match &self.log_path {
+            Some(p) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(p)
+                    .map_err(|e| SmtError::Io {
+                        context: format!("opening log {}", p.display()),
+                        source: e,
+                    })?,
+            ),
+            None => None,
+        };
+        let mut p = SolverProcess::spawn(self.cfg.kind, &self.path, self.cfg.kind.args(), log)?;
+        if self.started {
+            self.stats.restarts += 1;
+            p.log_comment("--- solver restarted; state replayed ---");
+            p.log_raw("(reset)\n");
+        } else {
+            p.log_comment(&format!(
+                "{} session: {} {}",
+                self.cfg.kind,
+                self.path.display(),
+                self.cfg.kind.args().join(" ")
+            ));
+        }
+        self.started = true;
+        let mut text = self.startup_commands();
+        for d in &self.decls {
+            text.push_str(d);
+        }
+        self.open_seg = None;
+        self.pending_segs.clear();
+        let poisoned_from = self
+            .poisoned
+            .as_ref()
+            .and_then(|(id, _)| self.scope_index(*id))
+            .unwrap_or(usize::MAX);
+        let namer = SessionNamer {
+            vars: &self.var_syms,
+            funs: &self.fun_syms,
+        };
+        for (i, level) in self.stack.iter().enumerate() {
+            if i > 0 {
+                text.push_str("(push 1)\n");
+            }
+            if i >= poisoned_from {
+                continue;
+            }
+            for e in &level.entries {
+                write_assert(&mut text, &e.term, e.label.as_deref(), &namer);
+            }
+        }
+        p.send(&text)?;
+        self.proc = Some(p);
+        Ok(())
+    }
+
+    /// Queues text for the solver; a dead process is noticed at the next read (state is replayed then).
+    fn emit(&mut self, text: &str) {
+        if let Some(p) = &mut self.proc
+            && !p.is_dead()
+        {
+            let _ = p.send(text);
+        }
+    }
+
+    /// Sends `cmd` (which must end with the sync echo or be a check) and collects the replies.
+    fn collect(&mut self, cmd: &str, check: bool) -> Result<Collected, Failure> {
+        if let Err(e) = self.ensure_proc() {
+            return Err(Failure::Died(e, vec![]));
+        }
+        let deadline = self.deadline();
+        let Some(p) = self.proc.as_mut() else {
+            return Err(Failure::Died(
+                SmtError::Unsupported("no solver process".into()),
+                vec![],
+            ));
+        };
+        if let Err(e) = p.send(cmd).and_then(|_| p.flush()) {
+            return Err(Failure::Died(e, vec![]));
+        }
+        let mut replies = Vec::new();
+        let mut errors = Vec::new();
+        let segs = std::mem::take(&mut self.pending_segs);
+        let open = self.open_seg.take();
+        let mut seg_idx = 0usize;
+        loop {
+            match p.read_expr(deadline) {
+                Ok(e) => {
+                    let t = e.trim();
+                    if t.starts_with("(error") {
+                        let msg = sexp::parse_one(t)
+                            .ok()
+                            .and_then(|s| s.as_error())
+                            .unwrap_or_else(|| t.to_string());
+                        let scope = if seg_idx < segs.len() {
+                            Some(segs[seg_idx])
+                        } else {
+                            open
+                        };
+                        errors.push((scope, msg));
+                        continue;
+                    }
+                    if t == "unsupported" || t == "success" {
+                        continue;
+                    }
+                    if is_marker(t, SEG) {
+                        seg_idx += 1;
+                        continue;
+                    }
+                    if is_marker(t, SYNC) {
+                        return Ok(Collected {
+                            replies,
+                            errors,
+                            ending: Ending::Marker,
+                        });
+                    }
+                    if check && matches!(t, "sat" | "unsat" | "unknown") {
+                        return Ok(Collected {
+                            replies,
+                            errors,
+                            ending: Ending::Answer(t.to_string()),
+                        });
+                    }
+                    replies.push(e);
+                }
+                Err(ReadError::Timeout) => {
+                    p.log_comment("watchdog: timeout, killing the solver");
+                    p.kill();
+                    self.proc = None;
+                    self.stats.timeouts += 1;
+                    return Err(Failure::Timeout);
+                }
+                Err(ReadError::Eof) => {
+                    let e = p.died_error("waiting for a reply");
+                    self.proc = None;
+                    return Err(Failure::Died(e, errors));
+                }
+                Err(ReadError::Io(io)) => {
+                    p.kill();
+                    self.proc = None;
+                    return Err(Failure::Died(
+                        SmtError::Io {
+                            context: "reading a reply".into(),
+                            source: io,
+                        },
+                        errors,
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Position of the scope with this id on the stack.
+    fn scope_index(&self, id: u64) -> Option<usize> {
+        self.stack.iter().position(|l| l.id == id)
+    }
+
+    /// Applies the poisoning rule: an error caused by commands of a scope that is still on the stack
+    /// poisons it; errors of popped scopes are irrelevant; errors of the command itself are returned.
+    /// Returns the text of all relevant errors.
+    fn absorb_errors(&mut self, errors: &[(Option<u64>, String)]) -> Option<String> {
+        let mut relevant: Vec<&str> = Vec::new();
+        for (scope, msg) in errors {
+            self.stats.errors += 1;
+            match scope {
+                Some(id) => {
+                    if let Some(idx) = self.scope_index(*id) {
+                        let keep_old = self
+                            .poisoned
+                            .as_ref()
+                            .and_then(|(pid, _)| self.scope_index(*pid))
+                            .is_some_and(|pidx| pidx <= idx);
+                        if !keep_old {
+                            self.poisoned = Some((*id, msg.clone()));
+                        }
+                        relevant.push(msg);
+                    }
+                }
+                None => relevant.push(msg),
+            }
+        }
+        if relevant.is_empty() {
+            None
+        } else {
+            Some(relevant.join("; "))
+        }
+    }
+
+    /// Runs an output command followed by the sync marker; returns the non-error replies.
+    fn command(&mut self, cmd: &str, what: &str) -> Result<Collected, SmtError> {
+        let start = Instant::now();
+        let r = self.collect(cmd, false);
+        self.stats.solver_time += start.elapsed();
+        match r {
+            Ok(c) => Ok(c),
+            Err(Failure::Timeout) => Err(SmtError::Timeout),
+            Err(Failure::Died(e, errs)) => {
+                if let Some(m) = self.absorb_errors(&errs) {
+                    return Err(SmtError::Solver(format!("{m} (while {what}; {e})")));
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Like [`Session::command`], but the command's own reply must be the single non-error reply; errors
+    /// without a reply are the command's failure.
+    fn query(&mut self, cmd_body: &str, what: &str) -> Result<SExp, SmtError> {
+        // An emulated assumption scope stays open: its model / core is what the caller asks for.
+        // Close the open segment so that errors of this command are told apart from earlier ones.
+        let mut cmd = String::with_capacity(cmd_body.len() + 80);
+        if let Some(open) = self.open_seg.take() {
+            write_echo(&mut cmd, SEG);
+            self.pending_segs.push(open);
+        }
+        cmd.push_str(cmd_body);
+        write_echo(&mut cmd, SYNC);
+        let c = self.command(&cmd, what)?;
+        let own: Vec<String> = c
+            .errors
+            .iter()
+            .filter(|(s, _)| s.is_none())
+            .map(|(_, m)| m.clone())
+            .collect();
+        let earlier: Vec<(Option<u64>, String)> = c
+            .errors
+            .iter()
+            .filter(|(s, _)| s.is_some())
+            .cloned()
+            .collect();
+        let _ = self.absorb_errors(&earlier);
+        if !own.is_empty() || c.replies.is_empty() {
+            self.stats.errors += own.len() as u64;
+            return Err(SmtError::Solver(if own.is_empty() {
+                format!("no reply while {what}")
+            } else {
+                own.join("; ")
+            }));
+        }
+        let text = c.replies.last().cloned().unwrap_or_default();
+        sexp::parse_one(&text).map_err(|e| SmtError::Parse(format!("{e} (while {what})")))
+    }
+
+    // ------------------------------------------------------------------------------------ naming
+
+    fn alloc_symbol(&mut self, raw: &str) -> String {
+        let mut cand = raw.to_string();
+        let mut k = 0u32;
+        while self.used.contains(&cand) || needs_mangling(&cand) {
+            k += 1;
+            cand = format!("{raw}!{k}");
+        }
+        self.used.insert(cand.clone());
+        cand
+    }
+
+    /// Declares every sort, variable and function `t` mentions that is not declared yet.
+    fn declare_symbols(&mut self, t: &Term) {
+        let syms = t.symbols();
+        if syms.vars.iter().all(|v| self.var_syms.contains_key(v))
+            && syms.funs.iter().all(|f| self.fun_syms.contains_key(f))
+            && syms.bound_sorts.iter().all(|s| self.sorts.contains(s))
+        {
+            return; // hot path: nothing new
+        }
+        let mut new_sorts = Vec::new();
+        syms.for_each_sort(&mut |n, a| {
+            if !self.sorts.contains(&(n.to_string(), a)) {
+                new_sorts.push((n.to_string(), a));
+            }
+        });
+        let mut text = String::new();
+        for (n, a) in new_sorts {
+            if self.sorts.insert((n.clone(), a)) {
+                text.push_str("(declare-sort ");
+                write_symbol(&mut text, &n);
+                let _ = writeln!(text, " {a})");
+                self.used.insert(n.clone());
+                self.env.sorts.insert(n, a);
+            }
+        }
+        for v in &syms.vars {
+            if self.var_syms.contains_key(v) {
+                continue;
+            }
+            let sym = self.alloc_symbol(&v.name);
+            let printed = quote_symbol(&sym).into_owned();
+            let _ = write!(text, "(declare-fun {printed} () ");
+            write_sort(&mut text, &v.sort);
+            text.push_str(")\n");
+            self.env.vars.insert(sym, v.clone());
+            self.var_syms.insert(v.clone(), printed);
+        }
+        for f in &syms.funs {
+            if self.fun_syms.contains_key(f) {
+                continue;
+            }
+            let sym = self.alloc_symbol(&f.name);
+            let printed = quote_symbol(&sym).into_owned();
+            let _ = write!(text, "(declare-fun {printed} (");
+            for (i, s) in f.args.iter().enumerate() {
+                if i > 0 {
+                    text.push(' ');
+                }
+                write_sort(&mut text, s);
+            }
+            text.push_str(") ");
+            write_sort(&mut text, &f.result);
+            text.push_str(")\n");
+            self.env.funs.insert(sym, f.clone());
+            self.fun_syms.insert(f.clone(), printed);
+        }
+        if !text.is_empty() {
+            self.decls.push(text.clone());
+            self.note_change();
+            self.emit(&text);
+        }
+    }
+
+    fn label_symbol(&mut self, name: &str) -> String {
+        if let Some(s) = self.label_syms.get(name) {
+            return s.clone();
+        }
+        let sym = self.alloc_symbol(name);
+        let printed = quote_symbol(&sym).into_owned();
+        self.labels.insert(sym, name.to_string());
+        self.label_syms.insert(name.to_string(), printed.clone());
+        printed
+    }
+
+    fn print_term(&self, out: &mut String, t: &Term) {
+        let namer = SessionNamer {
+            vars: &self.var_syms,
+            funs: &self.fun_syms,
+        };
+        write_term(out, t, &namer);
+    }
+
+    // ------------------------------------------------------------------------------------ stack
+
+    /// Called before a state-changing command is queued: starts a new error-attribution segment when
+    /// the scope differs from the open one (costs one `echo` only when scopes with unread commands
+    /// interleave, never on the push/assert/check/pop hot path).
+    fn note_change(&mut self) {
+        let cur = self.stack.last().map_or(0, |l| l.id);
+        if self.open_seg != Some(cur) {
+            if let Some(prev) = self.open_seg {
+                let mut m = String::new();
+                write_echo(&mut m, SEG);
+                self.emit(&m);
+                self.pending_segs.push(prev);
+            }
+            self.open_seg = Some(cur);
+        }
+    }
+
+    fn new_level(&mut self, assumption: bool) -> Level {
+        let id = self.next_scope_id;
+        self.next_scope_id += 1;
+        Level {
+            id,
+            entries: Vec::new(),
+            assumption,
+        }
+    }
+
+    fn close_assumption_scope(&mut self) {
+        if self.stack.len() > 1 && self.stack.last().is_some_and(|l| l.assumption) {
+            self.stack.pop();
+            self.emit("(pop 1)\n");
+            self.after_pop();
+        }
+    }
+
+    fn after_pop(&mut self) {
+        if self
+            .poisoned
+            .as_ref()
+            .is_some_and(|(id, _)| self.scope_index(*id).is_none())
+        {
+            self.poisoned = None;
+        }
+    }
+
+    /// Opens a scope (`(push 1)`).
+    pub fn push(&mut self) {
+        self.close_assumption_scope();
+        let l = self.new_level(false);
+        self.stack.push(l);
+        self.emit("(push 1)\n");
+    }
+
+    /// Closes a scope. Popping at depth 0 is an error reported by the next check.
+    pub fn pop(&mut self) {
+        self.close_assumption_scope();
+        if self.stack.len() <= 1 {
+            self.pending_error = Some("pop without matching push".into());
+            return;
+        }
+        self.stack.pop();
+        self.emit("(pop 1)\n");
+        self.after_pop();
+    }
+
+    /// Pops `n` scopes.
+    pub fn pop_n(&mut self, n: usize) {
+        for _ in 0..n {
+            self.pop();
+        }
+    }
+
+    /// Asserts `t`, declaring what it needs first.
+    pub fn assert(&mut self, t: &Term) {
+        self.assert_entry(t, None);
+    }
+
+    /// Asserts `t` under `name`, which [`Session::unsat_core`] reports.
+    pub fn assert_named(&mut self, t: &Term, name: &str) {
+        let label = self.label_symbol(name);
+        self.assert_entry(t, Some(label));
+    }
+
+    fn assert_entry(&mut self, t: &Term, label: Option<String>) {
+        self.close_assumption_scope();
+        self.declare_symbols(t);
+        let mut text = std::mem::take(&mut self.buf);
+        text.clear();
+        {
+            let namer = SessionNamer {
+                vars: &self.var_syms,
+                funs: &self.fun_syms,
+            };
+            write_assert(&mut text, t, label.as_deref(), &namer);
+        }
+        self.note_change();
+        self.emit(&text);
+        self.buf = text;
+        if let Some(level) = self.stack.last_mut() {
+            level.entries.push(Entry {
+                term: t.clone(),
+                label,
+            });
+        }
+    }
+
+    /// Number of assertions in the current scope stack (all levels).
+    pub fn assertion_count(&self) -> usize {
+        self.stack.iter().map(|l| l.entries.len()).sum()
+    }
+
+    // ------------------------------------------------------------------------------------ checks
+
+    /// `(check-sat)`.
+    pub fn check_sat(&mut self) -> SatResult {
+        self.close_assumption_scope();
+        self.check_with("(check-sat)\n")
+    }
+
+    /// `(check-sat-assuming …)`. Emulated with a scope (kept open until the next state change, so models
+    /// and values can be read) where the solver cannot do it: yices with unsat cores, or non-literal
+    /// assumptions on yices/cvc5.
+    pub fn check_sat_assuming(&mut self, lits: &[Term]) -> SatResult {
+        self.close_assumption_scope();
+        let literal = |t: &Term| match t.as_app() {
+            Some((Op::Not, a)) => a.len() == 1 && a[0].as_var().is_some(),
+            _ => t.as_var().is_some() || t.as_bool().is_some(),
+        };
+        let native = match self.cfg.kind {
+            SolverKind::Z3 => true,
+            SolverKind::Cvc5 => true,
+            SolverKind::Yices => !self.cfg.produce_cores && lits.iter().all(literal),
+        };
+        if native {
+            for l in lits {
+                self.declare_symbols(l);
+            }
+            let mut cmd = String::from("(check-sat-assuming (");
+            for (i, l) in lits.iter().enumerate() {
+                if i > 0 {
+                    cmd.push(' ');
+                }
+                self.print_term(&mut cmd, l);
+            }
+            cmd.push_str("))\n");
+            self.check_with(&cmd)
+        } else {
+            let l = self.new_level(true);
+            self.stack.push(l);
+            self.emit("(push 1)\n");
+            for l in lits {
+                self.declare_symbols(l);
+                let mut text = String::new();
+                self.print_term(&mut text, l);
+                let text = format!("(assert {text})\n");
+                self.note_change();
+                self.emit(&text);
+                if let Some(level) = self.stack.last_mut() {
+                    level.entries.push(Entry {
+                        term: l.clone(),
+                        label: None,
+                    });
+                }
+            }
+            self.check_with("(check-sat)\n")
+        }
+    }
+
+    fn check_with(&mut self, cmd: &str) -> SatResult {
+        let r = self.check_inner(cmd);
+        self.stats.checks += 1;
+        match &r {
+            SatResult::Sat => self.stats.sat += 1,
+            SatResult::Unsat => self.stats.unsat += 1,
+            SatResult::Unknown(_) => self.stats.unknown += 1,
+        }
+        r
+    }
+
+    fn check_inner(&mut self, cmd: &str) -> SatResult {
+        if let Some(e) = self.pending_error.take() {
+            return SatResult::Unknown(e);
+        }
+        if let Some((id, m)) = &self.poisoned {
+            if self.scope_index(*id).is_some() {
+                return SatResult::Unknown(format!("solver error: {m}"));
+            }
+            self.poisoned = None;
+        }
+        let start = Instant::now();
+        let r = self.collect(cmd, true);
+        self.stats.solver_time += start.elapsed();
+        match r {
+            Ok(c) => {
+                if let Some(m) = self.absorb_errors(&c.errors) {
+                    return SatResult::Unknown(format!("solver error: {m}"));
+                }
+                match c.ending {
+                    Ending::Answer(a) if a == "sat" => SatResult::Sat,
+                    Ending::Answer(a) if a == "unsat" => SatResult::Unsat,
+                    _ => {
+                        let reason = self.reason_unknown();
+                        if reason == "timeout" {
+                            self.stats.timeouts += 1;
+                        }
+                        SatResult::Unknown(reason)
+                    }
+                }
+            }
+            Err(Failure::Timeout) => SatResult::Unknown("timeout".into()),
+            Err(Failure::Died(e, errs)) => {
+                if let Some(m) = self.absorb_errors(&errs) {
+                    return SatResult::Unknown(format!("solver error: {m}"));
+                }
+                SatResult::Unknown(e.to_string())
+            }
+        }
+    }
+
+    fn reason_unknown(&mut self) -> String {
+        let mut cmd = String::from("(get-info :reason-unknown)\n");
+        write_echo(&mut cmd, SYNC);
+        match self.command(&cmd, "asking for the reason of unknown") {
+            Ok(c) => {
+                let text = c.replies.last().cloned().unwrap_or_default();
+                let reason = match sexp::parse_one(&text) {
+                    Ok(SExp::List(l)) if l.len() == 2 => match &l[1] {
+                        SExp::Str(s) | SExp::Atom(s) | SExp::Quoted(s) => s.clone(),
+                        other => other.to_string(),
+                    },
+                    _ => "unknown".to_string(),
+                };
+                match reason.as_str() {
+                    "timeout" | "canceled" | "resourceout" => "timeout".to_string(),
+                    "" => "unknown".to_string(),
+                    _ => reason,
+                }
+            }
+            Err(e) => format!("unknown ({e})"),
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ replies
+
+    /// Names (given to [`Session::assert_named`]) of an unsat core of the last `unsat` check.
+    pub fn unsat_core(&mut self) -> Result<Vec<String>, SmtError> {
+        if !self.cfg.produce_cores {
+            return Err(SmtError::Unsupported(
+                "unsat cores are disabled in this session".into(),
+            ));
+        }
+        let r = self.query("(get-unsat-core)\n", "reading the unsat core")?;
+        let items = r
+            .list()
+            .ok_or_else(|| SmtError::Parse(format!("unsat core is not a list: {r}")))?;
+        let mut out = Vec::with_capacity(items.len());
+        for it in items {
+            let s = it
+                .symbol()
+                .ok_or_else(|| SmtError::Parse(format!("bad unsat core entry {it}")))?;
+            out.push(self.labels.get(s).cloned().unwrap_or_else(|| s.to_string()));
+        }
+        Ok(out)
+    }
+
+    /// Values of `ts` in the model of the last `sat` check.
+    pub fn get_values(&mut self, ts: &[Term]) -> Result<Vec<(Term, Value)>, SmtError> {
+        if ts.is_empty() {
+            return Ok(vec![]);
+        }
+        for t in ts {
+            self.declare_symbols(t);
+        }
+        let mut cmd = String::from("(get-value (");
+        for (i, t) in ts.iter().enumerate() {
+            if i > 0 {
+                cmd.push(' ');
+            }
+            self.print_term(&mut cmd, t);
+        }
+        cmd.push_str("))\n");
+        let r = self.query(&cmd, "reading values")?;
+        let pairs = r.list().filter(|l| l.len() == ts.len()).ok_or_else(|| {
+            SmtError::Parse(format!(
+                "bad get-value reply {}",
+                sexp::excerpt(&r.to_string())
+            ))
+        })?;
+        let mut out = Vec::with_capacity(ts.len());
+        for (t, p) in ts.iter().zip(pairs) {
+            let v = p
+                .list()
+                .filter(|l| l.len() == 2)
+                .ok_or_else(|| SmtError::Parse(format!("bad get-value entry {p}")))?;
+            let vt = sexp_to_term(&v[1], &self.env)?;
+            let val = term_to_value(&vt, t.sort_ref()).ok_or_else(|| {
+                SmtError::Parse(format!("value of {t} is not a constant: {}", v[1]))
+            })?;
+            out.push((t.clone(), val));
+        }
+        Ok(out)
+    }
+
+    /// Values of the declared constants in the model of the last `sat` check. Constants the solver leaves
+    /// out, and values that are not [`Value`]s (arrays, functions, uninterpreted sorts), are omitted.
+    pub fn get_model(&mut self) -> Result<BTreeMap<Var, Value>, SmtError> {
+        let r = self.query("(get-model)\n", "reading the model")?;
+        let mut items = r.list().ok_or_else(|| {
+            SmtError::Parse(format!("bad model {}", sexp::excerpt(&r.to_string())))
+        })?;
+        if items.first().and_then(SExp::atom) == Some("model") {
+            items = &items[1..];
+        }
+        let mut out = BTreeMap::new();
+        for d in items {
+            let Some(l) = d.list() else { continue };
+            if l.len() != 5
+                || l[0].atom() != Some("define-fun")
+                || l[2].list().is_none_or(|a| !a.is_empty())
+            {
+                continue;
+            }
+            let Some(name) = l[1].symbol() else { continue };
+            let Some(var) = self.env.vars.get(name).cloned() else {
+                continue;
+            };
+            let Ok(vt) = sexp_to_term(&l[4], &self.env) else {
+                continue;
+            };
+            if let Some(v) = term_to_value(&vt, &var.sort) {
+                out.insert(var, v);
+            }
+        }
+        Ok(out)
+    }
+
+    // ------------------------------------------------------------------------------------ z3 services
+
+    fn stack_is_empty(&self) -> bool {
+        self.stack.len() == 1 && self.stack[0].entries.is_empty()
+    }
+
+    fn z3_helper(&mut self) -> Result<&mut Session, SmtError> {
+        if self.helper.is_some() {
+            return self
+                .helper
+                .as_deref_mut()
+                .ok_or_else(|| SmtError::Unsupported("no z3 helper".into()));
+        }
+        let cfg = SolverConfig {
+            kind: SolverKind::Z3,
+            path: if self.cfg.kind == SolverKind::Z3 {
+                Some(self.path.clone())
+            } else {
+                None
+            },
+            query_timeout: self.cfg.query_timeout,
+            log_dir: self.cfg.log_dir.clone(),
+            produce_cores: false,
+            produce_models: false,
+            logic: None,
+        };
+        let h = Session::new(cfg)?;
+        self.helper = Some(Box::new(h));
+        self.helper
+            .as_deref_mut()
+            .ok_or_else(|| SmtError::Unsupported("no z3 helper".into()))
+    }
+
+    /// Quantifier elimination by z3 (`(apply (then qe simplify))` on `t` alone, in a clean scope — a
+    /// helper z3 process when this session has assertions or is not z3). Several goals are a
+    /// disjunction; the result may still contain quantifiers.
+    pub fn qe(&mut self, t: &Term) -> Result<Term, SmtError> {
+        if self.cfg.kind == SolverKind::Z3 && self.stack_is_empty() {
+            self.qe_here(t)
+        } else {
+            self.z3_helper()?.qe_here(t)
+        }
+    }
+
+    fn qe_here(&mut self, t: &Term) -> Result<Term, SmtError> {
+        if !t.has_quantifier() {
+            return Ok(t.clone());
+        }
+        self.push();
+        self.assert(t);
+        let ms = self.cfg.query_timeout.as_millis().max(1);
+        let r = self.query(
+            &format!("(apply (try-for (then qe simplify) {ms}))\n"),
+            "eliminating quantifiers",
+        );
+        self.pop();
+        let r = r?;
+        let goals = r
+            .list()
+            .filter(|l| l.first().and_then(SExp::atom) == Some("goals"))
+            .ok_or_else(|| {
+                SmtError::Parse(format!("bad apply reply {}", sexp::excerpt(&r.to_string())))
+            })?;
+        let mut disj = Vec::new();
+        for g in &goals[1..] {
+            let items = g
+                .list()
+                .filter(|l| l.first().and_then(SExp::atom) == Some("goal"))
+                .ok_or_else(|| {
+                    SmtError::Parse(format!("bad goal {}", sexp::excerpt(&g.to_string())))
+                })?;
+            let mut conj = Vec::new();
+            for f in &items[1..] {
+                if f.atom().is_some_and(|a| a.starts_with(':')) {
+                    break;
+                }
+                conj.push(sexp_to_term(f, &self.env)?);
+            }
+            disj.push(Term::and(conj));
+        }
+        Ok(Term::or(disj))
+    }
+
+    /// z3's `(simplify t)` (on a helper z3 process for other backends).
+    pub fn simplify_smt(&mut self, t: &Term) -> Result<Term, SmtError> {
+        if self.cfg.kind == SolverKind::Z3 {
+            self.simplify_here(t)
+        } else {
+            self.z3_helper()?.simplify_here(t)
+        }
+    }
+
+    fn simplify_here(&mut self, t: &Term) -> Result<Term, SmtError> {
+        self.declare_symbols(t);
+        let mut cmd = String::from("(simplify ");
+        self.print_term(&mut cmd, t);
+        cmd.push_str(")\n");
+        let r = self.query(&cmd, "simplifying")?;
+        Ok(sexp_to_term(&r, &self.env)?)
+    }
+
+    /// Sends raw SMT-LIB text followed by a sync marker and returns the replies (escape hatch for
+    /// experiments and tests; the text must be complete commands).
+    pub fn raw_command(&mut self, text: &str) -> Result<Vec<String>, SmtError> {
+        let mut cmd = String::new();
+        if let Some(open) = self.open_seg.take() {
+            write_echo(&mut cmd, SEG);
+            self.pending_segs.push(open);
+        }
+        cmd.push_str(text);
+        if !cmd.ends_with('\n') {
+            cmd.push('\n');
+        }
+        write_echo(&mut cmd, SYNC);
+        let c = self.command(&cmd, "running a raw command")?;
+        if let Some(m) = self.absorb_errors(&c.errors) {
+            return Err(SmtError::Solver(m));
+        }
+        Ok(c.replies)
+    }
+}
+
+/// Names that must not be used verbatim as solver symbols (they would read as built-ins).
+fn needs_mangling(s: &str) -> bool {
+    matches!(s, "true" | "false") || s.is_empty()
+}
+
+fn write_echo(out: &mut String, marker: &str) {
+    out.push_str("(echo ");
+    write_string_literal(out, marker);
+    out.push_str(")\n");
+}
+
+/// z3 and yices echo the bare text, cvc5 the quoted string.
+fn is_marker(t: &str, marker: &str) -> bool {
+    t == marker
+        || (t.len() == marker.len() + 2
+            && t.starts_with('"')
+            && t.ends_with('"')
+            && &t[1..t.len() - 1] == marker)
+}
+
+fn write_assert(out: &mut String, t: &Term, label: Option<&str>, namer: &dyn Namer) {
+    match label {
+        None => {
+            out.push_str("(assert ");
+            write_term(out, t, namer);
+            out.push_str(")\n");
+        }
+        Some(l) => {
+            out.push_str("(assert (! ");
+            write_term(out, t, namer);
+            out.push_str(" :named ");
+            out.push_str(l);
+            out.push_str("))\n");
+        }
+    }
+}
