@@ -4,6 +4,9 @@
 //! LALRPOP from `grammar/boogie.lalrpop`. Parsing stops at the first syntax error (no recovery), but
 //! non-fatal findings recorded during parsing (such as a mix of `&&` and `||`) are all reported.
 //!
+//! Accepted but not represented in the tree: the `async` prefix of `call`/`fork`/`join`, and attributes
+//! on `requires`/`ensures` (`ast::Spec` has no attribute field).
+//!
 //! # Diagnostic codes
 //!
 //! | code    | meaning |
