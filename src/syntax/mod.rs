@@ -4,6 +4,9 @@
 //! LALRPOP from `grammar/boogie.lalrpop`. Parsing stops at the first syntax error (no recovery), but
 //! non-fatal findings recorded during parsing (such as a mix of `&&` and `||`) are all reported.
 //!
+//! Accepted but not represented in the tree: the `async` prefix of `call`/`fork`/`join`, and attributes
+//! on `requires`/`ensures` (`ast::Spec` has no attribute field).
+//!
 //! # Diagnostic codes
 //!
 //! | code    | meaning |
@@ -18,8 +21,10 @@
 //! | `E0112` | extra token after the end of the input |
 //! | `E0113` | `&&` and `||` mixed without parentheses |
 //! | `E0114` | bit-vector extract bound `e[hi:lo]` does not fit in 32 bits |
+//! | `E0115` | expressions, statements or types nested more than [`MAX_DEPTH`] levels deep |
 
 pub mod ast;
+mod depth;
 mod helpers;
 pub mod lexer;
 
@@ -55,17 +60,58 @@ pub mod codes {
     pub const EXTRA_TOKEN: &str = "E0112";
     pub const AND_OR_MIX: &str = "E0113";
     pub const BAD_EXTRACT: &str = "E0114";
+    pub const TOO_DEEP: &str = "E0115";
 }
 
 /// Parses a Boogie program.
 ///
 /// Returns the parse tree if there was no error, and all diagnostics. Never panics.
 pub fn parse(src: &str) -> (Option<ast::Program>, Vec<Diagnostic>) {
+    with_stack_for(src, &|| parse_program(src))
+}
+
+/// Parses a single expression (used by tests and tools). Same contract as [`parse`].
+pub fn parse_expr(src: &str) -> (Option<ast::Expr>, Vec<Diagnostic>) {
+    with_stack_for(src, &|| parse_expression(src))
+}
+
+/// Runs `f` (a parse of `src`) on a thread with a stack large enough for any tree `src` can produce.
+///
+/// The parser does not recurse, but dropping a partially built tree after a syntax error does, as deep
+/// as the tree is nested (at most one level per byte of input). Small inputs run inline.
+fn with_stack_for<T: Send>(src: &str, f: &(dyn Fn() -> T + Sync)) -> T {
+    const INLINE_LIMIT: usize = 32 * 1024;
+    if src.len() <= INLINE_LIMIT {
+        return f();
+    }
+    let size = src.len().saturating_mul(160).clamp(64 << 20, 1 << 30);
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("boogie-parser".to_string())
+            .stack_size(size)
+            .spawn_scoped(scope, f);
+        match spawned {
+            Ok(handle) => match handle.join() {
+                Ok(result) => result,
+                Err(payload) => std::panic::resume_unwind(payload),
+            },
+            // No thread available: parse on the caller's stack.
+            Err(_) => f(),
+        }
+    })
+}
+
+fn parse_program(src: &str) -> (Option<ast::Program>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let result = boogie::grammar::ProgramParser::new().parse(&mut diags, Lexer::new(src));
     match result {
         Ok(program) => {
-            if diags.iter().any(Diagnostic::is_error) {
+            if let Some(span) = depth::too_deep(&program, MAX_DEPTH) {
+                diags.push(too_deep(span));
+                // Dropping the tree would recurse as deep as it is nested: leak it instead.
+                std::mem::forget(program);
+                (None, diags)
+            } else if diags.iter().any(Diagnostic::is_error) {
                 (None, diags)
             } else {
                 (Some(program), diags)
@@ -79,19 +125,51 @@ pub fn parse(src: &str) -> (Option<ast::Program>, Vec<Diagnostic>) {
     }
 }
 
-/// Parses a single expression (used by tests and tools). Same contract as [`parse`].
-pub fn parse_expr(src: &str) -> (Option<ast::Expr>, Vec<Diagnostic>) {
+fn parse_expression(src: &str) -> (Option<ast::Expr>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let result = boogie::grammar::ExprParser::new().parse(&mut diags, Lexer::new(src));
     match result {
-        Ok(e) if !diags.iter().any(Diagnostic::is_error) => (Some(e), diags),
-        Ok(_) => (None, diags),
+        Ok(e) => {
+            let span = e.span;
+            let program = ast::Program {
+                decls: vec![ast::Decl::Axiom(ast::AxiomDecl {
+                    attrs: Vec::new(),
+                    expr: e,
+                    span,
+                })],
+            };
+            if let Some(span) = depth::too_deep(&program, MAX_DEPTH) {
+                diags.push(too_deep(span));
+                std::mem::forget(program);
+                (None, diags)
+            } else if diags.iter().any(Diagnostic::is_error) {
+                (None, diags)
+            } else {
+                let expr = program.decls.into_iter().next().and_then(|d| match d {
+                    ast::Decl::Axiom(a) => Some(a.expr),
+                    _ => None,
+                });
+                (expr, diags)
+            }
+        }
         Err(e) => {
             diags.push(convert_error(src, e));
             diags.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
             (None, diags)
         }
     }
+}
+
+pub use depth::MAX_DEPTH;
+
+fn too_deep(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::TOO_DEEP,
+        format!("nesting too deep (more than {MAX_DEPTH} levels)"),
+        span,
+        "nested too deeply",
+    )
+    .with_help("split the expression or statement into smaller parts")
 }
 
 fn lex_diagnostic(e: LexError) -> Diagnostic {
@@ -163,7 +241,32 @@ fn convert_error(src: &str, e: ParseError<usize, Tok<'_>, LexError>) -> Diagnost
                 Span::new(l, r),
                 format!("unexpected {text}"),
             );
-            with_expected(d, &expected)
+            // After a complete expression (where `<==>` could follow), explain the operators that do not
+            // chain instead of listing tokens.
+            let after_expr = expected.iter().any(|t| t == "\"<==>\"");
+            match tok {
+                Tok::Lt | Tok::Gt | Tok::Le | Tok::Ge | Tok::EqEq | Tok::Neq | Tok::Subtype if after_expr => d
+                    .with_help("comparison operators do not chain: add parentheses or split the comparison with `&&`"),
+                Tok::Implies | Tok::Explies if after_expr => {
+                    d.with_help("`==>` and `<==` cannot be mixed without parentheses")
+                }
+                _ => {
+                    let mut d = with_expected(d, &expected);
+                    let text = src.get(l..r).unwrap_or("");
+                    let is_keyword = !matches!(tok, Tok::Ident(_) | Tok::BvType(_))
+                        && !text.is_empty()
+                        && text.chars().all(|c| c.is_ascii_alphabetic());
+                    if is_keyword && expected.iter().any(|t| t == "Ident") {
+                        d = d.with_help(format!("`{text}` is a keyword and cannot be used as an identifier"));
+                    }
+                    if expected.iter().any(|t| t == "\";\"")
+                        && let Some(prev) = end_of_previous_line(src, l)
+                    {
+                        d = d.with_secondary(prev, "perhaps a `;` is missing here");
+                    }
+                    d
+                }
+            }
         }
         ParseError::ExtraToken { token: (l, tok, r) } => {
             let text = token_text(src, l, r, &tok);
@@ -175,6 +278,28 @@ fn convert_error(src: &str, e: ParseError<usize, Tok<'_>, LexError>) -> Diagnost
             )
         }
     }
+}
+
+/// If the token at `start` is the first one on its line, the span of the last character of the previous
+/// non-blank line (unless that line ends in a comment, where the guess would be unreliable).
+fn end_of_previous_line(src: &str, start: usize) -> Option<Span> {
+    let before = src.get(..start)?;
+    let trimmed = before.trim_end();
+    if !before[trimmed.len()..].contains('\n') {
+        return None;
+    }
+    let line_start = trimmed.rfind('\n').map_or(0, |i| i + 1);
+    let line = &trimmed[line_start..];
+    if line.contains("//")
+        || line.ends_with("*/")
+        || line.ends_with(';')
+        || line.ends_with('{')
+        || line.ends_with('}')
+    {
+        return None;
+    }
+    let last = trimmed.chars().next_back()?;
+    Some(Span::new(trimmed.len() - last.len_utf8(), trimmed.len()))
 }
 
 /// How a token is named in a message: its source text in backticks (shortened if long).
@@ -210,6 +335,23 @@ const EXPR_START: &[&str] = &[
     "\"{\"",
 ];
 
+/// Tokens that can start a statement; when most of them are expected, they are summarised.
+const STMT_START: &[&str] = &[
+    "\"assume\"",
+    "\"assert\"",
+    "\"havoc\"",
+    "\"async\"",
+    "\"call\"",
+    "\"fork\"",
+    "\"join\"",
+    "\"if\"",
+    "\"while\"",
+    "\"break\"",
+    "\"return\"",
+    "\"goto\"",
+    "\"atomic\"",
+];
+
 fn readable_terminal(t: &str) -> String {
     match t {
         "Ident" => "identifier".to_string(),
@@ -233,16 +375,24 @@ fn with_expected(d: Diagnostic, expected: &[String]) -> Diagnostic {
         return d;
     }
     let mut items: Vec<String> = Vec::new();
-    let starts = expected
-        .iter()
-        .filter(|t| EXPR_START.contains(&t.as_str()))
-        .count();
-    let summarise = starts >= 6;
-    if summarise {
+    let count = |set: &[&str]| {
+        expected
+            .iter()
+            .filter(|t| set.contains(&t.as_str()))
+            .count()
+    };
+    let stmts = count(STMT_START) >= 6;
+    let exprs = !stmts && count(EXPR_START) >= 6;
+    if stmts {
+        items.push("a statement".to_string());
+    }
+    if exprs {
         items.push("an expression".to_string());
     }
     for t in expected {
-        if summarise && EXPR_START.contains(&t.as_str()) {
+        if (stmts && (STMT_START.contains(&t.as_str()) || t == "Ident"))
+            || (exprs && EXPR_START.contains(&t.as_str()))
+        {
             continue;
         }
         items.push(readable_terminal(t));
@@ -250,6 +400,7 @@ fn with_expected(d: Diagnostic, expected: &[String]) -> Diagnostic {
     const MAX: usize = 10;
     let help = match items.len() {
         1 => format!("expected {}", items[0]),
+        2 => format!("expected {} or {}", items[0], items[1]),
         n if n <= MAX => format!("expected one of {}", items.join(", ")),
         n => format!(
             "expected one of {}, and {} more",
