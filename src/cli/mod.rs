@@ -1,9 +1,412 @@
 //! The `verify` command line: the only module that prints or touches the file system for output.
+//!
+//! `verify FILE...` runs the pipeline (parse → check → lower → engine) on each file and prints one result
+//! per file, as text or as one JSON object per line. Exit codes (README): 0 all verified, 1 a violation
+//! found, 2 unknown or timeout, 3 input error, 4 internal error; with several files the most severe wins
+//! in the order 4 > 3 > 1 > 2 > 0.
 
 pub mod bench;
+pub mod output;
 pub mod render;
+
+use crate::diag::Diagnostic;
+use crate::engine::{self, Config, Outcome, Verdict};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "verify",
+    version,
+    about = "Lapidary: a software verifier based on trace abstraction",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Boogie (.bpl) files to verify.
+    pub files: Vec<PathBuf>,
+    /// Parse, resolve and type-check only (exit 0 accepted, 3 rejected).
+    #[arg(long)]
+    pub no_verify: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Wall-clock limit for each file, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Write the lowered program's control-flow graphs as Graphviz DOT to this file.
+    #[arg(long, value_name = "OUT.dot")]
+    pub dump_cfg: Option<PathBuf>,
+    /// List the SMT solvers found, with version and path.
+    #[arg(long)]
+    pub solvers: bool,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Colour diagnostics and counterexamples.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// Options that configure the engine (shared by `verify FILE` and passed through by `verify bench`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// SMT solver used for all queries.
+    #[arg(long, value_enum, default_value_t = SolverArg::Z3)]
+    pub solver: SolverArg,
+    /// Write every solver session's commands and replies to this directory.
+    #[arg(long, value_name = "DIR")]
+    pub smt_log: Option<PathBuf>,
+    /// Block encoding of the control-flow automaton.
+    #[arg(long, value_enum, default_value_t = engine::BlockEncoding::Large)]
+    pub block_encoding: engine::BlockEncoding,
+    /// Interpolation technique for proofs of infeasible traces.
+    #[arg(long, value_enum, default_value_t = engine::Interpolation::SpLiveUc)]
+    pub interpolation: engine::Interpolation,
+    /// Print statistics (iterations, Hoare-triple checks per tier, solver calls and time, …).
+    #[arg(long)]
+    pub stats: bool,
+    /// Print the proof (an invariant at each loop head) when the program is safe.
+    #[arg(long)]
+    pub proof: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run the verifier on every file of a benchmark manifest and print per-tier tables.
+    Bench(BenchArgs),
+    /// Measure the SMT layer against a bare pipe to the same solver.
+    BenchSmt {
+        #[arg(long, value_enum, default_value_t = SolverArg::Z3)]
+        solver: SolverArg,
+        #[arg(long, default_value_t = 2000)]
+        queries: usize,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The manifest (TSV: path, tier, category, expected, features).
+    pub manifest: PathBuf,
+    /// Only these tiers (comma-separated, e.g. T1,T2).
+    #[arg(long, value_delimiter = ',')]
+    pub tier: Option<Vec<String>>,
+    /// Files verified in parallel.
+    #[arg(long, default_value_t = 2)]
+    pub jobs: usize,
+    /// Limit per file, in seconds.
+    #[arg(long, default_value_t = 10.0)]
+    pub timeout: f64,
+    /// Write per-file results as JSON.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Compare with an earlier results file and list changed outcomes.
+    #[arg(long)]
+    pub compare: Option<PathBuf>,
+    /// Further arguments passed to each `verify` run (e.g. `--interpolation=sp`).
+    #[arg(long = "arg", allow_hyphen_values = true)]
+    pub extra: Vec<String>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverArg {
+    Z3,
+    Yices,
+    Cvc5,
+}
+
+/// The outcome of one input file, ready to print.
+#[derive(Debug, Clone)]
+pub struct FileResult {
+    pub file: String,
+    pub verdict: Verdict,
+    pub reason: Option<String>,
+    pub time_s: f64,
+    /// Rendered diagnostics (input errors) or counterexample/proof text.
+    pub details: String,
+    pub outcome: Option<Outcome>,
+}
+
+/// Exit code of one verdict.
+pub fn exit_code(v: Verdict) -> i32 {
+    match v {
+        Verdict::Safe | Verdict::Terminating => 0,
+        Verdict::Unsafe | Verdict::Nonterminating => 1,
+        Verdict::Unknown => 2,
+        Verdict::Error => 3,
+        Verdict::InternalError => 4,
+    }
+}
+
+/// Severity order for combining several files' exit codes: 4 > 3 > 1 > 2 > 0.
+fn severity(code: i32) -> u8 {
+    match code {
+        4 => 4,
+        3 => 3,
+        1 => 2,
+        2 => 1,
+        _ => 0,
+    }
+}
 
 /// Runs the CLI and returns the process exit code.
 pub fn main() -> i32 {
-    0
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 3 } else { 0 };
+        }
+    };
+    run(cli)
+}
+
+pub fn run(cli: Cli) -> i32 {
+    match &cli.command {
+        Some(Command::Bench(args)) => return run_bench(args, &cli),
+        Some(Command::BenchSmt { solver, queries }) => return run_bench_smt(*solver, *queries),
+        None => {}
+    }
+    if cli.solvers {
+        return list_solvers();
+    }
+    if cli.files.is_empty() {
+        eprintln!("error: no input files (try `verify --help`)");
+        return 3;
+    }
+    let color = match cli.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            cli.format == Format::Text && std::io::IsTerminal::is_terminal(&std::io::stdout())
+        }
+    };
+    let mut worst = 0;
+    for file in &cli.files {
+        let result = verify_file(file, &cli, color);
+        print!("{}", output::render(&result, cli.format, &cli.engine));
+        let code = exit_code(result.verdict);
+        if severity(code) > severity(worst) {
+            worst = code;
+        }
+    }
+    worst
+}
+
+/// Reads, checks and (unless `--no-verify`) verifies one file.
+pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
+    let start = Instant::now();
+    let name = path.display().to_string();
+    let mut result = FileResult {
+        file: name.clone(),
+        verdict: Verdict::Error,
+        reason: None,
+        time_s: 0.0,
+        details: String::new(),
+        outcome: None,
+    };
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            result.reason = Some(format!("cannot read {name}: {e}"));
+            return finish(result, start);
+        }
+    };
+    // Boogie files are UTF-8; files in a legacy 8-bit encoding (Latin-1, as some of Ultimate's
+    // examples are) are decoded byte by byte, with a warning.
+    let (src, encoding_warning) = match String::from_utf8(bytes) {
+        Ok(s) => (s, None),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let src: String = e.as_bytes().iter().map(|&b| b as char).collect();
+            let offset = src[..].char_indices().nth(at).map_or(src.len(), |(i, _)| i);
+            let warning = Diagnostic::warning(
+                "W0001",
+                "input is not valid UTF-8; decoded as Latin-1",
+                crate::diag::Span::new(offset, offset),
+                "first invalid byte here",
+            )
+            .with_help("save the file as UTF-8");
+            (src, Some(warning))
+        }
+    };
+    let program = match frontend(&src) {
+        Ok((program, mut warnings)) => {
+            warnings.extend(encoding_warning);
+            if !warnings.is_empty() && cli.format == Format::Text {
+                result.details = render_diags(&name, &src, &warnings, color);
+            }
+            program
+        }
+        Err(diags) => {
+            let first = diags.iter().find(|d| d.is_error()).unwrap_or(&diags[0]);
+            result.reason = Some(format!("{}[{}]: {}", "error", first.code, first.message));
+            result.details = render_diags(&name, &src, &diags, color);
+            return finish(result, start);
+        }
+    };
+    if let Some(out) = &cli.dump_cfg {
+        if let Err(e) = std::fs::write(out, crate::ir::dot::to_dot(&program)) {
+            result.verdict = Verdict::InternalError;
+            result.reason = Some(format!("cannot write {}: {e}", out.display()));
+            return finish(result, start);
+        }
+    }
+    if cli.no_verify {
+        result.verdict = Verdict::Safe;
+        result.reason = Some("accepted (--no-verify)".into());
+        return finish(result, start);
+    }
+    let config = engine_config(&cli.engine, cli.timeout);
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        engine::verify(&program, &config)
+    }));
+    match outcome {
+        Ok(outcome) => {
+            result.verdict = outcome.verdict;
+            result.reason = outcome.reason.clone();
+            result.details.push_str(&output::render_outcome(
+                &name,
+                &src,
+                &outcome,
+                &cli.engine,
+                color,
+            ));
+            result.outcome = Some(outcome);
+        }
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            result.verdict = Verdict::InternalError;
+            result.reason = Some(format!("internal error: {msg}"));
+        }
+    }
+    finish(result, start)
+}
+
+fn finish(mut r: FileResult, start: Instant) -> FileResult {
+    r.time_s = start.elapsed().as_secs_f64();
+    r
+}
+
+/// Parse, resolve, type-check and lower. Returns the program and warnings, or all diagnostics.
+pub fn frontend(src: &str) -> Result<(crate::ir::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let (ast, mut diags) = crate::syntax::parse(src);
+    let ast = match ast {
+        Some(ast) if !crate::diag::has_errors(&diags) => ast,
+        _ => return Err(non_empty(diags)),
+    };
+    let (program, more) = crate::ir::check(&ast);
+    diags.extend(more);
+    match program {
+        Some(p) if !crate::diag::has_errors(&diags) => Ok((p, diags)),
+        _ => Err(non_empty(diags)),
+    }
+}
+
+fn non_empty(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if diags.is_empty() {
+        diags.push(Diagnostic::error(
+            "E0002",
+            "input rejected",
+            crate::diag::Span::default(),
+            "here",
+        ));
+    }
+    diags
+}
+
+fn render_diags(name: &str, src: &str, diags: &[Diagnostic], color: bool) -> String {
+    render::render_diagnostics(name, src, diags, color)
+}
+
+pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
+    Config {
+        solver: solver_kind(args.solver),
+        smt_log: args.smt_log.clone(),
+        block_encoding: args.block_encoding,
+        interpolation: args.interpolation,
+        deadline: Some(Instant::now() + Duration::from_secs_f64(timeout_s.max(0.0))),
+        ..Config::default()
+    }
+}
+
+fn solver_kind(s: SolverArg) -> crate::smt::SolverKind {
+    match s {
+        SolverArg::Z3 => crate::smt::SolverKind::Z3,
+        SolverArg::Yices => crate::smt::SolverKind::Yices,
+        SolverArg::Cvc5 => crate::smt::SolverKind::Cvc5,
+    }
+}
+
+fn list_solvers() -> i32 {
+    let mut found = 0;
+    for (name, kind) in [
+        ("z3", crate::smt::SolverKind::Z3),
+        ("yices", crate::smt::SolverKind::Yices),
+        ("cvc5", crate::smt::SolverKind::Cvc5),
+    ] {
+        match crate::smt::discover(kind) {
+            Ok((path, version)) => {
+                found += 1;
+                println!("{name:6} {version:12} {}", path.display());
+            }
+            Err(e) => println!("{name:6} not found: {e}"),
+        }
+    }
+    if found == 0 { 2 } else { 0 }
+}
+
+fn run_bench_smt(solver: SolverArg, queries: usize) -> i32 {
+    let _ = (solver_kind(solver), queries);
+    eprintln!("error: bench-smt is not available yet");
+    2
+}
+
+fn run_bench(args: &BenchArgs, _cli: &Cli) -> i32 {
+    let exe = match std::env::current_exe() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: cannot locate the verify executable: {e}");
+            return 4;
+        }
+    };
+    let opts = bench::BenchOptions {
+        manifest: args.manifest.clone(),
+        tiers: args.tier.clone(),
+        jobs: args.jobs.max(1),
+        timeout_s: args.timeout,
+        out: args.out.clone(),
+        compare: args.compare.clone(),
+        verify_exe: exe,
+        extra_args: args.extra.clone(),
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
+    match bench::run_bench(&opts) {
+        Ok(summary) => {
+            print!("{}", bench::render_tables(&summary));
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            3
+        }
+    }
 }

@@ -1,1 +1,197 @@
-//! The verification engine: trace abstraction (CEGAR with Floyd–Hoare automata).
+//! The verification engine: trace abstraction for sequential programs.
+//!
+//! Pipeline (each step its own module):
+//! 1. [`cfa`]: the control-flow automaton of the lowered IR — procedures inlined, every edge a
+//!    transition formula ([`transition`]) over program variables, error locations accepting;
+//! 2. [`blocks`]: block encoding (none / sequences / large blocks);
+//! 3. [`cegar`]: the CEGAR loop — shortest error trace of `CFA \ FH`, trace check ([`tracecheck`]),
+//!    interpolants ([`interpolate`]), a Floyd–Hoare automaton built on demand ([`floyd_hoare`]) with a
+//!    tiered Hoare-triple checker ([`hoare`]) and a predicate unifier ([`predicates`]);
+//! 4. results: SAFE with a proof, UNSAFE with a re-validated counterexample ([`counterexample`]),
+//!    UNKNOWN with a reason.
+//!
+//! Soundness invariant: SAFE only when no error location is reachable in the refined abstraction and
+//! every solver answer that justified a refinement was definite; UNSAFE only for a trace re-checked as
+//! feasible in a fresh solver session.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+pub mod blocks;
+pub mod cegar;
+pub mod cfa;
+pub mod counterexample;
+pub mod floyd_hoare;
+pub mod hoare;
+pub mod interpolate;
+pub mod predicates;
+pub mod pretty;
+pub mod stats;
+pub mod tracecheck;
+pub mod transition;
+
+pub use stats::Stats;
+
+/// The answer for one program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Verdict {
+    Safe,
+    Unsafe,
+    Unknown,
+    Terminating,
+    Nonterminating,
+    /// The input was rejected (syntax or type error).
+    Error,
+    /// Lapidary itself failed (a bug).
+    InternalError,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Safe => "safe",
+            Verdict::Unsafe => "unsafe",
+            Verdict::Unknown => "unknown",
+            Verdict::Terminating => "terminating",
+            Verdict::Nonterminating => "nonterminating",
+            Verdict::Error | Verdict::InternalError => "error",
+        }
+    }
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockEncoding {
+    /// One letter per IR statement.
+    None,
+    /// Straight-line sequences merged into one letter.
+    Seq,
+    /// Large blocks: sequences and loop-free branching merged, keeping loop heads and error locations.
+    Large,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interpolation {
+    /// Level 1: strongest post along the trace.
+    Sp,
+    /// Level 2: strongest post projected onto live variables.
+    SpLive,
+    /// Level 3: unsat-core relaxation, then strongest post projected onto live variables.
+    SpLiveUc,
+    /// Weakest precondition along the trace.
+    Wp,
+    /// Weakest precondition projected onto live variables.
+    WpLive,
+    /// Unsat-core relaxation, then weakest precondition projected onto live variables.
+    WpLiveUc,
+    /// Forward and backward (unsat core, live variables); backward only if forward is not perfect.
+    FpBp,
+}
+
+impl Interpolation {
+    pub fn uses_core(self) -> bool {
+        matches!(
+            self,
+            Interpolation::SpLiveUc | Interpolation::WpLiveUc | Interpolation::FpBp
+        )
+    }
+    pub fn uses_live(self) -> bool {
+        !matches!(self, Interpolation::Sp | Interpolation::Wp)
+    }
+}
+
+/// Engine configuration: plain data with documented defaults.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub solver: crate::smt::SolverKind,
+    pub smt_log: Option<PathBuf>,
+    pub block_encoding: BlockEncoding,
+    pub interpolation: Interpolation,
+    /// The whole run stops (UNKNOWN "timeout") at this instant.
+    pub deadline: Option<Instant>,
+    /// Limit on a single solver query, in seconds (bounded by the deadline).
+    pub query_timeout_s: f64,
+    /// Maximal number of CEGAR iterations.
+    pub max_iterations: usize,
+    /// Maximal number of locations of the inlined control-flow automaton.
+    pub max_locations: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            solver: crate::smt::SolverKind::Z3,
+            smt_log: None,
+            block_encoding: BlockEncoding::Large,
+            interpolation: Interpolation::SpLiveUc,
+            deadline: None,
+            query_timeout_s: 10.0,
+            max_iterations: 10_000,
+            max_locations: 200_000,
+        }
+    }
+}
+
+impl Config {
+    pub fn timed_out(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// One step of a counterexample: a statement of the lowered program, with the values of the variables
+/// it reads (before) and writes (after).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Step {
+    /// Source span of the statement, if known.
+    #[serde(skip)]
+    pub span: Option<crate::diag::Span>,
+    /// The statement in Boogie syntax.
+    pub statement: String,
+    pub reads: Vec<(String, String)>,
+    pub writes: Vec<(String, String)>,
+}
+
+/// A feasible error trace, re-validated.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Counterexample {
+    /// What fails (e.g. "assertion can be violated").
+    pub property: String,
+    #[serde(skip)]
+    pub error_span: crate::diag::Span,
+    pub steps: Vec<Step>,
+}
+
+/// An inductive invariant at a loop head.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LoopInvariant {
+    #[serde(skip)]
+    pub span: Option<crate::diag::Span>,
+    pub procedure: String,
+    pub invariant: String,
+}
+
+/// The result of `verify`.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub reason: Option<String>,
+    pub counterexample: Option<Counterexample>,
+    pub proof: Vec<LoopInvariant>,
+    pub stats: Stats,
+}
+
+impl Outcome {
+    pub fn unknown(reason: impl Into<String>, stats: Stats) -> Outcome {
+        Outcome {
+            verdict: Verdict::Unknown,
+            reason: Some(reason.into()),
+            counterexample: None,
+            proof: Vec::new(),
+            stats,
+        }
+    }
+}
+
+/// Verifies `program`: SAFE, UNSAFE or UNKNOWN with a reason.
+pub fn verify(program: &crate::ir::Program, config: &Config) -> Outcome {
+    cegar::run(program, config)
+}

@@ -1,0 +1,187 @@
+//! Rendering of per-file results: human-readable text, or one JSON object per line.
+//!
+//! JSON fields (stable, for tools): `file`, `verdict` (`safe`, `unsafe`, `unknown`, `error`,
+//! `terminating`, `nonterminating`), `reason` (string or null), `time_s`, and when present
+//! `counterexample` (property and steps), `proof` (loop invariants) and `stats`.
+
+use super::render;
+use super::{EngineArgs, FileResult, Format};
+use crate::diag::Diagnostic;
+use crate::engine::{Counterexample, LoopInvariant, Outcome, Verdict};
+use serde_json::{Value, json};
+
+/// The text printed for one file (ends with a newline).
+pub fn render(r: &FileResult, format: Format, args: &EngineArgs) -> String {
+    match format {
+        Format::Json => {
+            let mut obj = json!({
+                "file": r.file,
+                "verdict": r.verdict.as_str(),
+                "reason": r.reason,
+                "time_s": (r.time_s * 1000.0).round() / 1000.0,
+            });
+            if let (Some(outcome), Value::Object(map)) = (&r.outcome, &mut obj) {
+                if let Some(cex) = &outcome.counterexample {
+                    map.insert("counterexample".into(), json!(cex));
+                }
+                if !outcome.proof.is_empty() {
+                    map.insert("proof".into(), json!(outcome.proof));
+                }
+                if args.stats {
+                    map.insert("stats".into(), json!(outcome.stats));
+                }
+            }
+            if r.verdict == Verdict::Error && !r.details.is_empty() {
+                if let Value::Object(map) = &mut obj {
+                    map.insert("diagnostics".into(), json!(r.details));
+                }
+            }
+            format!("{obj}\n")
+        }
+        Format::Text => {
+            let mut out = String::new();
+            let headline = match r.verdict {
+                Verdict::Safe => "SAFE",
+                Verdict::Unsafe => "UNSAFE",
+                Verdict::Unknown => "UNKNOWN",
+                Verdict::Terminating => "TERMINATING",
+                Verdict::Nonterminating => "NONTERMINATING",
+                Verdict::Error => "ERROR",
+                Verdict::InternalError => "INTERNAL ERROR",
+            };
+            out.push_str(&format!("{}: {headline}", r.file));
+            if let Some(reason) = &r.reason {
+                out.push_str(&format!(" ({reason})"));
+            }
+            out.push('\n');
+            if !r.details.is_empty() {
+                out.push_str(&r.details);
+                if !r.details.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
+            if args.stats {
+                if let Some(outcome) = &r.outcome {
+                    out.push_str(&outcome.stats.to_text());
+                }
+            }
+            out
+        }
+    }
+}
+
+/// Line and column (1-based) of a byte offset.
+fn line_col(src: &str, offset: u32) -> (usize, usize) {
+    let offset = (offset as usize).min(src.len());
+    let mut end = offset;
+    while !src.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &src[..end];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+fn values(vs: &[(String, String)]) -> String {
+    vs.iter()
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The counterexample: numbered steps with the values read and written, then the failing
+/// specification over the source.
+pub fn counterexample(file: &str, src: &str, cex: &Counterexample, color: bool) -> String {
+    let mut out = format!("counterexample ({} steps):\n", cex.steps.len());
+    let width = cex
+        .steps
+        .iter()
+        .map(|s| s.statement.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(40);
+    for (i, step) in cex.steps.iter().enumerate() {
+        let at = step
+            .span
+            .map(|sp| {
+                let (l, c) = line_col(src, sp.start);
+                format!("{l}:{c}")
+            })
+            .unwrap_or_else(|| "-".into());
+        let mut line = format!("  {:>3}  {at:<8} {:<width$}", i + 1, step.statement);
+        if !step.reads.is_empty() {
+            line.push_str(&format!("  reads {}", values(&step.reads)));
+        }
+        if !step.writes.is_empty() {
+            line.push_str(&format!("  writes {}", values(&step.writes)));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    let mut diag = Diagnostic::error("V0001", cex.property.clone(), cex.error_span, "fails here");
+    let labelled: Vec<_> = cex
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.span.is_some())
+        .collect();
+    for (i, step) in labelled.iter().rev().take(12).rev() {
+        if let Some(span) = step.span {
+            let vals = if step.writes.is_empty() {
+                values(&step.reads)
+            } else {
+                values(&step.writes)
+            };
+            let label = if vals.is_empty() {
+                format!("{}", i + 1)
+            } else {
+                format!("{}: {vals}", i + 1)
+            };
+            diag = diag.with_secondary(span, label);
+        }
+    }
+    out.push_str(&render::render_diagnostics(file, src, &[diag], color));
+    out
+}
+
+/// The proof: an invariant at each loop head.
+pub fn proof(file: &str, src: &str, proof: &[LoopInvariant], color: bool) -> String {
+    if proof.is_empty() {
+        return "proof: no loop needs an invariant\n".into();
+    }
+    let mut out = String::from("proof (loop invariants):\n");
+    for inv in proof {
+        let at = inv
+            .span
+            .map(|sp| {
+                let (l, c) = line_col(src, sp.start);
+                format!("{file}:{l}:{c}")
+            })
+            .unwrap_or_else(|| file.to_string());
+        out.push_str(&format!(
+            "  {at} (in {}): {}\n",
+            inv.procedure, inv.invariant
+        ));
+    }
+    let _ = color;
+    out
+}
+
+/// The details shown under the headline: counterexample, proof.
+pub fn render_outcome(
+    file: &str,
+    src: &str,
+    outcome: &Outcome,
+    args: &EngineArgs,
+    color: bool,
+) -> String {
+    let mut out = String::new();
+    if let Some(cex) = &outcome.counterexample {
+        out.push_str(&counterexample(file, src, cex, color));
+    }
+    if args.proof && outcome.verdict == Verdict::Safe {
+        out.push_str(&proof(file, src, &outcome.proof, color));
+    }
+    out
+}

@@ -1,0 +1,272 @@
+//! Block encoding: the alphabet of the program automaton.
+//!
+//! Starting from one letter per CFA edge, locations are removed by composing their incoming and outgoing
+//! letters (design notes §7: Ultimate's SequenceOfStatements and BlockEncodingV2's large-block
+//! encoding):
+//! - `none`: no composition;
+//! - `seq`: a location with exactly one incoming and one outgoing letter is removed (straight-line code
+//!   becomes one letter);
+//! - `large`: additionally, parallel letters between the same two locations are merged into one
+//!   (disjunction), and a location is removed whenever that does not increase the number of letters
+//!   (|in| + |out| ≥ |in|·|out|).
+//!
+//! Never removed: the initial location, error locations, and a set of cut points that breaks every cycle
+//! (targets of DFS back edges), so every loop keeps a head. Letters whose formula simplifies to `false`
+//! are dropped, and so are locations that cannot reach an error location (they cannot contribute an
+//! error trace). Invariant: the language of error traces is preserved up to the composition of letters —
+//! every path of the result corresponds to a set of CFA paths with the same composed semantics, recorded
+//! in `Letter::edges` for counterexample reconstruction.
+
+use super::BlockEncoding;
+use super::cfa::{Cfa, EdgeId, LocId};
+use super::transition::{TransFormula, Unsupported, Vocabulary, par, seq};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub type LetterId = usize;
+
+#[derive(Clone, Debug)]
+pub struct Letter {
+    pub src: LocId,
+    pub tgt: LocId,
+    pub tf: TransFormula,
+    /// The CFA edges this letter is composed of.
+    pub edges: BTreeSet<EdgeId>,
+}
+
+/// The program automaton after block encoding: locations are CFA locations (those kept), letters are
+/// composed transition formulas.
+#[derive(Clone, Debug)]
+pub struct Encoded {
+    pub letters: Vec<Letter>,
+    /// Outgoing letters per CFA location (empty for removed locations).
+    pub out: Vec<Vec<LetterId>>,
+    pub init: LocId,
+    /// Locations kept by the encoding.
+    pub kept: BTreeSet<LocId>,
+}
+
+/// Error locations the encoded automaton can still reach.
+pub fn reachable_errors(cfa: &Cfa, enc: &Encoded) -> BTreeSet<LocId> {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![enc.init];
+    let mut errors = BTreeSet::new();
+    while let Some(l) = stack.pop() {
+        if !seen.insert(l) {
+            continue;
+        }
+        if cfa.error_of(l).is_some() {
+            errors.insert(l);
+        }
+        for &a in &enc.out[l] {
+            stack.push(enc.letters[a].tgt);
+        }
+    }
+    errors
+}
+
+struct Graph {
+    letters: BTreeMap<LetterId, Letter>,
+    next: LetterId,
+    ins: Vec<BTreeSet<LetterId>>,
+    outs: Vec<BTreeSet<LetterId>>,
+}
+
+impl Graph {
+    fn add(&mut self, l: Letter) {
+        if l.tf.is_infeasible() {
+            return;
+        }
+        let id = self.next;
+        self.next += 1;
+        self.ins[l.tgt].insert(id);
+        self.outs[l.src].insert(id);
+        self.letters.insert(id, l);
+    }
+    fn remove(&mut self, id: LetterId) -> Option<Letter> {
+        let l = self.letters.remove(&id)?;
+        self.ins[l.tgt].remove(&id);
+        self.outs[l.src].remove(&id);
+        Some(l)
+    }
+}
+
+/// Encodes `cfa` with the given block encoding.
+pub fn encode(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encoded, Unsupported> {
+    let n = cfa.locs.len();
+    let mut g = Graph {
+        letters: BTreeMap::new(),
+        next: 0,
+        ins: vec![BTreeSet::new(); n],
+        outs: vec![BTreeSet::new(); n],
+    };
+    for (i, e) in cfa.edges.iter().enumerate() {
+        let tf = super::transition::eliminate_aux(e.tf.clone());
+        g.add(Letter {
+            src: e.src,
+            tgt: e.tgt,
+            tf,
+            edges: BTreeSet::from([i]),
+        });
+    }
+    prune(cfa, &mut g);
+    if mode != BlockEncoding::None {
+        let protected = cut_points(cfa, &g);
+        let mut changed = true;
+        while changed {
+            changed = false;
+            if mode == BlockEncoding::Large {
+                changed |= merge_parallel(voc, &mut g)?;
+            }
+            for q in 0..n {
+                if protected.contains(&q) || cfa.error_of(q).is_some() {
+                    continue;
+                }
+                let (ins, outs) = (&g.ins[q], &g.outs[q]);
+                if ins.is_empty() || outs.is_empty() {
+                    continue;
+                }
+                if ins.iter().any(|a| outs.contains(a)) {
+                    continue; // self-loop
+                }
+                let (ni, no) = (ins.len(), outs.len());
+                let allowed = match mode {
+                    BlockEncoding::Seq => ni == 1 && no == 1,
+                    _ => ni + no >= ni * no,
+                };
+                if !allowed {
+                    continue;
+                }
+                let ins: Vec<LetterId> = ins.iter().copied().collect();
+                let outs: Vec<LetterId> = outs.iter().copied().collect();
+                let ins: Vec<Letter> = ins.into_iter().filter_map(|a| g.remove(a)).collect();
+                let outs: Vec<Letter> = outs.into_iter().filter_map(|a| g.remove(a)).collect();
+                for a in &ins {
+                    for b in &outs {
+                        let tf = seq(voc, &a.tf, &b.tf)?;
+                        g.add(Letter {
+                            src: a.src,
+                            tgt: b.tgt,
+                            tf,
+                            edges: a.edges.union(&b.edges).copied().collect(),
+                        });
+                    }
+                }
+                changed = true;
+            }
+        }
+        prune(cfa, &mut g);
+    }
+    // Renumber letters densely in a deterministic order.
+    let mut letters = Vec::new();
+    let mut out = vec![Vec::new(); n];
+    let mut kept = BTreeSet::new();
+    kept.insert(cfa.init);
+    for (_, l) in std::mem::take(&mut g.letters) {
+        out[l.src].push(letters.len());
+        kept.insert(l.src);
+        kept.insert(l.tgt);
+        letters.push(l);
+    }
+    Ok(Encoded {
+        letters,
+        out,
+        init: cfa.init,
+        kept,
+    })
+}
+
+/// Merges letters with the same source and target.
+fn merge_parallel(voc: &Vocabulary, g: &mut Graph) -> Result<bool, Unsupported> {
+    let mut groups: BTreeMap<(LocId, LocId), Vec<LetterId>> = BTreeMap::new();
+    for (&id, l) in &g.letters {
+        groups.entry((l.src, l.tgt)).or_default().push(id);
+    }
+    let mut changed = false;
+    for (_, ids) in groups {
+        if ids.len() < 2 {
+            continue;
+        }
+        let ls: Vec<Letter> = ids.into_iter().filter_map(|a| g.remove(a)).collect();
+        let mut acc = ls[0].clone();
+        for l in &ls[1..] {
+            acc.tf = par(voc, &acc.tf, &l.tf)?;
+            acc.edges.extend(l.edges.iter().copied());
+        }
+        g.add(acc);
+        changed = true;
+    }
+    Ok(changed)
+}
+
+/// Removes letters from or to locations that are unreachable from the initial location or cannot reach
+/// an error location.
+fn prune(cfa: &Cfa, g: &mut Graph) {
+    let n = cfa.locs.len();
+    let mut fwd = vec![false; n];
+    let mut stack = vec![cfa.init];
+    while let Some(l) = stack.pop() {
+        if std::mem::replace(&mut fwd[l], true) {
+            continue;
+        }
+        for a in &g.outs[l] {
+            stack.push(g.letters[a].tgt);
+        }
+    }
+    let mut bwd = vec![false; n];
+    let mut stack: Vec<LocId> = (0..n).filter(|&l| cfa.error_of(l).is_some()).collect();
+    while let Some(l) = stack.pop() {
+        if std::mem::replace(&mut bwd[l], true) {
+            continue;
+        }
+        for a in &g.ins[l] {
+            stack.push(g.letters[a].src);
+        }
+    }
+    let dead: Vec<LetterId> = g
+        .letters
+        .iter()
+        .filter(|(_, l)| !(fwd[l.src] && bwd[l.tgt] && fwd[l.tgt] && bwd[l.src]))
+        .map(|(&id, _)| id)
+        .collect();
+    for id in dead {
+        g.remove(id);
+    }
+}
+
+/// Targets of back edges of a DFS from the initial location (every cycle contains one), plus the
+/// initial location.
+fn cut_points(cfa: &Cfa, g: &Graph) -> BTreeSet<LocId> {
+    let n = cfa.locs.len();
+    let mut cut = BTreeSet::from([cfa.init]);
+    // 0 = unvisited, 1 = on stack, 2 = done
+    let mut state = vec![0u8; n];
+    // Iterative DFS with explicit successor iterators.
+    let mut stack: Vec<(LocId, Vec<LocId>)> = Vec::new();
+    let succ = |l: LocId| -> Vec<LocId> { g.outs[l].iter().map(|a| g.letters[a].tgt).collect() };
+    state[cfa.init] = 1;
+    stack.push((cfa.init, succ(cfa.init)));
+    while let Some((_, todo)) = stack.last_mut() {
+        if let Some(t) = todo.pop() {
+            match state[t] {
+                0 => {
+                    state[t] = 1;
+                    let s = succ(t);
+                    stack.push((t, s));
+                }
+                1 => {
+                    cut.insert(t);
+                }
+                _ => {}
+            }
+        } else if let Some((l, _)) = stack.pop() {
+            state[l] = 2;
+        }
+    }
+    // Loop heads marked by the front end stay too (they carry invariants in proofs).
+    for (l, loc) in cfa.locs.iter().enumerate() {
+        if loc.kind == crate::ir::LocKind::LoopHead && state[l] != 0 {
+            cut.insert(l);
+        }
+    }
+    cut
+}

@@ -1,0 +1,397 @@
+//! The CEGAR loop of trace abstraction (Heizmann, Hoenicke, Podelski: "Refinement of trace
+//! abstraction", SAS 2009; design notes §3.1).
+//!
+//! ```text
+//! A_0 = CFA;  loop:
+//!   τ = shortest accepting run of A_k = CFA \ FH_k (BFS; FH_k built on demand)   — none: SAFE
+//!   trace check τ:  feasible → re-validate → UNSAFE;  unknown → UNKNOWN
+//!   infeasible → interpolants I_0..I_n → attach I_i at τ's i-th location → FH_{k+1}
+//!   progress: FH_{k+1} must accept τ (reach `false`), else UNKNOWN
+//! ```
+//! Invariant: `L(A_k)` contains every feasible error trace (FH automata only accept infeasible traces,
+//! because each of their transitions is a valid Hoare triple); so an empty `A_k` proves the program
+//! SAFE. Solver sessions: one for Hoare triples (incremental, long-lived), one for trace checks with
+//! unsat cores, one z3 session for quantifier elimination, and a fresh one per counterexample.
+
+use super::blocks::{self, Encoded};
+use super::cfa::{self, Cfa, LocId};
+use super::floyd_hoare::{FloydHoare, Interrupted};
+use super::hoare::HoareChecker;
+use super::interpolate::{self, Direction, Settings};
+use super::predicates::{FALSE_STATE, StateId};
+use super::tracecheck::{self, Feasibility};
+use super::transition::{TransFormula, Vocabulary};
+use super::{
+    Config, Interpolation, LoopInvariant, Outcome, Stats, Verdict, counterexample, pretty,
+};
+use crate::automata::{self, Automaton, Budget, Difference, ExploreError};
+use crate::ir::{LocKind, Program};
+use crate::smt::{Session, SolverConfig, SolverKind, Term};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+/// The block-encoded CFA as an automaton: states are locations, letters are letter ids.
+pub struct ProgramAutomaton<'a> {
+    pub cfa: &'a Cfa,
+    pub enc: &'a Encoded,
+}
+
+impl Automaton for ProgramAutomaton<'_> {
+    type State = LocId;
+    type Letter = usize;
+    fn initial_states(&self) -> Vec<LocId> {
+        vec![self.enc.init]
+    }
+    fn is_accepting(&self, s: &LocId) -> bool {
+        self.cfa.error_of(*s).is_some()
+    }
+    fn successors(&self, s: &LocId) -> Vec<(usize, LocId)> {
+        self.enc.out[*s]
+            .iter()
+            .map(|&a| (a, self.enc.letters[a].tgt))
+            .collect()
+    }
+}
+
+fn session_config(config: &Config, kind: SolverKind, cores: bool) -> SolverConfig {
+    let mut c = SolverConfig::new(kind);
+    c.query_timeout = query_timeout(config);
+    c.log_dir = config.smt_log.clone();
+    c.produce_cores = cores;
+    c.produce_models = true;
+    c
+}
+
+fn query_timeout(config: &Config) -> Duration {
+    let limit = Duration::from_secs_f64(config.query_timeout_s);
+    match config.deadline {
+        Some(d) => limit.min(
+            d.saturating_duration_since(Instant::now())
+                .max(Duration::from_millis(100)),
+        ),
+        None => limit,
+    }
+}
+
+fn timeout_outcome(stats: Stats) -> Outcome {
+    Outcome::unknown("timeout", stats)
+}
+
+/// Runs trace abstraction on `program`.
+pub fn run(program: &Program, config: &Config) -> Outcome {
+    let start = Instant::now();
+    let mut outcome = run_inner(program, config);
+    outcome.stats.total_time = start.elapsed();
+    outcome
+}
+
+fn run_inner(program: &Program, config: &Config) -> Outcome {
+    let mut stats = Stats::default();
+    let voc = Vocabulary::new(program);
+    let cfa = match cfa::build(&voc, config.max_locations) {
+        Ok(c) => c,
+        Err(e) => return Outcome::unknown(e.to_string(), stats),
+    };
+    stats.cfa_locations = cfa.locs.len();
+    stats.cfa_edges = cfa.edges.len();
+    let enc = match blocks::encode(&cfa, &voc, config.block_encoding) {
+        Ok(e) => e,
+        Err(u) => return Outcome::unknown(format!("unsupported: {}", u.0), stats),
+    };
+    stats.letters = enc.letters.len();
+    if blocks::reachable_errors(&cfa, &enc).is_empty() {
+        return Outcome {
+            verdict: Verdict::Safe,
+            reason: Some(if program.errors.is_empty() {
+                "no specification to check".into()
+            } else {
+                "no error location is reachable".into()
+            }),
+            counterexample: None,
+            proof: Vec::new(),
+            stats,
+        };
+    }
+    let open = |kind: SolverKind, cores: bool| Session::new(session_config(config, kind, cores));
+    let htc_session = match open(config.solver, false) {
+        Ok(s) => s,
+        Err(e) => return Outcome::unknown(format!("solver: {e}"), stats),
+    };
+    let mut trace_session = match open(config.solver, config.interpolation.uses_core()) {
+        Ok(s) => s,
+        Err(e) => return Outcome::unknown(format!("solver: {e}"), stats),
+    };
+    let mut qe_session = match open(SolverKind::Z3, false) {
+        Ok(s) => s,
+        Err(e) => {
+            return Outcome::unknown(
+                format!("solver (z3, for quantifier elimination): {e}"),
+                stats,
+            );
+        }
+    };
+    let mut fh = FloydHoare::new(&voc, &enc, HoareChecker::new(htc_session));
+    fh.deadline = config.deadline;
+    let aut = ProgramAutomaton {
+        cfa: &cfa,
+        enc: &enc,
+    };
+    let budget = match config.deadline {
+        Some(d) => Budget::unlimited().with_deadline(d),
+        None => Budget::unlimited(),
+    };
+    let outcome = loop {
+        if config.timed_out() {
+            break timeout_outcome(stats.clone());
+        }
+        if stats.iterations >= config.max_iterations {
+            break Outcome::unknown(
+                format!("iteration limit ({}) reached", config.max_iterations),
+                stats.clone(),
+            );
+        }
+        stats.iterations += 1;
+        let run = {
+            let diff = Difference::new(&aut, &mut fh);
+            automata::shortest_accepting_run(&diff, &budget)
+        };
+        let run = match run {
+            Ok(Some(run)) => run,
+            Ok(None) => {
+                let proof = proof(&voc, &cfa, &aut, &mut fh, &budget);
+                break Outcome {
+                    verdict: Verdict::Safe,
+                    reason: None,
+                    counterexample: None,
+                    proof,
+                    stats: stats.clone(),
+                };
+            }
+            Err(ExploreError::Cancelled(_)) => break timeout_outcome(stats.clone()),
+            Err(ExploreError::Successor(Interrupted(r))) => {
+                break if r == "timeout" {
+                    timeout_outcome(stats.clone())
+                } else {
+                    Outcome::unknown(r, stats.clone())
+                };
+            }
+        };
+        let letters: Vec<usize> = run.letters.clone();
+        let locs: Vec<LocId> = run.states.iter().map(|(l, _)| *l).collect();
+        stats.max_trace_length = stats.max_trace_length.max(letters.len());
+        let tfs: Vec<&TransFormula> = letters.iter().map(|a| &enc.letters[*a].tf).collect();
+        let ssa = tracecheck::ssa(&voc, &tfs);
+        let uses_core = config.interpolation.uses_core();
+        match tracecheck::check(&mut trace_session, &ssa, uses_core) {
+            Feasibility::Unknown(r) => {
+                break if config.timed_out() {
+                    timeout_outcome(stats.clone())
+                } else {
+                    Outcome::unknown(
+                        format!("solver unknown on a trace check ({r})"),
+                        stats.clone(),
+                    )
+                };
+            }
+            Feasibility::Feasible(_) => {
+                let mut fresh = match open(config.solver, false) {
+                    Ok(s) => s,
+                    Err(e) => break Outcome::unknown(format!("solver: {e}"), stats.clone()),
+                };
+                break match counterexample::build(&voc, &cfa, &enc, &letters, &mut fresh) {
+                    Ok(cex) => Outcome {
+                        verdict: Verdict::Unsafe,
+                        reason: Some(cex.property.clone()),
+                        counterexample: Some(cex),
+                        proof: Vec::new(),
+                        stats: stats.clone(),
+                    },
+                    Err(e) => Outcome::unknown(e, stats.clone()),
+                };
+            }
+            Feasibility::Infeasible(core) => {
+                let core = if uses_core { Some(&core) } else { None };
+                match refine(
+                    &voc,
+                    &ssa,
+                    core,
+                    &locs,
+                    &letters,
+                    config,
+                    &mut fh,
+                    &mut qe_session,
+                    &mut stats,
+                ) {
+                    Ok(()) => {}
+                    Err(reason) => {
+                        break if config.timed_out() {
+                            timeout_outcome(stats.clone())
+                        } else {
+                            Outcome::unknown(reason, stats.clone())
+                        };
+                    }
+                }
+            }
+        }
+    };
+    let mut outcome = outcome;
+    outcome.stats.absorb(&fh.stats);
+    outcome.stats.predicates = fh.preds.len();
+    outcome.stats.fh_states = fh.preds.num_states();
+    let sessions = [&fh.htc.session, &trace_session, &qe_session];
+    for s in sessions {
+        let st = s.stats();
+        outcome.stats.solver_calls += st.checks as usize;
+        outcome.stats.solver_time += st.solver_time;
+    }
+    outcome
+}
+
+/// Adds the interpolants of the infeasible trace to the Floyd–Hoare automaton and checks progress.
+#[allow(clippy::too_many_arguments)]
+fn refine(
+    voc: &Vocabulary,
+    ssa: &tracecheck::SsaTrace,
+    core: Option<&BTreeSet<(usize, usize)>>,
+    locs: &[LocId],
+    letters: &[usize],
+    config: &Config,
+    fh: &mut FloydHoare,
+    qe: &mut Session,
+    stats: &mut Stats,
+) -> Result<(), String> {
+    let live = config.interpolation.uses_live();
+    let plan: Vec<Direction> = match config.interpolation {
+        Interpolation::Sp | Interpolation::SpLive | Interpolation::SpLiveUc => {
+            vec![Direction::Forward]
+        }
+        Interpolation::Wp | Interpolation::WpLive | Interpolation::WpLiveUc => {
+            vec![Direction::Backward]
+        }
+        Interpolation::FpBp => vec![Direction::Forward, Direction::Backward],
+    };
+    let mut errors = Vec::new();
+    let mut added_any = false;
+    for (k, direction) in plan.iter().enumerate() {
+        let settings = Settings {
+            direction: *direction,
+            live,
+        };
+        let mut preds = match interpolate::interpolants(voc, ssa, core, settings, qe, stats) {
+            Ok(p) => p,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        if let Err(e) = interpolate::close_ends(&mut preds, &mut fh.htc.session) {
+            errors.push(e);
+            continue;
+        }
+        add_sequence(voc, &preds, locs, fh);
+        added_any = true;
+        // FpBp: stop after a perfect forward sequence.
+        if k + 1 < plan.len() && interpolate::is_perfect(&preds, locs, &mut fh.htc.session) {
+            stats.perfect_sequences += 1;
+            break;
+        }
+    }
+    if !added_any {
+        return Err(format!("interpolation failed: {}", errors.join("; ")));
+    }
+    if progress(fh, letters)? {
+        return Ok(());
+    }
+    // Fallback: the other direction, then the unrelaxed trace.
+    for (direction, use_core) in [
+        (Direction::Backward, core.is_some()),
+        (Direction::Forward, false),
+        (Direction::Backward, false),
+    ] {
+        if config.timed_out() {
+            return Err("timeout".into());
+        }
+        let settings = Settings { direction, live };
+        let Ok(mut preds) = interpolate::interpolants(
+            voc,
+            ssa,
+            if use_core { core } else { None },
+            settings,
+            qe,
+            stats,
+        ) else {
+            continue;
+        };
+        if interpolate::close_ends(&mut preds, &mut fh.htc.session).is_err() {
+            continue;
+        }
+        add_sequence(voc, &preds, locs, fh);
+        if progress(fh, letters)? {
+            return Ok(());
+        }
+    }
+    Err(match &fh.htc.last_unknown {
+        Some(r) => format!("no progress: a Hoare-triple check was unknown ({r})"),
+        None => "no progress: the refined abstraction still accepts the counterexample".into(),
+    })
+}
+
+fn add_sequence(voc: &Vocabulary, preds: &[Term], locs: &[LocId], fh: &mut FloydHoare) {
+    let n = preds.len() - 1;
+    for i in 1..n {
+        if let Some(p) = fh.preds.intern(voc, &preds[i], &mut fh.htc.session) {
+            fh.preds.attach(locs[i], p);
+        }
+    }
+}
+
+/// Does the Floyd–Hoare automaton now accept the trace (reach `false`)?
+fn progress(fh: &mut FloydHoare, letters: &[usize]) -> Result<bool, String> {
+    use crate::automata::DeterministicAutomaton;
+    let mut s = fh.initial();
+    for a in letters {
+        s = fh.successor(&s, a).map_err(|e| e.0)?;
+        if s == FALSE_STATE {
+            return Ok(true);
+        }
+    }
+    Ok(s == FALSE_STATE)
+}
+
+/// Invariants at loop heads: the disjunction of the Floyd–Hoare states reachable there.
+fn proof(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    aut: &ProgramAutomaton,
+    fh: &mut FloydHoare,
+    budget: &Budget,
+) -> Vec<LoopInvariant> {
+    let explored = {
+        let diff = Difference::new(aut, &mut *fh);
+        automata::explore(&diff, budget)
+    };
+    let Ok(nfa) = explored else {
+        return Vec::new();
+    };
+    let mut at: BTreeMap<LocId, BTreeSet<StateId>> = BTreeMap::new();
+    for (l, s) in nfa.states() {
+        if cfa.locs[*l].kind == LocKind::LoopHead {
+            at.entry(*l).or_default().insert(*s);
+        }
+    }
+    fh.stats.abstraction_states = nfa.num_states();
+    at.into_iter()
+        .map(|(l, states)| {
+            let disj = Term::or(states.iter().map(|s| fh.preds.state_term(*s)).collect());
+            let loc = &cfa.locs[l];
+            LoopInvariant {
+                span: loc.span,
+                procedure: loc
+                    .proc
+                    .map(|p| voc.program.proc(p).name.clone())
+                    .unwrap_or_default(),
+                invariant: pretty::term(voc, &crate::smt::simplify(&disj)),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,169 @@
+//! Counterexamples: re-validation of a feasible error trace and its expansion into program steps.
+//!
+//! The CEGAR loop finds a feasible trace of block-encoded letters. Before UNSAFE is reported, the trace
+//! is re-checked in a *fresh* solver session, statement by statement: a depth-first search through
+//! each letter's constituent CFA edges (from the letter's source to its target location) asserts each
+//! edge's SSA-renamed formula and backtracks on `unsat`. A complete path whose conjunction is
+//! satisfiable is a concrete error path of the program; its model gives the value of every variable
+//! each step reads and writes. If no such path is found (or the solver answers unknown), the result is
+//! UNKNOWN, never UNSAFE.
+
+use super::blocks::Encoded;
+use super::cfa::{Cfa, EdgeId, LocId};
+use super::tracecheck::{SsaBuilder, SsaStep};
+use super::transition::Vocabulary;
+use super::{Counterexample, Step};
+use crate::smt::{SatResult, Session, Value};
+use std::collections::BTreeMap;
+
+/// Maximal number of edges the search may try.
+const SEARCH_LIMIT: usize = 50_000;
+
+struct Search<'a, 'p> {
+    voc: &'a Vocabulary<'p>,
+    cfa: &'a Cfa,
+    enc: &'a Encoded,
+    out: Vec<Vec<EdgeId>>,
+    session: &'a mut Session,
+    letters: &'a [usize],
+    tried: usize,
+    path: Vec<(EdgeId, SsaStep)>,
+    unknown: Option<String>,
+}
+
+impl Search<'_, '_> {
+    /// Extends the path from `loc` inside letter `i`; `started` tells whether at least one edge of the
+    /// letter was taken.
+    fn go(&mut self, i: usize, loc: LocId, started: bool, ssa: &SsaBuilder) -> bool {
+        if i == self.letters.len() {
+            return match self.session.check_sat() {
+                SatResult::Sat => true,
+                SatResult::Unsat => false,
+                SatResult::Unknown(r) => {
+                    self.unknown = Some(r);
+                    false
+                }
+            };
+        }
+        let letter = &self.enc.letters[self.letters[i]];
+        if started && loc == letter.tgt {
+            return self.go(i + 1, loc, false, ssa);
+        }
+        let outgoing = self.out[loc].clone();
+        for e in outgoing {
+            if !letter.edges.contains(&e) {
+                continue;
+            }
+            self.tried += 1;
+            if self.tried > SEARCH_LIMIT {
+                return false;
+            }
+            let mut b = ssa.clone();
+            let step = b.step(self.voc, &self.cfa.edges[e].tf);
+            self.session.push();
+            self.session.assert(&step.formula);
+            let feasible = match self.session.check_sat() {
+                SatResult::Unsat => false,
+                SatResult::Sat => true,
+                SatResult::Unknown(r) => {
+                    self.unknown = Some(r);
+                    false
+                }
+            };
+            if feasible {
+                self.path.push((e, step));
+                if self.go(i, self.cfa.edges[e].tgt, true, &b) {
+                    return true; // keep the scope: the model is read afterwards
+                }
+                self.path.pop();
+            }
+            self.session.pop();
+        }
+        false
+    }
+}
+
+fn show(v: &Value) -> String {
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Real(r) => r.to_string(),
+        Value::BitVec(b, w) => format!("{b}bv{w}"),
+    }
+}
+
+/// Re-validates the trace `letters` in `session` (which must be fresh) and expands it into steps.
+pub fn build(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    letters: &[usize],
+    session: &mut Session,
+) -> Result<Counterexample, String> {
+    let mut out = vec![Vec::new(); cfa.locs.len()];
+    for (i, e) in cfa.edges.iter().enumerate() {
+        out[e.src].push(i);
+    }
+    let Some(&first) = letters.first() else {
+        return Err("empty trace".into());
+    };
+    let start = enc.letters[first].src;
+    let last = enc.letters[letters[letters.len() - 1]].tgt;
+    let Some(error) = cfa.error_of(last) else {
+        return Err("the trace does not end in an error location".into());
+    };
+    let mut search = Search {
+        voc,
+        cfa,
+        enc,
+        out,
+        session,
+        letters,
+        tried: 0,
+        path: Vec::new(),
+        unknown: None,
+    };
+    session_push_base(search.session);
+    let found = search.go(0, start, false, &SsaBuilder::default());
+    if !found {
+        return Err(match search.unknown {
+            Some(r) => format!("counterexample could not be re-validated (solver unknown: {r})"),
+            None => "counterexample could not be re-validated".into(),
+        });
+    }
+    let model: BTreeMap<_, _> = match search.session.get_model() {
+        Ok(m) => m,
+        Err(e) => return Err(format!("counterexample model: {e}")),
+    };
+    let value = |v: &crate::smt::Var| model.get(v).map(show).unwrap_or_else(|| "any".into());
+    let mut steps = Vec::new();
+    for (e, step) in &search.path {
+        let edge = &cfa.edges[*e];
+        let reads = step
+            .reads
+            .iter()
+            .map(|(x, v)| (voc.display_name(*x), value(v)))
+            .collect();
+        let writes = step
+            .writes
+            .iter()
+            .map(|(x, v)| (voc.display_name(*x), value(v)))
+            .collect();
+        steps.push(Step {
+            span: edge.span,
+            statement: edge.text.clone(),
+            reads,
+            writes,
+        });
+    }
+    let site = voc.program.error(error);
+    Ok(Counterexample {
+        property: site.kind.description().to_string(),
+        error_span: site.span,
+        steps,
+    })
+}
+
+fn session_push_base(session: &mut Session) {
+    session.push();
+}

@@ -1,0 +1,123 @@
+//! The Floyd–Hoare automaton, built on demand (Heizmann, Hoenicke, Podelski: "Software model checking
+//! for people who love automata", CAV 2013; design notes §3.2).
+//!
+//! States are sets of predicates (their conjunction, see [`super::predicates`]); the initial state is
+//! `true` (the empty set) and the only accepting state is `false`, a trap. The successor of `S` under
+//! letter `a` is `false` if `{S} a {false}` is valid, and otherwise the set of candidate predicates `p`
+//! at `a`'s target location with `{S} a {p}` valid — a Cartesian predicate-abstraction post, so one
+//! refuted trace generalises to every trace whose Hoare triples check.
+//!
+//! Transitions are computed when the difference `CFA \ FH` asks for them and cached together with the
+//! number of candidates they considered; when new predicates are attached to a location, a cached
+//! transition is extended by checking only the new candidates. Because the predicate pool only grows,
+//! the automaton of iteration `k+1` accepts every trace the automaton of iteration `k` accepts: the
+//! abstraction `CFA \ FH_k` is the iterated difference of trace abstraction.
+//!
+//! Invariant: every transition `S -a-> S'` satisfies `{∧S} a {∧S'}` (checked by [`super::hoare`]).
+
+use super::blocks::Encoded;
+use super::hoare::{HoareChecker, Post, is_total};
+use super::predicates::{FALSE_STATE, Predicates, StateId, TRUE_STATE};
+use super::stats::Stats;
+use super::transition::Vocabulary;
+use crate::automata::DeterministicAutomaton;
+use std::collections::HashMap;
+
+pub struct FloydHoare<'a, 'p> {
+    pub voc: &'a Vocabulary<'p>,
+    pub enc: &'a Encoded,
+    pub preds: Predicates,
+    pub htc: HoareChecker,
+    pub stats: Stats,
+    total: Vec<bool>,
+    /// (state, letter) → (successor, number of candidates considered)
+    trans: HashMap<(StateId, usize), (StateId, usize)>,
+    pub deadline: Option<std::time::Instant>,
+}
+
+/// Why a successor could not be computed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Interrupted(pub String);
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl<'a, 'p> FloydHoare<'a, 'p> {
+    pub fn new(voc: &'a Vocabulary<'p>, enc: &'a Encoded, htc: HoareChecker) -> Self {
+        let total = enc.letters.iter().map(|l| is_total(voc, l)).collect();
+        FloydHoare {
+            voc,
+            enc,
+            preds: Predicates::new(),
+            htc,
+            stats: Stats::default(),
+            total,
+            trans: HashMap::new(),
+            deadline: None,
+        }
+    }
+}
+
+impl DeterministicAutomaton for FloydHoare<'_, '_> {
+    type State = StateId;
+    type Letter = usize;
+    type Error = Interrupted;
+
+    fn initial(&self) -> StateId {
+        TRUE_STATE
+    }
+
+    fn is_accepting(&self, s: &StateId) -> bool {
+        *s == FALSE_STATE
+    }
+
+    fn is_trap(&self, s: &StateId) -> bool {
+        *s == FALSE_STATE
+    }
+
+    fn successor(&mut self, s: &StateId, a: &usize) -> Result<StateId, Interrupted> {
+        if *s == FALSE_STATE {
+            return Ok(FALSE_STATE);
+        }
+        let letter = &self.enc.letters[*a];
+        let cands = self.preds.candidates(letter.tgt);
+        let (base, checked) = match self.trans.get(&(*s, *a)) {
+            Some(&(t, n)) if n == cands.len() => return Ok(t),
+            Some(&(t, _)) if t == FALSE_STATE => return Ok(t),
+            Some(&(t, n)) => (Some(t), n),
+            None => (None, 0),
+        };
+        if self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            return Err(Interrupted("timeout".into()));
+        }
+        let new_cands: Vec<_> = cands[checked..].to_vec();
+        let n = cands.len();
+        let post = self.htc.post(
+            self.voc,
+            &self.preds,
+            *s,
+            *a,
+            letter,
+            self.total[*a],
+            &new_cands,
+            &mut self.stats,
+        );
+        let t = match post {
+            Post::False => FALSE_STATE,
+            Post::Holds(mut ps) => {
+                if let Some(b) = base {
+                    ps.extend_from_slice(self.preds.state_preds(b));
+                }
+                self.preds.state(ps)
+            }
+        };
+        self.trans.insert((*s, *a), (t, n));
+        Ok(t)
+    }
+}

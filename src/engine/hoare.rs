@@ -1,0 +1,221 @@
+//! The Hoare-triple checker: which candidate predicates `p` satisfy `{S} a {p}` for a Floyd–Hoare
+//! state `S` (a conjunction of predicates) and a letter `a` (design notes §3.4).
+//!
+//! Three tiers, each counted in the statistics:
+//! 1. a cache of every triple decided so far, keyed by (state, letter, predicate);
+//! 2. syntactic rules that need no solver: an infeasible letter makes every triple valid; `p ∈ S` and
+//!    `a` writes none of `p`'s variables makes `{S} a {p}` valid; a *total* letter (every pre-state
+//!    has a successor: only assignments and havocs) from a state other than `false` cannot reach
+//!    `false`;
+//! 3. an incremental SMT check: `S` and `a` are asserted once per (state, letter) in a pushed scope;
+//!    first `S ∧ a` is checked for satisfiability (`{S} a {false}`), then each remaining candidate
+//!    `p` with `¬p'` in a nested scope.
+//!
+//! Soundness: a triple is reported valid only if the solver answered `unsat` or a rule proves it; an
+//! `unknown` answer counts as invalid (the automaton becomes less precise, never wrong) and is
+//! remembered, so that a lack of progress can be explained.
+
+use super::blocks::Letter;
+use super::predicates::{FALSE, PredId, Predicates, StateId};
+use super::stats::Stats;
+use super::transition::Vocabulary;
+use crate::smt::{SatResult, Session, Term, TermKind};
+use std::collections::HashMap;
+
+/// The post of a state under a letter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Post {
+    /// `{S} a {false}` is valid.
+    False,
+    /// The candidates `p` with `{S} a {p}` valid.
+    Holds(Vec<PredId>),
+}
+
+pub struct HoareChecker {
+    pub session: Session,
+    cache: HashMap<(StateId, usize, PredId), bool>,
+    /// The last solver `unknown` reason, if any.
+    pub last_unknown: Option<String>,
+}
+
+/// Is the letter total: a conjunction of `x@post = t` (each post variable at most once, `t` without
+/// post variables)?
+pub fn is_total(voc: &Vocabulary, letter: &Letter) -> bool {
+    let mut defined = std::collections::BTreeSet::new();
+    for c in letter.tf.formula.conjuncts() {
+        if c == Term::tt() {
+            continue;
+        }
+        let TermKind::App(crate::smt::Op::Eq, args) = c.kind() else {
+            return false;
+        };
+        if args.len() != 2 {
+            return false;
+        }
+        let TermKind::Var(v) = args[0].kind() else {
+            return false;
+        };
+        match voc.lookup(v) {
+            Some((x, true)) => {
+                if !defined.insert(x) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+        if args[1].free_vars().iter().any(|w| {
+            matches!(voc.lookup(w), Some((_, true)))
+                || (!letter.tf.aux.is_empty() && letter.tf.aux.contains(w))
+        }) {
+            return false;
+        }
+    }
+    true
+}
+
+impl HoareChecker {
+    pub fn new(session: Session) -> HoareChecker {
+        HoareChecker {
+            session,
+            cache: HashMap::new(),
+            last_unknown: None,
+        }
+    }
+
+    /// The candidates that hold after `letter` from `state`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn post(
+        &mut self,
+        voc: &Vocabulary,
+        preds: &Predicates,
+        state: StateId,
+        letter_id: usize,
+        letter: &Letter,
+        total: bool,
+        candidates: &[PredId],
+        stats: &mut Stats,
+    ) -> Post {
+        if letter.tf.is_infeasible() {
+            stats.htc_syntactic += 1;
+            return Post::False;
+        }
+        let pre = preds.state_preds(state);
+        // Is {S} a {false} valid?
+        match self.cache.get(&(state, letter_id, FALSE)) {
+            Some(true) => {
+                stats.htc_cache += 1;
+                return Post::False;
+            }
+            Some(false) => stats.htc_cache += 1,
+            None if total => {
+                stats.htc_syntactic += 1;
+                self.cache.insert((state, letter_id, FALSE), false);
+            }
+            None => {}
+        }
+        let mut holds = Vec::new();
+        let mut todo = Vec::new();
+        for &p in candidates {
+            if p == FALSE {
+                continue;
+            }
+            if let Some(&v) = self.cache.get(&(state, letter_id, p)) {
+                stats.htc_cache += 1;
+                if v {
+                    holds.push(p);
+                }
+                continue;
+            }
+            let pv = &preds.get(p).vars;
+            if pre.contains(&p) && letter.tf.writes.iter().all(|x| !pv.contains(x)) {
+                stats.htc_syntactic += 1;
+                self.cache.insert((state, letter_id, p), true);
+                holds.push(p);
+                continue;
+            }
+            todo.push(p);
+        }
+        let false_known = self.cache.contains_key(&(state, letter_id, FALSE));
+        if todo.is_empty() && false_known {
+            return Post::Holds(holds);
+        }
+        // SMT tier.
+        self.session.push();
+        self.session.assert(&preds.state_term(state));
+        self.session.assert(&letter.tf.formula);
+        if !false_known {
+            stats.htc_smt += 1;
+            match self.session.check_sat() {
+                SatResult::Unsat => {
+                    self.session.pop();
+                    self.cache.insert((state, letter_id, FALSE), true);
+                    return Post::False;
+                }
+                SatResult::Sat => {
+                    self.cache.insert((state, letter_id, FALSE), false);
+                }
+                SatResult::Unknown(r) => {
+                    self.last_unknown = Some(r);
+                }
+            }
+        }
+        for p in todo {
+            stats.htc_smt += 1;
+            let post = primed(voc, &preds.get(p).term, letter);
+            self.session.push();
+            self.session.assert(&Term::not(&post));
+            let r = self.session.check_sat();
+            self.session.pop();
+            let valid = match r {
+                SatResult::Unsat => true,
+                SatResult::Sat => false,
+                SatResult::Unknown(r) => {
+                    self.last_unknown = Some(r);
+                    continue;
+                }
+            };
+            self.cache.insert((state, letter_id, p), valid);
+            if valid {
+                holds.push(p);
+            }
+        }
+        self.session.pop();
+        Post::Holds(holds)
+    }
+
+    /// Is `{pre} letter {post}` valid for arbitrary terms (used for checks outside the automaton)?
+    pub fn check_triple(
+        &mut self,
+        voc: &Vocabulary,
+        pre: &Term,
+        letter: &Letter,
+        post: &Term,
+    ) -> SatResult {
+        self.session.push();
+        self.session.assert(pre);
+        self.session.assert(&letter.tf.formula);
+        self.session.assert(&Term::not(&primed(voc, post, letter)));
+        let r = self.session.check_sat();
+        self.session.pop();
+        r
+    }
+}
+
+/// `p` with the variables the letter writes replaced by their post variables.
+pub fn primed(voc: &Vocabulary, p: &Term, letter: &Letter) -> Term {
+    let mut map = HashMap::new();
+    for v in p.free_vars() {
+        if let Some((x, false)) = voc.lookup(&v) {
+            if letter.tf.writes.contains(&x) {
+                if let Ok(post) = voc.post(x) {
+                    map.insert(v, Term::var(&post));
+                }
+            }
+        }
+    }
+    if map.is_empty() {
+        p.clone()
+    } else {
+        p.substitute(&map)
+    }
+}

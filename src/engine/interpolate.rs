@@ -1,0 +1,235 @@
+//! Interpolants for infeasible traces by strongest post / weakest precondition — the three levels of
+//! Ultimate's "Newton" interpolation (design notes §4.2; Dietsch, Heizmann, Musa, Nutz, Podelski:
+//! "Craig vs. Newton in software model checking", ESEC/FSE 2017):
+//! 1. SP (or WP) along the trace;
+//! 2. plus projection onto the *relevant* variables at each position: forward, a variable is kept only
+//!    if the rest of the trace mentions its current value (live); backward, only if the prefix does;
+//!    the others are quantified away and eliminated;
+//! 3. plus unsat-core relaxation first: conjuncts outside the core are dropped, so the variables they
+//!    defined become unconstrained (a havoc), and assumes outside the core become `true`.
+//!
+//! Everything is computed on the SSA trace: the forward predicate after `i` letters is
+//! `∃ (SSA variables other than the kept current versions). P_{i-1} ∧ C_i`, then renamed to canonical
+//! names. Quantifiers are eliminated by the cheap own QE first, then by the solver's `qe`; leftovers
+//! are allowed and counted.
+//!
+//! Invariant (checked): the sequence starts with `true`, ends with `false`, and each consecutive pair
+//! is a valid Hoare triple for the *original* letter (the relaxed trace over-approximates it).
+
+use super::stats::Stats;
+use super::tracecheck::SsaTrace;
+use super::transition::Vocabulary;
+use crate::smt::{self, Quantifier, SatResult, Session, Term, TermKind, Var};
+use std::collections::{BTreeSet, HashMap};
+use std::time::Instant;
+
+/// Direction of the predicate transformer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Forward,
+    Backward,
+}
+
+/// Interpolation settings for one sequence.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub direction: Direction,
+    pub live: bool,
+}
+
+pub fn has_quantifier(t: &Term) -> bool {
+    match t.kind() {
+        TermKind::Quant(..) => true,
+        TermKind::App(_, args) => args.iter().any(has_quantifier),
+        _ => false,
+    }
+}
+
+/// `∃ vars. body` with quantifiers eliminated as far as possible.
+pub fn project_exists(
+    vars: Vec<Var>,
+    body: Term,
+    qe: &mut Session,
+    stats: &mut Stats,
+) -> Result<Term, String> {
+    if vars.is_empty() {
+        return Ok(smt::simplify(&body));
+    }
+    let start = Instant::now();
+    let t = smt::simplify(&smt::qe_light(&Term::exists(vars, body)));
+    let t = if has_quantifier(&t) {
+        stats.qe_solver_calls += 1;
+        match qe.qe(&t) {
+            Ok(r) => smt::simplify(&r),
+            Err(e) => return Err(format!("quantifier elimination: {e}")),
+        }
+    } else {
+        t
+    };
+    if has_quantifier(&t) {
+        stats.quantified_predicates += 1;
+    }
+    stats.qe_time += start.elapsed();
+    Ok(t)
+}
+
+/// Computes the predicate sequence `I_0 = true, …, I_n = false` (canonical variables) for an
+/// infeasible SSA trace, keeping only the conjuncts in `core` (all if `None`).
+pub fn interpolants(
+    voc: &Vocabulary,
+    trace: &SsaTrace,
+    core: Option<&BTreeSet<(usize, usize)>>,
+    settings: Settings,
+    qe: &mut Session,
+    stats: &mut Stats,
+) -> Result<Vec<Term>, String> {
+    let start = Instant::now();
+    let n = trace.conjuncts.len();
+    let relaxed: Vec<Term> = trace
+        .conjuncts
+        .iter()
+        .enumerate()
+        .map(|(i, cs)| {
+            Term::and(
+                cs.iter()
+                    .enumerate()
+                    .filter(|(j, _)| core.is_none_or(|c| c.contains(&(i, *j))))
+                    .map(|(_, c)| c.clone())
+                    .collect(),
+            )
+        })
+        .collect();
+    // Canonical renaming of SSA variables.
+    let mut to_canon: HashMap<Var, Term> = HashMap::new();
+    for (ssa, x) in &trace.origin {
+        if let Ok(v) = voc.pre(*x) {
+            to_canon.insert(ssa.clone(), Term::var(&v));
+        }
+    }
+    let is_ssa = |v: &Var| trace.origin.contains_key(v);
+    let is_const = |v: &Var| trace.origin.get(v).is_some_and(|x| voc.is_const(*x));
+    let mut preds = vec![Term::tt(); n + 1];
+    match settings.direction {
+        Direction::Forward => {
+            // suffix[i]: variables mentioned by letters i.. (i = 0..=n)
+            let mut suffix = vec![BTreeSet::new(); n + 1];
+            for i in (0..n).rev() {
+                let mut s = suffix[i + 1].clone();
+                s.extend(relaxed[i].free_vars());
+                suffix[i] = s;
+            }
+            let mut p = Term::tt();
+            for i in 0..n {
+                let phi = Term::and(vec![p, relaxed[i].clone()]);
+                let current: BTreeSet<&Var> = trace.versions[i + 1].values().collect();
+                let elim: Vec<Var> = phi
+                    .free_vars()
+                    .into_iter()
+                    .filter(|v| {
+                        if is_const(v) {
+                            return false;
+                        }
+                        let keep = is_ssa(v)
+                            && current.contains(v)
+                            && (!settings.live || suffix[i + 1].contains(v));
+                        !keep
+                    })
+                    .collect();
+                p = project_exists(elim, phi, qe, stats)?;
+                preds[i + 1] = p.substitute(&to_canon);
+            }
+            preds[0] = Term::tt();
+        }
+        Direction::Backward => {
+            let mut prefix = vec![BTreeSet::new(); n + 1];
+            for i in 0..n {
+                let mut s = prefix[i].clone();
+                s.extend(relaxed[i].free_vars());
+                prefix[i + 1] = s;
+            }
+            // b is the *negation* of the weakest precondition, kept existential.
+            let mut nb = Term::tt();
+            for i in (0..n).rev() {
+                let phi = Term::and(vec![relaxed[i].clone(), nb]);
+                let current: BTreeSet<&Var> = trace.versions[i].values().collect();
+                let elim: Vec<Var> = phi
+                    .free_vars()
+                    .into_iter()
+                    .filter(|v| {
+                        if is_const(v) {
+                            return false;
+                        }
+                        let keep = is_ssa(v)
+                            && current.contains(v)
+                            && (!settings.live || prefix[i].contains(v));
+                        !keep
+                    })
+                    .collect();
+                nb = project_exists(elim, phi, qe, stats)?;
+                preds[i] = smt::simplify(&Term::not(&nb)).substitute(&to_canon);
+            }
+            preds[n] = Term::ff();
+        }
+    }
+    stats.interpolation_time += start.elapsed();
+    Ok(preds)
+}
+
+/// Checks the ends of a sequence: `I_0` valid and `I_n` unsatisfiable; normalises them to the
+/// constants `true` and `false`. Returns `Err` if a check fails or is unknown.
+pub fn close_ends(preds: &mut [Term], session: &mut Session) -> Result<(), String> {
+    let n = preds.len() - 1;
+    if preds[n] != Term::ff() {
+        session.push();
+        session.assert(&preds[n]);
+        let r = session.check_sat();
+        session.pop();
+        match r {
+            SatResult::Unsat => preds[n] = Term::ff(),
+            SatResult::Sat => return Err("the last interpolant is satisfiable".into()),
+            SatResult::Unknown(r) => return Err(format!("solver unknown ({r})")),
+        }
+    }
+    if preds[0] != Term::tt() {
+        session.push();
+        session.assert(&Term::not(&preds[0]));
+        let r = session.check_sat();
+        session.pop();
+        match r {
+            SatResult::Unsat => preds[0] = Term::tt(),
+            SatResult::Sat => return Err("the first interpolant is not valid".into()),
+            SatResult::Unknown(r) => return Err(format!("solver unknown ({r})")),
+        }
+    }
+    Ok(())
+}
+
+/// A sequence is *perfect* if, for all positions `i < j` at the same location, `I_j ⇒ I_i`: the
+/// Floyd–Hoare automaton then covers the whole path program (no further unrolling of the loop).
+pub fn is_perfect(preds: &[Term], locs: &[usize], session: &mut Session) -> bool {
+    for j in 0..preds.len() {
+        for i in 0..j {
+            if locs[i] != locs[j]
+                || preds[i] == preds[j]
+                || preds[i] == Term::tt()
+                || preds[j] == Term::ff()
+            {
+                continue;
+            }
+            session.push();
+            session.assert(&preds[j]);
+            session.assert(&Term::not(&preds[i]));
+            let r = session.check_sat();
+            session.pop();
+            if r != SatResult::Unsat {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Keeps `Quantifier` in scope for callers matching on quantified predicates.
+pub fn is_exists(t: &Term) -> bool {
+    matches!(t.kind(), TermKind::Quant(Quantifier::Exists, ..))
+}

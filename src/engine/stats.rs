@@ -1,0 +1,78 @@
+//! Statistics of one verification run (`--stats`, and the `stats` object of JSON output).
+
+use std::time::Duration;
+
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Stats {
+    pub iterations: usize,
+    pub max_trace_length: usize,
+    pub cfa_locations: usize,
+    pub cfa_edges: usize,
+    pub letters: usize,
+    pub abstraction_states: usize,
+    pub predicates: usize,
+    pub fh_states: usize,
+    pub htc_cache: usize,
+    pub htc_syntactic: usize,
+    pub htc_smt: usize,
+    pub solver_calls: usize,
+    #[serde(serialize_with = "secs")]
+    pub solver_time: Duration,
+    #[serde(serialize_with = "secs")]
+    pub interpolation_time: Duration,
+    #[serde(serialize_with = "secs")]
+    pub qe_time: Duration,
+    pub qe_solver_calls: usize,
+    pub quantified_predicates: usize,
+    pub perfect_sequences: usize,
+    #[serde(serialize_with = "secs")]
+    pub total_time: Duration,
+}
+
+fn secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((d.as_secs_f64() * 1e4).round() / 1e4)
+}
+
+impl Stats {
+    /// Adds the counters of `other` (kept by a sub-component) into `self`.
+    pub fn absorb(&mut self, other: &Stats) {
+        self.htc_cache += other.htc_cache;
+        self.htc_syntactic += other.htc_syntactic;
+        self.htc_smt += other.htc_smt;
+        self.qe_time += other.qe_time;
+        self.qe_solver_calls += other.qe_solver_calls;
+        self.quantified_predicates += other.quantified_predicates;
+        self.interpolation_time += other.interpolation_time;
+    }
+
+    pub fn to_text(&self) -> String {
+        let share = if self.total_time.as_secs_f64() > 0.0 {
+            100.0 * self.solver_time.as_secs_f64() / self.total_time.as_secs_f64()
+        } else {
+            0.0
+        };
+        format!(
+            "statistics:\n  iterations: {}\n  longest trace: {} letters\n  CFA: {} locations, {} edges; {} letters after block encoding\n  abstraction: {} states explored (last iteration)\n  predicates: {}, Floyd–Hoare states: {}\n  Hoare triples: {} cache, {} syntactic, {} SMT\n  solver: {} calls, {:.3} s ({:.0}% of {:.3} s)\n  interpolation: {:.3} s; QE: {:.3} s, {} solver QE calls, {} quantified predicates\n  perfect sequences: {}\n",
+            self.iterations,
+            self.max_trace_length,
+            self.cfa_locations,
+            self.cfa_edges,
+            self.letters,
+            self.abstraction_states,
+            self.predicates,
+            self.fh_states,
+            self.htc_cache,
+            self.htc_syntactic,
+            self.htc_smt,
+            self.solver_calls,
+            self.solver_time.as_secs_f64(),
+            share,
+            self.total_time.as_secs_f64(),
+            self.interpolation_time.as_secs_f64(),
+            self.qe_time.as_secs_f64(),
+            self.qe_solver_calls,
+            self.quantified_predicates,
+            self.perfect_sequences,
+        )
+    }
+}

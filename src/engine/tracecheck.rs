@@ -1,0 +1,206 @@
+//! Trace check: is a sequence of letters feasible? (design notes §4.1)
+//!
+//! The trace is put in static single assignment form: the pre variable of `x` at position `i` becomes
+//! `x@k` for the current version `k` of `x`, every write creates a new version, auxiliary variables are
+//! renamed per position, and constants are never renamed. Each top-level conjunct of each letter is
+//! asserted under its own name `c<i>_<j>`, so that an unsat core tells which conjuncts the proof of
+//! infeasibility needs (the input of unsat-core interpolation).
+
+use super::transition::{PVar, TransFormula, Vocabulary};
+use crate::smt::{SatResult, Session, Term, Value, Var};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A trace in SSA form.
+#[derive(Clone, Debug)]
+pub struct SsaTrace {
+    /// Per letter, the renamed top-level conjuncts.
+    pub conjuncts: Vec<Vec<Term>>,
+    /// `versions[i]`: the SSA variable holding each program variable's value after `i` letters
+    /// (`i = 0..=n`); a variable not yet mentioned is absent.
+    pub versions: Vec<BTreeMap<PVar, Var>>,
+    /// SSA variable → program variable.
+    pub origin: HashMap<Var, PVar>,
+}
+
+fn ssa_var(voc: &Vocabulary, x: PVar, k: u32) -> Option<Var> {
+    let base = voc.pre(x).ok()?;
+    if voc.is_const(x) {
+        return Some(base);
+    }
+    Some(Var {
+        name: format!("{}@{k}", base.name),
+        sort: base.sort,
+    })
+}
+
+/// Incremental SSA renaming (cloneable, for backtracking searches).
+#[derive(Clone, Debug, Default)]
+pub struct SsaBuilder {
+    cur: BTreeMap<PVar, u32>,
+    next: BTreeMap<PVar, u32>,
+    pub current_vars: BTreeMap<PVar, Var>,
+    pub origin: HashMap<Var, PVar>,
+    position: usize,
+}
+
+/// One renamed letter: its formula and the SSA variables of what it read and wrote.
+#[derive(Clone, Debug)]
+pub struct SsaStep {
+    pub formula: Term,
+    pub reads: BTreeMap<PVar, Var>,
+    pub writes: BTreeMap<PVar, Var>,
+}
+
+impl SsaBuilder {
+    /// Renames the next letter of the trace.
+    pub fn step(&mut self, voc: &Vocabulary, tf: &TransFormula) -> SsaStep {
+        let i = self.position;
+        self.position += 1;
+        let mut map: HashMap<Var, Term> = HashMap::new();
+        let mut reads = BTreeMap::new();
+        let mut writes = BTreeMap::new();
+        for v in tf.formula.free_vars() {
+            match voc.lookup(&v) {
+                Some((x, false)) => {
+                    let k = *self.cur.entry(x).or_insert(0);
+                    if let Some(s) = ssa_var(voc, x, k) {
+                        self.origin.insert(s.clone(), x);
+                        self.current_vars.entry(x).or_insert_with(|| s.clone());
+                        reads.insert(x, s.clone());
+                        map.insert(v, Term::var(&s));
+                    }
+                }
+                Some((_, true)) => {}
+                None => {
+                    let renamed = Var {
+                        name: format!("{}@t{i}", v.name),
+                        sort: v.sort.clone(),
+                    };
+                    map.insert(v, Term::var(&renamed));
+                }
+            }
+        }
+        let mut new_versions: Vec<(PVar, u32)> = Vec::new();
+        for &x in &tf.writes {
+            let n = self.next.entry(x).or_insert(0);
+            *n = (*n).max(*self.cur.get(&x).unwrap_or(&0)) + 1;
+            let k = *n;
+            new_versions.push((x, k));
+            if let (Ok(post), Some(s)) = (voc.post(x), ssa_var(voc, x, k)) {
+                self.origin.insert(s.clone(), x);
+                writes.insert(x, s.clone());
+                map.insert(post, Term::var(&s));
+            }
+        }
+        let formula = tf.formula.substitute(&map);
+        for (x, k) in new_versions {
+            self.cur.insert(x, k);
+            if let Some(s) = ssa_var(voc, x, k) {
+                self.current_vars.insert(x, s);
+            }
+        }
+        SsaStep {
+            formula,
+            reads,
+            writes,
+        }
+    }
+}
+
+/// Renames a trace of transition formulas to SSA.
+pub fn ssa(voc: &Vocabulary, trace: &[&TransFormula]) -> SsaTrace {
+    let mut b = SsaBuilder::default();
+    let mut conjuncts = Vec::new();
+    let mut versions = vec![BTreeMap::new()];
+    for tf in trace {
+        let step = b.step(voc, tf);
+        conjuncts.push(step.formula.conjuncts());
+        versions.push(b.current_vars.clone());
+    }
+    // Variables read before they are written hold their initial version at every earlier position.
+    let mut initial: BTreeMap<PVar, Var> = BTreeMap::new();
+    for (v, x) in &b.origin {
+        if ssa_var(voc, *x, 0).as_ref() == Some(v) {
+            initial.insert(*x, v.clone());
+        }
+    }
+    let versions = versions
+        .into_iter()
+        .map(|cur| {
+            let mut m = initial.clone();
+            m.extend(cur);
+            m
+        })
+        .collect();
+    SsaTrace {
+        conjuncts,
+        versions,
+        origin: b.origin,
+    }
+}
+
+/// The result of a trace check.
+#[derive(Clone, Debug)]
+pub enum Feasibility {
+    /// Feasible, with the values of the SSA variables.
+    Feasible(BTreeMap<Var, Value>),
+    /// Infeasible; the unsat core as (letter, conjunct) positions.
+    Infeasible(BTreeSet<(usize, usize)>),
+    Unknown(String),
+}
+
+/// Solvers keep `:named` labels after `pop`, so every check gets its own label prefix.
+static CHECKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+pub fn conjunct_name(check: u64, i: usize, j: usize) -> String {
+    format!("c{check}_{i}_{j}")
+}
+
+fn parse_name(check: u64, s: &str) -> Option<(usize, usize)> {
+    let rest = s.strip_prefix(&format!("c{check}_"))?;
+    let (a, b) = rest.split_once('_')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// Checks the SSA trace in `session` (in its own scope).
+pub fn check(session: &mut Session, trace: &SsaTrace, want_core: bool) -> Feasibility {
+    let check = CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    session.push();
+    for (i, cs) in trace.conjuncts.iter().enumerate() {
+        for (j, c) in cs.iter().enumerate() {
+            if want_core {
+                session.assert_named(c, &conjunct_name(check, i, j));
+            } else {
+                session.assert(c);
+            }
+        }
+    }
+    let result = match session.check_sat() {
+        SatResult::Sat => match session.get_model() {
+            Ok(model) => Feasibility::Feasible(model),
+            Err(e) => Feasibility::Unknown(format!("model: {e}")),
+        },
+        SatResult::Unsat => {
+            if want_core {
+                match session.unsat_core() {
+                    Ok(names) => Feasibility::Infeasible(
+                        names.iter().filter_map(|n| parse_name(check, n)).collect(),
+                    ),
+                    Err(e) => Feasibility::Unknown(format!("unsat core: {e}")),
+                }
+            } else {
+                Feasibility::Infeasible(
+                    trace
+                        .conjuncts
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(i, cs)| (0..cs.len()).map(move |j| (i, j)))
+                        .collect(),
+                )
+            }
+        }
+        SatResult::Unknown(r) => Feasibility::Unknown(r),
+    };
+    session.pop();
+    result
+}

@@ -1,0 +1,531 @@
+//! Transition formulas: the semantics of a letter as a relation between a pre-state and a post-state.
+//!
+//! A [`TransFormula`] is a formula over the *pre* variables of the program variables it reads (named by
+//! their canonical names, the same names predicates use), the *post* variables of those it writes
+//! (canonical name + `@post`), and auxiliary variables (existentially quantified, globally fresh).
+//! Invariant: a program variable not in `writes` keeps its value; one in `writes` whose post variable does
+//! not occur is havocked. Sequential and parallel composition ([`seq`], [`par`]) implement block encoding.
+//!
+//! [`Translator`] maps IR expressions to terms. Only `int` and `bool` are interpreted for now; other
+//! types, quantifiers and maps yield [`Unsupported`], which the engine reports as UNKNOWN.
+
+use crate::ir::{self, Expr, Program, Type, VarId};
+use crate::smt::{FuncDecl, Op, Sort, Term, Var};
+use std::cell::Cell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A program variable of the inlined program: a variable of the IR in a procedure *instance* (each
+/// inlined call gets its own instance of the callee's parameters and locals; globals are instance 0), or
+/// the snapshot `old(g)` of a global at the entry of an instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PVar {
+    Var { id: VarId, inst: u32 },
+    Old { id: VarId, inst: u32 },
+}
+
+/// A construct the engine does not interpret yet; the run answers UNKNOWN "unsupported: …".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+#[derive(Clone, Debug)]
+pub struct TransFormula {
+    pub formula: Term,
+    pub reads: BTreeSet<PVar>,
+    pub writes: BTreeSet<PVar>,
+    pub aux: BTreeSet<Var>,
+}
+
+/// Names and sorts of program variables, and fresh auxiliary variables.
+pub struct Vocabulary<'p> {
+    pub program: &'p Program,
+    base_names: Vec<String>,
+    fresh: Cell<u64>,
+    /// smt variable name → (program variable, is post variable)
+    index: std::cell::RefCell<HashMap<String, (PVar, bool)>>,
+}
+
+impl<'p> Vocabulary<'p> {
+    pub fn new(program: &'p Program) -> Vocabulary<'p> {
+        let mut count: HashMap<&str, usize> = HashMap::new();
+        for v in &program.vars {
+            *count.entry(v.name.as_str()).or_default() += 1;
+        }
+        let base_names = program
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                if count[v.name.as_str()] > 1
+                    && !matches!(v.kind, ir::VarKind::Global | ir::VarKind::Const { .. })
+                {
+                    format!("{}!{}", v.name, i)
+                } else {
+                    v.name.clone()
+                }
+            })
+            .collect();
+        Vocabulary {
+            program,
+            base_names,
+            fresh: Cell::new(0),
+            index: Default::default(),
+        }
+    }
+
+    /// The source name of a program variable (for printing).
+    pub fn display_name(&self, x: PVar) -> String {
+        match x {
+            PVar::Var { id, .. } => self.program.var(id).name.clone(),
+            PVar::Old { id, .. } => format!("old({})", self.program.var(id).name),
+        }
+    }
+
+    /// The canonical name: unique per program variable.
+    pub fn name(&self, x: PVar) -> String {
+        let (id, inst, old) = match x {
+            PVar::Var { id, inst } => (id, inst, false),
+            PVar::Old { id, inst } => (id, inst, true),
+        };
+        let base = &self.base_names[id.0 as usize];
+        let mut s = if old {
+            format!("old({base})")
+        } else {
+            base.clone()
+        };
+        if inst > 0 {
+            s.push_str(&format!("!{inst}"));
+        }
+        s
+    }
+
+    pub fn ty(&self, x: PVar) -> &Type {
+        match x {
+            PVar::Var { id, .. } | PVar::Old { id, .. } => &self.program.var(id).ty,
+        }
+    }
+
+    pub fn sort(&self, x: PVar) -> Result<Sort, Unsupported> {
+        sort_of(self.ty(x))
+    }
+
+    /// The pre-state (canonical) variable.
+    pub fn pre(&self, x: PVar) -> Result<Var, Unsupported> {
+        let v = Var {
+            name: self.name(x),
+            sort: self.sort(x)?,
+        };
+        self.index.borrow_mut().insert(v.name.clone(), (x, false));
+        Ok(v)
+    }
+
+    /// The post-state variable.
+    pub fn post(&self, x: PVar) -> Result<Var, Unsupported> {
+        let v = Var {
+            name: format!("{}@post", self.name(x)),
+            sort: self.sort(x)?,
+        };
+        self.index.borrow_mut().insert(v.name.clone(), (x, true));
+        Ok(v)
+    }
+
+    /// Which program variable (and whether post) an smt variable stands for.
+    pub fn lookup(&self, v: &Var) -> Option<(PVar, bool)> {
+        self.index.borrow().get(&v.name).copied()
+    }
+
+    /// A globally fresh auxiliary variable.
+    pub fn fresh(&self, hint: &str, sort: Sort) -> Var {
+        let n = self.fresh.get();
+        self.fresh.set(n + 1);
+        Var {
+            name: format!("{hint}@aux{n}"),
+            sort,
+        }
+    }
+
+    /// Is this a constant (never written, never renamed)?
+    pub fn is_const(&self, x: PVar) -> bool {
+        match x {
+            PVar::Var { id, .. } => matches!(self.program.var(id).kind, ir::VarKind::Const { .. }),
+            PVar::Old { .. } => false,
+        }
+    }
+}
+
+pub fn sort_of(t: &Type) -> Result<Sort, Unsupported> {
+    match t {
+        Type::Int => Ok(Sort::Int),
+        Type::Bool => Ok(Sort::Bool),
+        Type::Real => Err(Unsupported("reals".into())),
+        Type::BitVec(_) => Err(Unsupported("bit-vectors".into())),
+        Type::Builtin(s) => Err(Unsupported(format!("builtin type {s}"))),
+        Type::Map { .. } => Err(Unsupported("maps".into())),
+        Type::Ctor(n, _) => Err(Unsupported(format!("uninterpreted type {n}"))),
+        Type::Param(_) => Err(Unsupported("polymorphism".into())),
+        Type::Record(_) => Err(Unsupported("records".into())),
+    }
+}
+
+/// Maps a leaf of an IR expression (a variable or `old(g)`) to a term.
+pub trait Env {
+    fn var(&self, id: VarId) -> Result<Term, Unsupported>;
+    fn old(&self, id: VarId) -> Result<Term, Unsupported>;
+}
+
+/// Translates IR expressions to terms.
+pub struct Translator<'v, 'p> {
+    pub voc: &'v Vocabulary<'p>,
+}
+
+impl Translator<'_, '_> {
+    pub fn expr(&self, e: &Expr, env: &dyn Env) -> Result<Term, Unsupported> {
+        self.expr_depth(e, env, 0)
+    }
+
+    fn expr_depth(&self, e: &Expr, env: &dyn Env, depth: usize) -> Result<Term, Unsupported> {
+        if depth > 64 {
+            return Err(Unsupported("deeply nested function definitions".into()));
+        }
+        let tr = |e: &Expr| self.expr_depth(e, env, depth);
+        Ok(match e {
+            Expr::Bool(b) => Term::bool(*b),
+            Expr::Int(i) => Term::int(i.clone()),
+            Expr::Real(_) => return Err(Unsupported("reals".into())),
+            Expr::BitVec { .. } => return Err(Unsupported("bit-vectors".into())),
+            Expr::Float { .. } => return Err(Unsupported("floats".into())),
+            Expr::Var(v) => env.var(*v)?,
+            Expr::Old(v) => env.old(*v)?,
+            Expr::Unary(op, a) => {
+                let a = tr(a)?;
+                match op {
+                    ir::UnOp::Not => Term::not(&a),
+                    ir::UnOp::Neg => Term::neg(&a),
+                }
+            }
+            Expr::Binary(op, a, b) => {
+                let (a, b) = (tr(a)?, tr(b)?);
+                use ir::BinOp::*;
+                match op {
+                    Iff | Eq => Term::eq(&a, &b),
+                    Implies => Term::implies(&a, &b),
+                    And => Term::and(vec![a, b]),
+                    Or => Term::or(vec![a, b]),
+                    Neq => Term::not(&Term::eq(&a, &b)),
+                    Lt => Term::lt(&a, &b),
+                    Le => Term::le(&a, &b),
+                    Gt => Term::gt(&a, &b),
+                    Ge => Term::ge(&a, &b),
+                    Add => Term::add(vec![a, b]),
+                    Sub => Term::sub(&a, &b),
+                    Mul => Term::mul(vec![a, b]),
+                    IntDiv => Term::int_div(&a, &b),
+                    Mod => Term::modulo(&a, &b),
+                    RealDiv => return Err(Unsupported("reals".into())),
+                    Concat => return Err(Unsupported("bit-vectors".into())),
+                    Subtype => return Err(Unsupported("the partial order <:".into())),
+                }
+            }
+            Expr::Ite(c, a, b) => Term::ite(&tr(c)?, &tr(a)?, &tr(b)?),
+            Expr::Select(..) | Expr::Store(..) => return Err(Unsupported("maps".into())),
+            Expr::Extract { .. } => return Err(Unsupported("bit-vectors".into())),
+            Expr::App { func, args, .. } => {
+                let f = self.voc.program.func(*func);
+                let args: Vec<Term> = args.iter().map(tr).collect::<Result<_, _>>()?;
+                if let Some((params, body)) = &f.body {
+                    // Expand the definition: bind the parameters to the arguments.
+                    let bound: HashMap<VarId, Term> = params.iter().copied().zip(args).collect();
+                    let inner = BoundEnv {
+                        bound: &bound,
+                        outer: env,
+                    };
+                    self.expr_depth(body, &inner, depth + 1)?
+                } else if let Some(name) = &f.builtin {
+                    builtin(name, args)?
+                } else if f.smt_defined.is_some() {
+                    return Err(Unsupported(format!("{{:smtdefined}} function {}", f.name)));
+                } else {
+                    if !f.type_params.is_empty() {
+                        return Err(Unsupported("polymorphic functions".into()));
+                    }
+                    let decl = FuncDecl {
+                        name: f.name.clone(),
+                        args: f.params.iter().map(sort_of).collect::<Result<_, _>>()?,
+                        result: sort_of(&f.result)?,
+                    };
+                    Term::uf(&decl, args)
+                }
+            }
+            Expr::Quant { .. } => return Err(Unsupported("quantifiers".into())),
+            Expr::Field(..) | Expr::Record(..) => return Err(Unsupported("records".into())),
+        })
+    }
+}
+
+struct BoundEnv<'a> {
+    bound: &'a HashMap<VarId, Term>,
+    outer: &'a dyn Env,
+}
+
+impl Env for BoundEnv<'_> {
+    fn var(&self, id: VarId) -> Result<Term, Unsupported> {
+        match self.bound.get(&id) {
+            Some(t) => Ok(t.clone()),
+            None => self.outer.var(id),
+        }
+    }
+    fn old(&self, id: VarId) -> Result<Term, Unsupported> {
+        self.outer.old(id)
+    }
+}
+
+/// `{:builtin "name"}` functions over int/bool.
+fn builtin(name: &str, mut args: Vec<Term>) -> Result<Term, Unsupported> {
+    let two = |args: &mut Vec<Term>| -> Option<(Term, Term)> {
+        if args.len() == 2 {
+            let b = args.pop()?;
+            let a = args.pop()?;
+            Some((a, b))
+        } else {
+            None
+        }
+    };
+    let t = match name {
+        "+" => Some(Term::add(args)),
+        "*" => Some(Term::mul(args)),
+        "-" if args.len() == 1 => args.pop().map(|a| Term::neg(&a)),
+        "-" => two(&mut args).map(|(a, b)| Term::sub(&a, &b)),
+        "div" => two(&mut args).map(|(a, b)| Term::int_div(&a, &b)),
+        "mod" => two(&mut args).map(|(a, b)| Term::modulo(&a, &b)),
+        "<" => two(&mut args).map(|(a, b)| Term::lt(&a, &b)),
+        "<=" => two(&mut args).map(|(a, b)| Term::le(&a, &b)),
+        ">" => two(&mut args).map(|(a, b)| Term::gt(&a, &b)),
+        ">=" => two(&mut args).map(|(a, b)| Term::ge(&a, &b)),
+        "=" => two(&mut args).map(|(a, b)| Term::eq(&a, &b)),
+        "and" => Some(Term::and(args)),
+        "or" => Some(Term::or(args)),
+        "not" if args.len() == 1 => args.pop().map(|a| Term::not(&a)),
+        "abs" if args.len() == 1 => Some(Term::app(Op::Abs, args)),
+        _ => None,
+    };
+    t.ok_or_else(|| Unsupported(format!("builtin function {name}")))
+}
+
+/// The environment of a single statement: leaves are pre-state variables of `inst`.
+pub struct PreEnv<'v, 'p> {
+    pub voc: &'v Vocabulary<'p>,
+    pub inst: u32,
+    pub reads: std::cell::RefCell<BTreeSet<PVar>>,
+}
+
+impl<'v, 'p> PreEnv<'v, 'p> {
+    pub fn new(voc: &'v Vocabulary<'p>, inst: u32) -> Self {
+        PreEnv {
+            voc,
+            inst,
+            reads: Default::default(),
+        }
+    }
+    pub fn pvar(&self, id: VarId) -> PVar {
+        PVar::Var {
+            id,
+            inst: instance_of(self.voc.program, id, self.inst),
+        }
+    }
+}
+
+/// Globals and constants live in instance 0; everything else in the given instance.
+pub fn instance_of(p: &Program, id: VarId, inst: u32) -> u32 {
+    match p.var(id).kind {
+        ir::VarKind::Global | ir::VarKind::Const { .. } => 0,
+        _ => inst,
+    }
+}
+
+impl Env for PreEnv<'_, '_> {
+    fn var(&self, id: VarId) -> Result<Term, Unsupported> {
+        let x = self.pvar(id);
+        self.reads.borrow_mut().insert(x);
+        Ok(Term::var(&self.voc.pre(x)?))
+    }
+    fn old(&self, id: VarId) -> Result<Term, Unsupported> {
+        let x = PVar::Old {
+            id,
+            inst: self.inst,
+        };
+        self.reads.borrow_mut().insert(x);
+        Ok(Term::var(&self.voc.pre(x)?))
+    }
+}
+
+impl TransFormula {
+    pub fn assume(formula: Term, reads: BTreeSet<PVar>) -> TransFormula {
+        TransFormula {
+            formula,
+            reads,
+            writes: BTreeSet::new(),
+            aux: BTreeSet::new(),
+        }
+    }
+
+    pub fn skip() -> TransFormula {
+        TransFormula::assume(Term::tt(), BTreeSet::new())
+    }
+
+    /// `x1, …, xn := t1, …, tn` (terms over pre variables).
+    pub fn assign(
+        voc: &Vocabulary,
+        pairs: Vec<(PVar, Term)>,
+        reads: BTreeSet<PVar>,
+    ) -> Result<TransFormula, Unsupported> {
+        let mut conj = Vec::new();
+        let mut writes = BTreeSet::new();
+        for (x, t) in pairs {
+            conj.push(Term::eq(&Term::var(&voc.post(x)?), &t));
+            writes.insert(x);
+        }
+        Ok(TransFormula {
+            formula: Term::and(conj),
+            reads,
+            writes,
+            aux: BTreeSet::new(),
+        })
+    }
+
+    pub fn havoc(xs: impl IntoIterator<Item = PVar>) -> TransFormula {
+        TransFormula {
+            formula: Term::tt(),
+            reads: BTreeSet::new(),
+            writes: xs.into_iter().collect(),
+            aux: BTreeSet::new(),
+        }
+    }
+
+    /// All program variables mentioned.
+    pub fn vars(&self) -> BTreeSet<PVar> {
+        self.reads.union(&self.writes).copied().collect()
+    }
+
+    pub fn is_infeasible(&self) -> bool {
+        self.formula == Term::ff()
+    }
+}
+
+/// Sequential composition `a; b`.
+pub fn seq(
+    voc: &Vocabulary,
+    a: &TransFormula,
+    b: &TransFormula,
+) -> Result<TransFormula, Unsupported> {
+    // Intermediate values of the variables `a` writes: the post variable itself if `b` does not write
+    // the variable, a fresh auxiliary variable otherwise.
+    let mut a_map: HashMap<Var, Term> = HashMap::new();
+    let mut b_map: HashMap<Var, Term> = HashMap::new();
+    let mut aux: BTreeSet<Var> = a.aux.union(&b.aux).cloned().collect();
+    for &x in &a.writes {
+        let mid = if b.writes.contains(&x) {
+            let m = voc.fresh(&voc.name(x), voc.sort(x)?);
+            aux.insert(m.clone());
+            a_map.insert(voc.post(x)?, Term::var(&m));
+            Term::var(&m)
+        } else {
+            Term::var(&voc.post(x)?)
+        };
+        b_map.insert(voc.pre(x)?, mid);
+    }
+    let fa = a.formula.substitute(&a_map);
+    let fb = b.formula.substitute(&b_map);
+    let mut reads = a.reads.clone();
+    for &x in &b.reads {
+        if !a.writes.contains(&x) {
+            reads.insert(x);
+        }
+    }
+    let writes = a.writes.union(&b.writes).copied().collect();
+    let tf = TransFormula {
+        formula: Term::and(vec![fa, fb]),
+        reads,
+        writes,
+        aux,
+    };
+    Ok(eliminate_aux(tf))
+}
+
+/// Parallel composition `a ∪ b` (nondeterministic choice).
+pub fn par(
+    voc: &Vocabulary,
+    a: &TransFormula,
+    b: &TransFormula,
+) -> Result<TransFormula, Unsupported> {
+    let writes: BTreeSet<PVar> = a.writes.union(&b.writes).copied().collect();
+    let frame = |t: &TransFormula| -> Result<Term, Unsupported> {
+        let mut conj = vec![t.formula.clone()];
+        for &x in writes.difference(&t.writes) {
+            conj.push(Term::eq(
+                &Term::var(&voc.post(x)?),
+                &Term::var(&voc.pre(x)?),
+            ));
+        }
+        Ok(Term::and(conj))
+    };
+    let fa = frame(a)?;
+    let fb = frame(b)?;
+    let mut reads: BTreeSet<PVar> = a.reads.union(&b.reads).copied().collect();
+    for &x in writes.difference(&a.writes) {
+        reads.insert(x);
+    }
+    for &x in writes.difference(&b.writes) {
+        reads.insert(x);
+    }
+    Ok(TransFormula {
+        formula: Term::or(vec![fa, fb]),
+        reads,
+        writes,
+        aux: a.aux.union(&b.aux).cloned().collect(),
+    })
+}
+
+/// Simplifies and eliminates auxiliary variables that are defined by an equality.
+pub fn eliminate_aux(tf: TransFormula) -> TransFormula {
+    if tf.aux.is_empty() {
+        return TransFormula {
+            formula: crate::smt::simplify(&tf.formula),
+            ..tf
+        };
+    }
+    let q = Term::exists(tf.aux.iter().cloned().collect(), tf.formula.clone());
+    let r = crate::smt::simplify(&crate::smt::qe_light(&q));
+    // Strip the remaining outer existential: its variables stay auxiliary.
+    let (formula, aux) = match r.kind() {
+        crate::smt::TermKind::Quant(crate::smt::Quantifier::Exists, vars, body) => {
+            (body.clone(), vars.iter().cloned().collect())
+        }
+        _ => (r.clone(), BTreeSet::new()),
+    };
+    let aux: BTreeSet<Var> = aux
+        .into_iter()
+        .filter(|v| formula.free_vars().contains(v))
+        .collect();
+    TransFormula { formula, aux, ..tf }
+}
+
+/// The program variables an smt term mentions (pre or post), via the vocabulary.
+pub fn pvars_of(voc: &Vocabulary, t: &Term) -> BTreeSet<PVar> {
+    t.free_vars()
+        .iter()
+        .filter_map(|v| voc.lookup(v).map(|(x, _)| x))
+        .collect()
+}
+
+/// Renders a transition's statement list for counterexamples (`x := x + 1`, `assume x > 0`).
+pub fn describe_stmt(p: &Program, s: &ir::Stmt) -> String {
+    crate::ir::dot::stmt_to_string(p, s)
+}
+
+/// Program variables of a statement's constituent sorts must be int or bool; returns the first
+/// unsupported type among `vars`.
+pub fn check_sorts(voc: &Vocabulary, vars: &BTreeMap<PVar, ()>) -> Result<(), Unsupported> {
+    for &x in vars.keys() {
+        voc.sort(x)?;
+    }
+    Ok(())
+}
