@@ -382,7 +382,22 @@ fn proof(
     fh.stats.abstraction_states = nfa.num_states();
     at.into_iter()
         .map(|(l, states)| {
-            let disj = Term::or(states.iter().map(|s| fh.preds.state_term(*s)).collect());
+            // A state whose predicates include all of another state's is subsumed by it.
+            let sets: Vec<BTreeSet<_>> = states
+                .iter()
+                .map(|s| fh.preds.state_preds(*s).iter().copied().collect())
+                .collect();
+            let keep: Vec<StateId> = states
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| {
+                    !sets.iter().enumerate().any(|(j, other)| {
+                        j != *i && other.is_subset(&sets[*i]) && (other != &sets[*i] || j < *i)
+                    })
+                })
+                .map(|(_, s)| *s)
+                .collect();
+            let disj = Term::or(keep.iter().map(|s| fh.preds.state_term(*s)).collect());
             let loc = &cfa.locs[l];
             LoopInvariant {
                 span: loc.span,

@@ -139,6 +139,9 @@ pub fn build(
     let mut steps = Vec::new();
     for (e, step) in &search.path {
         let edge = &cfa.edges[*e];
+        if edge.tf.formula == crate::smt::Term::tt() && edge.tf.writes.is_empty() {
+            continue; // `assume true` (a goto or skip): nothing to show
+        }
         let reads = step
             .reads
             .iter()

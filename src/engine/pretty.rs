@@ -55,6 +55,44 @@ fn write(voc: &Vocabulary, t: &Term, outer: u8, s: &mut String) {
             write(voc, body, 0, s);
             s.push(')');
         }
+        TermKind::App(op, args) if is_relation(op) && args.len() == 2 => {
+            // `x + -n <= 0` is shown as `x <= n`: negative summands move to the other side.
+            let (mut lhs, mut rhs) = (Vec::new(), Vec::new());
+            split_summands(&args[0], true, &mut lhs, &mut rhs);
+            split_summands(&args[1], false, &mut lhs, &mut rhs);
+            let show = |side: &[Term]| -> Term {
+                match side.len() {
+                    0 => Term::int(0),
+                    1 => side[0].clone(),
+                    _ => Term::mk_raw(Op::Add, side.to_vec()),
+                }
+            };
+            let (l, r) = (show(&lhs), show(&rhs));
+            // Put a lone constant on the right: `0 <= n` becomes `n >= 0`.
+            let (op, l, r) = if lhs.is_empty() || (l.as_const().is_some() && r.as_const().is_none())
+            {
+                (flip(op), r, l)
+            } else {
+                (op.clone(), l, r)
+            };
+            let p = prec(&op);
+            let paren = p < outer;
+            if paren {
+                s.push('(');
+            }
+            write(voc, &l, p + 1, s);
+            s.push_str(match op {
+                Op::Le => " <= ",
+                Op::Lt => " < ",
+                Op::Ge => " >= ",
+                Op::Gt => " > ",
+                _ => " == ",
+            });
+            write(voc, &r, p + 1, s);
+            if paren {
+                s.push(')');
+            }
+        }
         TermKind::App(op, args) => {
             let p = prec(op);
             let infix = match op {
@@ -132,4 +170,82 @@ fn write(voc: &Vocabulary, t: &Term, outer: u8, s: &mut String) {
             }
         }
     }
+}
+
+fn is_relation(op: &Op) -> bool {
+    matches!(op, Op::Le | Op::Lt | Op::Ge | Op::Gt | Op::Eq)
+}
+
+fn flip(op: &Op) -> Op {
+    match op {
+        Op::Le => Op::Ge,
+        Op::Lt => Op::Gt,
+        Op::Ge => Op::Le,
+        Op::Gt => Op::Lt,
+        o => o.clone(),
+    }
+}
+
+/// Splits an integer sum into summands for the left side (`positive` as written) and the right side
+/// (negated); zero constants are dropped.
+fn split_summands(t: &Term, left: bool, lhs: &mut Vec<Term>, rhs: &mut Vec<Term>) {
+    if t.sort() != crate::smt::Sort::Int {
+        if left {
+            lhs.push(t.clone())
+        } else {
+            rhs.push(t.clone())
+        }
+        return;
+    }
+    let parts: Vec<Term> = if t.is_app_of(&Op::Add) {
+        t.args().to_vec()
+    } else {
+        vec![t.clone()]
+    };
+    for part in parts {
+        let (negated, magnitude) = negative_part(&part);
+        if let Some(Value::Int(i)) = magnitude.as_const() {
+            if i == &num_bigint::BigInt::from(0) {
+                continue;
+            }
+        }
+        let goes_left = left != negated;
+        if goes_left {
+            lhs.push(magnitude)
+        } else {
+            rhs.push(magnitude)
+        }
+    }
+}
+
+/// `(true, m)` if `t` is `-m`, `c * m` with `c < 0`, or a negative constant.
+fn negative_part(t: &Term) -> (bool, Term) {
+    use num_traits::Signed;
+    if let Some(Value::Int(i)) = t.as_const() {
+        return (i.is_negative(), Term::int(i.abs()));
+    }
+    if t.is_app_of(&Op::Neg) {
+        return (true, t.args()[0].clone());
+    }
+    if t.is_app_of(&Op::Mul) {
+        if let Some(Value::Int(c)) = t.args().first().and_then(|a| a.as_const()) {
+            if c.is_negative() {
+                let c = c.abs();
+                let rest: Vec<Term> = t.args()[1..].to_vec();
+                let m = if c == num_bigint::BigInt::from(1) {
+                    if rest.len() == 1 {
+                        rest[0].clone()
+                    } else {
+                        Term::mk_raw(Op::Mul, rest)
+                    }
+                } else {
+                    let mut v = vec![Term::int(c)];
+                    v.extend(rest);
+                    Term::mk_raw(Op::Mul, v)
+                };
+                return (true, m);
+            }
+        }
+    }
+    (false, t.clone())
 }
