@@ -33,7 +33,10 @@ fn bench_t1_to_t4_check() {
     let mut elapsed = std::time::Duration::ZERO;
     for line in manifest.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
-        if cols.len() < 4 || !cols[0].ends_with(".bpl") || !matches!(cols[1], "T1" | "T2" | "T3" | "T4") {
+        if cols.len() < 4
+            || !cols[0].ends_with(".bpl")
+            || !matches!(cols[1], "T1" | "T2" | "T3" | "T4")
+        {
             continue;
         }
         let Ok(bytes) = std::fs::read(dir.join(cols[0])) else {
@@ -67,5 +70,108 @@ fn bench_t1_to_t4_check() {
         eprintln!("  {f}");
     }
     // Target: at least 99 % handled as expected.
-    assert!(ok * 100 >= total * 99, "{} of {total} files not as expected", failures.len());
+    assert!(
+        ok * 100 >= total * 99,
+        "{} of {total} files not as expected",
+        failures.len()
+    );
+}
+
+fn examples(sub: &str) -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/ir")
+        .join(sub);
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "bpl"))
+        .filter_map(|p| {
+            let name = p.file_stem()?.to_str()?.to_string();
+            Some((name, std::fs::read_to_string(&p).ok()?))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Every valid example checks without diagnostics; its first line names a verdict.
+#[test]
+fn valid_examples_check() {
+    let ex = examples("");
+    assert!(ex.len() >= 9, "examples/ir missing");
+    for (name, src) in ex {
+        assert!(
+            src.starts_with("//#Safe") || src.starts_with("//#Unsafe"),
+            "{name}: no verdict line"
+        );
+        let (prog, diags) = check_src(&src);
+        assert!(
+            prog.is_some() && diags.is_empty(),
+            "{name}:\n{}",
+            render_diagnostics(&name, &src, &diags, false)
+        );
+    }
+}
+
+/// Every malformed example is rejected with the diagnostic code its file name starts with; the rendered
+/// diagnostics are snapshotted.
+#[test]
+fn error_examples_diagnostics() {
+    let ex = examples("errors");
+    assert!(ex.len() >= 30, "examples/ir/errors missing");
+    for (name, src) in ex {
+        assert!(
+            src.starts_with("//#SyntaxError"),
+            "{name}: no //#SyntaxError line"
+        );
+        let (prog, diags) = check_src(&src);
+        assert!(prog.is_none(), "{name}: accepted");
+        let code = name.split('_').next().unwrap_or_default();
+        assert_eq!(
+            diags.first().map(|d| d.code),
+            Some(code),
+            "{name}: {diags:?}"
+        );
+        let text = render_diagnostics(&format!("{name}.bpl"), &src, &diags, false);
+        insta::assert_snapshot!(format!("diag_{name}"), text);
+    }
+}
+
+fn dot_of(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/ir")
+        .join(format!("{name}.bpl"));
+    let src = std::fs::read_to_string(path).unwrap_or_default();
+    let (prog, diags) = check_src(&src);
+    match prog {
+        Some(p) => to_dot(&p),
+        None => format!("{diags:?}"),
+    }
+}
+
+#[test]
+fn dot_loop_invariant() {
+    insta::assert_snapshot!(dot_of("loop_invariant"));
+}
+
+#[test]
+fn dot_call_contracts() {
+    insta::assert_snapshot!(dot_of("call_contracts"));
+}
+
+#[test]
+fn dot_goto_break() {
+    insta::assert_snapshot!(dot_of("goto_break"));
+}
+
+#[test]
+fn dot_maps_records() {
+    insta::assert_snapshot!(dot_of("maps_records"));
+}
+
+#[test]
+fn dot_concurrency() {
+    insta::assert_snapshot!(dot_of("concurrency"));
 }

@@ -129,7 +129,13 @@ fn prec(e: &Expr) -> u8 {
             BinOp::Iff => 1,
             BinOp::Implies => 2,
             BinOp::And | BinOp::Or => 3,
-            BinOp::Eq | BinOp::Neq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Subtype => 4,
+            BinOp::Eq
+            | BinOp::Neq
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::Subtype => 4,
             BinOp::Concat => 5,
             BinOp::Add | BinOp::Sub => 6,
             BinOp::Mul | BinOp::IntDiv | BinOp::Mod | BinOp::RealDiv => 7,
@@ -196,12 +202,19 @@ fn write_expr(f: &mut fmt::Formatter<'_>, p: &Program, e: &Expr, min: u8) -> fmt
             let q = prec(e);
             let (lmin, rmin) = match op {
                 BinOp::Implies => (q + 1, q),
-                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::IntDiv | BinOp::Mod | BinOp::RealDiv | BinOp::Concat => {
-                    (q, q + 1)
-                }
+                BinOp::Add
+                | BinOp::Sub
+                | BinOp::Mul
+                | BinOp::IntDiv
+                | BinOp::Mod
+                | BinOp::RealDiv
+                | BinOp::Concat => (q, q + 1),
                 BinOp::And | BinOp::Or => {
                     let same = |x: &Expr| matches!(x, Expr::Binary(o, ..) if o == op);
-                    (if same(a) { q } else { q + 1 }, if same(b) { q } else { q + 1 })
+                    (
+                        if same(a) { q } else { q + 1 },
+                        if same(b) { q } else { q + 1 },
+                    )
                 }
                 _ => (q + 1, q + 1),
             };
@@ -393,7 +406,12 @@ pub fn to_dot(p: &Program) -> String {
                 }
                 LocKind::Plain => "shape=circle".to_string(),
             };
-            let _ = writeln!(out, "    p{pi}_n{} [label=\"{}\", {style}];", n.index(), escape_keep_newlines(&label));
+            let _ = writeln!(
+                out,
+                "    p{pi}_n{} [label=\"{}\", {style}];",
+                n.index(),
+                escape_keep_newlines(&label)
+            );
         }
         let mut edges: Vec<_> = cfg.graph.edge_references().collect();
         edges.sort_by_key(|e| e.id().index());
