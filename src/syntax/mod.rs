@@ -163,7 +163,17 @@ fn convert_error(src: &str, e: ParseError<usize, Tok<'_>, LexError>) -> Diagnost
                 Span::new(l, r),
                 format!("unexpected {text}"),
             );
-            with_expected(d, &expected)
+            // After a complete expression (where `<==>` could follow), explain the operators that do not
+            // chain instead of listing tokens.
+            let after_expr = expected.iter().any(|t| t == "\"<==>\"");
+            match tok {
+                Tok::Lt | Tok::Gt | Tok::Le | Tok::Ge | Tok::EqEq | Tok::Neq | Tok::Subtype if after_expr => d
+                    .with_help("comparison operators do not chain: add parentheses or split the comparison with `&&`"),
+                Tok::Implies | Tok::Explies if after_expr => {
+                    d.with_help("`==>` and `<==` cannot be mixed without parentheses")
+                }
+                _ => with_expected(d, &expected),
+            }
         }
         ParseError::ExtraToken { token: (l, tok, r) } => {
             let text = token_text(src, l, r, &tok);
@@ -210,6 +220,23 @@ const EXPR_START: &[&str] = &[
     "\"{\"",
 ];
 
+/// Tokens that can start a statement; when most of them are expected, they are summarised.
+const STMT_START: &[&str] = &[
+    "\"assume\"",
+    "\"assert\"",
+    "\"havoc\"",
+    "\"async\"",
+    "\"call\"",
+    "\"fork\"",
+    "\"join\"",
+    "\"if\"",
+    "\"while\"",
+    "\"break\"",
+    "\"return\"",
+    "\"goto\"",
+    "\"atomic\"",
+];
+
 fn readable_terminal(t: &str) -> String {
     match t {
         "Ident" => "identifier".to_string(),
@@ -233,16 +260,24 @@ fn with_expected(d: Diagnostic, expected: &[String]) -> Diagnostic {
         return d;
     }
     let mut items: Vec<String> = Vec::new();
-    let starts = expected
-        .iter()
-        .filter(|t| EXPR_START.contains(&t.as_str()))
-        .count();
-    let summarise = starts >= 6;
-    if summarise {
+    let count = |set: &[&str]| {
+        expected
+            .iter()
+            .filter(|t| set.contains(&t.as_str()))
+            .count()
+    };
+    let stmts = count(STMT_START) >= 6;
+    let exprs = !stmts && count(EXPR_START) >= 6;
+    if stmts {
+        items.push("a statement".to_string());
+    }
+    if exprs {
         items.push("an expression".to_string());
     }
     for t in expected {
-        if summarise && EXPR_START.contains(&t.as_str()) {
+        if (stmts && (STMT_START.contains(&t.as_str()) || t == "Ident"))
+            || (exprs && EXPR_START.contains(&t.as_str()))
+        {
             continue;
         }
         items.push(readable_terminal(t));
@@ -250,6 +285,7 @@ fn with_expected(d: Diagnostic, expected: &[String]) -> Diagnostic {
     const MAX: usize = 10;
     let help = match items.len() {
         1 => format!("expected {}", items[0]),
+        2 => format!("expected {} or {}", items[0], items[1]),
         n if n <= MAX => format!("expected one of {}", items.join(", ")),
         n => format!(
             "expected one of {}, and {} more",

@@ -1,0 +1,6 @@
+//#SyntaxError
+procedure main()
+{
+  var x: bv32;
+  x := 5bv;
+}

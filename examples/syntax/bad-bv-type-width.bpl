@@ -1,0 +1,2 @@
+//#SyntaxError
+var x: bv4294967296;

@@ -1,0 +1,5 @@
+//#SyntaxError
+procedure main(a: int, b: int, c: int)
+{
+  assert a < b < c;
+}

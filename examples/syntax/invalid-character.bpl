@@ -1,0 +1,6 @@
+//#SyntaxError
+var x: int;
+procedure main()
+{
+  x := x @ 1;
+}

@@ -1,0 +1,4 @@
+//#SyntaxError
+procedure {:msg "bad \q escape"} main()
+{
+}

@@ -1,0 +1,4 @@
+//#SyntaxError
+var x: int;
+/* this comment never ends
+procedure main() {}

@@ -1,0 +1,4 @@
+//#SyntaxError
+procedure {:msg "never closed} main()
+{
+}
