@@ -531,10 +531,8 @@ impl Builder<'_> {
                             let s = succ(&self.g, y);
                             stack.push((y, s));
                         }
-                        1 => {
-                            if self.g[y].kind == LocKind::Plain {
-                                self.g[y].kind = LocKind::LoopHead;
-                            }
+                        1 if self.g[y].kind == LocKind::Plain => {
+                            self.g[y].kind = LocKind::LoopHead;
                         }
                         _ => {}
                     }

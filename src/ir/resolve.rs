@@ -41,8 +41,11 @@ pub struct BodyInfo<'a> {
     pub locals: Vec<VarId>,
     /// For a separate `implementation`: its name and its parameter and return names with resolved types
     /// (in the procedure's type parameters), for the signature check of the type checker.
-    pub impl_sig: Option<(ast::Ident, Vec<(Span, Type)>, Vec<(Span, Type)>)>,
+    pub impl_sig: Option<ImplSig>,
 }
+
+/// An implementation's name and its parameter and return names with resolved types.
+pub type ImplSig = (ast::Ident, Vec<(Span, Type)>, Vec<(Span, Type)>);
 
 /// A procedure's resolved signature and body.
 #[derive(Clone, Debug)]
@@ -252,7 +255,7 @@ fn undeclared(code: &'static str, what: &str, id: &ast::Ident) -> Diagnostic {
         code,
         format!("undeclared {what} `{}`", id.name),
         id.span,
-        format!("not found in this scope"),
+        "not found in this scope",
     )
 }
 
