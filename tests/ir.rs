@@ -175,3 +175,28 @@ fn dot_maps_records() {
 fn dot_concurrency() {
     insta::assert_snapshot!(dot_of("concurrency"));
 }
+
+/// `check` never panics on damaged programs: every example with one line removed or duplicated.
+#[test]
+fn check_survives_line_deletions() {
+    let mut all = examples("");
+    all.extend(examples("errors"));
+    for (_, src) in all {
+        let lines: Vec<&str> = src.lines().collect();
+        for skip in 0..lines.len() {
+            let mutated: Vec<&str> = lines
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != skip)
+                .map(|(_, l)| *l)
+                .collect();
+            let _ = check_src(&mutated.join("\n"));
+            let doubled: Vec<&str> = lines
+                .iter()
+                .enumerate()
+                .flat_map(|(i, l)| if i == skip { vec![*l, *l] } else { vec![*l] })
+                .collect();
+            let _ = check_src(&doubled.join("\n"));
+        }
+    }
+}
