@@ -420,3 +420,35 @@ proptest! {
         let _ = render_diagnostics("fuzz.bpl", &src, &diags, false);
     }
 }
+
+// ------------------------------------------------------------------ deep nesting
+
+/// Absurdly deep trees are rejected with E0115 (success path) and never overflow the stack, neither when
+/// parsing succeeds nor when a deep partial tree is dropped after a syntax error.
+#[test]
+fn deep_nesting_never_overflows() {
+    for n in [16_000usize, 60_000] {
+        let cases = [
+            (format!("axiom {}x;", "!".repeat(2 * n)), "E0115"),
+            (format!("axiom {}x", "!".repeat(2 * n)), "E0111"),
+            (format!("axiom x{};", "+x".repeat(n)), "E0115"),
+            (format!("axiom x{} +;", "+x".repeat(n)), "E0110"),
+            (format!("axiom x{};", "==>x".repeat(n / 2)), "E0115"),
+            (
+                format!(
+                    "procedure P() {{ {} }}",
+                    "if(*){".repeat(n / 3) + &"}".repeat(n / 3)
+                ),
+                "E0115",
+            ),
+        ];
+        for (src, code) in cases {
+            let (prog, diags) = parse(&src);
+            assert!(prog.is_none());
+            assert_eq!(diags.first().map(|d| d.code), Some(code), "n = {n}");
+        }
+    }
+    // Moderately deep input is fine.
+    let src = format!("axiom x{};", "+x".repeat(1_000));
+    assert!(parse(&src).0.is_some());
+}

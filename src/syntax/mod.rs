@@ -18,8 +18,10 @@
 //! | `E0112` | extra token after the end of the input |
 //! | `E0113` | `&&` and `||` mixed without parentheses |
 //! | `E0114` | bit-vector extract bound `e[hi:lo]` does not fit in 32 bits |
+//! | `E0115` | expressions, statements or types nested more than [`MAX_DEPTH`] levels deep |
 
 pub mod ast;
+mod depth;
 mod helpers;
 pub mod lexer;
 
@@ -55,17 +57,58 @@ pub mod codes {
     pub const EXTRA_TOKEN: &str = "E0112";
     pub const AND_OR_MIX: &str = "E0113";
     pub const BAD_EXTRACT: &str = "E0114";
+    pub const TOO_DEEP: &str = "E0115";
 }
 
 /// Parses a Boogie program.
 ///
 /// Returns the parse tree if there was no error, and all diagnostics. Never panics.
 pub fn parse(src: &str) -> (Option<ast::Program>, Vec<Diagnostic>) {
+    with_stack_for(src, &|| parse_program(src))
+}
+
+/// Parses a single expression (used by tests and tools). Same contract as [`parse`].
+pub fn parse_expr(src: &str) -> (Option<ast::Expr>, Vec<Diagnostic>) {
+    with_stack_for(src, &|| parse_expression(src))
+}
+
+/// Runs `f` (a parse of `src`) on a thread with a stack large enough for any tree `src` can produce.
+///
+/// The parser does not recurse, but dropping a partially built tree after a syntax error does, as deep
+/// as the tree is nested (at most one level per byte of input). Small inputs run inline.
+fn with_stack_for<T: Send>(src: &str, f: &(dyn Fn() -> T + Sync)) -> T {
+    const INLINE_LIMIT: usize = 32 * 1024;
+    if src.len() <= INLINE_LIMIT {
+        return f();
+    }
+    let size = src.len().saturating_mul(160).clamp(64 << 20, 1 << 30);
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("boogie-parser".to_string())
+            .stack_size(size)
+            .spawn_scoped(scope, f);
+        match spawned {
+            Ok(handle) => match handle.join() {
+                Ok(result) => result,
+                Err(payload) => std::panic::resume_unwind(payload),
+            },
+            // No thread available: parse on the caller's stack.
+            Err(_) => f(),
+        }
+    })
+}
+
+fn parse_program(src: &str) -> (Option<ast::Program>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let result = boogie::grammar::ProgramParser::new().parse(&mut diags, Lexer::new(src));
     match result {
         Ok(program) => {
-            if diags.iter().any(Diagnostic::is_error) {
+            if let Some(span) = depth::too_deep(&program, MAX_DEPTH) {
+                diags.push(too_deep(span));
+                // Dropping the tree would recurse as deep as it is nested: leak it instead.
+                std::mem::forget(program);
+                (None, diags)
+            } else if diags.iter().any(Diagnostic::is_error) {
                 (None, diags)
             } else {
                 (Some(program), diags)
@@ -79,19 +122,51 @@ pub fn parse(src: &str) -> (Option<ast::Program>, Vec<Diagnostic>) {
     }
 }
 
-/// Parses a single expression (used by tests and tools). Same contract as [`parse`].
-pub fn parse_expr(src: &str) -> (Option<ast::Expr>, Vec<Diagnostic>) {
+fn parse_expression(src: &str) -> (Option<ast::Expr>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let result = boogie::grammar::ExprParser::new().parse(&mut diags, Lexer::new(src));
     match result {
-        Ok(e) if !diags.iter().any(Diagnostic::is_error) => (Some(e), diags),
-        Ok(_) => (None, diags),
+        Ok(e) => {
+            let span = e.span;
+            let program = ast::Program {
+                decls: vec![ast::Decl::Axiom(ast::AxiomDecl {
+                    attrs: Vec::new(),
+                    expr: e,
+                    span,
+                })],
+            };
+            if let Some(span) = depth::too_deep(&program, MAX_DEPTH) {
+                diags.push(too_deep(span));
+                std::mem::forget(program);
+                (None, diags)
+            } else if diags.iter().any(Diagnostic::is_error) {
+                (None, diags)
+            } else {
+                let expr = program.decls.into_iter().next().and_then(|d| match d {
+                    ast::Decl::Axiom(a) => Some(a.expr),
+                    _ => None,
+                });
+                (expr, diags)
+            }
+        }
         Err(e) => {
             diags.push(convert_error(src, e));
             diags.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
             (None, diags)
         }
     }
+}
+
+pub use depth::MAX_DEPTH;
+
+fn too_deep(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::TOO_DEEP,
+        format!("nesting too deep (more than {MAX_DEPTH} levels)"),
+        span,
+        "nested too deeply",
+    )
+    .with_help("split the expression or statement into smaller parts")
 }
 
 fn lex_diagnostic(e: LexError) -> Diagnostic {
