@@ -200,3 +200,23 @@ fn check_survives_line_deletions() {
         }
     }
 }
+
+/// Deeply nested expressions and statements (up to the parser's depth limit) do not overflow the stack.
+#[test]
+fn deep_nesting() {
+    let n = lapidary::syntax::MAX_DEPTH - 10;
+    let expr = format!("{}x > 0{}", "(".repeat(n), ")".repeat(n));
+    let nots = format!("{}(x > 0)", "!".repeat(n));
+    let sum = format!("x{} > 0", " + 1".repeat(n));
+    let ifs = format!("{}x := 1;{}", "if (*) {".repeat(n / 2), "}".repeat(n / 2));
+    for body in [
+        format!("assert {expr};"),
+        format!("assert {nots};"),
+        format!("assert {sum};"),
+        ifs,
+    ] {
+        let src = format!("procedure main() {{ var x: int; {body} }}");
+        let (prog, diags) = check_src(&src);
+        assert!(prog.is_some(), "{diags:?}");
+    }
+}

@@ -18,8 +18,28 @@ use crate::syntax::ast;
 /// Checks a parsed Boogie program and lowers it to the IR.
 ///
 /// Returns `None` (and at least one error) if resolution or type checking failed; warnings may
-/// accompany a `Some`. Never panics on any input.
+/// accompany a `Some`. Never panics on any input. The passes recurse over the tree, so they run on a
+/// thread with a stack large enough for the deepest tree the parser accepts (`syntax::MAX_DEPTH`).
 pub fn check(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
+    const STACK: usize = 512 << 20;
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("boogie-check".to_string())
+            .stack_size(STACK)
+            .spawn_scoped(scope, || check_inline(ast));
+        match spawned {
+            Ok(handle) => match handle.join() {
+                Ok(result) => result,
+                Err(payload) => std::panic::resume_unwind(payload),
+            },
+            // No thread available: check on the caller's stack.
+            Err(_) => check_inline(ast),
+        }
+    })
+}
+
+/// [`check`] on the caller's stack.
+pub fn check_inline(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
     let (env, mut diags) = resolve::resolve(ast);
     if has_errors(&diags) {
         return (None, diags);
