@@ -131,6 +131,8 @@ struct Checker<'e, 'a> {
     diags: Vec<Diagnostic>,
     subst: HashMap<String, Type>,
     fresh: u32,
+    /// Constants declared with `{:builtin "S"}`, read as applications of a 0-ary builtin function.
+    builtin_consts: HashMap<VarId, FuncId>,
 }
 
 /// Runs the type checker.
@@ -141,6 +143,7 @@ pub fn typecheck(env: Env<'_>) -> (Option<Typed>, Vec<Diagnostic>) {
         diags: Vec::new(),
         subst: HashMap::new(),
         fresh: 0,
+        builtin_consts: HashMap::new(),
     };
     let typed = c.run();
     let diags = c.diags;
@@ -228,6 +231,33 @@ impl<'e, 'a> Checker<'e, 'a> {
                 smt_defined: attr_str(&d.attrs, "smtdefined"),
                 const_array: has_attr(&d.attrs, "const_array"),
             });
+        }
+        // `const {:builtin "+oo"} {:indices 5, 11} c: T;` becomes a 0-ary builtin function `c`.
+        for d in &env.decls {
+            let ast::Decl::Const(c) = d else { continue };
+            let Some(builtin) = attr_str(&c.attrs, "builtin") else {
+                continue;
+            };
+            for n in &c.names {
+                let Some(&v) = env.global_names.get(&n.name) else {
+                    continue;
+                };
+                let fid = FuncId(functions.len() as u32);
+                functions.push(Function {
+                    name: n.name.clone(),
+                    span: n.span,
+                    type_params: Vec::new(),
+                    params: Vec::new(),
+                    result: self.vars[v.0 as usize].ty.clone(),
+                    body: None,
+                    builtin: Some(builtin.clone()),
+                    indices: attr_ints(&c.attrs, "indices"),
+                    inline: false,
+                    smt_defined: None,
+                    const_array: false,
+                });
+                self.builtin_consts.insert(v, fid);
+            }
         }
         let empty = HashMap::new();
         for (i, f) in env.funcs.iter().enumerate() {
@@ -704,21 +734,28 @@ impl<'e, 'a> Checker<'e, 'a> {
                 ),
                 Err(_) => self.bad_literal(e.span, "bit-vector"),
             },
-            K::FloatLit(s) => {
-                let ty = float_type(s).unwrap_or_else(err_ty);
-                (
+            K::FloatLit(s) => match float_type(s) {
+                Some(ty) => (
                     Expr::Float {
                         text: s.clone(),
                         ty: ty.clone(),
                     },
                     ty,
-                )
-            }
+                ),
+                None => self.bad_literal(e.span, "floating-point"),
+            },
             K::Var(id) => match self.lookup(&id.name, ctx) {
                 Some(v) => {
                     let var = &self.vars[v.0 as usize];
                     let ty = var.ty.clone();
-                    if ctx.in_old && var.kind == VarKind::Global {
+                    if let Some(&func) = self.builtin_consts.get(&v) {
+                        let app = Expr::App {
+                            func,
+                            type_args: Vec::new(),
+                            args: Vec::new(),
+                        };
+                        (app, ty)
+                    } else if ctx.in_old && var.kind == VarKind::Global {
                         (Expr::Old(v), ty)
                     } else {
                         (Expr::Var(v), ty)
