@@ -220,3 +220,48 @@ fn deep_nesting() {
         assert!(prog.is_some(), "{diags:?}");
     }
 }
+
+/// The lowering of operators, `old`, map and field updates and call-site requires, printed edge by edge.
+#[test]
+fn lowered_statements() {
+    let src = r#"
+var g: int;
+var m: [int][int]int;
+procedure p(x: int) returns (r: int)
+  requires x > g;
+  requires old(g) >= 0;
+  free requires x > 100;
+  modifies g, m;
+  ensures r == old(x + g);
+{
+  var rec: { f: int, h: bool };
+  r := x div 2 + x mod 3 + x / 2 + x % 2;
+  m[1][2], g := 3, g + 1;
+  rec!h := (rec!f > 0 <== true);
+  assert 1.5 / 0.5 == 3.0 && 0.1 != 1.0 / 3.0;
+  assert x != 0 ==> -x < 0;
+  call r := p(r + 1);
+}
+"#;
+    let (prog, diags) = check_src(src);
+    let Some(prog) = prog else {
+        panic!("{}", render_diagnostics("t.bpl", src, &diags, false))
+    };
+    let mut out = String::new();
+    for p in &prog.procedures {
+        let Some(cfg) = &p.body else { continue };
+        for e in cfg.graph.edge_indices() {
+            let (a, b) = cfg.graph.edge_endpoints(e).unwrap_or_default();
+            out += &format!(
+                "{} -> {}: {}\n",
+                a.index(),
+                b.index(),
+                prog.show_stmt(&cfg.graph[e].stmt)
+            );
+        }
+    }
+    for (i, site) in prog.errors.iter().enumerate() {
+        out += &format!("error {i}: {:?} at {}\n", site.kind, site.span);
+    }
+    insta::assert_snapshot!(out);
+}
