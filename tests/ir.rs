@@ -265,3 +265,47 @@ procedure p(x: int) returns (r: int)
     }
     insta::assert_snapshot!(out);
 }
+
+/// Every expression on a CFG edge of the examples and the corpus prints as Boogie that parses again.
+#[test]
+fn printed_expressions_reparse() {
+    let mut sources: Vec<String> = examples("").into_iter().map(|(_, s)| s).collect();
+    let dir = Path::new(BENCH);
+    if let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) {
+        for line in manifest.lines().skip(1) {
+            let path = line.split('\t').next().unwrap_or_default();
+            if path.ends_with(".bpl")
+                && let Ok(b) = std::fs::read(dir.join(path))
+            {
+                sources.push(String::from_utf8_lossy(&b).into_owned());
+            }
+        }
+    }
+    let mut failures = Vec::new();
+    for src in &sources {
+        let Some(prog) = check_src(src).0 else {
+            continue;
+        };
+        for proc in &prog.procedures {
+            let Some(cfg) = &proc.body else { continue };
+            for e in cfg.graph.edge_indices() {
+                let exprs: Vec<&ir::Expr> = match &cfg.graph[e].stmt {
+                    ir::Stmt::Assume(x) => vec![x],
+                    ir::Stmt::Assign(pairs) => pairs.iter().map(|(_, x)| x).collect(),
+                    _ => Vec::new(),
+                };
+                for x in exprs {
+                    let text = prog.show_expr(x).to_string();
+                    if lapidary::syntax::parse_expr(&text).0.is_none() {
+                        failures.push(text);
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "do not reparse:\n{}",
+        failures.join("\n")
+    );
+}
