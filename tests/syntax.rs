@@ -46,8 +46,11 @@ fn bench_t1_to_t4_parse() {
         let start = Instant::now();
         let (prog, diags) = parse(&src);
         elapsed += start.elapsed();
-        if prog.is_some() {
+        if let Some(prog) = &prog {
             parsed += 1;
+            if let Err(e) = check_spans(&src, prog) {
+                failures.push(format!("{}: bad span: {e}", cols[0]));
+            }
         } else if cols[3] != "SyntaxError" {
             let first = diags
                 .first()
@@ -66,6 +69,84 @@ fn bench_t1_to_t4_parse() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Spot checks of spans: declarations start with their keyword and end with `;` or `}`, names cover
+/// their text, bodies end with `}`, statements start with their keyword.
+fn check_spans(src: &str, prog: &lapidary::syntax::ast::Program) -> Result<(), String> {
+    use lapidary::syntax::ast::{Decl, Ident, Stmt};
+    let text = |sp: lapidary::diag::Span| src.get(sp.range()).unwrap_or("<out of range>");
+    let ident = |id: &Ident| {
+        if text(id.span) == id.name {
+            Ok(())
+        } else {
+            Err(format!(
+                "ident `{}` has span text `{}`",
+                id.name,
+                text(id.span)
+            ))
+        }
+    };
+    fn stmts(src: &str, ss: &[Stmt]) -> Result<(), String> {
+        for s in ss {
+            let t = src.get(s.span.range()).unwrap_or("");
+            let kw = match &s.kind {
+                StmtKind::Assert { .. } => "assert",
+                StmtKind::Assume { .. } => "assume",
+                StmtKind::Havoc(_) => "havoc",
+                StmtKind::If { then_branch, .. } => {
+                    stmts(src, then_branch)?;
+                    "if"
+                }
+                StmtKind::While { body, .. } => {
+                    stmts(src, body)?;
+                    "while"
+                }
+                StmtKind::Atomic(b) => {
+                    stmts(src, b)?;
+                    "atomic"
+                }
+                StmtKind::Goto(_) => "goto",
+                StmtKind::Return => "return",
+                StmtKind::Fork { .. } => "fork",
+                _ => "",
+            };
+            if !t.starts_with(kw) {
+                return Err(format!("statement span `{t}` does not start with `{kw}`"));
+            }
+        }
+        Ok(())
+    }
+    for d in &prog.decls {
+        let (kw, span) = match d {
+            Decl::Type(t) => (ident(&t.name).map(|_| "type"), t.span),
+            Decl::Const(c) => (c.names.iter().try_for_each(ident).map(|_| "const"), c.span),
+            Decl::Function(f) => (ident(&f.name).map(|_| "function"), f.span),
+            Decl::Axiom(a) => (Ok("axiom"), a.span),
+            Decl::Var(v) => (Ok("var"), v.span),
+            Decl::Procedure(p) => {
+                if let Some(b) = &p.body {
+                    stmts(src, &b.stmts)?;
+                    if text(b.end) != "}" {
+                        return Err("body end is not `}`".into());
+                    }
+                }
+                (ident(&p.name).map(|_| "procedure"), p.span)
+            }
+            Decl::Implementation(i) => {
+                stmts(src, &i.body.stmts)?;
+                (ident(&i.name).map(|_| "implementation"), i.span)
+            }
+        };
+        let kw = kw?;
+        let t = text(span);
+        if !t.starts_with(kw) || !(t.ends_with(';') || t.ends_with('}')) {
+            return Err(format!(
+                "declaration span `{t}` is not a whole `{kw}` declaration"
+            ));
+        }
+    }
+    Ok(())
 }
 
 // ------------------------------------------------------------------ malformed examples (snapshots)

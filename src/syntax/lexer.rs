@@ -4,6 +4,8 @@
 //! - `//` and (non-nested) `/* */` comments and whitespace are skipped;
 //! - identifiers are `Letter (Letter | Digit)*` where `Letter` is any Unicode letter or one of
 //!   `' ~ # $ ^ _ . ? \` (so `ULTIMATE.start`, `#res`, `~x`, `x'`, `$p` are identifiers);
+//! - keywords are those of Ultimate's lexer plus Boogie 2's `div`, `mod` and `lambda` (no benchmark file
+//!   uses these as identifiers);
 //! - literals: decimal integers, reals `DEC.DEC`, bit-vector literals `5bv32`, bit-vector types `bv32`,
 //!   strings (attribute arguments only) with the escapes `\t \n \r \" \\`;
 //! - the Unicode aliases `∀ ∃ ≔ ≤ ≥ ≠ ¬ ∧ ∨ ⇒ ⇐ ⇔ •` produce the same tokens as their ASCII forms;
@@ -45,6 +47,7 @@ pub struct LexError {
 #[logos(skip r"[ \t\r\n\f\u{feff}]+")]
 #[logos(skip(r"//[^\n]*", allow_greedy = true))]
 pub enum Tok<'input> {
+    /// `/* … */`: always skipped (or reported as unterminated), never yielded.
     #[token("/*", block_comment)]
     BlockComment,
 

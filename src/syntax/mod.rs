@@ -4,6 +4,9 @@
 //! LALRPOP from `grammar/boogie.lalrpop`. Parsing stops at the first syntax error (no recovery), but
 //! non-fatal findings recorded during parsing (such as a mix of `&&` and `||`) are all reported.
 //!
+//! Accepted but not represented in the tree: the `async` prefix of `call`/`fork`/`join`, and attributes
+//! on `requires`/`ensures` (`ast::Spec` has no attribute field).
+//!
 //! # Diagnostic codes
 //!
 //! | code    | meaning |
@@ -247,7 +250,22 @@ fn convert_error(src: &str, e: ParseError<usize, Tok<'_>, LexError>) -> Diagnost
                 Tok::Implies | Tok::Explies if after_expr => {
                     d.with_help("`==>` and `<==` cannot be mixed without parentheses")
                 }
-                _ => with_expected(d, &expected),
+                _ => {
+                    let mut d = with_expected(d, &expected);
+                    let text = src.get(l..r).unwrap_or("");
+                    let is_keyword = !matches!(tok, Tok::Ident(_) | Tok::BvType(_))
+                        && !text.is_empty()
+                        && text.chars().all(|c| c.is_ascii_alphabetic());
+                    if is_keyword && expected.iter().any(|t| t == "Ident") {
+                        d = d.with_help(format!("`{text}` is a keyword and cannot be used as an identifier"));
+                    }
+                    if expected.iter().any(|t| t == "\";\"")
+                        && let Some(prev) = end_of_previous_line(src, l)
+                    {
+                        d = d.with_secondary(prev, "perhaps a `;` is missing here");
+                    }
+                    d
+                }
             }
         }
         ParseError::ExtraToken { token: (l, tok, r) } => {
@@ -260,6 +278,28 @@ fn convert_error(src: &str, e: ParseError<usize, Tok<'_>, LexError>) -> Diagnost
             )
         }
     }
+}
+
+/// If the token at `start` is the first one on its line, the span of the last character of the previous
+/// non-blank line (unless that line ends in a comment, where the guess would be unreliable).
+fn end_of_previous_line(src: &str, start: usize) -> Option<Span> {
+    let before = src.get(..start)?;
+    let trimmed = before.trim_end();
+    if !before[trimmed.len()..].contains('\n') {
+        return None;
+    }
+    let line_start = trimmed.rfind('\n').map_or(0, |i| i + 1);
+    let line = &trimmed[line_start..];
+    if line.contains("//")
+        || line.ends_with("*/")
+        || line.ends_with(';')
+        || line.ends_with('{')
+        || line.ends_with('}')
+    {
+        return None;
+    }
+    let last = trimmed.chars().next_back()?;
+    Some(Span::new(trimmed.len() - last.len_utf8(), trimmed.len()))
 }
 
 /// How a token is named in a message: its source text in backticks (shortened if long).

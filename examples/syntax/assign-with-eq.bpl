@@ -1,0 +1,6 @@
+//#SyntaxError
+procedure main()
+{
+  var x: int;
+  x = 1;
+}

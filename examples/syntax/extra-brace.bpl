@@ -1,0 +1,6 @@
+//#SyntaxError
+procedure main() returns (r: int)
+{
+  r := 1;
+}
+}

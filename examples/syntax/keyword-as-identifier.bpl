@@ -1,0 +1,2 @@
+//#SyntaxError
+var then: int;
