@@ -282,6 +282,18 @@ impl<'e, 'a> Checker<'e, 'a> {
             let e = self.top_expr(b, &mut ctx, Some(&f.result));
             functions[i].body = Some((pvars, e));
         }
+        self.check_const_parents();
+        for f in &env.funcs {
+            self.check_tparams_used(&f.decl.type_params, &f.params, "function parameter");
+        }
+        for p in &env.procs {
+            let tys: Vec<Type> = p
+                .params
+                .iter()
+                .map(|v| self.vars[v.0 as usize].ty.clone())
+                .collect();
+            self.check_tparams_used(&p.decl.type_params, &tys, "procedure parameter");
+        }
         // Axioms and where clauses of globals.
         let mut axioms = Vec::new();
         for d in self.all_decls() {
@@ -433,6 +445,61 @@ impl<'e, 'a> Checker<'e, 'a> {
             entry,
         };
         Typed { program, bodies }
+    }
+
+    /// Ultimate's rule: each type parameter must occur in the types of the parameters (so that
+    /// instantiations can be inferred).
+    fn check_tparams_used(&mut self, tparams: &[ast::Ident], tys: &[Type], what: &str) {
+        for tp in tparams {
+            if !tys.iter().any(|t| mentions(t, &tp.name)) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0313",
+                        format!(
+                            "type parameter `{}` is not used in the {what} types",
+                            tp.name
+                        ),
+                        tp.span,
+                        "unused type parameter",
+                    )
+                    .with_help(
+                        "every type parameter must occur in a parameter type so it can be inferred",
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The parents of `const x: T <: p;` must be constants of type `T`.
+    fn check_const_parents(&mut self) {
+        let env = self.env;
+        for d in &env.decls {
+            let ast::Decl::Const(c) = d else { continue };
+            let Some(first) = c.names.first().and_then(|n| env.global_names.get(&n.name)) else {
+                continue;
+            };
+            let ty = self.vars[first.0 as usize].ty.clone();
+            for (_, p) in c.parents.iter().flatten() {
+                let Some(&pv) = env.global_names.get(&p.name) else {
+                    continue;
+                };
+                let var = &self.vars[pv.0 as usize];
+                if !matches!(var.kind, VarKind::Const { .. }) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0408",
+                            format!("parent `{}` is not a constant", p.name),
+                            p.span,
+                            "expected a constant",
+                        )
+                        .with_secondary(var.span, "declared as a variable here"),
+                    );
+                } else if !self.unify(&ty, &var.ty.clone()) {
+                    let pt = self.vars[pv.0 as usize].ty.clone();
+                    self.diags.push(mismatch(&ty, &pt, p.span));
+                }
+            }
+        }
     }
 
     fn all_decls(&self) -> Vec<&'a ast::Decl> {
@@ -954,6 +1021,7 @@ impl<'e, 'a> Checker<'e, 'a> {
                         self.expect(&Type::Bool, &t, w.span);
                     }
                 }
+                self.check_tparams_used(type_params, &tys, "bound variable");
                 let trig: Vec<Vec<Expr>> = triggers
                     .iter()
                     .map(|ts| ts.iter().map(|t| self.expr(t, ctx).0).collect())
@@ -1409,6 +1477,25 @@ impl<'e, 'a> Checker<'e, 'a> {
                 }
                 self.check_callee_modifies(callee, proc, s.span, pc, "called procedure");
                 if *forall {
+                    let checked_modifies = self.env.procs[pi]
+                        .decl
+                        .specs
+                        .iter()
+                        .find(|sp| !sp.free && matches!(sp.kind, ast::SpecKind::Modifies(_)));
+                    if let Some(m) = checked_modifies {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0409",
+                                format!(
+                                    "`call forall` of `{}`, which has a modifies clause",
+                                    proc.name
+                                ),
+                                s.span,
+                                "`call forall` needs a procedure without side effects",
+                            )
+                            .with_secondary(m.span, "modifies clause here"),
+                        );
+                    }
                     return TStmt::Unsupported("call forall".into(), s.span);
                 }
                 TStmt::Call {
@@ -1672,6 +1759,24 @@ fn update(base: Expr, path: &[Sel], value: Expr) -> Expr {
                 })
                 .collect(),
         ),
+    }
+}
+
+/// Whether type parameter `name` occurs free in `t`.
+fn mentions(t: &Type, name: &str) -> bool {
+    match t {
+        Type::Param(n) => n == name,
+        Type::Map {
+            type_params,
+            args,
+            result,
+        } => {
+            !type_params.iter().any(|p| p == name)
+                && (args.iter().any(|a| mentions(a, name)) || mentions(result, name))
+        }
+        Type::Ctor(_, args) => args.iter().any(|a| mentions(a, name)),
+        Type::Record(fs) => fs.iter().any(|(_, t)| mentions(t, name)),
+        _ => false,
     }
 }
 
