@@ -437,3 +437,24 @@ pub fn to_dot(p: &Program) -> String {
 fn escape_keep_newlines(s: &str) -> String {
     s.replace('"', "\\\"")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::real_to_string;
+    use num_bigint::BigInt;
+
+    fn r(n: i64, d: i64) -> String {
+        let q = num_rational::BigRational::new(BigInt::from(n), BigInt::from(d));
+        real_to_string(q.numer(), q.denom())
+    }
+
+    #[test]
+    fn reals_print_as_decimals_when_finite() {
+        assert_eq!(r(3, 1), "3.0");
+        assert_eq!(r(7, 2), "3.5");
+        assert_eq!(r(-1, 8), "-0.125");
+        assert_eq!(r(1, 100), "0.01");
+        assert_eq!(r(1, 3), "(1.0 / 3.0)");
+        assert_eq!(r(0, 1), "0.0");
+    }
+}

@@ -1871,3 +1871,58 @@ fn float_type(s: &str) -> Option<Type> {
     let exp: u32 = exp.parse().ok()?;
     Some(Type::Builtin(format!("(_ FloatingPoint {exp} {sig})")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn real_literals_are_exact() {
+        let q = |n: i64, d: i64| BigRational::new(BigInt::from(n), BigInt::from(d));
+        assert_eq!(parse_real("3.5"), Some(q(7, 2)));
+        assert_eq!(parse_real("0.10"), Some(q(1, 10)));
+        assert_eq!(parse_real("1.5e2"), Some(q(150, 1)));
+        assert_eq!(parse_real("25.0e-2"), Some(q(1, 4)));
+        assert_eq!(parse_real("x"), None);
+    }
+
+    #[test]
+    fn float_literal_types_come_from_the_suffix() {
+        assert_eq!(
+            float_type("0x1.8p1f24e8"),
+            Some(Type::Builtin("(_ FloatingPoint 8 24)".into()))
+        );
+        assert_eq!(float_type("1.5"), None);
+    }
+
+    #[test]
+    fn substitution_respects_map_binders() {
+        let a = || Type::Param("a".into());
+        let inner = Type::Map {
+            type_params: vec!["a".into()],
+            args: vec![a()],
+            result: Box::new(a()),
+        };
+        let t = Type::Map {
+            type_params: vec![],
+            args: vec![a()],
+            result: Box::new(inner.clone()),
+        };
+        let m: HashMap<String, Type> = [("a".to_string(), Type::Int)].into_iter().collect();
+        let expected = Type::Map {
+            type_params: vec![],
+            args: vec![Type::Int],
+            result: Box::new(inner),
+        };
+        assert_eq!(subst_params(&t, &m), expected);
+        assert!(mentions(&t, "a"));
+        assert!(!mentions(
+            &Type::Map {
+                type_params: vec!["a".into()],
+                args: vec![a()],
+                result: Box::new(Type::Int)
+            },
+            "a"
+        ));
+    }
+}
