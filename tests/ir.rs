@@ -51,6 +51,12 @@ fn bench_t1_to_t4_check() {
         let expect_error = cols[3] == "SyntaxError";
         if prog.is_some() != expect_error {
             ok += 1;
+            if let Some(d) = diags.iter().find(|d| d.is_error()) {
+                eprintln!(
+                    "  rejected as expected: {}: {}: {}",
+                    cols[0], d.code, d.message
+                );
+            }
         } else if expect_error {
             failures.push(format!("{}: accepted, but expected SyntaxError", cols[0]));
         } else {
