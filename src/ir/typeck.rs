@@ -963,8 +963,11 @@ impl<'e, 'a> Checker<'e, 'a> {
                     .into_iter()
                     .map(|n| (n, self.fresh_var()))
                     .collect();
-                let type_args: Vec<Type> =
-                    sig.type_params.iter().map(|n| inst[n].clone()).collect();
+                let type_args: Vec<Type> = sig
+                    .type_params
+                    .iter()
+                    .map(|n| inst.get(n).cloned().unwrap_or_else(err_ty))
+                    .collect();
                 let params: Vec<Type> = sig.params.iter().map(|t| subst_params(t, &inst)).collect();
                 let result = subst_params(&sig.result, &inst);
                 let mut xs = Vec::new();
@@ -1190,9 +1193,10 @@ impl<'e, 'a> Checker<'e, 'a> {
             B::Concat => {
                 let (x, y) = (self.apply(&at), self.apply(&bt));
                 match (&x, &y) {
-                    (Type::BitVec(n), Type::BitVec(m)) => {
-                        (mk(BinOp::Concat, ax, bx), Type::BitVec(n + m))
-                    }
+                    (Type::BitVec(n), Type::BitVec(m)) if n.checked_add(*m).is_some() => (
+                        mk(BinOp::Concat, ax, bx),
+                        Type::BitVec(n.saturating_add(*m)),
+                    ),
                     _ if is_err(&x) || is_err(&y) => (mk(BinOp::Concat, ax, bx), err_ty()),
                     _ => {
                         let (bad, sp) = if matches!(x, Type::BitVec(_)) {
@@ -1853,7 +1857,10 @@ fn parse_real(s: &str) -> Option<BigRational> {
     let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
     let digits = format!("{int}{frac}");
     let num: BigInt = digits.parse().ok()?;
-    let scale = exp - frac.len() as i32;
+    let scale = exp.checked_sub(i32::try_from(frac.len()).ok()?)?;
+    if scale.unsigned_abs() > 1_000_000 {
+        return None;
+    }
     let ten = BigInt::from(10);
     let p = num_traits::pow(ten, scale.unsigned_abs() as usize);
     Some(if scale >= 0 {
