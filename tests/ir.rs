@@ -315,3 +315,8 @@ fn printed_expressions_reparse() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn dot_misc_constructs() {
+    insta::assert_snapshot!(dot_of("misc_constructs"));
+}
