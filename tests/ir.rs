@@ -320,3 +320,63 @@ fn printed_expressions_reparse() {
 fn dot_misc_constructs() {
     insta::assert_snapshot!(dot_of("misc_constructs"));
 }
+
+/// The lowered IR is well typed: assumes are boolean, assignments and call arguments/results match the
+/// variables' and parameters' types (checked with `Program::type_of` on the examples and the corpus).
+#[test]
+fn lowered_ir_is_well_typed() {
+    let mut sources: Vec<String> = examples("").into_iter().map(|(_, s)| s).collect();
+    let dir = Path::new(BENCH);
+    if let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) {
+        for line in manifest.lines().skip(1) {
+            let path = line.split('\t').next().unwrap_or_default();
+            if path.ends_with(".bpl")
+                && let Ok(b) = std::fs::read(dir.join(path))
+            {
+                sources.push(String::from_utf8_lossy(&b).into_owned());
+            }
+        }
+    }
+    let mut failures = Vec::new();
+    for src in &sources {
+        let Some(prog) = check_src(src).0 else {
+            continue;
+        };
+        let mut expect = |want: &ir::Type, e: &ir::Expr| {
+            let got = prog.type_of(e);
+            if &got != want && !matches!(want, ir::Type::Param(_)) {
+                failures.push(format!("{}: {got}, expected {want}", prog.show_expr(e)));
+            }
+        };
+        for a in &prog.axioms {
+            expect(&ir::Type::Bool, a);
+        }
+        for proc in &prog.procedures {
+            for c in proc.requires.iter().chain(&proc.ensures) {
+                expect(&ir::Type::Bool, &c.expr);
+            }
+            let Some(cfg) = &proc.body else { continue };
+            for e in cfg.graph.edge_indices() {
+                match &cfg.graph[e].stmt {
+                    ir::Stmt::Assume(x) => expect(&ir::Type::Bool, x),
+                    ir::Stmt::Assign(pairs) => {
+                        for (v, x) in pairs {
+                            expect(&prog.var(*v).ty, x);
+                        }
+                    }
+                    ir::Stmt::Call { callee, args, .. } => {
+                        for (p, x) in prog.proc(*callee).params.iter().zip(args) {
+                            expect(&prog.var(*p).ty, x);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "ill-typed IR:\n{}",
+        failures.join("\n")
+    );
+}

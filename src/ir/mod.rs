@@ -2,13 +2,14 @@
 //!
 //! [`check`] runs the phases in order — [`resolve`] (names, `E02xx`), [`typeck`] (types and other semantic
 //! checks, `E03xx`/`E04xx`), [`lower`] (control-flow graphs) — and stops after the first phase that reports
-//! an error. [`dot`] renders a lowered program as Graphviz and pretty-prints IR expressions and statements.
+//! an error. [`types`] recomputes the type of an IR expression. [`dot`] renders a lowered program as Graphviz and pretty-prints IR expressions and statements.
 
 pub mod dot;
 pub mod lower;
 pub mod program;
 pub mod resolve;
 pub mod typeck;
+pub mod types;
 
 pub use program::*;
 
