@@ -102,6 +102,23 @@ fn examples(sub: &str) -> Vec<(String, String)> {
     out
 }
 
+/// The valid examples and every `.bpl` of the corpus (if present).
+fn corpus_sources() -> Vec<String> {
+    let mut sources: Vec<String> = examples("").into_iter().map(|(_, s)| s).collect();
+    let dir = Path::new(BENCH);
+    if let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) {
+        for line in manifest.lines().skip(1) {
+            let path = line.split('\t').next().unwrap_or_default();
+            if path.ends_with(".bpl")
+                && let Ok(b) = std::fs::read(dir.join(path))
+            {
+                sources.push(String::from_utf8_lossy(&b).into_owned());
+            }
+        }
+    }
+    sources
+}
+
 /// Every valid example checks without diagnostics; its first line names a verdict.
 #[test]
 fn valid_examples_check() {
@@ -275,18 +292,7 @@ procedure p(x: int) returns (r: int)
 /// Every expression on a CFG edge of the examples and the corpus prints as Boogie that parses again.
 #[test]
 fn printed_expressions_reparse() {
-    let mut sources: Vec<String> = examples("").into_iter().map(|(_, s)| s).collect();
-    let dir = Path::new(BENCH);
-    if let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) {
-        for line in manifest.lines().skip(1) {
-            let path = line.split('\t').next().unwrap_or_default();
-            if path.ends_with(".bpl")
-                && let Ok(b) = std::fs::read(dir.join(path))
-            {
-                sources.push(String::from_utf8_lossy(&b).into_owned());
-            }
-        }
-    }
+    let sources = corpus_sources();
     let mut failures = Vec::new();
     for src in &sources {
         let Some(prog) = check_src(src).0 else {
@@ -325,18 +331,7 @@ fn dot_misc_constructs() {
 /// variables' and parameters' types (checked with `Program::type_of` on the examples and the corpus).
 #[test]
 fn lowered_ir_is_well_typed() {
-    let mut sources: Vec<String> = examples("").into_iter().map(|(_, s)| s).collect();
-    let dir = Path::new(BENCH);
-    if let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) {
-        for line in manifest.lines().skip(1) {
-            let path = line.split('\t').next().unwrap_or_default();
-            if path.ends_with(".bpl")
-                && let Ok(b) = std::fs::read(dir.join(path))
-            {
-                sources.push(String::from_utf8_lossy(&b).into_owned());
-            }
-        }
-    }
+    let sources = corpus_sources();
     let mut failures = Vec::new();
     for src in &sources {
         let Some(prog) = check_src(src).0 else {
@@ -379,4 +374,48 @@ fn lowered_ir_is_well_typed() {
         "ill-typed IR:\n{}",
         failures.join("\n")
     );
+}
+
+/// The structural invariants of `program.rs` hold for every lowered corpus program: one entry and one
+/// exit per CFG (matching `Cfg::entry`/`exit`), no edge into the entry or out of the exit, error
+/// locations without outgoing edges and in one-to-one correspondence with `Program::errors`.
+#[test]
+fn cfg_invariants() {
+    use petgraph::Direction;
+    let sources = corpus_sources();
+    for src in &sources {
+        let Some(prog) = check_src(src).0 else {
+            continue;
+        };
+        let mut seen = vec![0usize; prog.errors.len()];
+        for (pi, proc) in prog.procedures.iter().enumerate() {
+            let Some(cfg) = &proc.body else { continue };
+            let g = &cfg.graph;
+            let kinds: Vec<&ir::LocKind> = g.node_indices().map(|n| &g[n].kind).collect();
+            assert_eq!(
+                kinds.iter().filter(|k| ***k == ir::LocKind::Entry).count(),
+                1
+            );
+            assert_eq!(
+                kinds.iter().filter(|k| ***k == ir::LocKind::Exit).count(),
+                1
+            );
+            assert_eq!(g[cfg.entry].kind, ir::LocKind::Entry);
+            assert_eq!(g[cfg.exit].kind, ir::LocKind::Exit);
+            assert_eq!(g.edges_directed(cfg.entry, Direction::Incoming).count(), 0);
+            assert_eq!(g.edges_directed(cfg.exit, Direction::Outgoing).count(), 0);
+            for n in g.node_indices() {
+                if let ir::LocKind::Error(id) = g[n].kind {
+                    assert_eq!(g.edges_directed(n, Direction::Outgoing).count(), 0);
+                    let site = prog.error(id);
+                    assert_eq!((site.proc.0 as usize, site.location), (pi, n));
+                    seen[id.0 as usize] += 1;
+                }
+            }
+        }
+        assert!(
+            seen.iter().all(|c| *c == 1),
+            "error sites without a unique location"
+        );
+    }
 }
