@@ -266,27 +266,7 @@ procedure p(x: int) returns (r: int)
   call r := p(r + 1);
 }
 "#;
-    let (prog, diags) = check_src(src);
-    let Some(prog) = prog else {
-        panic!("{}", render_diagnostics("t.bpl", src, &diags, false))
-    };
-    let mut out = String::new();
-    for p in &prog.procedures {
-        let Some(cfg) = &p.body else { continue };
-        for e in cfg.graph.edge_indices() {
-            let (a, b) = cfg.graph.edge_endpoints(e).unwrap_or_default();
-            out += &format!(
-                "{} -> {}: {}\n",
-                a.index(),
-                b.index(),
-                prog.show_stmt(&cfg.graph[e].stmt)
-            );
-        }
-    }
-    for (i, site) in prog.errors.iter().enumerate() {
-        out += &format!("error {i}: {:?} at {}\n", site.kind, site.span);
-    }
-    insta::assert_snapshot!(out);
+    insta::assert_snapshot!(edges_text(src));
 }
 
 /// Every expression on a CFG edge of the examples and the corpus prints as Boogie that parses again.
@@ -418,4 +398,50 @@ fn cfg_invariants() {
             "error sites without a unique location"
         );
     }
+}
+
+/// Every CFG edge as `from -> to: stmt`, then the error sites.
+fn edges_text(src: &str) -> String {
+    let (prog, diags) = check_src(src);
+    let Some(prog) = prog else {
+        panic!("{}", render_diagnostics("t.bpl", src, &diags, false))
+    };
+    let mut out = String::new();
+    for p in &prog.procedures {
+        let Some(cfg) = &p.body else { continue };
+        for e in cfg.graph.edge_indices() {
+            let (a, b) = cfg.graph.edge_endpoints(e).unwrap_or_default();
+            out += &format!(
+                "{} -> {}: {}\n",
+                a.index(),
+                b.index(),
+                prog.show_stmt(&cfg.graph[e].stmt)
+            );
+        }
+    }
+    for (i, site) in prog.errors.iter().enumerate() {
+        out += &format!("error {i}: {:?} at {}\n", site.kind, site.span);
+    }
+    out
+}
+
+/// `break` and `return` out of `atomic` blocks pass an `AtomicEnd` edge first.
+#[test]
+fn leaving_atomic_blocks() {
+    let src = r#"
+procedure main()
+{
+  var x: int;
+  while (true) {
+    atomic {
+      x := 1;
+      if (x > 0) { break; }
+    }
+  }
+  atomic {
+    if (*) { return; }
+  }
+}
+"#;
+    insta::assert_snapshot!(edges_text(src));
 }

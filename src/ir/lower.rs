@@ -100,6 +100,8 @@ pub fn subst_requires(e: &Expr, map: &HashMap<VarId, Expr>) -> Expr {
 struct Enclosing {
     labels: Vec<String>,
     is_loop: bool,
+    /// An `atomic` block: leaving it by `break`/`return` passes an `AtomicEnd` edge.
+    is_atomic: bool,
     exit: NodeIndex,
 }
 
@@ -356,6 +358,7 @@ impl Builder<'_> {
                 self.enclosing.push(Enclosing {
                     labels,
                     is_loop: false,
+                    is_atomic: false,
                     exit: join,
                 });
                 let (ct, ce) = match cond {
@@ -403,6 +406,7 @@ impl Builder<'_> {
                 self.enclosing.push(Enclosing {
                     labels,
                     is_loop: true,
+                    is_atomic: false,
                     exit,
                 });
                 // The end of the body goes back to the head, checking the invariants again.
@@ -432,6 +436,7 @@ impl Builder<'_> {
                 self.enclosing.push(Enclosing {
                     labels,
                     is_loop: false,
+                    is_atomic: true,
                     exit: before_end,
                 });
                 let end = self.stmts(body, start, Some(before_end), Vec::new());
@@ -441,18 +446,25 @@ impl Builder<'_> {
             }
             TStmt::Break(label, span) => {
                 let target = match label {
-                    None => self.enclosing.iter().rev().find(|e| e.is_loop),
-                    Some(l) => self.enclosing.iter().rev().find(|e| e.labels.contains(l)),
-                }
-                .map(|e| e.exit);
-                if let Some(tg) = target {
-                    self.jump(cur, tg, Some(*span));
+                    None => self.enclosing.iter().rposition(|e| e.is_loop),
+                    Some(l) => self.enclosing.iter().rposition(|e| e.labels.contains(l)),
+                };
+                if let Some(i) = target {
+                    let open = self.enclosing[i + 1..]
+                        .iter()
+                        .filter(|e| e.is_atomic)
+                        .count();
+                    let exit = self.enclosing[i].exit;
+                    let c = self.close_atomics(cur, open, *span);
+                    self.jump(c, exit, Some(*span));
                 }
                 self.node(LocKind::Plain, Some(*span))
             }
             TStmt::Return(span) => {
                 let ret = self.ret;
-                self.jump(cur, ret, Some(*span));
+                let open = self.enclosing.iter().filter(|e| e.is_atomic).count();
+                let c = self.close_atomics(cur, open, *span);
+                self.jump(c, ret, Some(*span));
                 self.node(LocKind::Plain, Some(*span))
             }
             TStmt::Goto(targets, span) => {
@@ -466,6 +478,20 @@ impl Builder<'_> {
                 self.node(LocKind::Plain, Some(*span))
             }
         }
+    }
+
+    /// `n` `AtomicEnd` edges from `cur` (when `break`/`return` leaves atomic blocks); returns the end.
+    fn close_atomics(&mut self, cur: NodeIndex, n: usize, span: Span) -> NodeIndex {
+        let mut c = cur;
+        for _ in 0..n {
+            if self.is_isolated(c) {
+                break;
+            }
+            let next = self.node(LocKind::Plain, Some(span));
+            self.edge(c, next, Stmt::AtomicEnd, Some(span));
+            c = next;
+        }
+        c
     }
 
     /// Checks `invs` one after the other from `cur`, the last one continuing into `to`.
