@@ -374,7 +374,7 @@ pub fn to_dot(p: &Program) -> String {
             let loc = &cfg.graph[n];
             let mut label = format!("l{}", n.index());
             if let Some(l) = &loc.label {
-                label = format!("{label} {l}:");
+                label = format!("{label} {}:", escape(l));
             }
             let style = match &loc.kind {
                 LocKind::Entry => {
@@ -410,7 +410,7 @@ pub fn to_dot(p: &Program) -> String {
                 out,
                 "    p{pi}_n{} [label=\"{}\", {style}];",
                 n.index(),
-                escape_keep_newlines(&label)
+                label
             );
         }
         let mut edges: Vec<_> = cfg.graph.edge_references().collect();
@@ -431,11 +431,6 @@ pub fn to_dot(p: &Program) -> String {
     }
     let _ = writeln!(out, "}}");
     out
-}
-
-/// Escapes quotes but keeps the `\n` line breaks we put into node labels.
-fn escape_keep_newlines(s: &str) -> String {
-    s.replace('"', "\\\"")
 }
 
 #[cfg(test)]
