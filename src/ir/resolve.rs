@@ -708,7 +708,17 @@ impl<'a> Resolver<'a> {
 
     fn var_use(&mut self, id: &ast::Ident, scope: &HashMap<String, VarId>, sc: &Scopes) {
         if !self.lookup_var(id, scope, sc) {
-            self.diags.push(undeclared("E0201", "variable", id));
+            let candidates = sc
+                .bound
+                .iter()
+                .flatten()
+                .chain(scope.keys())
+                .chain(self.env.global_names.keys());
+            let mut d = undeclared("E0201", "variable", id);
+            if let Some(s) = similar(&id.name, candidates) {
+                d = d.with_help(format!("a variable with a similar name exists: `{s}`"));
+            }
+            self.diags.push(d);
         }
     }
 
@@ -999,6 +1009,34 @@ impl<'a> Resolver<'a> {
             self.diags.push(d);
         }
     }
+}
+
+/// The candidate closest to `name` (edit distance at most 2, and less than the name's length); ties go
+/// to the lexicographically smallest, so the choice is deterministic.
+fn similar<'s>(name: &str, candidates: impl Iterator<Item = &'s String>) -> Option<&'s str> {
+    let limit = 2.min(name.chars().count().saturating_sub(1));
+    candidates
+        .filter_map(|c| {
+            let d = edit_distance(name, c);
+            (d <= limit).then_some((d, c.as_str()))
+        })
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
 
 fn arity_diag(id: &ast::Ident, expected: usize, found: usize) -> Diagnostic {

@@ -151,12 +151,21 @@ pub fn typecheck(env: Env<'_>) -> (Option<Typed>, Vec<Diagnostic>) {
 }
 
 fn mismatch(expected: &Type, found: &Type, span: Span) -> Diagnostic {
-    Diagnostic::error(
+    let d = Diagnostic::error(
         "E0301",
         format!("type mismatch: expected {expected}, found {found}"),
         span,
         format!("expected `{expected}`, found `{found}`"),
-    )
+    );
+    match (expected, found) {
+        (Type::Real, Type::Int) | (Type::Int, Type::Real) => d.with_help(
+            "Boogie never converts between `int` and `real`; real literals need a decimal point (`1.0`)",
+        ),
+        (Type::BitVec(_), Type::Int) => {
+            d.with_help("bit-vector literals carry their width, e.g. `5bv32`")
+        }
+        _ => d,
+    }
 }
 
 /// Replaces type parameters by `map`, respecting map types that rebind a name.

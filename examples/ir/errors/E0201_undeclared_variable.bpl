@@ -1,7 +1,7 @@
 //#SyntaxError
-// E0201: use of an undeclared variable.
+// E0201: use of an undeclared variable (a near miss of a declared one).
 procedure main()
 {
-  var x: int;
-  x := y + 1;
+  var count: int;
+  count := cuont + 1;
 }
