@@ -129,7 +129,13 @@ fn prec(e: &Expr) -> u8 {
             BinOp::Iff => 1,
             BinOp::Implies => 2,
             BinOp::And | BinOp::Or => 3,
-            BinOp::Eq | BinOp::Neq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Subtype => 4,
+            BinOp::Eq
+            | BinOp::Neq
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::Subtype => 4,
             BinOp::Concat => 5,
             BinOp::Add | BinOp::Sub => 6,
             BinOp::Mul | BinOp::IntDiv | BinOp::Mod | BinOp::RealDiv => 7,
@@ -156,8 +162,8 @@ fn op_str(op: BinOp) -> &'static str {
         BinOp::Add => "+",
         BinOp::Sub => "-",
         BinOp::Mul => "*",
-        BinOp::IntDiv => "div",
-        BinOp::Mod => "mod",
+        BinOp::IntDiv => "/",
+        BinOp::Mod => "%",
         BinOp::RealDiv => "/",
         BinOp::Concat => "++",
         BinOp::Subtype => "<:",
@@ -196,12 +202,19 @@ fn write_expr(f: &mut fmt::Formatter<'_>, p: &Program, e: &Expr, min: u8) -> fmt
             let q = prec(e);
             let (lmin, rmin) = match op {
                 BinOp::Implies => (q + 1, q),
-                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::IntDiv | BinOp::Mod | BinOp::RealDiv | BinOp::Concat => {
-                    (q, q + 1)
-                }
+                BinOp::Add
+                | BinOp::Sub
+                | BinOp::Mul
+                | BinOp::IntDiv
+                | BinOp::Mod
+                | BinOp::RealDiv
+                | BinOp::Concat => (q, q + 1),
                 BinOp::And | BinOp::Or => {
                     let same = |x: &Expr| matches!(x, Expr::Binary(o, ..) if o == op);
-                    (if same(a) { q } else { q + 1 }, if same(b) { q } else { q + 1 })
+                    (
+                        if same(a) { q } else { q + 1 },
+                        if same(b) { q } else { q + 1 },
+                    )
                 }
                 _ => (q + 1, q + 1),
             };
@@ -361,7 +374,7 @@ pub fn to_dot(p: &Program) -> String {
             let loc = &cfg.graph[n];
             let mut label = format!("l{}", n.index());
             if let Some(l) = &loc.label {
-                label = format!("{label} {l}:");
+                label = format!("{label} {}:", escape(l));
             }
             let style = match &loc.kind {
                 LocKind::Entry => {
@@ -393,7 +406,12 @@ pub fn to_dot(p: &Program) -> String {
                 }
                 LocKind::Plain => "shape=circle".to_string(),
             };
-            let _ = writeln!(out, "    p{pi}_n{} [label=\"{}\", {style}];", n.index(), escape_keep_newlines(&label));
+            let _ = writeln!(
+                out,
+                "    p{pi}_n{} [label=\"{}\", {style}];",
+                n.index(),
+                label
+            );
         }
         let mut edges: Vec<_> = cfg.graph.edge_references().collect();
         edges.sort_by_key(|e| e.id().index());
@@ -415,7 +433,23 @@ pub fn to_dot(p: &Program) -> String {
     out
 }
 
-/// Escapes quotes but keeps the `\n` line breaks we put into node labels.
-fn escape_keep_newlines(s: &str) -> String {
-    s.replace('"', "\\\"")
+#[cfg(test)]
+mod tests {
+    use super::real_to_string;
+    use num_bigint::BigInt;
+
+    fn r(n: i64, d: i64) -> String {
+        let q = num_rational::BigRational::new(BigInt::from(n), BigInt::from(d));
+        real_to_string(q.numer(), q.denom())
+    }
+
+    #[test]
+    fn reals_print_as_decimals_when_finite() {
+        assert_eq!(r(3, 1), "3.0");
+        assert_eq!(r(7, 2), "3.5");
+        assert_eq!(r(-1, 8), "-0.125");
+        assert_eq!(r(1, 100), "0.01");
+        assert_eq!(r(1, 3), "(1.0 / 3.0)");
+        assert_eq!(r(0, 1), "0.0");
+    }
 }

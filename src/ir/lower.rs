@@ -58,13 +58,19 @@ pub fn subst_requires(e: &Expr, map: &HashMap<VarId, Expr>) -> Expr {
         Expr::Binary(op, a, b) => Expr::Binary(*op, Box::new(s(a)), Box::new(s(b))),
         Expr::Ite(a, b, c) => Expr::Ite(Box::new(s(a)), Box::new(s(b)), Box::new(s(c))),
         Expr::Select(a, idx) => Expr::Select(Box::new(s(a)), idx.iter().map(s).collect()),
-        Expr::Store(a, idx, v) => Expr::Store(Box::new(s(a)), idx.iter().map(s).collect(), Box::new(s(v))),
+        Expr::Store(a, idx, v) => {
+            Expr::Store(Box::new(s(a)), idx.iter().map(s).collect(), Box::new(s(v)))
+        }
         Expr::Extract { expr, hi, lo } => Expr::Extract {
             expr: Box::new(s(expr)),
             hi: *hi,
             lo: *lo,
         },
-        Expr::App { func, type_args, args } => Expr::App {
+        Expr::App {
+            func,
+            type_args,
+            args,
+        } => Expr::App {
             func: *func,
             type_args: type_args.clone(),
             args: args.iter().map(s).collect(),
@@ -77,18 +83,25 @@ pub fn subst_requires(e: &Expr, map: &HashMap<VarId, Expr>) -> Expr {
         } => Expr::Quant {
             quantifier: *quantifier,
             vars: vars.clone(),
-            triggers: triggers.iter().map(|ts| ts.iter().map(s).collect()).collect(),
+            triggers: triggers
+                .iter()
+                .map(|ts| ts.iter().map(s).collect())
+                .collect(),
             body: Box::new(s(body)),
         },
         Expr::Field(a, f) => Expr::Field(Box::new(s(a)), f.clone()),
         Expr::Record(fs) => Expr::Record(fs.iter().map(|(n, x)| (n.clone(), s(x))).collect()),
-        Expr::Bool(_) | Expr::Int(_) | Expr::Real(_) | Expr::BitVec { .. } | Expr::Float { .. } => e.clone(),
+        Expr::Bool(_) | Expr::Int(_) | Expr::Real(_) | Expr::BitVec { .. } | Expr::Float { .. } => {
+            e.clone()
+        }
     }
 }
 
 struct Enclosing {
     labels: Vec<String>,
     is_loop: bool,
+    /// An `atomic` block: leaving it by `break`/`return` passes an `AtomicEnd` edge.
+    is_atomic: bool,
     exit: NodeIndex,
 }
 
@@ -124,25 +137,28 @@ fn lower_body(prog: &mut Program, body: &TBody) -> Cfg {
     let end = b.stmts(&body.stmts, entry, Some(b.ret), Vec::new());
     let ret = b.ret;
     b.jump(end, ret, Some(body.end));
-    // Ensures.
+    // Ensures: checked (or, when free, assumed) on the way from the return location to the exit.
     let ensures = b.prog.procedures[body.proc.0 as usize].ensures.clone();
-    let mut cur = ret;
-    for c in &ensures {
-        if !c.free {
-            cur = b.check(cur, &c.expr, ErrorKind::Ensures, c.span, c.span, None);
-        } else {
-            let n = b.node(LocKind::Plain, Some(c.span));
-            b.edge(cur, n, Stmt::Assume(c.expr.clone()), Some(c.span));
-            cur = n;
-        }
-    }
     let exit = if ensures.is_empty() {
-        // No ensures: the return location is the exit.
         b.g[ret].kind = LocKind::Exit;
         ret
     } else {
         let exit = b.node(LocKind::Exit, Some(body.end));
-        b.edge(cur, exit, Stmt::Assume(t()), None);
+        let mut cur = ret;
+        for (i, c) in ensures.iter().enumerate() {
+            let next = if i + 1 == ensures.len() {
+                Some(exit)
+            } else {
+                None
+            };
+            if !c.free {
+                cur = b.check(cur, &c.expr, ErrorKind::Ensures, c.span, c.span, next);
+            } else {
+                let n = b.target(next, c.span);
+                b.edge(cur, n, Stmt::Assume(c.expr.clone()), Some(c.span));
+                cur = n;
+            }
+        }
         exit
     };
     b.finish(exit)
@@ -163,8 +179,16 @@ impl Builder<'_> {
 
     fn is_isolated(&self, n: NodeIndex) -> bool {
         n != self.entry
-            && self.g.edges_directed(n, Direction::Incoming).next().is_none()
-            && self.g.edges_directed(n, Direction::Outgoing).next().is_none()
+            && self
+                .g
+                .edges_directed(n, Direction::Incoming)
+                .next()
+                .is_none()
+            && self
+                .g
+                .edges_directed(n, Direction::Outgoing)
+                .next()
+                .is_none()
             && self.g[n].kind == LocKind::Plain
             && self.g[n].label.is_none()
     }
@@ -228,7 +252,13 @@ impl Builder<'_> {
     }
 
     /// Lowers a statement list starting at `cur`; the last statement ends in `after` if given.
-    fn stmts(&mut self, ss: &[TStmt], mut cur: NodeIndex, after: Option<NodeIndex>, labels: Vec<String>) -> NodeIndex {
+    fn stmts(
+        &mut self,
+        ss: &[TStmt],
+        mut cur: NodeIndex,
+        after: Option<NodeIndex>,
+        labels: Vec<String>,
+    ) -> NodeIndex {
         let mut pending = labels;
         for (i, s) in ss.iter().enumerate() {
             let hint = match ss.get(i + 1) {
@@ -248,10 +278,18 @@ impl Builder<'_> {
         cur
     }
 
-    fn stmt(&mut self, s: &TStmt, cur: NodeIndex, hint: Option<NodeIndex>, labels: Vec<String>) -> NodeIndex {
+    fn stmt(
+        &mut self,
+        s: &TStmt,
+        cur: NodeIndex,
+        hint: Option<NodeIndex>,
+        labels: Vec<String>,
+    ) -> NodeIndex {
         match s {
             TStmt::Label(l, _) => {
-                let Some(&n) = self.labels.get(l) else { return cur };
+                let Some(&n) = self.labels.get(l) else {
+                    return cur;
+                };
                 if cur != n && !self.is_isolated(cur) {
                     self.edge(cur, n, Stmt::Assume(t()), None);
                 }
@@ -261,7 +299,9 @@ impl Builder<'_> {
             TStmt::Assume(e, sp) => self.simple(cur, Stmt::Assume(e.clone()), *sp, hint),
             TStmt::Havoc(vs, sp) => self.simple(cur, Stmt::Havoc(vs.clone()), *sp, hint),
             TStmt::Assign(pairs, sp) => self.simple(cur, Stmt::Assign(pairs.clone()), *sp, hint),
-            TStmt::Unsupported(what, sp) => self.simple(cur, Stmt::Unsupported(what.clone()), *sp, hint),
+            TStmt::Unsupported(what, sp) => {
+                self.simple(cur, Stmt::Unsupported(what.clone()), *sp, hint)
+            }
             TStmt::Call {
                 callee,
                 args,
@@ -269,7 +309,8 @@ impl Builder<'_> {
                 span,
             } => {
                 let p = &self.prog.procedures[callee.0 as usize];
-                let map: HashMap<VarId, Expr> = p.params.iter().copied().zip(args.iter().cloned()).collect();
+                let map: HashMap<VarId, Expr> =
+                    p.params.iter().copied().zip(args.iter().cloned()).collect();
                 let reqs: Vec<Contract> = p.requires.iter().filter(|r| !r.free).cloned().collect();
                 let mut cur = cur;
                 for r in reqs {
@@ -317,6 +358,7 @@ impl Builder<'_> {
                 self.enclosing.push(Enclosing {
                     labels,
                     is_loop: false,
+                    is_atomic: false,
                     exit: join,
                 });
                 let (ct, ce) = match cond {
@@ -343,12 +385,9 @@ impl Builder<'_> {
                 span,
             } => {
                 let head = self.node(LocKind::LoopHead, Some(*span));
-                // Entry: check the invariants, arrive at the head.
-                let mut c = cur;
-                for inv in invariants.iter().filter(|i| !i.free) {
-                    c = self.check(c, &inv.expr, ErrorKind::InvariantEntry, inv.span, inv.span, None);
-                }
-                self.jump_always(c, head, Some(*span));
+                let checked: Vec<&Contract> = invariants.iter().filter(|i| !i.free).collect();
+                // Entry: check the invariants on the way to the head.
+                self.check_chain(cur, &checked, ErrorKind::InvariantEntry, head, *span);
                 // Free invariants are assumed after the head.
                 let mut h = head;
                 for inv in invariants.iter().filter(|i| i.free) {
@@ -367,19 +406,26 @@ impl Builder<'_> {
                 self.enclosing.push(Enclosing {
                     labels,
                     is_loop: true,
+                    is_atomic: false,
                     exit,
                 });
-                let back = self.node(LocKind::Plain, Some(*span));
+                // The end of the body goes back to the head, checking the invariants again.
+                let back = if checked.is_empty() {
+                    head
+                } else {
+                    self.node(LocKind::Plain, Some(*span))
+                };
                 let end = self.stmts(body, start, Some(back), Vec::new());
                 self.jump(end, back, None);
                 self.enclosing.pop();
-                // Back edge: check the invariants again.
-                if self.g.edges_directed(back, Direction::Incoming).next().is_some() {
-                    let mut c = back;
-                    for inv in invariants.iter().filter(|i| !i.free) {
-                        c = self.check(c, &inv.expr, ErrorKind::InvariantMaintained, inv.span, inv.span, None);
-                    }
-                    self.jump_always(c, head, Some(*span));
+                if back != head
+                    && self
+                        .g
+                        .edges_directed(back, Direction::Incoming)
+                        .next()
+                        .is_some()
+                {
+                    self.check_chain(back, &checked, ErrorKind::InvariantMaintained, head, *span);
                 }
                 exit
             }
@@ -390,6 +436,7 @@ impl Builder<'_> {
                 self.enclosing.push(Enclosing {
                     labels,
                     is_loop: false,
+                    is_atomic: true,
                     exit: before_end,
                 });
                 let end = self.stmts(body, start, Some(before_end), Vec::new());
@@ -399,18 +446,25 @@ impl Builder<'_> {
             }
             TStmt::Break(label, span) => {
                 let target = match label {
-                    None => self.enclosing.iter().rev().find(|e| e.is_loop),
-                    Some(l) => self.enclosing.iter().rev().find(|e| e.labels.contains(l)),
-                }
-                .map(|e| e.exit);
-                if let Some(tg) = target {
-                    self.jump(cur, tg, Some(*span));
+                    None => self.enclosing.iter().rposition(|e| e.is_loop),
+                    Some(l) => self.enclosing.iter().rposition(|e| e.labels.contains(l)),
+                };
+                if let Some(i) = target {
+                    let open = self.enclosing[i + 1..]
+                        .iter()
+                        .filter(|e| e.is_atomic)
+                        .count();
+                    let exit = self.enclosing[i].exit;
+                    let c = self.close_atomics(cur, open, *span);
+                    self.jump(c, exit, Some(*span));
                 }
                 self.node(LocKind::Plain, Some(*span))
             }
             TStmt::Return(span) => {
                 let ret = self.ret;
-                self.jump(cur, ret, Some(*span));
+                let open = self.enclosing.iter().filter(|e| e.is_atomic).count();
+                let c = self.close_atomics(cur, open, *span);
+                self.jump(c, ret, Some(*span));
                 self.node(LocKind::Plain, Some(*span))
             }
             TStmt::Goto(targets, span) => {
@@ -426,6 +480,39 @@ impl Builder<'_> {
         }
     }
 
+    /// `n` `AtomicEnd` edges from `cur` (when `break`/`return` leaves atomic blocks); returns the end.
+    fn close_atomics(&mut self, cur: NodeIndex, n: usize, span: Span) -> NodeIndex {
+        let mut c = cur;
+        for _ in 0..n {
+            if self.is_isolated(c) {
+                break;
+            }
+            let next = self.node(LocKind::Plain, Some(span));
+            self.edge(c, next, Stmt::AtomicEnd, Some(span));
+            c = next;
+        }
+        c
+    }
+
+    /// Checks `invs` one after the other from `cur`, the last one continuing into `to`.
+    fn check_chain(
+        &mut self,
+        cur: NodeIndex,
+        invs: &[&Contract],
+        kind: ErrorKind,
+        to: NodeIndex,
+        span: Span,
+    ) {
+        let mut c = cur;
+        for (i, inv) in invs.iter().enumerate() {
+            let next = if i + 1 == invs.len() { Some(to) } else { None };
+            c = self.check(c, &inv.expr, kind.clone(), inv.span, inv.span, next);
+        }
+        if invs.is_empty() {
+            self.jump_always(c, to, Some(span));
+        }
+    }
+
     /// An `assume true` edge even if `from` has no edges yet (used where `from` was created for it).
     fn jump_always(&mut self, from: NodeIndex, to: NodeIndex, span: Option<Span>) {
         if from != to {
@@ -433,7 +520,13 @@ impl Builder<'_> {
         }
     }
 
-    fn simple(&mut self, cur: NodeIndex, stmt: Stmt, span: Span, hint: Option<NodeIndex>) -> NodeIndex {
+    fn simple(
+        &mut self,
+        cur: NodeIndex,
+        stmt: Stmt,
+        span: Span,
+        hint: Option<NodeIndex>,
+    ) -> NodeIndex {
         let n = self.target(hint, span);
         self.edge(cur, n, stmt, Some(span));
         n
@@ -446,7 +539,8 @@ impl Builder<'_> {
         let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
         let mut stack: Vec<(NodeIndex, Vec<NodeIndex>)> = Vec::new();
         let succ = |g: &DiGraph<Location, Edge>, x: NodeIndex| {
-            let mut v: Vec<(usize, NodeIndex)> = g.edges(x).map(|e| (e.id().index(), e.target())).collect();
+            let mut v: Vec<(usize, NodeIndex)> =
+                g.edges(x).map(|e| (e.id().index(), e.target())).collect();
             v.sort();
             v.into_iter().rev().map(|(_, t)| t).collect::<Vec<_>>()
         };
@@ -463,10 +557,8 @@ impl Builder<'_> {
                             let s = succ(&self.g, y);
                             stack.push((y, s));
                         }
-                        1 => {
-                            if self.g[y].kind == LocKind::Plain {
-                                self.g[y].kind = LocKind::LoopHead;
-                            }
+                        1 if self.g[y].kind == LocKind::Plain => {
+                            self.g[y].kind = LocKind::LoopHead;
                         }
                         _ => {}
                     }

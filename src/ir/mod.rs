@@ -2,13 +2,14 @@
 //!
 //! [`check`] runs the phases in order — [`resolve`] (names, `E02xx`), [`typeck`] (types and other semantic
 //! checks, `E03xx`/`E04xx`), [`lower`] (control-flow graphs) — and stops after the first phase that reports
-//! an error. [`dot`] renders a lowered program as Graphviz and pretty-prints IR expressions and statements.
+//! an error. [`types`] recomputes the type of an IR expression. [`dot`] renders a lowered program as Graphviz and pretty-prints IR expressions and statements.
 
 pub mod dot;
 pub mod lower;
 pub mod program;
 pub mod resolve;
 pub mod typeck;
+pub mod types;
 
 pub use program::*;
 
@@ -18,8 +19,28 @@ use crate::syntax::ast;
 /// Checks a parsed Boogie program and lowers it to the IR.
 ///
 /// Returns `None` (and at least one error) if resolution or type checking failed; warnings may
-/// accompany a `Some`. Never panics on any input.
+/// accompany a `Some`. Never panics on any input. The passes recurse over the tree, so they run on a
+/// thread with a stack large enough for the deepest tree the parser accepts (`syntax::MAX_DEPTH`).
 pub fn check(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
+    const STACK: usize = 512 << 20;
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("boogie-check".to_string())
+            .stack_size(STACK)
+            .spawn_scoped(scope, || check_inline(ast));
+        match spawned {
+            Ok(handle) => match handle.join() {
+                Ok(result) => result,
+                Err(payload) => std::panic::resume_unwind(payload),
+            },
+            // No thread available: check on the caller's stack.
+            Err(_) => check_inline(ast),
+        }
+    })
+}
+
+/// [`check`] on the caller's stack.
+pub fn check_inline(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
     let (env, mut diags) = resolve::resolve(ast);
     if has_errors(&diags) {
         return (None, diags);

@@ -41,8 +41,11 @@ pub struct BodyInfo<'a> {
     pub locals: Vec<VarId>,
     /// For a separate `implementation`: its name and its parameter and return names with resolved types
     /// (in the procedure's type parameters), for the signature check of the type checker.
-    pub impl_sig: Option<(ast::Ident, Vec<(Span, Type)>, Vec<(Span, Type)>)>,
+    pub impl_sig: Option<ImplSig>,
 }
+
+/// An implementation's name and its parameter and return names with resolved types.
+pub type ImplSig = (ast::Ident, Vec<(Span, Type)>, Vec<(Span, Type)>);
 
 /// A procedure's resolved signature and body.
 #[derive(Clone, Debug)]
@@ -144,7 +147,12 @@ impl Env<'_> {
             ast::TypeKind::Record(fields) => Type::Record(
                 fields
                     .iter()
-                    .map(|(n, ft)| (n.name.clone(), self.resolve_type_in(ft, tparams, depth, diags)))
+                    .map(|(n, ft)| {
+                        (
+                            n.name.clone(),
+                            self.resolve_type_in(ft, tparams, depth, diags),
+                        )
+                    })
                     .collect(),
             ),
             ast::TypeKind::Named(id, args) => {
@@ -210,7 +218,6 @@ impl Env<'_> {
             }
         }
     }
-
 }
 
 /// The string argument of attribute `name`, if present.
@@ -248,7 +255,7 @@ fn undeclared(code: &'static str, what: &str, id: &ast::Ident) -> Diagnostic {
         code,
         format!("undeclared {what} `{}`", id.name),
         id.span,
-        format!("not found in this scope"),
+        "not found in this scope",
     )
 }
 
@@ -264,8 +271,7 @@ impl<'a> Resolver<'a> {
         for d in &prog.decls {
             let ast::Decl::Type(t) = d else { continue };
             if let Some((_, first)) = self.env.types.get(&t.name.name) {
-                self.diags
-                    .push(diag_dup("E0205", "type", &t.name, *first));
+                self.diags.push(diag_dup("E0205", "type", &t.name, *first));
                 continue;
             }
             let def = if let Some(b) = attr_str(&t.attrs, "builtin") {
@@ -286,7 +292,9 @@ impl<'a> Resolver<'a> {
                 });
                 TypeDef::Ctor(t.params.len())
             };
-            self.env.types.insert(t.name.name.clone(), (def, t.name.span));
+            self.env
+                .types
+                .insert(t.name.name.clone(), (def, t.name.span));
         }
         // Check synonym bodies once so that errors in unused synonyms are reported too.
         for d in &prog.decls {
@@ -335,7 +343,12 @@ impl<'a> Resolver<'a> {
                             self.diags.push(diag_dup("E0205", "constant", n, fs));
                             continue;
                         }
-                        let v = self.new_var(&n.name, ty.clone(), VarKind::Const { unique: c.unique }, n.span);
+                        let v = self.new_var(
+                            &n.name,
+                            ty.clone(),
+                            VarKind::Const { unique: c.unique },
+                            n.span,
+                        );
                         self.env.global_names.insert(n.name.clone(), v);
                         self.env.consts.push(v);
                     }
@@ -374,10 +387,16 @@ impl<'a> Resolver<'a> {
                 .iter()
                 .map(|p| (p.name.clone(), Type::Param(p.name.clone())))
                 .collect();
-            let params = f.params.iter().map(|a| self.resolve_type(&a.ty, &tps)).collect();
+            let params = f
+                .params
+                .iter()
+                .map(|a| self.resolve_type(&a.ty, &tps))
+                .collect();
             let result = self.resolve_type(&f.result.ty, &tps);
             self.check_dup_idents(f.params.iter().filter_map(|a| a.name.as_ref()), "parameter");
-            self.env.func_names.insert(f.name.name.clone(), self.env.funcs.len());
+            self.env
+                .func_names
+                .insert(f.name.name.clone(), self.env.funcs.len());
             self.env.funcs.push(FuncSig {
                 decl: f,
                 type_params: f.type_params.iter().map(|p| p.name.clone()).collect(),
@@ -442,8 +461,20 @@ impl<'a> Resolver<'a> {
                 .map(|t| (t.name.clone(), Type::Param(t.name.clone())))
                 .collect();
             let mut scope = HashMap::new();
-            let params = self.declare_group(&p.params, &tps, VarKind::Param(pid), &mut scope, "parameter");
-            let returns = self.declare_group(&p.returns, &tps, VarKind::Return(pid), &mut scope, "parameter");
+            let params = self.declare_group(
+                &p.params,
+                &tps,
+                VarKind::Param(pid),
+                &mut scope,
+                "parameter",
+            );
+            let returns = self.declare_group(
+                &p.returns,
+                &tps,
+                VarKind::Return(pid),
+                &mut scope,
+                "parameter",
+            );
             let mut modifies = Vec::new();
             for s in &p.specs {
                 if let ast::SpecKind::Modifies(ids) = &s.kind {
@@ -454,9 +485,12 @@ impl<'a> Resolver<'a> {
                                     modifies.push(v);
                                 }
                             }
-                            None => self.diags.push(undeclared("E0201", "variable", id).with_help(
-                                "a `modifies` clause may only name global variables",
-                            )),
+                            None => {
+                                self.diags
+                                    .push(undeclared("E0201", "variable", id).with_help(
+                                        "a `modifies` clause may only name global variables",
+                                    ))
+                            }
                         }
                     }
                 }
@@ -472,7 +506,9 @@ impl<'a> Resolver<'a> {
                     impl_sig: None,
                 }
             });
-            self.env.proc_names.insert(p.name.name.clone(), self.env.procs.len());
+            self.env
+                .proc_names
+                .insert(p.name.name.clone(), self.env.procs.len());
             self.env.procs.push(ProcSig {
                 decl: p,
                 type_params: p.type_params.iter().map(|t| t.name.clone()).collect(),
@@ -484,7 +520,9 @@ impl<'a> Resolver<'a> {
             });
         }
         for d in &prog.decls {
-            let ast::Decl::Implementation(im) = d else { continue };
+            let ast::Decl::Implementation(im) = d else {
+                continue;
+            };
             let Some(&idx) = self.env.proc_names.get(&im.name.name) else {
                 self.diags.push(
                     Diagnostic::error(
@@ -575,7 +613,13 @@ impl<'a> Resolver<'a> {
     ) -> Vec<VarId> {
         let mut locals = Vec::new();
         for vd in &b.locals {
-            locals.extend(self.declare_group(&vd.vars, tps, VarKind::Local(pid), scope, "local variable"));
+            locals.extend(self.declare_group(
+                &vd.vars,
+                tps,
+                VarKind::Local(pid),
+                scope,
+                "local variable",
+            ));
         }
         locals
     }
@@ -604,7 +648,13 @@ impl<'a> Resolver<'a> {
                 ast::Decl::Function(f) => {
                     if let Some(b) = &f.body {
                         let mut sc = Scopes {
-                            bound: vec![f.params.iter().filter_map(|a| a.name.as_ref()).map(|n| n.name.clone()).collect()],
+                            bound: vec![
+                                f.params
+                                    .iter()
+                                    .filter_map(|a| a.name.as_ref())
+                                    .map(|n| n.name.clone())
+                                    .collect(),
+                            ],
                             tparams: f.type_params.iter().map(|t| t.name.clone()).collect(),
                         };
                         self.expr(b, &empty, &mut sc);
@@ -627,7 +677,9 @@ impl<'a> Resolver<'a> {
             }
             for s in &p.specs {
                 match &s.kind {
-                    ast::SpecKind::Requires(e) | ast::SpecKind::Ensures(e) => self.expr(e, &scope, &mut sc),
+                    ast::SpecKind::Requires(e) | ast::SpecKind::Ensures(e) => {
+                        self.expr(e, &scope, &mut sc)
+                    }
                     ast::SpecKind::Modifies(_) => {}
                 }
             }
@@ -656,7 +708,17 @@ impl<'a> Resolver<'a> {
 
     fn var_use(&mut self, id: &ast::Ident, scope: &HashMap<String, VarId>, sc: &Scopes) {
         if !self.lookup_var(id, scope, sc) {
-            self.diags.push(undeclared("E0201", "variable", id));
+            let candidates = sc
+                .bound
+                .iter()
+                .flatten()
+                .chain(scope.keys())
+                .chain(self.env.global_names.keys());
+            let mut d = undeclared("E0201", "variable", id);
+            if let Some(s) = similar(&id.name, candidates) {
+                d = d.with_help(format!("a variable with a similar name exists: `{s}`"));
+            }
+            self.diags.push(d);
         }
     }
 
@@ -665,7 +727,9 @@ impl<'a> Resolver<'a> {
         match &e.kind {
             K::BoolLit(_) | K::IntLit(_) | K::RealLit(_) | K::BvLit { .. } | K::FloatLit(_) => {}
             K::Var(id) => self.var_use(id, scope, sc),
-            K::Old(a) | K::Unary(_, a) | K::Extract { expr: a, .. } | K::Field(a, _) => self.expr(a, scope, sc),
+            K::Old(a) | K::Unary(_, a) | K::Extract { expr: a, .. } | K::Field(a, _) => {
+                self.expr(a, scope, sc)
+            }
             K::Binary(_, a, b) => {
                 self.expr(a, scope, sc);
                 self.expr(b, scope, sc);
@@ -713,14 +777,21 @@ impl<'a> Resolver<'a> {
                 self.check_dup_idents(type_params.iter(), "type parameter");
                 self.check_dup_idents(vars.iter().flat_map(|g| g.names.iter()), "bound variable");
                 let ntp = sc.tparams.len();
-                sc.tparams.extend(type_params.iter().map(|t| t.name.clone()));
-                let tps: Vec<(String, Type)> =
-                    sc.tparams.iter().map(|n| (n.clone(), Type::Param(n.clone()))).collect();
+                sc.tparams
+                    .extend(type_params.iter().map(|t| t.name.clone()));
+                let tps: Vec<(String, Type)> = sc
+                    .tparams
+                    .iter()
+                    .map(|n| (n.clone(), Type::Param(n.clone())))
+                    .collect();
                 for g in vars {
                     self.resolve_type(&g.ty, &tps);
                 }
-                sc.bound
-                    .push(vars.iter().flat_map(|g| g.names.iter().map(|n| n.name.clone())).collect());
+                sc.bound.push(
+                    vars.iter()
+                        .flat_map(|g| g.names.iter().map(|n| n.name.clone()))
+                        .collect(),
+                );
                 for g in vars {
                     if let Some(w) = &g.where_clause {
                         self.expr(w, scope, sc);
@@ -793,7 +864,9 @@ impl<'a> Resolver<'a> {
                         self.expr(r, scope, sc);
                     }
                 }
-                S::Call { outs, proc, args, .. } => {
+                S::Call {
+                    outs, proc, args, ..
+                } => {
                     self.proc_use(proc);
                     for o in outs {
                         self.var_use(o, scope, sc);
@@ -841,7 +914,13 @@ impl<'a> Resolver<'a> {
                                     else_branch,
                                 } = &inner.kind
                                 else {
-                                    self.stmts(std::slice::from_ref(inner), scope, sc, labels, enclosing);
+                                    self.stmts(
+                                        std::slice::from_ref(inner),
+                                        scope,
+                                        sc,
+                                        labels,
+                                        enclosing,
+                                    );
                                     break;
                                 };
                                 if let Some(c) = cond {
@@ -877,8 +956,13 @@ impl<'a> Resolver<'a> {
                 S::Break(None) => {
                     if !enclosing.iter().any(|(_, is_loop)| *is_loop) {
                         self.diags.push(
-                            Diagnostic::error("E0210", "`break` outside of a loop", s.span, "not inside a `while`")
-                                .with_help("use `break L;` to leave a labelled statement, or `goto`"),
+                            Diagnostic::error(
+                                "E0210",
+                                "`break` outside of a loop",
+                                s.span,
+                                "not inside a `while`",
+                            )
+                            .with_help("use `break L;` to leave a labelled statement, or `goto`"),
                         );
                     }
                 }
@@ -917,11 +1001,42 @@ impl<'a> Resolver<'a> {
         if !self.env.proc_names.contains_key(&id.name) {
             let mut d = undeclared("E0203", "procedure", id);
             if self.env.func_names.contains_key(&id.name) {
-                d = d.with_help(format!("`{}` is a function; use it inside an expression", id.name));
+                d = d.with_help(format!(
+                    "`{}` is a function; use it inside an expression",
+                    id.name
+                ));
             }
             self.diags.push(d);
         }
     }
+}
+
+/// The candidate closest to `name` (edit distance at most 2, and less than the name's length); ties go
+/// to the lexicographically smallest, so the choice is deterministic.
+fn similar<'s>(name: &str, candidates: impl Iterator<Item = &'s String>) -> Option<&'s str> {
+    let limit = 2.min(name.chars().count().saturating_sub(1));
+    candidates
+        .filter_map(|c| {
+            let d = edit_distance(name, c);
+            (d <= limit).then_some((d, c.as_str()))
+        })
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
 
 fn arity_diag(id: &ast::Ident, expected: usize, found: usize) -> Diagnostic {
@@ -932,7 +1047,10 @@ fn arity_diag(id: &ast::Ident, expected: usize, found: usize) -> Diagnostic {
             id.name
         ),
         id.span,
-        format!("expects {expected} type argument{}", if expected == 1 { "" } else { "s" }),
+        format!(
+            "expects {expected} type argument{}",
+            if expected == 1 { "" } else { "s" }
+        ),
     )
 }
 
@@ -959,7 +1077,9 @@ fn collect_labels(ss: &[ast::Stmt], out: &mut HashMap<String, Span>, diags: &mut
                     None => {}
                 }
             }
-            ast::StmtKind::While { body, .. } | ast::StmtKind::Atomic(body) => collect_labels(body, out, diags),
+            ast::StmtKind::While { body, .. } | ast::StmtKind::Atomic(body) => {
+                collect_labels(body, out, diags)
+            }
             _ => {}
         }
     }

@@ -104,7 +104,11 @@ struct Ctx<'s> {
 }
 
 impl<'s> Ctx<'s> {
-    fn new(scope: &'s HashMap<String, VarId>, tparams: Vec<(String, Type)>, old_allowed: bool) -> Self {
+    fn new(
+        scope: &'s HashMap<String, VarId>,
+        tparams: Vec<(String, Type)>,
+        old_allowed: bool,
+    ) -> Self {
         Ctx {
             scope,
             bound: Vec::new(),
@@ -127,6 +131,8 @@ struct Checker<'e, 'a> {
     diags: Vec<Diagnostic>,
     subst: HashMap<String, Type>,
     fresh: u32,
+    /// Constants declared with `{:builtin "S"}`, read as applications of a 0-ary builtin function.
+    builtin_consts: HashMap<VarId, FuncId>,
 }
 
 /// Runs the type checker.
@@ -137,6 +143,7 @@ pub fn typecheck(env: Env<'_>) -> (Option<Typed>, Vec<Diagnostic>) {
         diags: Vec::new(),
         subst: HashMap::new(),
         fresh: 0,
+        builtin_consts: HashMap::new(),
     };
     let typed = c.run();
     let diags = c.diags;
@@ -144,12 +151,21 @@ pub fn typecheck(env: Env<'_>) -> (Option<Typed>, Vec<Diagnostic>) {
 }
 
 fn mismatch(expected: &Type, found: &Type, span: Span) -> Diagnostic {
-    Diagnostic::error(
+    let d = Diagnostic::error(
         "E0301",
         format!("type mismatch: expected {expected}, found {found}"),
         span,
         format!("expected `{expected}`, found `{found}`"),
-    )
+    );
+    match (expected, found) {
+        (Type::Real, Type::Int) | (Type::Int, Type::Real) => d.with_help(
+            "Boogie never converts between `int` and `real`; real literals need a decimal point (`1.0`)",
+        ),
+        (Type::BitVec(_), Type::Int) => {
+            d.with_help("bit-vector literals carry their width, e.g. `5bv32`")
+        }
+        _ => d,
+    }
 }
 
 /// Replaces type parameters by `map`, respecting map types that rebind a name.
@@ -178,8 +194,15 @@ pub fn subst_params(t: &Type, map: &HashMap<String, Type>) -> Type {
                 result: Box::new(subst_params(result, m)),
             }
         }
-        Type::Ctor(n, args) => Type::Ctor(n.clone(), args.iter().map(|a| subst_params(a, map)).collect()),
-        Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), subst_params(t, map))).collect()),
+        Type::Ctor(n, args) => Type::Ctor(
+            n.clone(),
+            args.iter().map(|a| subst_params(a, map)).collect(),
+        ),
+        Type::Record(fs) => Type::Record(
+            fs.iter()
+                .map(|(n, t)| (n.clone(), subst_params(t, map)))
+                .collect(),
+        ),
         _ => t.clone(),
     }
 }
@@ -194,10 +217,15 @@ impl<'e, 'a> Checker<'e, 'a> {
             let builtin = attr_str(&d.attrs, "builtin");
             let inline = d.attrs.iter().any(|a| {
                 a.name.name == "inline"
-                    && !a
-                        .args
-                        .iter()
-                        .any(|x| matches!(x, ast::AttrArg::Expr(ast::Expr { kind: ast::ExprKind::BoolLit(false), .. })))
+                    && !a.args.iter().any(|x| {
+                        matches!(
+                            x,
+                            ast::AttrArg::Expr(ast::Expr {
+                                kind: ast::ExprKind::BoolLit(false),
+                                ..
+                            })
+                        )
+                    })
             });
             functions.push(Function {
                 name: d.name.name.clone(),
@@ -213,20 +241,67 @@ impl<'e, 'a> Checker<'e, 'a> {
                 const_array: has_attr(&d.attrs, "const_array"),
             });
         }
+        // `const {:builtin "+oo"} {:indices 5, 11} c: T;` becomes a 0-ary builtin function `c`.
+        for d in &env.decls {
+            let ast::Decl::Const(c) = d else { continue };
+            let Some(builtin) = attr_str(&c.attrs, "builtin") else {
+                continue;
+            };
+            for n in &c.names {
+                let Some(&v) = env.global_names.get(&n.name) else {
+                    continue;
+                };
+                let fid = FuncId(functions.len() as u32);
+                functions.push(Function {
+                    name: n.name.clone(),
+                    span: n.span,
+                    type_params: Vec::new(),
+                    params: Vec::new(),
+                    result: self.vars[v.0 as usize].ty.clone(),
+                    body: None,
+                    builtin: Some(builtin.clone()),
+                    indices: attr_ints(&c.attrs, "indices"),
+                    inline: false,
+                    smt_defined: None,
+                    const_array: false,
+                });
+                self.builtin_consts.insert(v, fid);
+            }
+        }
         let empty = HashMap::new();
         for (i, f) in env.funcs.iter().enumerate() {
             let Some(b) = &f.decl.body else { continue };
-            let tps: Vec<(String, Type)> = f.type_params.iter().map(|n| (n.clone(), Type::Param(n.clone()))).collect();
+            let tps: Vec<(String, Type)> = f
+                .type_params
+                .iter()
+                .map(|n| (n.clone(), Type::Param(n.clone())))
+                .collect();
             let mut ctx = Ctx::new(&empty, tps, false);
             let mut pvars = Vec::new();
             for (k, (a, ty)) in f.decl.params.iter().zip(&f.params).enumerate() {
-                let name = a.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| format!("#arg{k}"));
+                let name = a
+                    .name
+                    .as_ref()
+                    .map(|n| n.name.clone())
+                    .unwrap_or_else(|| format!("#arg{k}"));
                 let v = self.new_var(&name, ty.clone(), VarKind::Bound, a.span);
                 ctx.bound.push((name, v));
                 pvars.push(v);
             }
             let e = self.top_expr(b, &mut ctx, Some(&f.result));
             functions[i].body = Some((pvars, e));
+        }
+        self.check_const_parents();
+        for f in &env.funcs {
+            self.check_tparams_used(&f.decl.type_params, &f.params, "function parameter");
+        }
+        for p in &env.procs {
+            let tys: Vec<Type> = p
+                .params
+                .iter()
+                .map(|v| self.vars[v.0 as usize].ty.clone())
+                .collect();
+            self.check_tparams_used(&p.decl.type_params, &tys, "procedure parameter");
         }
         // Axioms and where clauses of globals.
         let mut axioms = Vec::new();
@@ -250,7 +325,11 @@ impl<'e, 'a> Checker<'e, 'a> {
         // Procedures: contracts.
         let mut procedures = Vec::new();
         for p in &env.procs {
-            let tps: Vec<(String, Type)> = p.type_params.iter().map(|n| (n.clone(), Type::Param(n.clone()))).collect();
+            let tps: Vec<(String, Type)> = p
+                .type_params
+                .iter()
+                .map(|n| (n.clone(), Type::Param(n.clone())))
+                .collect();
             let mut requires = Vec::new();
             let mut ensures = Vec::new();
             for g in p.decl.params.iter().chain(&p.decl.returns) {
@@ -284,7 +363,9 @@ impl<'e, 'a> Checker<'e, 'a> {
                                         id.span,
                                         "constants cannot be modified",
                                     )
-                                    .with_help("a `modifies` clause may only name global variables"),
+                                    .with_help(
+                                        "a `modifies` clause may only name global variables",
+                                    ),
                                 );
                             }
                         }
@@ -297,7 +378,11 @@ impl<'e, 'a> Checker<'e, 'a> {
                 type_params: p.type_params.clone(),
                 params: p.params.clone(),
                 returns: p.returns.clone(),
-                locals: p.body.as_ref().map(|b| b.locals.clone()).unwrap_or_default(),
+                locals: p
+                    .body
+                    .as_ref()
+                    .map(|b| b.locals.clone())
+                    .unwrap_or_default(),
                 requires,
                 ensures,
                 modifies: p.modifies.clone(),
@@ -305,10 +390,16 @@ impl<'e, 'a> Checker<'e, 'a> {
             });
         }
         for im in &env.extra_impls {
-            let first = env.proc_names.get(&im.name.name).and_then(|&i| env.procs[i].body.as_ref());
+            let first = env
+                .proc_names
+                .get(&im.name.name)
+                .and_then(|&i| env.procs[i].body.as_ref());
             let mut d = Diagnostic::error(
                 "E0405",
-                format!("procedure `{}` has more than one implementation", im.name.name),
+                format!(
+                    "procedure `{}` has more than one implementation",
+                    im.name.name
+                ),
                 im.name.span,
                 "second implementation",
             )
@@ -365,12 +456,73 @@ impl<'e, 'a> Checker<'e, 'a> {
         Typed { program, bodies }
     }
 
+    /// Ultimate's rule: each type parameter must occur in the types of the parameters (so that
+    /// instantiations can be inferred).
+    fn check_tparams_used(&mut self, tparams: &[ast::Ident], tys: &[Type], what: &str) {
+        for tp in tparams {
+            if !tys.iter().any(|t| mentions(t, &tp.name)) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0313",
+                        format!(
+                            "type parameter `{}` is not used in the {what} types",
+                            tp.name
+                        ),
+                        tp.span,
+                        "unused type parameter",
+                    )
+                    .with_help(
+                        "every type parameter must occur in a parameter type so it can be inferred",
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The parents of `const x: T <: p;` must be constants of type `T`.
+    fn check_const_parents(&mut self) {
+        let env = self.env;
+        for d in &env.decls {
+            let ast::Decl::Const(c) = d else { continue };
+            let Some(first) = c.names.first().and_then(|n| env.global_names.get(&n.name)) else {
+                continue;
+            };
+            let ty = self.vars[first.0 as usize].ty.clone();
+            for (_, p) in c.parents.iter().flatten() {
+                let Some(&pv) = env.global_names.get(&p.name) else {
+                    continue;
+                };
+                let var = &self.vars[pv.0 as usize];
+                if !matches!(var.kind, VarKind::Const { .. }) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0408",
+                            format!("parent `{}` is not a constant", p.name),
+                            p.span,
+                            "expected a constant",
+                        )
+                        .with_secondary(var.span, "declared as a variable here"),
+                    );
+                } else if !self.unify(&ty, &var.ty.clone()) {
+                    let pt = self.vars[pv.0 as usize].ty.clone();
+                    self.diags.push(mismatch(&ty, &pt, p.span));
+                }
+            }
+        }
+    }
+
     fn all_decls(&self) -> Vec<&'a ast::Decl> {
         // The declarations are reachable through the signatures; axioms and globals need the program.
         self.env.decls.clone()
     }
 
-    fn check_impl_sig(&mut self, name: &ast::Ident, what: &str, got: &[(Span, Type)], want: &[VarId]) {
+    fn check_impl_sig(
+        &mut self,
+        name: &ast::Ident,
+        what: &str,
+        got: &[(Span, Type)],
+        want: &[VarId],
+    ) {
         if got.len() != want.len() {
             self.diags.push(
                 Diagnostic::error(
@@ -384,7 +536,9 @@ impl<'e, 'a> Checker<'e, 'a> {
                     name.span,
                     "signature differs from the procedure's",
                 )
-                .with_help("an implementation must repeat the procedure's signature (names may differ)"),
+                .with_help(
+                    "an implementation must repeat the procedure's signature (names may differ)",
+                ),
             );
             return;
         }
@@ -442,7 +596,9 @@ impl<'e, 'a> Checker<'e, 'a> {
                 result: Box::new(self.apply(&result)),
             },
             Type::Ctor(n, args) => Type::Ctor(n, args.iter().map(|a| self.apply(a)).collect()),
-            Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.apply(t))).collect()),
+            Type::Record(fs) => {
+                Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.apply(t))).collect())
+            }
             t => t,
         }
     }
@@ -450,7 +606,9 @@ impl<'e, 'a> Checker<'e, 'a> {
     fn occurs(&self, v: &str, t: &Type) -> bool {
         match self.shallow(t) {
             Type::Param(n) => n == v,
-            Type::Map { args, result, .. } => args.iter().any(|a| self.occurs(v, a)) || self.occurs(v, &result),
+            Type::Map { args, result, .. } => {
+                args.iter().any(|a| self.occurs(v, a)) || self.occurs(v, &result)
+            }
             Type::Ctor(_, args) => args.iter().any(|a| self.occurs(v, a)),
             Type::Record(fs) => fs.iter().any(|(_, t)| self.occurs(v, t)),
             _ => false,
@@ -495,8 +653,11 @@ impl<'e, 'a> Checker<'e, 'a> {
                     return false;
                 }
                 // Alpha-rename the second map's type parameters to the first's.
-                let ren: HashMap<String, Type> =
-                    tp2.iter().cloned().zip(tp1.iter().map(|n| Type::Param(n.clone()))).collect();
+                let ren: HashMap<String, Type> = tp2
+                    .iter()
+                    .cloned()
+                    .zip(tp1.iter().map(|n| Type::Param(n.clone())))
+                    .collect();
                 let a2: Vec<Type> = a2.iter().map(|t| subst_params(t, &ren)).collect();
                 let r2 = subst_params(r2, &ren);
                 a1.iter().zip(&a2).all(|(x, y)| self.unify(x, y)) && self.unify(r1, &r2)
@@ -506,7 +667,10 @@ impl<'e, 'a> Checker<'e, 'a> {
             }
             (Type::Record(f1), Type::Record(f2)) => {
                 f1.len() == f2.len()
-                    && f1.iter().zip(f2).all(|((n1, t1), (n2, t2))| n1 == n2 && self.unify(t1, t2))
+                    && f1
+                        .iter()
+                        .zip(f2)
+                        .all(|((n1, t1), (n2, t2))| n1 == n2 && self.unify(t1, t2))
             }
             _ => a == b,
         }
@@ -541,12 +705,18 @@ impl<'e, 'a> Checker<'e, 'a> {
         let t = self.apply(t);
         let mut m = HashMap::new();
         collect_infvars(&t, &mut m);
-        if m.is_empty() { t } else { subst_params(&t, &m) }
+        if m.is_empty() {
+            t
+        } else {
+            subst_params(&t, &m)
+        }
     }
 
     fn finish_in(&mut self, e: &mut Expr) {
         match e {
-            Expr::App { type_args, args, .. } => {
+            Expr::App {
+                type_args, args, ..
+            } => {
                 for t in type_args.iter_mut() {
                     *t = self.close(t);
                 }
@@ -555,7 +725,9 @@ impl<'e, 'a> Checker<'e, 'a> {
                 }
             }
             Expr::Float { ty, .. } => *ty = self.close(ty),
-            Expr::Unary(_, a) | Expr::Extract { expr: a, .. } | Expr::Field(a, _) => self.finish_in(a),
+            Expr::Unary(_, a) | Expr::Extract { expr: a, .. } | Expr::Field(a, _) => {
+                self.finish_in(a)
+            }
             Expr::Binary(_, a, b) => {
                 self.finish_in(a);
                 self.finish_in(b);
@@ -574,12 +746,20 @@ impl<'e, 'a> Checker<'e, 'a> {
                 idx.iter_mut().for_each(|i| self.finish_in(i));
                 self.finish_in(v);
             }
-            Expr::Quant { triggers, body, vars, .. } => {
+            Expr::Quant {
+                triggers,
+                body,
+                vars,
+                ..
+            } => {
                 for v in vars.iter() {
                     let t = self.vars[v.0 as usize].ty.clone();
                     self.vars[v.0 as usize].ty = self.close(&t);
                 }
-                triggers.iter_mut().flatten().for_each(|t| self.finish_in(t));
+                triggers
+                    .iter_mut()
+                    .flatten()
+                    .for_each(|t| self.finish_in(t));
                 self.finish_in(body);
             }
             Expr::Record(fs) => fs.iter_mut().for_each(|(_, x)| self.finish_in(x)),
@@ -598,7 +778,10 @@ impl<'e, 'a> Checker<'e, 'a> {
         if let Some((_, v)) = ctx.bound.iter().rev().find(|(n, _)| n == name) {
             return Some(*v);
         }
-        ctx.scope.get(name).or_else(|| self.env.global_names.get(name)).copied()
+        ctx.scope
+            .get(name)
+            .or_else(|| self.env.global_names.get(name))
+            .copied()
     }
 
     fn resolve_ty(&mut self, t: &ast::Type, ctx: &Ctx) -> Type {
@@ -618,24 +801,37 @@ impl<'e, 'a> Checker<'e, 'a> {
                 None => self.bad_literal(e.span, "real"),
             },
             K::BvLit { value, width } => match value.parse::<BigUint>() {
-                Ok(v) => (Expr::BitVec { value: v, width: *width }, Type::BitVec(*width)),
+                Ok(v) => (
+                    Expr::BitVec {
+                        value: v,
+                        width: *width,
+                    },
+                    Type::BitVec(*width),
+                ),
                 Err(_) => self.bad_literal(e.span, "bit-vector"),
             },
-            K::FloatLit(s) => {
-                let ty = float_type(s).unwrap_or_else(err_ty);
-                (
+            K::FloatLit(s) => match float_type(s) {
+                Some(ty) => (
                     Expr::Float {
                         text: s.clone(),
                         ty: ty.clone(),
                     },
                     ty,
-                )
-            }
+                ),
+                None => self.bad_literal(e.span, "floating-point"),
+            },
             K::Var(id) => match self.lookup(&id.name, ctx) {
                 Some(v) => {
                     let var = &self.vars[v.0 as usize];
                     let ty = var.ty.clone();
-                    if ctx.in_old && var.kind == VarKind::Global {
+                    if let Some(&func) = self.builtin_consts.get(&v) {
+                        let app = Expr::App {
+                            func,
+                            type_args: Vec::new(),
+                            args: Vec::new(),
+                        };
+                        (app, ty)
+                    } else if ctx.in_old && var.kind == VarKind::Global {
                         (Expr::Old(v), ty)
                     } else {
                         (Expr::Var(v), ty)
@@ -646,8 +842,13 @@ impl<'e, 'a> Checker<'e, 'a> {
             K::Old(a) => {
                 if !ctx.old_allowed {
                     self.diags.push(
-                        Diagnostic::error("E0404", "`old` outside of a procedure", e.span, "`old` is not allowed here")
-                            .with_help("`old(e)` may only be used in procedure bodies and contracts"),
+                        Diagnostic::error(
+                            "E0404",
+                            "`old` outside of a procedure",
+                            e.span,
+                            "`old` is not allowed here",
+                        )
+                        .with_help("`old(e)` may only be used in procedure bodies and contracts"),
                     );
                 }
                 let prev = ctx.in_old;
@@ -752,7 +953,11 @@ impl<'e, 'a> Checker<'e, 'a> {
                                 args.len()
                             ),
                             e.span,
-                            format!("expects {} argument{}", sig.params.len(), plural(sig.params.len())),
+                            format!(
+                                "expects {} argument{}",
+                                sig.params.len(),
+                                plural(sig.params.len())
+                            ),
                         )
                         .with_secondary(sig.decl.name.span, "function declared here"),
                     );
@@ -761,9 +966,17 @@ impl<'e, 'a> Checker<'e, 'a> {
                     }
                     return (Expr::Bool(false), err_ty());
                 }
-                let inst: HashMap<String, Type> =
-                    sig.type_params.clone().into_iter().map(|n| (n, self.fresh_var())).collect();
-                let type_args: Vec<Type> = sig.type_params.iter().map(|n| inst[n].clone()).collect();
+                let inst: HashMap<String, Type> = sig
+                    .type_params
+                    .clone()
+                    .into_iter()
+                    .map(|n| (n, self.fresh_var()))
+                    .collect();
+                let type_args: Vec<Type> = sig
+                    .type_params
+                    .iter()
+                    .map(|n| inst.get(n).cloned().unwrap_or_else(err_ty))
+                    .collect();
                 let params: Vec<Type> = sig.params.iter().map(|t| subst_params(t, &inst)).collect();
                 let result = subst_params(&sig.result, &inst);
                 let mut xs = Vec::new();
@@ -800,7 +1013,8 @@ impl<'e, 'a> Checker<'e, 'a> {
                 let ntp = ctx.tparams.len();
                 let nb = ctx.bound.len();
                 for t in type_params {
-                    ctx.tparams.push((t.name.clone(), Type::Param(t.name.clone())));
+                    ctx.tparams
+                        .push((t.name.clone(), Type::Param(t.name.clone())));
                 }
                 let mut vs = Vec::new();
                 let mut tys = Vec::new();
@@ -819,6 +1033,7 @@ impl<'e, 'a> Checker<'e, 'a> {
                         self.expect(&Type::Bool, &t, w.span);
                     }
                 }
+                self.check_tparams_used(type_params, &tys, "bound variable");
                 let trig: Vec<Vec<Expr>> = triggers
                     .iter()
                     .map(|ts| ts.iter().map(|t| self.expr(t, ctx).0).collect())
@@ -897,14 +1112,23 @@ impl<'e, 'a> Checker<'e, 'a> {
                         span,
                         format!("expected `int` or `real`, found `{t}`"),
                     )
-                    .with_help("bit-vector arithmetic is written with `{:builtin \"bvadd\"}` functions"),
+                    .with_help(
+                        "bit-vector arithmetic is written with `{:builtin \"bvadd\"}` functions",
+                    ),
                 );
                 err_ty()
             }
         }
     }
 
-    fn binary(&mut self, op: ast::BinOp, a: &ast::Expr, b: &ast::Expr, span: Span, ctx: &mut Ctx) -> (Expr, Type) {
+    fn binary(
+        &mut self,
+        op: ast::BinOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+        ctx: &mut Ctx,
+    ) -> (Expr, Type) {
         use ast::BinOp as B;
         let (ax, at) = self.expr(a, ctx);
         let (bx, bt) = self.expr(b, ctx);
@@ -978,10 +1202,17 @@ impl<'e, 'a> Checker<'e, 'a> {
             B::Concat => {
                 let (x, y) = (self.apply(&at), self.apply(&bt));
                 match (&x, &y) {
-                    (Type::BitVec(n), Type::BitVec(m)) => (mk(BinOp::Concat, ax, bx), Type::BitVec(n + m)),
+                    (Type::BitVec(n), Type::BitVec(m)) if n.checked_add(*m).is_some() => (
+                        mk(BinOp::Concat, ax, bx),
+                        Type::BitVec(n.saturating_add(*m)),
+                    ),
                     _ if is_err(&x) || is_err(&y) => (mk(BinOp::Concat, ax, bx), err_ty()),
                     _ => {
-                        let (bad, sp) = if matches!(x, Type::BitVec(_)) { (&y, b.span) } else { (&x, a.span) };
+                        let (bad, sp) = if matches!(x, Type::BitVec(_)) {
+                            (&y, b.span)
+                        } else {
+                            (&x, a.span)
+                        };
                         self.diags.push(Diagnostic::error(
                             "E0309",
                             format!("invalid operand type {bad} for `++`"),
@@ -996,7 +1227,14 @@ impl<'e, 'a> Checker<'e, 'a> {
     }
 
     /// Checks the indices of a map access; returns the typed indices and the result type.
-    fn map_access(&mut self, mt: &Type, mspan: Span, idx: &[ast::Expr], span: Span, ctx: &mut Ctx) -> (Vec<Expr>, Type) {
+    fn map_access(
+        &mut self,
+        mt: &Type,
+        mspan: Span,
+        idx: &[ast::Expr],
+        span: Span,
+        ctx: &mut Ctx,
+    ) -> (Vec<Expr>, Type) {
         let mt = self.apply(mt);
         match &mt {
             Type::Map {
@@ -1013,13 +1251,19 @@ impl<'e, 'a> Checker<'e, 'a> {
                             idx.len()
                         ),
                         span,
-                        format!("`{mt}` takes {} index{}", args.len(), if args.len() == 1 { "" } else { "es" }),
+                        format!(
+                            "`{mt}` takes {} index{}",
+                            args.len(),
+                            if args.len() == 1 { "" } else { "es" }
+                        ),
                     ));
                     let xs = idx.iter().map(|i| self.expr(i, ctx).0).collect();
                     return (xs, err_ty());
                 }
-                let inst: HashMap<String, Type> =
-                    type_params.iter().map(|n| (n.clone(), self.fresh_var())).collect();
+                let inst: HashMap<String, Type> = type_params
+                    .iter()
+                    .map(|n| (n.clone(), self.fresh_var()))
+                    .collect();
                 let mut xs = Vec::new();
                 for (i, at) in idx.iter().zip(args) {
                     let (x, t) = self.expr(i, ctx);
@@ -1051,8 +1295,13 @@ impl<'e, 'a> Checker<'e, 'a> {
         let var = &self.vars[v.0 as usize];
         match &var.kind {
             VarKind::Const { .. } => self.diags.push(
-                Diagnostic::error("E0403", format!("assignment to constant `{}`", id.name), id.span, "constants cannot be assigned")
-                    .with_secondary(var.span, "declared as a constant here"),
+                Diagnostic::error(
+                    "E0403",
+                    format!("assignment to constant `{}`", id.name),
+                    id.span,
+                    "constants cannot be assigned",
+                )
+                .with_secondary(var.span, "declared as a constant here"),
             ),
             VarKind::Param(_) => self.diags.push(
                 Diagnostic::error(
@@ -1076,12 +1325,18 @@ impl<'e, 'a> Checker<'e, 'a> {
                     self.diags.push(
                         Diagnostic::error(
                             "E0401",
-                            format!("assignment to global `{}` not in the modifies clause of `{}`", id.name, pname.name),
+                            format!(
+                                "assignment to global `{}` not in the modifies clause of `{}`",
+                                id.name, pname.name
+                            ),
                             id.span,
                             "not in `modifies`",
                         )
                         .with_secondary(pname.span, "procedure declared here")
-                        .with_help(format!("add `modifies {};` to the procedure's specification", id.name)),
+                        .with_help(format!(
+                            "add `modifies {};` to the procedure's specification",
+                            id.name
+                        )),
                     );
                 }
             }
@@ -1089,7 +1344,14 @@ impl<'e, 'a> Checker<'e, 'a> {
         }
     }
 
-    fn check_callee_modifies(&mut self, callee: ProcId, proc_id: &ast::Ident, span: Span, pc: &ProcCtx, what: &str) {
+    fn check_callee_modifies(
+        &mut self,
+        callee: ProcId,
+        proc_id: &ast::Ident,
+        span: Span,
+        pc: &ProcCtx,
+        what: &str,
+    ) {
         let missing: Vec<VarId> = self.env.procs[callee.0 as usize]
             .modifies
             .iter()
@@ -1099,9 +1361,16 @@ impl<'e, 'a> Checker<'e, 'a> {
         if missing.is_empty() {
             return;
         }
-        let names: Vec<String> = missing.iter().map(|g| self.vars[g.0 as usize].name.clone()).collect();
+        let names: Vec<String> = missing
+            .iter()
+            .map(|g| self.vars[g.0 as usize].name.clone())
+            .collect();
         let pname = &self.env.procs[pc.pid.0 as usize].decl.name;
-        let list = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        let list = names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         self.diags.push(
             Diagnostic::error(
                 "E0402",
@@ -1125,8 +1394,12 @@ impl<'e, 'a> Checker<'e, 'a> {
         use ast::StmtKind as S;
         match &s.kind {
             S::Label(l) => TStmt::Label(l.name.clone(), l.span),
-            S::Assert { expr, .. } => TStmt::Assert(self.top_expr(expr, ctx, Some(&Type::Bool)), expr.span),
-            S::Assume { expr, .. } => TStmt::Assume(self.top_expr(expr, ctx, Some(&Type::Bool)), expr.span),
+            S::Assert { expr, .. } => {
+                TStmt::Assert(self.top_expr(expr, ctx, Some(&Type::Bool)), expr.span)
+            }
+            S::Assume { expr, .. } => {
+                TStmt::Assume(self.top_expr(expr, ctx, Some(&Type::Bool)), expr.span)
+            }
             S::Havoc(ids) => {
                 let mut vs: Vec<VarId> = Vec::new();
                 for id in ids {
@@ -1186,7 +1459,10 @@ impl<'e, 'a> Checker<'e, 'a> {
                     );
                 }
                 let mut xs = Vec::new();
-                for (a, pt) in args.iter().zip(ptys.iter().map(Some).chain(std::iter::repeat(None))) {
+                for (a, pt) in args
+                    .iter()
+                    .zip(ptys.iter().map(Some).chain(std::iter::repeat(None)))
+                {
                     if let Some(a) = a {
                         let (x, t) = self.expr(a, ctx);
                         if let Some(pt) = pt {
@@ -1196,7 +1472,10 @@ impl<'e, 'a> Checker<'e, 'a> {
                     }
                 }
                 let mut rets = Vec::new();
-                for (o, rt) in outs.iter().zip(rtys.iter().map(Some).chain(std::iter::repeat(None))) {
+                for (o, rt) in outs
+                    .iter()
+                    .zip(rtys.iter().map(Some).chain(std::iter::repeat(None)))
+                {
                     if let Some(v) = self.lookup(&o.name, ctx) {
                         self.check_writable(v, o, pc);
                         if rets.contains(&v) {
@@ -1211,6 +1490,25 @@ impl<'e, 'a> Checker<'e, 'a> {
                 }
                 self.check_callee_modifies(callee, proc, s.span, pc, "called procedure");
                 if *forall {
+                    let checked_modifies = self.env.procs[pi]
+                        .decl
+                        .specs
+                        .iter()
+                        .find(|sp| !sp.free && matches!(sp.kind, ast::SpecKind::Modifies(_)));
+                    if let Some(m) = checked_modifies {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0409",
+                                format!(
+                                    "`call forall` of `{}`, which has a modifies clause",
+                                    proc.name
+                                ),
+                                s.span,
+                                "`call forall` needs a procedure without side effects",
+                            )
+                            .with_secondary(m.span, "modifies clause here"),
+                        );
+                    }
                     return TStmt::Unsupported("call forall".into(), s.span);
                 }
                 TStmt::Call {
@@ -1240,11 +1538,17 @@ impl<'e, 'a> Checker<'e, 'a> {
                             s.span,
                             format!("expects {} argument{}", ptys.len(), plural(ptys.len())),
                         )
-                        .with_secondary(self.env.procs[pi].decl.name.span, "procedure declared here"),
+                        .with_secondary(
+                            self.env.procs[pi].decl.name.span,
+                            "procedure declared here",
+                        ),
                     );
                 }
                 let mut xs = Vec::new();
-                for (a, pt) in args.iter().zip(ptys.iter().map(Some).chain(std::iter::repeat(None))) {
+                for (a, pt) in args
+                    .iter()
+                    .zip(ptys.iter().map(Some).chain(std::iter::repeat(None)))
+                {
                     let (x, t) = self.expr(a, ctx);
                     if let Some(pt) = pt {
                         self.expect(pt, &t, a.span);
@@ -1282,7 +1586,9 @@ impl<'e, 'a> Checker<'e, 'a> {
                 then_branch,
                 else_branch,
             } => {
-                let cond = cond.as_ref().map(|c| self.top_expr(c, ctx, Some(&Type::Bool)));
+                let cond = cond
+                    .as_ref()
+                    .map(|c| self.top_expr(c, ctx, Some(&Type::Bool)));
                 let then_branch = self.stmts(then_branch, ctx, pc);
                 let else_branch = match else_branch {
                     None => Vec::new(),
@@ -1301,7 +1607,9 @@ impl<'e, 'a> Checker<'e, 'a> {
                 invariants,
                 body,
             } => {
-                let cond = cond.as_ref().map(|c| self.top_expr(c, ctx, Some(&Type::Bool)));
+                let cond = cond
+                    .as_ref()
+                    .map(|c| self.top_expr(c, ctx, Some(&Type::Bool)));
                 let invariants = invariants
                     .iter()
                     .map(|i| Contract {
@@ -1321,21 +1629,44 @@ impl<'e, 'a> Checker<'e, 'a> {
             S::Atomic(b) => TStmt::Atomic(self.stmts(b, ctx, pc), s.span),
             S::Break(l) => TStmt::Break(l.as_ref().map(|l| l.name.clone()), s.span),
             S::Return => TStmt::Return(s.span),
-            S::Goto(ls) => TStmt::Goto(ls.iter().map(|l| (l.name.clone(), l.span)).collect(), s.span),
+            S::Goto(ls) => TStmt::Goto(
+                ls.iter().map(|l| (l.name.clone(), l.span)).collect(),
+                s.span,
+            ),
         }
     }
 
     /// The parameter and return types of procedure `pi` with its type parameters instantiated freshly.
     fn instantiate_proc(&mut self, pi: usize) -> (Vec<Type>, Vec<Type>) {
         let sig = &self.env.procs[pi];
-        let inst: HashMap<String, Type> = sig.type_params.clone().into_iter().map(|n| (n, self.fresh_var())).collect();
+        let inst: HashMap<String, Type> = sig
+            .type_params
+            .clone()
+            .into_iter()
+            .map(|n| (n, self.fresh_var()))
+            .collect();
         let sig = &self.env.procs[pi];
-        let p = sig.params.iter().map(|v| subst_params(&self.vars[v.0 as usize].ty, &inst)).collect();
-        let r = sig.returns.iter().map(|v| subst_params(&self.vars[v.0 as usize].ty, &inst)).collect();
+        let p = sig
+            .params
+            .iter()
+            .map(|v| subst_params(&self.vars[v.0 as usize].ty, &inst))
+            .collect();
+        let r = sig
+            .returns
+            .iter()
+            .map(|v| subst_params(&self.vars[v.0 as usize].ty, &inst))
+            .collect();
         (p, r)
     }
 
-    fn assign(&mut self, lhs: &[ast::Lhs], rhs: &[ast::Expr], span: Span, ctx: &mut Ctx, pc: &ProcCtx) -> TStmt {
+    fn assign(
+        &mut self,
+        lhs: &[ast::Lhs],
+        rhs: &[ast::Expr],
+        span: Span,
+        ctx: &mut Ctx,
+        pc: &ProcCtx,
+    ) -> TStmt {
         if lhs.len() != rhs.len() {
             self.diags.push(
                 Diagnostic::error(
@@ -1350,12 +1681,16 @@ impl<'e, 'a> Checker<'e, 'a> {
                     span,
                     "left and right sides differ in length",
                 )
-                .with_help("a parallel assignment `x, y := e1, e2;` needs one expression per target"),
+                .with_help(
+                    "a parallel assignment `x, y := e1, e2;` needs one expression per target",
+                ),
             );
         }
         let mut pairs: Vec<(VarId, Expr)> = Vec::new();
         for (l, r) in lhs.iter().zip(rhs) {
-            let Some(v) = self.lookup(&l.base.name, ctx) else { continue };
+            let Some(v) = self.lookup(&l.base.name, ctx) else {
+                continue;
+            };
             self.check_writable(v, &l.base, pc);
             if pairs.iter().any(|(w, _)| *w == v) {
                 self.diags.push(twice(&l.base));
@@ -1366,7 +1701,8 @@ impl<'e, 'a> Checker<'e, 'a> {
             for sel in &l.selectors {
                 match sel {
                     ast::Selector::Index(idx) => {
-                        let (xs, rt) = self.map_access(&ty, l.base.span.to(l.span), idx, l.span, ctx);
+                        let (xs, rt) =
+                            self.map_access(&ty, l.base.span.to(l.span), idx, l.span, ctx);
                         path.push(Sel::Index(xs));
                         ty = rt;
                     }
@@ -1375,7 +1711,10 @@ impl<'e, 'a> Checker<'e, 'a> {
                         match &t {
                             Type::Record(fs) => match fs.iter().find(|(n, _)| *n == f.name) {
                                 Some((_, ft)) => {
-                                    path.push(Sel::Field(f.name.clone(), fs.iter().map(|(n, _)| n.clone()).collect()));
+                                    path.push(Sel::Field(
+                                        f.name.clone(),
+                                        fs.iter().map(|(n, _)| n.clone()).collect(),
+                                    ));
                                     ty = ft.clone();
                                 }
                                 None => {
@@ -1414,7 +1753,11 @@ fn update(base: Expr, path: &[Sel], value: Expr) -> Expr {
     match path.split_first() {
         None => value,
         Some((Sel::Index(idx), rest)) => {
-            let inner = update(Expr::Select(Box::new(base.clone()), idx.clone()), rest, value);
+            let inner = update(
+                Expr::Select(Box::new(base.clone()), idx.clone()),
+                rest,
+                value,
+            );
             Expr::Store(Box::new(base), idx.clone(), Box::new(inner))
         }
         Some((Sel::Field(f, all), rest)) => Expr::Record(
@@ -1429,6 +1772,24 @@ fn update(base: Expr, path: &[Sel], value: Expr) -> Expr {
                 })
                 .collect(),
         ),
+    }
+}
+
+/// Whether type parameter `name` occurs free in `t`.
+fn mentions(t: &Type, name: &str) -> bool {
+    match t {
+        Type::Param(n) => n == name,
+        Type::Map {
+            type_params,
+            args,
+            result,
+        } => {
+            !type_params.iter().any(|p| p == name)
+                && (args.iter().any(|a| mentions(a, name)) || mentions(result, name))
+        }
+        Type::Ctor(_, args) => args.iter().any(|a| mentions(a, name)),
+        Type::Record(fs) => fs.iter().any(|(_, t)| mentions(t, name)),
+        _ => false,
     }
 }
 
@@ -1505,7 +1866,10 @@ fn parse_real(s: &str) -> Option<BigRational> {
     let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
     let digits = format!("{int}{frac}");
     let num: BigInt = digits.parse().ok()?;
-    let scale = exp - frac.len() as i32;
+    let scale = exp.checked_sub(i32::try_from(frac.len()).ok()?)?;
+    if scale.unsigned_abs() > 1_000_000 {
+        return None;
+    }
     let ten = BigInt::from(10);
     let p = num_traits::pow(ten, scale.unsigned_abs() as usize);
     Some(if scale >= 0 {
@@ -1522,4 +1886,59 @@ fn float_type(s: &str) -> Option<Type> {
     let sig: u32 = sig.parse().ok()?;
     let exp: u32 = exp.parse().ok()?;
     Some(Type::Builtin(format!("(_ FloatingPoint {exp} {sig})")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn real_literals_are_exact() {
+        let q = |n: i64, d: i64| BigRational::new(BigInt::from(n), BigInt::from(d));
+        assert_eq!(parse_real("3.5"), Some(q(7, 2)));
+        assert_eq!(parse_real("0.10"), Some(q(1, 10)));
+        assert_eq!(parse_real("1.5e2"), Some(q(150, 1)));
+        assert_eq!(parse_real("25.0e-2"), Some(q(1, 4)));
+        assert_eq!(parse_real("x"), None);
+    }
+
+    #[test]
+    fn float_literal_types_come_from_the_suffix() {
+        assert_eq!(
+            float_type("0x1.8p1f24e8"),
+            Some(Type::Builtin("(_ FloatingPoint 8 24)".into()))
+        );
+        assert_eq!(float_type("1.5"), None);
+    }
+
+    #[test]
+    fn substitution_respects_map_binders() {
+        let a = || Type::Param("a".into());
+        let inner = Type::Map {
+            type_params: vec!["a".into()],
+            args: vec![a()],
+            result: Box::new(a()),
+        };
+        let t = Type::Map {
+            type_params: vec![],
+            args: vec![a()],
+            result: Box::new(inner.clone()),
+        };
+        let m: HashMap<String, Type> = [("a".to_string(), Type::Int)].into_iter().collect();
+        let expected = Type::Map {
+            type_params: vec![],
+            args: vec![Type::Int],
+            result: Box::new(inner),
+        };
+        assert_eq!(subst_params(&t, &m), expected);
+        assert!(mentions(&t, "a"));
+        assert!(!mentions(
+            &Type::Map {
+                type_params: vec!["a".into()],
+                args: vec![a()],
+                result: Box::new(Type::Int)
+            },
+            "a"
+        ));
+    }
 }

@@ -1,0 +1,6 @@
+//#SyntaxError
+// E0203: call of an undeclared procedure.
+procedure main()
+{
+  call nosuch(1);
+}

@@ -1,0 +1,6 @@
+//#SyntaxError
+// E0206: a local variable with the name of a parameter.
+procedure main(x: int)
+{
+  var x: bool;
+}

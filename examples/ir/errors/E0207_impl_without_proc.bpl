@@ -1,0 +1,5 @@
+//#SyntaxError
+// E0207: an implementation of an undeclared procedure.
+implementation nosuch()
+{
+}

@@ -1,0 +1,7 @@
+//#SyntaxError
+// E0309: arithmetic on booleans.
+procedure main()
+{
+  var b: bool;
+  assert b + b;
+}

@@ -1,0 +1,7 @@
+//#SyntaxError
+// E0408: the parent in a `<:` order specification is a variable.
+var v: int;
+const c: int <: v;
+procedure main()
+{
+}
