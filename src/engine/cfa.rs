@@ -364,7 +364,19 @@ impl Builder<'_, '_> {
                 writes: &writes,
                 caller: &caller_env,
             };
+            // Requires (free ones too, as Ultimate) hold before the call; then the ensures after it.
+            let nothing_written = BTreeSet::new();
+            let pre_env = SummaryEnv {
+                voc: self.voc,
+                params: env.params.clone(),
+                returns: HashMap::new(),
+                writes: &nothing_written,
+                caller: &caller_env,
+            };
             let mut conj = Vec::new();
+            for r in &cp.requires {
+                conj.push(tr.expr(&r.expr, &pre_env)?);
+            }
             for e in &cp.ensures {
                 conj.push(tr.expr(&e.expr, &env)?);
             }

@@ -289,7 +289,7 @@ pub struct ErrorSite {
 /// Where verification starts (docs/IR.md §entry points).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Entry {
-    /// `ULTIMATE.start` or `main`.
+    /// `ULTIMATE.start`.
     Procedure(ProcId),
     /// Library mode: every procedure with a body, from an arbitrary state satisfying its requires.
     Library(Vec<ProcId>),

@@ -438,7 +438,9 @@ impl<'e, 'a> Checker<'e, 'a> {
             });
         }
         let find = |n: &str| env.proc_names.get(n).map(|&i| ProcId(i as u32));
-        let entry = match find("ULTIMATE.start").or_else(|| find("main")) {
+        // As Ultimate's CfgBuilder: `ULTIMATE.start` if declared; otherwise library mode, where every
+        // procedure with a body (`main` included) is checked from any state satisfying its requires.
+        let entry = match find("ULTIMATE.start") {
             Some(p) => Entry::Procedure(p),
             None => Entry::Library(bodies.iter().map(|b| b.proc).collect()),
         };
