@@ -70,6 +70,9 @@ pub struct CfaEdge {
     /// The statement in Boogie syntax (for counterexamples).
     pub text: String,
     pub span: Option<Span>,
+    /// An `{:overapproximation}` function the statement applies: a counterexample through this edge is
+    /// not reported as a violation.
+    pub overapprox: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -208,6 +211,7 @@ impl Builder<'_, '_> {
             tf,
             text,
             span,
+            overapprox: None,
         });
     }
 
@@ -267,6 +271,7 @@ impl Builder<'_, '_> {
         for e in cfg.graph.edge_references() {
             let (src, tgt) = (map[&e.source()], map[&e.target()]);
             let edge = e.weight();
+            let first_new = self.cfa.edges.len();
             let text = crate::ir::dot::stmt_to_string(program, &edge.stmt);
             match &edge.stmt {
                 Stmt::Assume(x) => {
@@ -308,6 +313,11 @@ impl Builder<'_, '_> {
                     return Err(BuildError::Unsupported("concurrency (fork/join)".into()));
                 }
                 Stmt::Unsupported(reason) => return Err(BuildError::Unsupported(reason.clone())),
+            }
+            if let Some(what) = overapproximation_in(program, &edge.stmt) {
+                for e in &mut self.cfa.edges[first_new..] {
+                    e.overapprox.get_or_insert_with(|| what.clone());
+                }
             }
         }
         Ok((map[&cfg.entry], map[&cfg.exit]))
@@ -508,5 +518,60 @@ fn collect_old(e: &Expr, out: &mut BTreeSet<VarId>) {
         | Expr::BitVec { .. }
         | Expr::Float { .. }
         | Expr::Var(_) => {}
+    }
+}
+
+/// The first `{:overapproximation}` function a statement applies (directly or through definitions).
+fn overapproximation_in(p: &ir::Program, s: &Stmt) -> Option<String> {
+    let mut found = None;
+    let mut visit = |e: &Expr| find_overapprox(p, e, &mut found, 0);
+    match s {
+        Stmt::Assume(e) => visit(e),
+        Stmt::Assign(pairs) => pairs.iter().for_each(|(_, e)| visit(e)),
+        Stmt::Call { args, .. } | Stmt::Fork { args, .. } => args.iter().for_each(&mut visit),
+        _ => {}
+    }
+    found
+}
+
+fn find_overapprox(p: &ir::Program, e: &Expr, found: &mut Option<String>, depth: usize) {
+    if found.is_some() || depth > 64 {
+        return;
+    }
+    let mut go = |x: &Expr| find_overapprox(p, x, found, depth + 1);
+    match e {
+        Expr::App { func, args, .. } => {
+            let f = p.func(*func);
+            if let Some(what) = &f.overapproximation {
+                *found = Some(what.clone());
+                return;
+            }
+            if let Some((_, body)) = &f.body {
+                go(body);
+            }
+            args.iter().for_each(go);
+        }
+        Expr::Unary(_, a) | Expr::Extract { expr: a, .. } | Expr::Field(a, _) => go(a),
+        Expr::Binary(_, a, b) => {
+            go(a);
+            go(b);
+        }
+        Expr::Ite(a, b, c) => {
+            go(a);
+            go(b);
+            go(c);
+        }
+        Expr::Select(a, is) => {
+            go(a);
+            is.iter().for_each(go);
+        }
+        Expr::Store(a, is, v) => {
+            go(a);
+            is.iter().for_each(&mut go);
+            go(v);
+        }
+        Expr::Quant { body, .. } => go(body),
+        Expr::Record(fs) => fs.iter().for_each(|(_, x)| go(x)),
+        _ => {}
     }
 }

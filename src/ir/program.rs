@@ -248,6 +248,9 @@ pub struct Function {
     /// `{:const_array}`: the function takes one value `v` and returns the constant map that is `v`
     /// everywhere (SMT `((as const (Array …)) v)`).
     pub const_array: bool,
+    /// `{:overapproximation "what"}`: the function over-approximates an operation (e.g. a bitwise
+    /// operator of C). A counterexample that applies it is not reported as a violation (UNKNOWN).
+    pub overapproximation: Option<String>,
 }
 
 /// What an error location checks.
