@@ -13,6 +13,8 @@ use crate::diag::Diagnostic;
 use crate::engine::{self, Config, Outcome, Verdict};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 #[derive(Parser, Debug)]
@@ -62,7 +64,7 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = engine::BlockEncoding::Large)]
     pub block_encoding: engine::BlockEncoding,
     /// Interpolation technique for proofs of infeasible traces.
-    #[arg(long, value_enum, default_value_t = engine::Interpolation::SpLiveUc)]
+    #[arg(long, value_enum, default_value_t = engine::Interpolation::FpBp)]
     pub interpolation: engine::Interpolation,
     /// Print statistics (iterations, Hoare-triple checks per tier, solver calls and time, …).
     #[arg(long)]
@@ -195,16 +197,71 @@ pub fn run(cli: Cli) -> i32 {
             cli.format == Format::Text && std::io::IsTerminal::is_terminal(&std::io::stdout())
         }
     };
-    let mut worst = 0;
+    let worst = Arc::new(AtomicI32::new(0));
+    let print_lock = Arc::new(Mutex::new(()));
     for file in &cli.files {
-        let result = verify_file(file, &cli, color);
-        print!("{}", output::render(&result, cli.format, &cli.engine));
-        let code = exit_code(result.verdict);
-        if severity(code) > severity(worst) {
-            worst = code;
+        let done = Arc::new(AtomicBool::new(false));
+        if !cli.no_verify {
+            spawn_watchdog(file, &cli, done.clone(), worst.clone(), print_lock.clone());
         }
+        let result = verify_file(file, &cli, color);
+        let _guard = print_lock.lock().unwrap_or_else(|e| e.into_inner());
+        done.store(true, Ordering::SeqCst);
+        print!("{}", output::render(&result, cli.format, &cli.engine));
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        combine(&worst, exit_code(result.verdict));
     }
-    worst
+    worst.load(Ordering::SeqCst)
+}
+
+fn combine(worst: &AtomicI32, code: i32) {
+    let _ = worst.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |w| {
+        Some(if severity(code) > severity(w) { code } else { w })
+    });
+}
+
+/// Grace after the deadline before the watchdog answers for the engine.
+const WATCHDOG_GRACE: Duration = Duration::from_millis(800);
+
+/// Guarantees that `--timeout` is honoured within a second: if the engine has not answered shortly
+/// after the deadline (e.g. a solver query overran), this thread prints UNKNOWN "timeout" for the
+/// file, kills the solver processes and exits.
+fn spawn_watchdog(
+    file: &Path,
+    cli: &Cli,
+    done: Arc<AtomicBool>,
+    worst: Arc<AtomicI32>,
+    print_lock: Arc<Mutex<()>>,
+) {
+    let limit = Duration::from_secs_f64(cli.timeout.max(0.0)) + WATCHDOG_GRACE;
+    let start = Instant::now();
+    let result = FileResult {
+        file: file.display().to_string(),
+        verdict: Verdict::Unknown,
+        reason: Some("timeout".into()),
+        time_s: limit.as_secs_f64(),
+        details: String::new(),
+        outcome: None,
+    };
+    let format = cli.format;
+    let args = cli.engine.clone();
+    std::thread::spawn(move || {
+        while start.elapsed() < limit {
+            if done.load(Ordering::SeqCst) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20).min(limit.saturating_sub(start.elapsed())));
+        }
+        let _guard = print_lock.lock().unwrap_or_else(|e| e.into_inner());
+        if done.load(Ordering::SeqCst) {
+            return;
+        }
+        print!("{}", output::render(&result, format, &args));
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        kill_children();
+        combine(&worst, exit_code(Verdict::Unknown));
+        std::process::exit(worst.load(Ordering::SeqCst));
+    });
 }
 
 /// Reads, checks and (unless `--no-verify`) verifies one file.
@@ -407,6 +464,31 @@ fn run_bench(args: &BenchArgs, _cli: &Cli) -> i32 {
         Err(e) => {
             eprintln!("error: {e}");
             3
+        }
+    }
+}
+
+/// Kills this process's child processes (the SMT solvers) before an early exit. Linux: children are
+/// found in /proc; elsewhere nothing is done (the solvers see end of input when we exit).
+fn kill_children() {
+    let me = std::process::id();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for e in entries.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // Format: pid (comm) state ppid …; comm may contain spaces, so split after the last ')'.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        if ppid == Some(me) {
+            let _ = std::process::Command::new("kill").args(["-9", &pid.to_string()]).status();
         }
     }
 }

@@ -122,7 +122,7 @@ impl Default for Config {
             solver: crate::smt::SolverKind::Z3,
             smt_log: None,
             block_encoding: BlockEncoding::Large,
-            interpolation: Interpolation::SpLiveUc,
+            interpolation: Interpolation::FpBp,
             deadline: None,
             query_timeout_s: 10.0,
             max_iterations: 10_000,
