@@ -179,6 +179,15 @@ fn run_inner(program: &Program, config: &Config) -> Outcome {
         let letters: Vec<usize> = run.letters.clone();
         let locs: Vec<LocId> = run.states.iter().map(|(l, _)| *l).collect();
         stats.max_trace_length = stats.max_trace_length.max(letters.len());
+        if debug() {
+            eprintln!(
+                "iteration {}: trace of {} letters, {} predicates, {} Floyd–Hoare states",
+                stats.iterations,
+                letters.len(),
+                fh.preds.len(),
+                fh.preds.num_states()
+            );
+        }
         let tfs: Vec<&TransFormula> = letters.iter().map(|a| &enc.letters[*a].tf).collect();
         let ssa = tracecheck::ssa(&voc, &tfs);
         let uses_core = config.interpolation.uses_core();
@@ -338,11 +347,22 @@ fn refine(
 
 fn add_sequence(voc: &Vocabulary, preds: &[Term], locs: &[LocId], fh: &mut FloydHoare) {
     let n = preds.len() - 1;
+    if debug() {
+        for (i, p) in preds.iter().enumerate() {
+            eprintln!("  I{i} @{}: {}", locs[i], pretty::term(voc, p));
+        }
+    }
     for i in 1..n {
         if let Some(p) = fh.preds.intern(voc, &preds[i], &mut fh.htc.session) {
             fh.preds.attach(locs[i], p);
         }
     }
+}
+
+/// `LAPIDARY_DEBUG=1` prints each iteration's trace and interpolants to stderr (for development).
+fn debug() -> bool {
+    static DEBUG: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DEBUG.get_or_init(|| std::env::var_os("LAPIDARY_DEBUG").is_some())
 }
 
 /// Does the Floyd–Hoare automaton now accept the trace (reach `false`)?

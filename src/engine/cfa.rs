@@ -352,35 +352,48 @@ impl Builder<'_, '_> {
             })
             .collect();
         if cp.body.is_none() {
-            // Summary edge.
-            let mut writes: BTreeSet<PVar> = ret_vars.iter().copied().collect();
+            // Summary edge, as Ultimate's `Statements2TransFormula.addSummary`: the callee's returns are
+            // fresh auxiliary values; a global the callee modifies has an "after the call" value (its
+            // post variable, or an auxiliary if the call's results also assign it); everything else in
+            // the contracts (parameters = arguments, unmodified globals, `old(g)`) is the pre-state.
+            // The results are assigned last: lhs' = return value.
+            let lhs: BTreeSet<PVar> = ret_vars.iter().copied().collect();
+            let mut writes: BTreeSet<PVar> = lhs.clone();
+            let mut aux: BTreeSet<crate::smt::Var> = BTreeSet::new();
+            let mut globals_after: HashMap<VarId, Term> = HashMap::new();
             for g in &cp.modifies {
-                writes.insert(PVar::Var { id: *g, inst: 0 });
+                let x = PVar::Var { id: *g, inst: 0 };
+                let after = if lhs.contains(&x) {
+                    let a = self.voc.fresh(&self.voc.name(x), self.voc.sort(x)?);
+                    aux.insert(a.clone());
+                    Term::var(&a)
+                } else {
+                    Term::var(&self.voc.post(x)?)
+                };
+                globals_after.insert(*g, after);
+                writes.insert(x);
             }
+            let mut returns: HashMap<VarId, Term> = HashMap::new();
+            let mut results = Vec::new();
+            for (r, target) in cp.returns.iter().zip(&ret_vars) {
+                let x = PVar::Var { id: *r, inst: 0 };
+                let a = self.voc.fresh(&self.voc.name(x), self.voc.sort(*target)?);
+                aux.insert(a.clone());
+                returns.insert(*r, Term::var(&a));
+                results.push(Term::eq(&Term::var(&self.voc.post(*target)?), &Term::var(&a)));
+            }
+            let params: HashMap<VarId, Term> = cp.params.iter().copied().zip(arg_terms.iter().cloned()).collect();
             let env = SummaryEnv {
-                voc: self.voc,
-                params: cp
-                    .params
-                    .iter()
-                    .copied()
-                    .zip(arg_terms.iter().cloned())
-                    .collect(),
-                returns: cp
-                    .returns
-                    .iter()
-                    .copied()
-                    .zip(ret_vars.iter().copied())
-                    .collect(),
-                writes: &writes,
+                params: params.clone(),
+                returns,
+                globals_after,
                 caller: &caller_env,
             };
             // Requires (free ones too, as Ultimate) hold before the call; then the ensures after it.
-            let nothing_written = BTreeSet::new();
             let pre_env = SummaryEnv {
-                voc: self.voc,
-                params: env.params.clone(),
+                params,
                 returns: HashMap::new(),
-                writes: &nothing_written,
+                globals_after: HashMap::new(),
                 caller: &caller_env,
             };
             let mut conj = Vec::new();
@@ -390,6 +403,7 @@ impl Builder<'_, '_> {
             for e in &cp.ensures {
                 conj.push(tr.expr(&e.expr, &env)?);
             }
+            conj.extend(results);
             for x in &writes {
                 self.voc.sort(*x)?;
             }
@@ -398,7 +412,7 @@ impl Builder<'_, '_> {
                 formula: Term::and(conj),
                 reads: caller_env.reads.into_inner(),
                 writes,
-                aux: BTreeSet::new(),
+                aux,
             };
             self.add_edge(src, tgt, tf, text, span);
             return Ok(());
@@ -450,30 +464,22 @@ impl Builder<'_, '_> {
     }
 }
 
-/// Leaves of a callee's `ensures` in a summary edge: parameters are the arguments, returns and modified
-/// globals are post variables, `old(g)` and unmodified globals are pre variables of the caller.
+/// Leaves of a callee's contracts in a summary edge: parameters are the arguments, returns are fresh
+/// auxiliary values, modified globals their value after the call, everything else (including
+/// `old(g)`) the caller's pre-state.
 struct SummaryEnv<'a, 'v, 'p> {
-    voc: &'v Vocabulary<'p>,
     params: HashMap<VarId, Term>,
-    returns: HashMap<VarId, PVar>,
-    writes: &'a BTreeSet<PVar>,
+    returns: HashMap<VarId, Term>,
+    globals_after: HashMap<VarId, Term>,
     caller: &'a PreEnv<'v, 'p>,
 }
 
 impl Env for SummaryEnv<'_, '_, '_> {
     fn var(&self, id: VarId) -> Result<Term, Unsupported> {
-        if let Some(t) = self.params.get(&id) {
+        if let Some(t) = self.params.get(&id).or_else(|| self.returns.get(&id)).or_else(|| self.globals_after.get(&id)) {
             return Ok(t.clone());
         }
-        if let Some(x) = self.returns.get(&id) {
-            return Ok(Term::var(&self.voc.post(*x)?));
-        }
-        let g = PVar::Var { id, inst: 0 };
-        if self.writes.contains(&g) {
-            Ok(Term::var(&self.voc.post(g)?))
-        } else {
-            self.caller.var(id)
-        }
+        self.caller.var(id)
     }
     fn old(&self, id: VarId) -> Result<Term, Unsupported> {
         self.caller.var(id)
