@@ -46,7 +46,7 @@ impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BuildError::Unsupported(s) => write!(f, "unsupported: {s}"),
-            BuildError::Recursion(p) => write!(f, "recursion (procedure {p})"),
+            BuildError::Recursion(p) => write!(f, "unsupported: recursion (procedure {p})"),
             BuildError::TooLarge(n) => {
                 write!(f, "inlined program too large (more than {n} locations)")
             }

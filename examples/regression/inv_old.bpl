@@ -1,0 +1,5 @@
+//#Safe
+// library mode: loop invariant with old(g): g == old(g) + i.
+var g: int;
+procedure f(n: int) modifies g; requires n >= 0; ensures g == old(g) + n;
+{ var i: int; i := 0; while (i < n) invariant g == old(g) + i && i <= n; { g := g + 1; i := i + 1; } }
