@@ -27,9 +27,12 @@ fn bench_2000() {
     for k in SolverKind::ALL {
         match bench_smt(k, n) {
             Ok(r) => println!(
-                "{k}: N={n} layer {:.3}s raw {:.3}s  {r}",
+                "{k}: N={n} total layer {:.3}s raw {:.3}s (mean ratio {:.3}) cpu/q layer {:.1}us raw {:.1}us  {r}",
                 r.layer_time.as_secs_f64(),
-                r.raw_time.as_secs_f64()
+                r.raw_time.as_secs_f64(),
+                r.layer_mean_qps / r.raw_mean_qps,
+                r.layer_cpu.as_secs_f64() * 1e6 / n as f64,
+                r.raw_cpu.as_secs_f64() * 1e6 / n as f64
             ),
             Err(e) => println!("{k}: {e}"),
         }

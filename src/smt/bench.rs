@@ -4,12 +4,15 @@
 //! options: `push; assert pre; assert transition; assert ¬post; check-sat; pop`, half of them sat and half
 //! unsat, with constants varying per query. The layer side builds the terms with the term API and goes
 //! through [`Session`]; the raw side formats the same commands with `format!`, writes them in one write and
-//! reads one line. The two sides alternate in chunks so that machine load affects both alike.
+//! reads one line. The two sides alternate in chunks of ~100 queries so that machine load affects both
+//! alike; `layer_qps`/`raw_qps` are the rates of the median chunk of each side (the mean rates over the
+//! total time are reported too), and the thread CPU time per side shows the layer's own cost.
 
 use super::config::{SolverConfig, SolverKind, resolve_path};
 use super::error::SmtError;
 use super::session::{SatResult, Session};
 use super::term::{Sort, Term, Var};
+
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -20,14 +23,24 @@ use std::time::{Duration, Instant};
 pub struct BenchReport {
     pub kind: SolverKind,
     pub queries: usize,
+    /// Total wall time of each side.
     pub layer_time: Duration,
     pub raw_time: Duration,
+    /// `queries / total time` per side (sensitive to load spikes on a shared machine).
+    pub layer_mean_qps: f64,
+    pub raw_mean_qps: f64,
+    /// Queries per second of the median chunk (chunks of ~100 queries, the sides alternating), robust
+    /// against load spikes from other processes.
     pub layer_qps: f64,
     pub raw_qps: f64,
     /// `layer_qps / raw_qps`; acceptance is ≥ 0.8.
     pub ratio: f64,
     pub sat: usize,
     pub unsat: usize,
+    /// CPU time of the benchmarking thread on each side (user + system; Unix only, zero elsewhere). The
+    /// difference is the layer's own cost, independent of machine load.
+    pub layer_cpu: Duration,
+    pub raw_cpu: Duration,
 }
 
 impl fmt::Display for BenchReport {
@@ -51,27 +64,27 @@ pub fn bench_smt(kind: SolverKind, queries: usize) -> Result<BenchReport, SmtErr
     cfg.produce_cores = false;
     let path = resolve_path(kind, None)?;
     cfg.path = Some(path.clone());
-    let mut session = Session::new(cfg.clone())?;
-    let mut raw = RawPipe::start(&path, kind, &session_startup(&cfg))?;
-
+    // The program variables and the transition formula are built once, as the engine holds them; the
+    // pre- and postconditions are built per query (new constants, so the solver cannot reuse anything).
     let (x, y, x1, y1) = (
-        Var::new("x", Sort::Int),
-        Var::new("y", Sort::Int),
-        Var::new("x1", Sort::Int),
-        Var::new("y1", Sort::Int),
+        Term::var(&Var::new("x", Sort::Int)),
+        Term::var(&Var::new("y", Sort::Int)),
+        Term::var(&Var::new("x1", Sort::Int)),
+        Term::var(&Var::new("y1", Sort::Int)),
     );
+    let zero = Term::int(0);
+    let tr = Term::and(vec![
+        Term::eq(&x1, &Term::add(vec![x.clone(), y.clone()])),
+        Term::eq(&y1, &Term::sub(&y, &Term::int(1))),
+    ]);
+    let y_nonneg = Term::ge(&y, &zero);
     let layer_one = |s: &mut Session, i: usize| -> SatResult {
         let k = Term::int(i as i64 + 7);
-        let (xt, yt, x1t, y1t) = (Term::var(&x), Term::var(&y), Term::var(&x1), Term::var(&y1));
-        let pre = Term::and(vec![Term::ge(&xt, &k), Term::ge(&yt, &Term::int(0))]);
-        let tr = Term::and(vec![
-            Term::eq(&x1t, &Term::add(vec![xt.clone(), yt.clone()])),
-            Term::eq(&y1t, &Term::sub(&yt, &Term::int(1))),
-        ]);
+        let pre = Term::and(vec![Term::ge(&x, &k), y_nonneg.clone()]);
         let post = if expected(i) {
-            Term::ge(&x1t, &Term::int(i as i64 + 8))
+            Term::ge(&x1, &Term::int(i as i64 + 8))
         } else {
-            Term::ge(&x1t, &k)
+            Term::ge(&x1, &k)
         };
         s.push();
         s.assert(&pre);
@@ -82,77 +95,141 @@ pub fn bench_smt(kind: SolverKind, queries: usize) -> Result<BenchReport, SmtErr
         r
     };
 
-    // warm-up (declarations, caches, page faults)
-    for i in 0..10.min(queries) {
-        let _ = layer_one(&mut session, queries + i);
-        raw.check(queries + i)?;
-    }
-
-    let chunks = 8.max(queries / 250).min(queries.max(1));
-    let per = queries.div_ceil(chunks);
+    // Rounds with fresh processes: where the kernel places the two solver processes relative to this
+    // thread (same core or not) changes the per-query cost by tens of microseconds and sticks for a
+    // process's lifetime, so each round re-rolls it.
+    let rounds = 5.min(queries.div_ceil(200)).max(1);
+    let per_round = queries.div_ceil(rounds);
+    let chunk = 100usize;
     let mut layer_time = Duration::ZERO;
     let mut raw_time = Duration::ZERO;
+    let (mut layer_rates, mut raw_rates) = (Vec::new(), Vec::new());
     let (mut sat, mut unsat) = (0usize, 0usize);
+    let (mut layer_cpu, mut raw_cpu) = (Duration::ZERO, Duration::ZERO);
     let mut wrong: Option<String> = None;
-    for c in 0..chunks {
-        let lo = c * per;
-        let hi = ((c + 1) * per).min(queries);
-        if lo >= hi {
+    for round in 0..rounds {
+        let start = round * per_round;
+        let end = ((round + 1) * per_round).min(queries);
+        if start >= end {
             break;
         }
-        let run_layer = |session: &mut Session,
-                         sat: &mut usize,
-                         unsat: &mut usize,
-                         wrong: &mut Option<String>| {
-            let t0 = Instant::now();
-            for i in lo..hi {
-                let r = layer_one(session, i);
-                match (&r, expected(i)) {
-                    (SatResult::Sat, true) => *sat += 1,
-                    (SatResult::Unsat, false) => *unsat += 1,
-                    _ => {
-                        wrong.get_or_insert_with(|| format!("layer: query {i} answered {r}"));
+        let mut session = Session::new(cfg.clone())?;
+        let mut raw = RawPipe::start(&path, kind, &session_startup(&cfg))?;
+        // warm-up (declarations, caches, page faults)
+        for i in 0..10 {
+            let _ = layer_one(&mut session, queries + i);
+            raw.check(queries + i)?;
+        }
+        let chunks = (end - start).div_ceil(chunk);
+        for c in 0..chunks {
+            let lo = start + c * chunk;
+            let hi = (lo + chunk).min(end);
+            if lo >= hi {
+                break;
+            }
+            for side in [c % 2 == 0, c % 2 != 0] {
+                let c0 = thread_cpu();
+                let t0 = Instant::now();
+                if side {
+                    for i in lo..hi {
+                        let r = layer_one(&mut session, i);
+                        match (&r, expected(i)) {
+                            (SatResult::Sat, true) => sat += 1,
+                            (SatResult::Unsat, false) => unsat += 1,
+                            _ => {
+                                wrong.get_or_insert_with(|| {
+                                    format!("layer: query {i} answered {r}")
+                                });
+                            }
+                        }
                     }
+                    let el = t0.elapsed();
+                    layer_time += el;
+                    layer_rates.push((hi - lo) as f64 / el.as_secs_f64().max(1e-9));
+                    layer_cpu += thread_cpu().saturating_sub(c0);
+                } else {
+                    for i in lo..hi {
+                        let r = raw.check(i)?;
+                        if r != expected(i) {
+                            return Err(SmtError::Parse(format!(
+                                "raw pipe: query {i} answered sat={r}"
+                            )));
+                        }
+                    }
+                    let el = t0.elapsed();
+                    raw_time += el;
+                    raw_rates.push((hi - lo) as f64 / el.as_secs_f64().max(1e-9));
+                    raw_cpu += thread_cpu().saturating_sub(c0);
                 }
             }
-            t0.elapsed()
-        };
-        let run_raw = |raw: &mut RawPipe| -> Result<Duration, SmtError> {
-            let t0 = Instant::now();
-            for i in lo..hi {
-                let r = raw.check(i)?;
-                if r != expected(i) {
-                    return Err(SmtError::Parse(format!(
-                        "raw pipe: query {i} answered sat={r}"
-                    )));
-                }
-            }
-            Ok(t0.elapsed())
-        };
-        if c % 2 == 0 {
-            layer_time += run_layer(&mut session, &mut sat, &mut unsat, &mut wrong);
-            raw_time += run_raw(&mut raw)?;
-        } else {
-            raw_time += run_raw(&mut raw)?;
-            layer_time += run_layer(&mut session, &mut sat, &mut unsat, &mut wrong);
         }
     }
     if let Some(w) = wrong {
         return Err(SmtError::Parse(w));
     }
     let qps = |d: Duration| queries as f64 / d.as_secs_f64().max(1e-9);
-    let (layer_qps, raw_qps) = (qps(layer_time), qps(raw_time));
+    let (layer_mean_qps, raw_mean_qps) = (qps(layer_time), qps(raw_time));
+    let (layer_qps, raw_qps) = (median(&mut layer_rates), median(&mut raw_rates));
     Ok(BenchReport {
         kind,
         queries,
         layer_time,
         raw_time,
+        layer_mean_qps,
+        raw_mean_qps,
         layer_qps,
         raw_qps,
         ratio: layer_qps / raw_qps,
         sat,
         unsat,
+        layer_cpu,
+        raw_cpu,
     })
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// CPU time consumed by the calling thread so far.
+#[cfg(unix)]
+fn thread_cpu() -> Duration {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    unsafe extern "C" {
+        fn clock_gettime(clk: i32, ts: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut ts = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec (64-bit Linux layout) for the duration of the call.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(
+        ts.tv_sec.max(0) as u64,
+        ts.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
+}
+
+#[cfg(not(unix))]
+fn thread_cpu() -> Duration {
+    Duration::ZERO
 }
 
 /// The option commands a session with `cfg` sends first (so the raw side runs with the same options).

@@ -464,7 +464,7 @@ static INTERNER: LazyLock<Mutex<Interner>> = LazyLock::new(|| {
     Mutex::new(Interner {
         table: HashMap::default(),
         entries: 0,
-        sweep_at: 1 << 14,
+        sweep_at: 1 << 10,
         next_id: 0,
     })
 });
@@ -530,7 +530,7 @@ fn insert(it: &mut Interner, shash: u64, kind: TermKind, sort: Sort) -> Term {
             b.live() > 0
         });
         it.entries = it.table.values().map(Bucket::live).sum();
-        it.sweep_at = (it.entries * 2).max(1 << 14);
+        it.sweep_at = (it.entries * 2).max(1 << 10);
     }
     let id = it.next_id;
     it.next_id = it.next_id.wrapping_add(1);
@@ -935,12 +935,7 @@ impl Term {
     // ---------------------------------------------------------------- queries
     /// Cached symbol information (free variables, functions, sorts).
     pub fn symbols(&self) -> &Symbols {
-        if let Some(s) = self.0.symbols.get() {
-            return s;
-        }
-        // Compute children first iteratively enough for typical depths (recursion per level).
-        let computed = self.compute_symbols();
-        self.0.symbols.get_or_init(|| computed)
+        self.symbols_arc_ref()
     }
     fn compute_symbols(&self) -> Arc<Symbols> {
         static EMPTY: LazyLock<Arc<Symbols>> = LazyLock::new(|| Arc::new(Symbols::default()));
@@ -953,22 +948,25 @@ impl Term {
             TermKind::App(op, args) => {
                 let own_fun = matches!(op, Op::Uf(_));
                 let own_sort = matches!(op, Op::ConstArray(_));
-                let nonempty: Vec<&Term> =
-                    args.iter().filter(|a| !a.symbols().is_empty()).collect();
-                if !own_fun && !own_sort {
-                    if nonempty.is_empty() {
-                        return EMPTY.clone();
+                // Share a child's set when it is the only non-empty one (or all are the same).
+                let mut first: Option<&Arc<Symbols>> = None;
+                let mut shared = true;
+                for a in args.iter() {
+                    let sa = a.symbols_arc_ref();
+                    if sa.is_empty() {
+                        continue;
                     }
-                    let first = nonempty[0].symbols_arc();
-                    if nonempty
-                        .iter()
-                        .all(|a| Arc::ptr_eq(&a.symbols_arc(), &first))
-                    {
-                        return first;
+                    match first {
+                        None => first = Some(sa),
+                        Some(f) if Arc::ptr_eq(f, sa) => {}
+                        Some(_) => shared = false,
                     }
                 }
+                if !own_fun && !own_sort && shared {
+                    return first.cloned().unwrap_or_else(|| EMPTY.clone());
+                }
                 let mut s = Symbols::default();
-                for a in nonempty {
+                for a in args.iter().filter(|a| !a.symbols().is_empty()) {
                     let cs = a.symbols();
                     if s.var_terms.is_empty() {
                         s.var_terms = cs.var_terms.clone();
@@ -1010,9 +1008,12 @@ impl Term {
             }
         }
     }
-    fn symbols_arc(&self) -> Arc<Symbols> {
-        self.symbols();
-        self.0.symbols.get().cloned().unwrap_or_default()
+    fn symbols_arc_ref(&self) -> &Arc<Symbols> {
+        if let Some(s) = self.0.symbols.get() {
+            return s;
+        }
+        let computed = self.compute_symbols();
+        self.0.symbols.get_or_init(|| computed)
     }
     /// Free variables (cached per term).
     pub fn free_vars(&self) -> BTreeSet<Var> {
