@@ -109,7 +109,11 @@ fn basic_suite_all_backends() {
             SatResult::Unsat,
             "{k}"
         );
-        assert_eq!(s.check_sat_assuming(std::slice::from_ref(&p)), SatResult::Sat, "{k}");
+        assert_eq!(
+            s.check_sat_assuming(std::slice::from_ref(&p)),
+            SatResult::Sat,
+            "{k}"
+        );
         assert_eq!(s.check_sat(), SatResult::Sat, "{k}");
         // reals
         let r = Term::var(&Var::new("r", Sort::Real));

@@ -10,6 +10,7 @@
 //! - [`config`] / [`session`]: solver discovery and robust incremental [`Session`]s (watchdog, restart
 //!   and replay, lazy error detection, logging).
 
+pub mod bench;
 pub mod config;
 pub mod error;
 pub mod parse;
@@ -21,6 +22,7 @@ pub mod sexp;
 pub mod simplify;
 pub mod term;
 
+pub use bench::{BenchReport, bench_smt};
 pub use config::{SolverConfig, SolverKind, discover, resolve_path};
 pub use error::SmtError;
 pub use parse::{ParseEnv, ParseError, parse_term, sexp_to_term};

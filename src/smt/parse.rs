@@ -51,7 +51,7 @@ impl ParseEnv {
     }
     pub fn add_term(&mut self, t: &Term) {
         let s = t.symbols();
-        for v in &s.vars {
+        for v in s.vars() {
             self.add_var(v);
         }
         for f in &s.funs {

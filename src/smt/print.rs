@@ -175,6 +175,15 @@ pub(crate) fn write_sort(out: &mut String, s: &Sort) {
 }
 
 fn write_int(out: &mut String, i: &BigInt) {
+    use num_traits::ToPrimitive;
+    if let Some(small) = i.to_i64() {
+        if small < 0 {
+            let _ = write!(out, "(- {})", small.unsigned_abs());
+        } else {
+            let _ = write!(out, "{small}");
+        }
+        return;
+    }
     if i.is_negative() {
         let _ = write!(out, "(- {})", -i);
     } else {
@@ -242,14 +251,15 @@ impl fmt::Display for Var {
 /// How variables and function symbols are named in printed text. The default quotes raw names; sessions
 /// use their own table (to keep same-named variables of different sorts apart).
 pub trait Namer {
-    fn var(&self, out: &mut String, v: &Var);
+    /// `t` is the variable term of `v`.
+    fn var(&self, out: &mut String, t: &Term, v: &Var);
     fn fun(&self, out: &mut String, name: &str, f: &super::term::FuncDecl);
 }
 
 /// Prints raw names, quoted when needed.
 pub struct RawNamer;
 impl Namer for RawNamer {
-    fn var(&self, out: &mut String, v: &Var) {
+    fn var(&self, out: &mut String, _t: &Term, v: &Var) {
         write_symbol(out, &v.name);
     }
     fn fun(&self, out: &mut String, name: &str, _f: &super::term::FuncDecl) {
@@ -305,7 +315,7 @@ pub(crate) fn op_name(op: &Op) -> Cow<'static, str> {
 pub fn write_term(out: &mut String, t: &Term, namer: &dyn Namer) {
     match t.kind() {
         TermKind::Const(v) => write_value(out, v),
-        TermKind::Var(v) => namer.var(out, v),
+        TermKind::Var(v) => namer.var(out, t, v),
         TermKind::App(op, args) => {
             if args.is_empty() {
                 match op {
@@ -340,7 +350,7 @@ pub fn write_term(out: &mut String, t: &Term, namer: &dyn Namer) {
                     out.push(' ');
                 }
                 out.push('(');
-                namer.var(out, v);
+                namer.var(out, &Term::var(v), v);
                 out.push(' ');
                 write_sort(out, &v.sort);
                 out.push(')');

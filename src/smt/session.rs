@@ -34,7 +34,7 @@ use super::print::{
 };
 use super::process::{ReadError, SolverProcess};
 use super::sexp::{self, SExp};
-use super::term::{FuncDecl, Op, Term, Value, Var};
+use super::term::{FuncDecl, FxBuild, Op, Term, Value, Var};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -44,6 +44,8 @@ use std::time::{Duration, Instant};
 const SYNC: &str = "@@lapidary-sync";
 /// Separates commands of different scopes so that errors can be attributed to a scope.
 const SEG: &str = "@@lapidary-seg";
+/// Unread segment markers after which the session drains the solver's output.
+const MAX_PENDING_SEGS: usize = 64;
 
 /// Answer of a satisfiability check.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -130,13 +132,13 @@ enum Failure {
 }
 
 struct SessionNamer<'a> {
-    vars: &'a HashMap<Var, String>,
+    vars: &'a HashMap<Term, String, FxBuild>,
     funs: &'a HashMap<FuncDecl, String>,
 }
 
 impl Namer for SessionNamer<'_> {
-    fn var(&self, out: &mut String, v: &Var) {
-        match self.vars.get(v) {
+    fn var(&self, out: &mut String, t: &Term, v: &Var) {
+        match self.vars.get(t) {
             Some(s) => out.push_str(s),
             None => write_symbol(out, &v.name),
         }
@@ -158,7 +160,8 @@ pub struct Session {
     proc: Option<SolverProcess>,
     started: bool,
     log_path: Option<PathBuf>,
-    var_syms: HashMap<Var, String>,
+    /// Variable term → printed solver symbol (keeps the variable terms alive, so ids stay valid).
+    var_syms: HashMap<Term, String, FxBuild>,
     fun_syms: HashMap<FuncDecl, String>,
     used: HashSet<String>,
     env: ParseEnv,
@@ -208,7 +211,7 @@ impl Session {
             proc: None,
             started: false,
             log_path,
-            var_syms: HashMap::new(),
+            var_syms: HashMap::default(),
             fun_syms: HashMap::new(),
             used: HashSet::new(),
             env: ParseEnv::new(),
@@ -273,42 +276,7 @@ impl Session {
     // ------------------------------------------------------------------------------------ process
 
     fn startup_commands(&self) -> String {
-        let mut s = String::new();
-        let ms = self.cfg.query_timeout.as_millis().max(1);
-        s.push_str("(set-option :global-declarations true)\n");
-        if self.cfg.produce_cores {
-            s.push_str("(set-option :produce-unsat-cores true)\n");
-        }
-        if self.cfg.produce_models {
-            s.push_str("(set-option :produce-models true)\n");
-        }
-        match self.cfg.kind {
-            SolverKind::Z3 => {
-                let _ = writeln!(s, "(set-option :timeout {ms})");
-                s.push_str(
-                    "(set-option :pp.min_alias_size 1000000)\n(set-option :pp.max_depth 1000000)\n",
-                );
-                if let Some(l) = &self.cfg.logic {
-                    let _ = writeln!(s, "(set-logic {l})");
-                }
-            }
-            SolverKind::Cvc5 => {
-                let _ = writeln!(s, "(set-option :tlimit-per {ms})");
-                let _ = writeln!(
-                    s,
-                    "(set-logic {})",
-                    self.cfg.logic.as_deref().unwrap_or("ALL")
-                );
-            }
-            SolverKind::Yices => {
-                let _ = writeln!(
-                    s,
-                    "(set-logic {})",
-                    self.cfg.logic.as_deref().unwrap_or("ALL")
-                );
-            }
-        }
-        s
+        startup_commands(&self.cfg)
     }
 
     /// Deadline slack on top of the query limit. Solvers that enforce the limit themselves get a full
@@ -345,7 +313,13 @@ impl Session {
             ),
             None => None,
         };
-        let mut p = SolverProcess::spawn(self.cfg.kind, &self.path, self.cfg.kind.args(), log)?;
+        let mut p = SolverProcess::spawn(
+            self.cfg.kind,
+            &self.path,
+            self.cfg.kind.args(),
+            log,
+            self.cfg.query_timeout + self.grace(),
+        )?;
         if self.started {
             self.stats.restarts += 1;
             p.log_comment("--- solver restarted; state replayed ---");
@@ -411,7 +385,7 @@ impl Session {
                 vec![],
             ));
         };
-        if let Err(e) = p.send(cmd).and_then(|_| p.flush()) {
+        if let Err(e) = p.send(cmd).and_then(|_| p.flush(deadline)) {
             return Err(Failure::Died(e, vec![]));
         }
         let mut replies = Vec::new();
@@ -593,7 +567,10 @@ impl Session {
     /// Declares every sort, variable and function `t` mentions that is not declared yet.
     fn declare_symbols(&mut self, t: &Term) {
         let syms = t.symbols();
-        if syms.vars.iter().all(|v| self.var_syms.contains_key(v))
+        if syms
+            .var_terms()
+            .iter()
+            .all(|v| self.var_syms.contains_key(v))
             && syms.funs.iter().all(|f| self.fun_syms.contains_key(f))
             && syms.bound_sorts.iter().all(|s| self.sorts.contains(s))
         {
@@ -615,17 +592,18 @@ impl Session {
                 self.env.sorts.insert(n, a);
             }
         }
-        for v in &syms.vars {
-            if self.var_syms.contains_key(v) {
+        for vt in syms.var_terms() {
+            if self.var_syms.contains_key(vt) {
                 continue;
             }
+            let Some(v) = vt.as_var() else { continue };
             let sym = self.alloc_symbol(&v.name);
             let printed = quote_symbol(&sym).into_owned();
             let _ = write!(text, "(declare-fun {printed} () ");
             write_sort(&mut text, &v.sort);
             text.push_str(")\n");
             self.env.vars.insert(sym, v.clone());
-            self.var_syms.insert(v.clone(), printed);
+            self.var_syms.insert(vt.clone(), printed);
         }
         for f in &syms.funs {
             if self.fun_syms.contains_key(f) {
@@ -685,8 +663,21 @@ impl Session {
                 write_echo(&mut m, SEG);
                 self.emit(&m);
                 self.pending_segs.push(prev);
+                if self.pending_segs.len() >= MAX_PENDING_SEGS {
+                    self.drain_markers();
+                }
             }
             self.open_seg = Some(cur);
+        }
+    }
+
+    /// Reads all pending output up to a sync marker (bounds the markers and error replies queued in the
+    /// solver's output pipe when many scopes change without a check).
+    fn drain_markers(&mut self) {
+        let mut cmd = String::new();
+        write_echo(&mut cmd, SYNC);
+        if let Ok(c) = self.command(&cmd, "draining replies") {
+            let _ = self.absorb_errors(&c.errors);
         }
     }
 
@@ -1166,4 +1157,36 @@ fn write_assert(out: &mut String, t: &Term, label: Option<&str>, namer: &dyn Nam
             out.push_str("))\n");
         }
     }
+}
+
+/// The option commands a session sends to a fresh process.
+pub(crate) fn startup_commands(cfg: &SolverConfig) -> String {
+    let mut s = String::new();
+    let ms = cfg.query_timeout.as_millis().max(1);
+    s.push_str("(set-option :global-declarations true)\n");
+    if cfg.produce_cores {
+        s.push_str("(set-option :produce-unsat-cores true)\n");
+    }
+    if cfg.produce_models {
+        s.push_str("(set-option :produce-models true)\n");
+    }
+    match cfg.kind {
+        SolverKind::Z3 => {
+            let _ = writeln!(s, "(set-option :timeout {ms})");
+            s.push_str(
+                "(set-option :pp.min_alias_size 1000000)\n(set-option :pp.max_depth 1000000)\n",
+            );
+            if let Some(l) = &cfg.logic {
+                let _ = writeln!(s, "(set-logic {l})");
+            }
+        }
+        SolverKind::Cvc5 => {
+            let _ = writeln!(s, "(set-option :tlimit-per {ms})");
+            let _ = writeln!(s, "(set-logic {})", cfg.logic.as_deref().unwrap_or("ALL"));
+        }
+        SolverKind::Yices => {
+            let _ = writeln!(s, "(set-logic {})", cfg.logic.as_deref().unwrap_or("ALL"));
+        }
+    }
+    s
 }

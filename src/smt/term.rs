@@ -17,7 +17,6 @@
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
-use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -256,10 +255,12 @@ impl Hash for TermKind {
 }
 
 /// Symbols a term mentions, cached per term.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct Symbols {
-    /// Free variables.
-    pub vars: BTreeSet<Var>,
+    /// Free variables as variable terms, sorted by [`Var`] order, without duplicates.
+    var_terms: Vec<Term>,
+    /// `var_terms` as a set of `Var`s, materialised on demand.
+    var_set: OnceLock<BTreeSet<Var>>,
     /// Uninterpreted functions applied anywhere.
     pub funs: BTreeSet<FuncDecl>,
     /// Uninterpreted sort constructors (name, arity) in any sort occurring in the term (bound variables,
@@ -268,11 +269,32 @@ pub struct Symbols {
     pub bound_sorts: BTreeSet<(String, usize)>,
 }
 
+fn var_of(t: &Term) -> &Var {
+    match t.kind() {
+        TermKind::Var(v) => v,
+        _ => unreachable!("Symbols::var_terms holds only variables"),
+    }
+}
+
 impl Symbols {
+    /// Free variables.
+    pub fn vars(&self) -> &BTreeSet<Var> {
+        self.var_set
+            .get_or_init(|| self.var_terms.iter().map(|t| var_of(t).clone()).collect())
+    }
+    /// Free variables as (hash-consed) variable terms, sorted by variable.
+    pub fn var_terms(&self) -> &[Term] {
+        &self.var_terms
+    }
+    pub fn has_var(&self, v: &Var) -> bool {
+        self.var_terms
+            .binary_search_by(|t| var_of(t).cmp(v))
+            .is_ok()
+    }
     /// Every uninterpreted sort constructor the term needs declared.
     pub fn for_each_sort(&self, f: &mut dyn FnMut(&str, usize)) {
-        for v in &self.vars {
-            v.sort.for_each_uninterpreted(f);
+        for v in &self.var_terms {
+            var_of(v).sort.for_each_uninterpreted(f);
         }
         for fd in &self.funs {
             for s in &fd.args {
@@ -285,8 +307,40 @@ impl Symbols {
         }
     }
     fn is_empty(&self) -> bool {
-        self.vars.is_empty() && self.funs.is_empty() && self.bound_sorts.is_empty()
+        self.var_terms.is_empty() && self.funs.is_empty() && self.bound_sorts.is_empty()
     }
+}
+
+/// Merges sorted, duplicate-free variable-term lists.
+fn merge_vars(a: &[Term], b: &[Term]) -> Vec<Term> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] == b[j] {
+            out.push(a[i].clone());
+            i += 1;
+            j += 1;
+            continue;
+        }
+        match var_of(&a[i]).cmp(var_of(&b[j])) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i].clone());
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j].clone());
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i].clone());
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend(a[i..].iter().cloned());
+    out.extend(b[j..].iter().cloned());
+    out
 }
 
 pub(crate) struct TermData {
@@ -323,8 +377,84 @@ impl Ord for Term {
     }
 }
 
+/// A small, fast, deterministic hasher (the FxHash mixing step). Used for structural hashes (which must
+/// not depend on per-process random keys) and for internal tables keyed by small values.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher {
+    hash: u64,
+}
+
+const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, w: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ w).wrapping_mul(FX_SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(c);
+            self.add(u64::from_le_bytes(b));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut b = [0u8; 8];
+            b[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(b));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(i as u64)
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(i as u64)
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i)
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64)
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        // final avalanche so that low bits (used by hash tables) depend on all input
+        let mut h = self.hash;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h
+    }
+}
+
+/// `BuildHasher` for [`FxHasher`].
+pub type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
+
+enum Bucket {
+    One(Weak<TermData>),
+    Many(Vec<Weak<TermData>>),
+}
+
+impl Bucket {
+    fn live(&self) -> usize {
+        match self {
+            Bucket::One(w) => usize::from(w.strong_count() > 0),
+            Bucket::Many(v) => v.iter().filter(|w| w.strong_count() > 0).count(),
+        }
+    }
+}
+
 struct Interner {
-    table: HashMap<u64, Vec<Weak<TermData>>>,
+    table: HashMap<u64, Bucket, FxBuild>,
     entries: usize,
     sweep_at: usize,
     next_id: u32,
@@ -332,15 +462,15 @@ struct Interner {
 
 static INTERNER: LazyLock<Mutex<Interner>> = LazyLock::new(|| {
     Mutex::new(Interner {
-        table: HashMap::new(),
+        table: HashMap::default(),
         entries: 0,
-        sweep_at: 1 << 14,
+        sweep_at: 1 << 10,
         next_id: 0,
     })
 });
 
 fn structural_hash(kind: &TermKind) -> u64 {
-    let mut h = DefaultHasher::new();
+    let mut h = FxHasher::default();
     kind.hash(&mut h);
     h.finish()
 }
@@ -348,23 +478,59 @@ fn structural_hash(kind: &TermKind) -> u64 {
 fn intern(kind: TermKind, sort: Sort) -> Term {
     let shash = structural_hash(&kind);
     let mut guard = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
-    let it = &mut *guard;
-    if let Some(bucket) = it.table.get(&shash) {
-        for w in bucket {
+    if let Some(t) = lookup(&guard, shash, |k| *k == kind) {
+        return t;
+    }
+    insert(&mut guard, shash, kind, sort)
+}
+
+/// Looks up a term with structural hash `shash` satisfying `eq`, or inserts the one `make` builds.
+fn intern_by(
+    shash: u64,
+    eq: impl Fn(&TermKind) -> bool,
+    make: impl FnOnce() -> (TermKind, Sort),
+) -> Term {
+    let mut guard = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = lookup(&guard, shash, eq) {
+        return t;
+    }
+    let (kind, sort) = make();
+    insert(&mut guard, shash, kind, sort)
+}
+
+fn lookup(it: &Interner, shash: u64, eq: impl Fn(&TermKind) -> bool) -> Option<Term> {
+    match it.table.get(&shash) {
+        Some(Bucket::One(w)) => {
             if let Some(t) = w.upgrade()
-                && t.kind == kind
+                && eq(&t.kind)
             {
-                return Term(t);
+                return Some(Term(t));
             }
         }
+        Some(Bucket::Many(v)) => {
+            for w in v {
+                if let Some(t) = w.upgrade()
+                    && eq(&t.kind)
+                {
+                    return Some(Term(t));
+                }
+            }
+        }
+        None => {}
     }
+    None
+}
+
+fn insert(it: &mut Interner, shash: u64, kind: TermKind, sort: Sort) -> Term {
     if it.entries >= it.sweep_at {
         it.table.retain(|_, b| {
-            b.retain(|w| w.strong_count() > 0);
-            !b.is_empty()
+            if let Bucket::Many(v) = b {
+                v.retain(|w| w.strong_count() > 0);
+            }
+            b.live() > 0
         });
-        it.entries = it.table.values().map(Vec::len).sum();
-        it.sweep_at = (it.entries * 2).max(1 << 14);
+        it.entries = it.table.values().map(Bucket::live).sum();
+        it.sweep_at = (it.entries * 2).max(1 << 10);
     }
     let id = it.next_id;
     it.next_id = it.next_id.wrapping_add(1);
@@ -375,12 +541,24 @@ fn intern(kind: TermKind, sort: Sort) -> Term {
         sort,
         symbols: OnceLock::new(),
     });
-    it.table
-        .entry(shash)
-        .or_default()
-        .push(Arc::downgrade(&data));
+    let w = Arc::downgrade(&data);
+    match it.table.get_mut(&shash) {
+        None => {
+            it.table.insert(shash, Bucket::One(w));
+        }
+        Some(b) => match b {
+            Bucket::One(old) if old.strong_count() == 0 => *b = Bucket::One(w),
+            Bucket::One(old) => {
+                let old = old.clone();
+                *b = Bucket::Many(vec![old, w]);
+            }
+            Bucket::Many(v) => {
+                v.retain(|x| x.strong_count() > 0);
+                v.push(w);
+            }
+        },
+    }
     it.entries += 1;
-    drop(guard);
     Term(data)
 }
 
@@ -521,7 +699,16 @@ impl Term {
         }
     }
     pub fn var(v: &Var) -> Term {
-        intern(TermKind::Var(v.clone()), v.sort.clone())
+        // Same hash as `TermKind::Var(v).hash()`, without cloning `v` on a hit.
+        let mut h = FxHasher::default();
+        1u8.hash(&mut h);
+        v.hash(&mut h);
+        let shash = h.finish();
+        intern_by(
+            shash,
+            |k| matches!(k, TermKind::Var(w) if w == v),
+            || (TermKind::Var(v.clone()), v.sort.clone()),
+        )
     }
 
     // ---------------------------------------------------------------- generic
@@ -570,9 +757,21 @@ impl Term {
     fn junction(op: Op, args: Vec<Term>) -> Term {
         let unit = op == Op::And; // neutral element
         let mut out: Vec<Term> = Vec::with_capacity(args.len());
-        let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
-        fn push(out: &mut Vec<Term>, seen: &mut std::collections::HashSet<u32>, t: &Term) {
-            if seen.insert(t.id()) {
+        let mut seen: Option<std::collections::HashSet<u32, FxBuild>> = None;
+        fn push(
+            out: &mut Vec<Term>,
+            seen: &mut Option<std::collections::HashSet<u32, FxBuild>>,
+            t: &Term,
+        ) {
+            // linear scan for the usual few arguments, a set beyond that
+            if out.len() < 16 && seen.is_none() {
+                if !out.contains(t) {
+                    out.push(t.clone());
+                }
+                return;
+            }
+            let set = seen.get_or_insert_with(|| out.iter().map(Term::id).collect());
+            if set.insert(t.id()) {
                 out.push(t.clone());
             }
         }
@@ -736,43 +935,44 @@ impl Term {
     // ---------------------------------------------------------------- queries
     /// Cached symbol information (free variables, functions, sorts).
     pub fn symbols(&self) -> &Symbols {
-        if let Some(s) = self.0.symbols.get() {
-            return s;
-        }
-        // Compute children first iteratively enough for typical depths (recursion per level).
-        let computed = self.compute_symbols();
-        self.0.symbols.get_or_init(|| computed)
+        self.symbols_arc_ref()
     }
     fn compute_symbols(&self) -> Arc<Symbols> {
         static EMPTY: LazyLock<Arc<Symbols>> = LazyLock::new(|| Arc::new(Symbols::default()));
         match self.kind() {
             TermKind::Const(_) => EMPTY.clone(),
-            TermKind::Var(v) => {
-                let mut s = Symbols::default();
-                s.vars.insert(v.clone());
-                Arc::new(s)
-            }
+            TermKind::Var(_) => Arc::new(Symbols {
+                var_terms: vec![self.clone()],
+                ..Symbols::default()
+            }),
             TermKind::App(op, args) => {
                 let own_fun = matches!(op, Op::Uf(_));
                 let own_sort = matches!(op, Op::ConstArray(_));
-                let nonempty: Vec<&Term> =
-                    args.iter().filter(|a| !a.symbols().is_empty()).collect();
-                if !own_fun && !own_sort {
-                    if nonempty.is_empty() {
-                        return EMPTY.clone();
+                // Share a child's set when it is the only non-empty one (or all are the same).
+                let mut first: Option<&Arc<Symbols>> = None;
+                let mut shared = true;
+                for a in args.iter() {
+                    let sa = a.symbols_arc_ref();
+                    if sa.is_empty() {
+                        continue;
                     }
-                    let first = nonempty[0].symbols_arc();
-                    if nonempty
-                        .iter()
-                        .all(|a| Arc::ptr_eq(&a.symbols_arc(), &first))
-                    {
-                        return first;
+                    match first {
+                        None => first = Some(sa),
+                        Some(f) if Arc::ptr_eq(f, sa) => {}
+                        Some(_) => shared = false,
                     }
                 }
+                if !own_fun && !own_sort && shared {
+                    return first.cloned().unwrap_or_else(|| EMPTY.clone());
+                }
                 let mut s = Symbols::default();
-                for a in nonempty {
+                for a in args.iter().filter(|a| !a.symbols().is_empty()) {
                     let cs = a.symbols();
-                    s.vars.extend(cs.vars.iter().cloned());
+                    if s.var_terms.is_empty() {
+                        s.var_terms = cs.var_terms.clone();
+                    } else if !cs.var_terms.is_empty() {
+                        s.var_terms = merge_vars(&s.var_terms, &cs.var_terms);
+                    }
                     s.funs.extend(cs.funs.iter().cloned());
                     s.bound_sorts.extend(cs.bound_sorts.iter().cloned());
                 }
@@ -789,12 +989,17 @@ impl Term {
             TermKind::Quant(_, vs, body) => {
                 let b = body.symbols();
                 let mut s = Symbols {
-                    vars: b.vars.clone(),
+                    var_terms: b
+                        .var_terms
+                        .iter()
+                        .filter(|t| !vs.contains(var_of(t)))
+                        .cloned()
+                        .collect(),
+                    var_set: OnceLock::new(),
                     funs: b.funs.clone(),
                     bound_sorts: b.bound_sorts.clone(),
                 };
                 for v in vs {
-                    s.vars.remove(v);
                     v.sort.for_each_uninterpreted(&mut |n, a| {
                         s.bound_sorts.insert((n.to_string(), a));
                     });
@@ -803,20 +1008,27 @@ impl Term {
             }
         }
     }
-    fn symbols_arc(&self) -> Arc<Symbols> {
-        self.symbols();
-        self.0.symbols.get().cloned().unwrap_or_default()
+    fn symbols_arc_ref(&self) -> &Arc<Symbols> {
+        if let Some(s) = self.0.symbols.get() {
+            return s;
+        }
+        let computed = self.compute_symbols();
+        self.0.symbols.get_or_init(|| computed)
     }
     /// Free variables (cached per term).
     pub fn free_vars(&self) -> BTreeSet<Var> {
-        self.symbols().vars.clone()
+        self.symbols().vars().clone()
     }
-    /// Free variables by reference (no copy).
+    /// Free variables by reference (no copy after the first call).
     pub fn free_vars_ref(&self) -> &BTreeSet<Var> {
-        &self.symbols().vars
+        self.symbols().vars()
+    }
+    /// Free variables as variable terms (cheap; sorted by variable).
+    pub fn free_var_terms(&self) -> &[Term] {
+        self.symbols().var_terms()
     }
     pub fn has_free_var(&self, v: &Var) -> bool {
-        self.symbols().vars.contains(v)
+        self.symbols().has_var(v)
     }
     /// Top-level conjuncts: the arguments of an `and`, `[]` for `true`, `[self]` otherwise.
     pub fn conjuncts(&self) -> Vec<Term> {
@@ -905,7 +1117,7 @@ impl Term {
 }
 
 fn subst_rec(t: &Term, map: &HashMap<Var, Term>, memo: &mut HashMap<u32, Term>) -> Term {
-    if t.symbols().vars.is_empty() {
+    if t.symbols().var_terms().is_empty() {
         return t.clone();
     }
     if let Some(r) = memo.get(&t.id()) {

@@ -1,0 +1,269 @@
+//! Solver-checked properties of the term layer: `simplify`, `qe_light`, `substitute`, models, and reading
+//! back z3's own output. Skipped (with a note) when z3 is not installed.
+
+use lapidary::smt::*;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+
+fn iv(n: &str) -> Var {
+    Var::new(n, Sort::Int)
+}
+fn bv(n: &str) -> Var {
+    Var::new(n, Sort::Bool)
+}
+
+fn z3() -> Option<RefCell<Session>> {
+    match Session::new(SolverConfig::new(SolverKind::Z3)) {
+        Ok(s) => Some(RefCell::new(s)),
+        Err(e) => {
+            eprintln!("note: skipping solver-checked properties: {e}");
+            None
+        }
+    }
+}
+
+/// Linear integer terms over x, y, z (with `mod`/`div` by constants when `divmod`).
+fn arb_lin(depth: u32, divmod: bool) -> BoxedStrategy<Term> {
+    let leaf = prop_oneof![
+        (-5i64..=5).prop_map(Term::int),
+        prop::sample::select(vec!["x", "y", "z"]).prop_map(|n| Term::var(&iv(n))),
+    ];
+    leaf.prop_recursive(depth, 16, 3, move |inner| {
+        let base = prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Term::add),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Term::sub(&a, &b)),
+            inner.clone().prop_map(|a| Term::neg(&a)),
+            ((-3i64..=3), inner.clone()).prop_map(|(k, a)| Term::mul(vec![Term::int(k), a])),
+        ];
+        if divmod {
+            prop_oneof![
+                4 => base,
+                1 => (inner.clone(), (1i64..=3)).prop_map(|(a, k)| Term::modulo(&a, &Term::int(k))),
+                1 => (inner, (-3i64..=3)).prop_map(|(a, k)| Term::int_div(&a, &Term::int(k))),
+            ]
+            .boxed()
+        } else {
+            base.boxed()
+        }
+    })
+    .boxed()
+}
+
+fn arb_atom(int: BoxedStrategy<Term>) -> BoxedStrategy<Term> {
+    prop_oneof![
+        prop::sample::select(vec!["p", "q"]).prop_map(|n| Term::var(&bv(n))),
+        (int.clone(), int.clone()).prop_map(|(a, b)| Term::le(&a, &b)),
+        (int.clone(), int.clone()).prop_map(|(a, b)| Term::lt(&a, &b)),
+        (int.clone(), int.clone()).prop_map(|(a, b)| Term::ge(&a, &b)),
+        (int.clone(), int.clone()).prop_map(|(a, b)| Term::gt(&a, &b)),
+        (int.clone(), int.clone()).prop_map(|(a, b)| Term::eq(&a, &b)),
+        (int.clone(), int).prop_map(|(a, b)| Term::distinct(vec![a, b])),
+    ]
+    .boxed()
+}
+
+fn arb_formula(depth: u32, divmod: bool) -> BoxedStrategy<Term> {
+    arb_atom(arb_lin(2, divmod))
+        .prop_recursive(depth, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Term::and),
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Term::or),
+                inner.clone().prop_map(|a| Term::not(&a)),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| Term::implies(&a, &b)),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| Term::eq(&a, &b)),
+                (inner.clone(), inner.clone(), inner).prop_map(|(c, a, b)| Term::ite(&c, &a, &b)),
+            ]
+        })
+        .boxed()
+}
+
+/// Formulas with quantifiers over x, y, z (for `qe_light`).
+fn arb_quantified() -> BoxedStrategy<Term> {
+    let body = arb_formula(2, true);
+    (
+        body,
+        prop::collection::vec(prop::sample::select(vec!["x", "y", "z"]), 1..3),
+        any::<bool>(),
+        any::<bool>(),
+        arb_formula(1, false),
+    )
+        .prop_map(|(b, vs, ex, wrap, other)| {
+            let mut vars: Vec<Var> = vs.into_iter().map(iv).collect();
+            vars.sort();
+            vars.dedup();
+            let q = if ex {
+                Term::exists(vars, b)
+            } else {
+                Term::forall(vars, b)
+            };
+            if wrap { Term::and(vec![q, other]) } else { q }
+        })
+        .boxed()
+}
+
+/// `a` and `b` are equivalent: `(distinct a b)` is not satisfiable (unknown is tolerated).
+fn equivalent(s: &mut Session, a: &Term, b: &Term) -> Result<bool, TestCaseError> {
+    s.push();
+    s.assert(&Term::distinct(vec![a.clone(), b.clone()]));
+    let r = s.check_sat();
+    s.pop();
+    match r {
+        SatResult::Unsat => Ok(true),
+        SatResult::Sat => Err(TestCaseError::fail(format!(
+            "not equivalent:\n  {a}\n  {b}"
+        ))),
+        SatResult::Unknown(why) => {
+            eprintln!("unknown ({why}) for {a}");
+            Ok(false)
+        }
+    }
+}
+
+fn runner(cases: u32) -> TestRunner {
+    TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    })
+}
+
+#[test]
+fn simplify_is_equivalent_by_z3() {
+    let Some(s) = z3() else { return };
+    runner(128)
+        .run(&arb_formula(3, true), |t| {
+            let st = simplify(&t);
+            equivalent(&mut s.borrow_mut(), &t, &st)?;
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn qe_light_is_equivalent_by_z3() {
+    let Some(s) = z3() else { return };
+    let eliminated = RefCell::new((0usize, 0usize));
+    runner(128)
+        .run(&arb_quantified(), |t| {
+            let r = qe_light(&t);
+            {
+                let mut e = eliminated.borrow_mut();
+                e.0 += 1;
+                if !r.has_quantifier() {
+                    e.1 += 1;
+                }
+            }
+            equivalent(&mut s.borrow_mut(), &t, &r)?;
+            Ok(())
+        })
+        .unwrap();
+    let (n, free) = *eliminated.borrow();
+    eprintln!("qe_light: {free}/{n} results quantifier-free");
+}
+
+#[test]
+fn substitute_is_equivalent_by_z3() {
+    let Some(s) = z3() else { return };
+    let e_strategy = arb_lin(2, false).prop_filter("no x", |e| !e.has_free_var(&iv("x")));
+    runner(96)
+        .run(&(arb_formula(3, true), e_strategy), |(t, e)| {
+            let mut m = HashMap::new();
+            m.insert(iv("x"), e.clone());
+            let st = t.substitute(&m);
+            // under x = e, t and t[e/x] agree
+            let mut ss = s.borrow_mut();
+            ss.push();
+            ss.assert(&Term::eq(&Term::var(&iv("x")), &e));
+            let ok = equivalent(&mut ss, &t, &st);
+            ss.pop();
+            ok?;
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn models_satisfy_formulas() {
+    let Some(s) = z3() else { return };
+    runner(96)
+        .run(&arb_formula(3, false), |t| {
+            let mut ss = s.borrow_mut();
+            ss.push();
+            ss.assert(&t);
+            let r = ss.check_sat();
+            if r == SatResult::Sat {
+                let m = ss
+                    .get_model()
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let mut env: BTreeMap<Var, Value> = BTreeMap::new();
+                for v in t.free_vars() {
+                    let val = m.get(&v).cloned().unwrap_or(match v.sort {
+                        Sort::Bool => Value::Bool(false),
+                        _ => Value::Int(0.into()),
+                    });
+                    env.insert(v, val);
+                }
+                let ev = eval(&t, &env);
+                prop_assert_eq!(ev, Some(Value::Bool(true)), "model {:?} for {}", m, t);
+                // get_values agrees with the model
+                let vars: Vec<Term> = t.free_vars().iter().map(Term::var).collect();
+                let vals = ss
+                    .get_values(&vars)
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                for (vt, val) in vals {
+                    let v = vt.as_var().cloned().unwrap();
+                    if let Some(mv) = m.get(&v) {
+                        prop_assert_eq!(mv, &val);
+                    }
+                }
+            }
+            ss.pop();
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn z3_output_reads_back_equivalently() {
+    let Some(s) = z3() else { return };
+    runner(64)
+        .run(&arb_formula(3, true), |t| {
+            let mut ss = s.borrow_mut();
+            let back = ss
+                .simplify_smt(&t)
+                .map_err(|e| TestCaseError::fail(format!("{e} for {t}")))?;
+            equivalent(&mut ss, &t, &back)?;
+            Ok(())
+        })
+        .unwrap();
+    // QE results (let-free thanks to the pp options, but possibly with mod/div and several goals)
+    runner(48)
+        .run(&arb_quantified(), |t| {
+            let mut ss = s.borrow_mut();
+            let r = ss
+                .qe(&t)
+                .map_err(|e| TestCaseError::fail(format!("{e} for {t}")))?;
+            equivalent(&mut ss, &t, &r)?;
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn parses_let_and_z3_style_output() {
+    let env = ParseEnv::from_term(&Term::and(vec![
+        Term::le(&Term::var(&iv("x")), &Term::var(&iv("y"))),
+        Term::var(&bv("p")),
+    ]));
+    let t = parse_term(
+        "(let ((a!1 (+ x (* (- 1) y))) (a!2 (/ 1.0 2.0))) (let ((a!3 (<= a!1 (- 3)))) (and a!3 (or p (not a!3)) (>= (to_real x) a!2))))",
+        &env,
+    )
+    .unwrap();
+    assert_eq!(
+        t.to_string(),
+        "(and (<= (+ x (* (- 1) y)) (- 3)) (or p (not (<= (+ x (* (- 1) y)) (- 3)))) (>= (to_real x) (/ 1.0 2.0)))"
+    );
+}
