@@ -432,9 +432,16 @@ fn list_solvers() -> i32 {
 }
 
 fn run_bench_smt(solver: SolverArg, queries: usize) -> i32 {
-    let _ = (solver_kind(solver), queries);
-    eprintln!("error: bench-smt is not available yet");
-    2
+    match crate::smt::bench_smt(solver_kind(solver), queries) {
+        Ok(report) => {
+            println!("{report}");
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
 }
 
 fn run_bench(args: &BenchArgs, _cli: &Cli) -> i32 {

@@ -107,6 +107,23 @@ impl SsaBuilder {
     }
 }
 
+/// Splits each arithmetic equality `a = b` into `a <= b` and `a >= b` (Ultimate's SPLIT_EQUALITIES):
+/// an unsat core may then need only one half, and the relaxed trace yields inequalities (`x >= 0`)
+/// where it would otherwise yield equalities (`x == 5`) that only hold for one unrolling.
+fn split_equalities(conjuncts: Vec<Term>) -> Vec<Term> {
+    let mut out = Vec::with_capacity(conjuncts.len());
+    for c in conjuncts {
+        match c.as_app() {
+            Some((crate::smt::Op::Eq, args)) if args.len() == 2 && args[0].sort().is_numeric() => {
+                out.push(Term::le(&args[0], &args[1]));
+                out.push(Term::ge(&args[0], &args[1]));
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Renames a trace of transition formulas to SSA.
 pub fn ssa(voc: &Vocabulary, trace: &[&TransFormula]) -> SsaTrace {
     let mut b = SsaBuilder::default();
@@ -114,7 +131,7 @@ pub fn ssa(voc: &Vocabulary, trace: &[&TransFormula]) -> SsaTrace {
     let mut versions = vec![BTreeMap::new()];
     for tf in trace {
         let step = b.step(voc, tf);
-        conjuncts.push(step.formula.conjuncts());
+        conjuncts.push(split_equalities(step.formula.conjuncts()));
         versions.push(b.current_vars.clone());
     }
     // Variables read before they are written hold their initial version at every earlier position.
