@@ -270,23 +270,35 @@ fn refine(
     stats: &mut Stats,
 ) -> Result<(), String> {
     let live = config.interpolation.uses_live();
-    let plan: Vec<Direction> = match config.interpolation {
+    // (direction, relax by the unsat core)
+    let plan: Vec<(Direction, bool)> = match config.interpolation {
         Interpolation::Sp | Interpolation::SpLive | Interpolation::SpLiveUc => {
-            vec![Direction::Forward]
+            vec![(Direction::Forward, core.is_some())]
         }
         Interpolation::Wp | Interpolation::WpLive | Interpolation::WpLiveUc => {
-            vec![Direction::Backward]
+            vec![(Direction::Backward, core.is_some())]
         }
-        Interpolation::FpBp => vec![Direction::Forward, Direction::Backward],
+        // A portfolio as Ultimate's strategies: sequences in order until one is perfect; all of them
+        // go into the Floyd–Hoare automaton.
+        Interpolation::FpBp => vec![
+            (Direction::Forward, true),
+            (Direction::Backward, true),
+            (Direction::Backward, false),
+            (Direction::Forward, false),
+        ],
     };
     let mut errors = Vec::new();
     let mut added_any = false;
-    for (k, direction) in plan.iter().enumerate() {
+    for (k, (direction, relax)) in plan.iter().enumerate() {
+        if config.timed_out() {
+            return Err("timeout".into());
+        }
         let settings = Settings {
             direction: *direction,
             live,
         };
-        let mut preds = match interpolate::interpolants(voc, ssa, core, settings, qe, stats) {
+        let used_core = if *relax { core } else { None };
+        let mut preds = match interpolate::interpolants(voc, ssa, used_core, settings, qe, stats) {
             Ok(p) => p,
             Err(e) => {
                 errors.push(e);
@@ -299,7 +311,6 @@ fn refine(
         }
         add_sequence(voc, &preds, locs, fh);
         added_any = true;
-        // FpBp: stop after a perfect forward sequence.
         if k + 1 < plan.len() && interpolate::is_perfect(&preds, locs, &mut fh.htc.session) {
             stats.perfect_sequences += 1;
             break;
@@ -311,12 +322,15 @@ fn refine(
     if progress(fh, letters)? {
         return Ok(());
     }
-    // Fallback: the other direction, then the unrelaxed trace.
-    for (direction, use_core) in [
-        (Direction::Backward, core.is_some()),
-        (Direction::Forward, false),
+    // No progress yet (e.g. a Hoare-triple check was unknown): try the sequences the plan skipped.
+    let fallback = [
+        (Direction::Forward, true),
+        (Direction::Backward, true),
         (Direction::Backward, false),
-    ] {
+        (Direction::Forward, false),
+    ];
+    for (direction, use_core) in fallback.into_iter().filter(|x| !plan.contains(x)) {
+        let use_core = use_core && core.is_some();
         if config.timed_out() {
             return Err("timeout".into());
         }

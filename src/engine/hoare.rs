@@ -34,6 +34,11 @@ pub enum Post {
 pub struct HoareChecker {
     pub session: Session,
     cache: HashMap<(StateId, usize, PredId), bool>,
+    /// Coverage: for (letter, post), the states where the triple was decided valid / invalid. A valid
+    /// `{S} a {p}` implies `{S'} a {p}` for every `S' ⊇ S` (a stronger precondition); an invalid one
+    /// implies invalidity for every `S' ⊆ S`.
+    valid_at: HashMap<(usize, PredId), Vec<StateId>>,
+    invalid_at: HashMap<(usize, PredId), Vec<StateId>>,
     /// The last solver `unknown` reason, if any.
     pub last_unknown: Option<String>,
 }
@@ -78,8 +83,45 @@ impl HoareChecker {
         HoareChecker {
             session,
             cache: HashMap::new(),
+            valid_at: HashMap::new(),
+            invalid_at: HashMap::new(),
             last_unknown: None,
         }
+    }
+
+    /// Looks a triple up: exactly, then by coverage.
+    fn lookup(&mut self, preds: &Predicates, state: StateId, letter: usize, p: PredId) -> Option<bool> {
+        if let Some(&v) = self.cache.get(&(state, letter, p)) {
+            return Some(v);
+        }
+        const SCAN: usize = 48;
+        let pre = preds.state_preds(state);
+        let subset = |a: &[PredId], b: &[PredId]| a.iter().all(|x| b.binary_search(x).is_ok());
+        let found = if self
+            .valid_at
+            .get(&(letter, p))
+            .is_some_and(|ss| ss.iter().rev().take(SCAN).any(|s| subset(preds.state_preds(*s), pre)))
+        {
+            Some(true)
+        } else if self
+            .invalid_at
+            .get(&(letter, p))
+            .is_some_and(|ss| ss.iter().rev().take(SCAN).any(|s| subset(pre, preds.state_preds(*s))))
+        {
+            Some(false)
+        } else {
+            None
+        };
+        if let Some(v) = found {
+            self.cache.insert((state, letter, p), v);
+        }
+        found
+    }
+
+    fn record(&mut self, state: StateId, letter: usize, p: PredId, valid: bool) {
+        self.cache.insert((state, letter, p), valid);
+        let index = if valid { &mut self.valid_at } else { &mut self.invalid_at };
+        index.entry((letter, p)).or_default().push(state);
     }
 
     /// The candidates that hold after `letter` from `state`.
@@ -101,7 +143,7 @@ impl HoareChecker {
         }
         let pre = preds.state_preds(state);
         // Is {S} a {false} valid?
-        match self.cache.get(&(state, letter_id, FALSE)) {
+        match self.lookup(preds, state, letter_id, FALSE) {
             Some(true) => {
                 stats.htc_cache += 1;
                 return Post::False;
@@ -119,7 +161,7 @@ impl HoareChecker {
             if p == FALSE {
                 continue;
             }
-            if let Some(&v) = self.cache.get(&(state, letter_id, p)) {
+            if let Some(v) = self.lookup(preds, state, letter_id, p) {
                 stats.htc_cache += 1;
                 if v {
                     holds.push(p);
@@ -148,11 +190,11 @@ impl HoareChecker {
             match self.session.check_sat() {
                 SatResult::Unsat => {
                     self.session.pop();
-                    self.cache.insert((state, letter_id, FALSE), true);
+                    self.record(state, letter_id, FALSE, true);
                     return Post::False;
                 }
                 SatResult::Sat => {
-                    self.cache.insert((state, letter_id, FALSE), false);
+                    self.record(state, letter_id, FALSE, false);
                 }
                 SatResult::Unknown(r) => {
                     self.last_unknown = Some(r);
@@ -174,7 +216,7 @@ impl HoareChecker {
                     continue;
                 }
             };
-            self.cache.insert((state, letter_id, p), valid);
+            self.record(state, letter_id, p, valid);
             if valid {
                 holds.push(p);
             }
