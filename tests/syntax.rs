@@ -8,17 +8,30 @@ use lapidary::cli::render::render_diagnostics;
 use lapidary::syntax::ast::{BinOp, Expr, ExprKind, StmtKind};
 use lapidary::syntax::{parse, parse_expr};
 
-const BENCH: &str = "/work/shared/bench/ultimate";
+
+/// The dev benchmark: `$LAPIDARY_BENCH`, else `../shared/bench/ultimate` beside the checkout (as on
+/// CI), else `/work/shared/bench/ultimate`.
+fn bench_dir() -> std::path::PathBuf {
+    if let Some(d) = std::env::var_os("LAPIDARY_BENCH") {
+        return d.into();
+    }
+    let beside = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/ultimate");
+    if beside.join("manifest.tsv").exists() {
+        return beside;
+    }
+    std::path::PathBuf::from("/work/shared/bench/ultimate")
+}
 
 // ------------------------------------------------------------------ benchmark corpus
 
 #[test]
 fn bench_t1_to_t4_parse() {
-    let dir = Path::new(BENCH);
+    let dir_buf = bench_dir();
+    let dir = dir_buf.as_path();
     let manifest = match std::fs::read_to_string(dir.join("manifest.tsv")) {
         Ok(m) => m,
         Err(_) => {
-            eprintln!("note: {BENCH}/manifest.tsv not found, skipping the corpus test");
+            eprintln!("note: {}/manifest.tsv not found, skipping the corpus test", dir.display());
             return;
         }
     };

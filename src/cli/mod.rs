@@ -264,6 +264,9 @@ fn spawn_watchdog(
     });
 }
 
+/// Stack size of the engine thread.
+const ENGINE_STACK: usize = 512 * 1024 * 1024;
+
 /// Reads, checks and (unless `--no-verify`) verifies one file.
 pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
     let start = Instant::now();
@@ -329,9 +332,19 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
         return finish(result, start);
     }
     let config = engine_config(&cli.engine, cli.timeout);
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        engine::verify(&program, &config)
-    }));
+    // The term layer recurses over formulas; a large stack keeps deep ones from overflowing it.
+    let outcome = std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("engine".into())
+            .stack_size(ENGINE_STACK)
+            .spawn_scoped(scope, || {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine::verify(&program, &config)))
+            });
+        match worker {
+            Ok(handle) => handle.join().unwrap_or_else(Err),
+            Err(e) => Err(Box::new(format!("cannot start the engine thread: {e}")) as Box<dyn std::any::Any + Send>),
+        }
+    });
     match outcome {
         Ok(outcome) => {
             result.verdict = outcome.verdict;
