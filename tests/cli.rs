@@ -34,8 +34,14 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
 
 #[test]
 fn exit_codes_and_json_fields() {
-    let safe = temp_file("safe.bpl", "procedure main() { var x: int; x := 1; assert x == 1; }\n");
-    let unsafe_ = temp_file("unsafe.bpl", "procedure main() { var x: int; assert x == 1; }\n");
+    let safe = temp_file(
+        "safe.bpl",
+        "procedure main() { var x: int; x := 1; assert x == 1; }\n",
+    );
+    let unsafe_ = temp_file(
+        "unsafe.bpl",
+        "procedure main() { var x: int; assert x == 1; }\n",
+    );
     let bad = temp_file("bad.bpl", "procedure main() { x := ; }\n");
     let ill_typed = temp_file("type.bpl", "procedure main() { var x: int; x := true; }\n");
     for (file, code, verdict) in [
@@ -44,8 +50,18 @@ fn exit_codes_and_json_fields() {
         (&bad, 3, "error"),
         (&ill_typed, 3, "error"),
     ] {
-        let out = verify().args(["--format", "json"]).arg(file).output().expect("run verify");
-        assert_eq!(out.status.code(), Some(code), "{}: {}", file.display(), String::from_utf8_lossy(&out.stdout));
+        let out = verify()
+            .args(["--format", "json"])
+            .arg(file)
+            .output()
+            .expect("run verify");
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{}: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stdout)
+        );
         let line = String::from_utf8_lossy(&out.stdout);
         let v: serde_json::Value = serde_json::from_str(line.trim()).expect("one JSON object");
         assert_eq!(v["verdict"], verdict);
@@ -54,10 +70,18 @@ fn exit_codes_and_json_fields() {
         assert!(v.get("reason").is_some());
     }
     // Several files: the most severe exit code wins (3 over 1 over 0).
-    let out = verify().arg(&safe).arg(&unsafe_).arg(&bad).output().expect("run verify");
+    let out = verify()
+        .arg(&safe)
+        .arg(&unsafe_)
+        .arg(&bad)
+        .output()
+        .expect("run verify");
     assert_eq!(out.status.code(), Some(3));
     // A missing file is an input error.
-    let out = verify().arg("no/such/file.bpl").output().expect("run verify");
+    let out = verify()
+        .arg("no/such/file.bpl")
+        .output()
+        .expect("run verify");
     assert_eq!(out.status.code(), Some(3));
     // Diagnostics carry file:line:col.
     let out = verify().arg(&bad).output().expect("run verify");
@@ -67,9 +91,17 @@ fn exit_codes_and_json_fields() {
 
 #[test]
 fn dump_cfg_writes_dot() {
-    let src = temp_file("loop.bpl", "procedure main() { var i: int; i := 0; while (i < 3) { i := i + 1; } assert i == 3; }\n");
+    let src = temp_file(
+        "loop.bpl",
+        "procedure main() { var i: int; i := 0; while (i < 3) { i := i + 1; } assert i == 3; }\n",
+    );
     let dot = src.with_extension("dot");
-    let out = verify().args(["--no-verify", "--dump-cfg"]).arg(&dot).arg(&src).output().expect("run verify");
+    let out = verify()
+        .args(["--no-verify", "--dump-cfg"])
+        .arg(&dot)
+        .arg(&src)
+        .output()
+        .expect("run verify");
     assert_eq!(out.status.code(), Some(0));
     let text = std::fs::read_to_string(&dot).expect("dot written");
     assert!(text.starts_with("digraph"), "{text}");
@@ -85,7 +117,11 @@ fn timeout_is_honoured_within_a_second() {
         "procedure main() { var x, y, i, j: int; x := i; y := j;\n while (x != 0) { x := x - 1; y := y - 1; }\n if (i == j) { assert y == 0; } }\n",
     );
     let start = Instant::now();
-    let out = verify().args(["--timeout", "2", "--format", "json"]).arg(&src).output().expect("run verify");
+    let out = verify()
+        .args(["--timeout", "2", "--format", "json"])
+        .arg(&src)
+        .output()
+        .expect("run verify");
     let elapsed = start.elapsed().as_secs_f64();
     let line = String::from_utf8_lossy(&out.stdout);
     let v: serde_json::Value = serde_json::from_str(line.trim()).expect("one JSON object");
@@ -102,13 +138,19 @@ fn timeout_is_honoured_within_a_second() {
 fn no_verify_accepts_the_dev_benchmark() {
     let dir = bench_dir();
     let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) else {
-        eprintln!("note: {} not found, skipping", dir.join("manifest.tsv").display());
+        eprintln!(
+            "note: {} not found, skipping",
+            dir.join("manifest.tsv").display()
+        );
         return;
     };
     let mut files = Vec::new();
     for line in manifest.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
-        if cols.len() >= 4 && cols[0].ends_with(".bpl") && ["T1", "T2", "T3", "T4"].contains(&cols[1]) {
+        if cols.len() >= 4
+            && cols[0].ends_with(".bpl")
+            && ["T1", "T2", "T3", "T4"].contains(&cols[1])
+        {
             files.push((cols[0].to_string(), cols[3] == "SyntaxError"));
         }
     }
@@ -124,7 +166,10 @@ fn no_verify_accepts_the_dev_benchmark() {
         let v: serde_json::Value = serde_json::from_str(line).expect("JSON line");
         verdicts.insert(
             v["file"].as_str().unwrap_or_default().to_string(),
-            (v["verdict"].as_str().unwrap_or_default().to_string(), v["reason"].to_string()),
+            (
+                v["verdict"].as_str().unwrap_or_default().to_string(),
+                v["reason"].to_string(),
+            ),
         );
     }
     let (mut accepted, mut should_accept) = (0, 0);
@@ -148,7 +193,10 @@ fn no_verify_accepts_the_dev_benchmark() {
         }
     }
     let rate = accepted as f64 / should_accept as f64;
-    eprintln!("--no-verify accepted {accepted}/{should_accept} ({:.2} %)", 100.0 * rate);
+    eprintln!(
+        "--no-verify accepted {accepted}/{should_accept} ({:.2} %)",
+        100.0 * rate
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(rate >= 0.99, "acceptance {:.2} % below 99 %", 100.0 * rate);
 }

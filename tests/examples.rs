@@ -68,7 +68,11 @@ fn examples_match_their_expected_verdict() {
             .map(|l| l.split(' ').next().unwrap_or("").to_string())
             .unwrap_or_default();
         let code = output.status.code();
-        let unsupported = got == "UNKNOWN" && stdout.lines().next().is_some_and(|l| l.contains("(unsupported"));
+        let unsupported = got == "UNKNOWN"
+            && stdout
+                .lines()
+                .next()
+                .is_some_and(|l| l.contains("(unsupported"));
         if unsupported && want != "ERROR" && code == Some(2) {
             let name = rel.trim_start_matches("examples/").replace(['/', '.'], "_");
             insta::assert_snapshot!(name, stdout);

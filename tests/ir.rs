@@ -9,7 +9,6 @@ use lapidary::cli::render::render_diagnostics;
 use lapidary::ir::{self, dot::to_dot};
 use lapidary::syntax::parse;
 
-
 /// The dev benchmark: `$LAPIDARY_BENCH`, else `../shared/bench/ultimate` beside the checkout (as on
 /// CI), else `/work/shared/bench/ultimate`.
 fn bench_dir() -> std::path::PathBuf {
@@ -37,7 +36,10 @@ fn bench_t1_to_t4_check() {
     let dir_buf = bench_dir();
     let dir = dir_buf.as_path();
     let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) else {
-        eprintln!("note: {}/manifest.tsv not found, skipping the corpus test", dir.display());
+        eprintln!(
+            "note: {}/manifest.tsv not found, skipping the corpus test",
+            dir.display()
+        );
         return;
     };
     let mut total = 0;

@@ -8,7 +8,6 @@ use lapidary::cli::render::render_diagnostics;
 use lapidary::syntax::ast::{BinOp, Expr, ExprKind, StmtKind};
 use lapidary::syntax::{parse, parse_expr};
 
-
 /// The dev benchmark: `$LAPIDARY_BENCH`, else `../shared/bench/ultimate` beside the checkout (as on
 /// CI), else `/work/shared/bench/ultimate`.
 fn bench_dir() -> std::path::PathBuf {
@@ -31,7 +30,10 @@ fn bench_t1_to_t4_parse() {
     let manifest = match std::fs::read_to_string(dir.join("manifest.tsv")) {
         Ok(m) => m,
         Err(_) => {
-            eprintln!("note: {}/manifest.tsv not found, skipping the corpus test", dir.display());
+            eprintln!(
+                "note: {}/manifest.tsv not found, skipping the corpus test",
+                dir.display()
+            );
             return;
         }
     };

@@ -216,7 +216,11 @@ pub fn run(cli: Cli) -> i32 {
 
 fn combine(worst: &AtomicI32, code: i32) {
     let _ = worst.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |w| {
-        Some(if severity(code) > severity(w) { code } else { w })
+        Some(if severity(code) > severity(w) {
+            code
+        } else {
+            w
+        })
     });
 }
 
@@ -250,7 +254,9 @@ fn spawn_watchdog(
             if done.load(Ordering::SeqCst) {
                 return;
             }
-            std::thread::sleep(Duration::from_millis(20).min(limit.saturating_sub(start.elapsed())));
+            std::thread::sleep(
+                Duration::from_millis(20).min(limit.saturating_sub(start.elapsed())),
+            );
         }
         let _guard = print_lock.lock().unwrap_or_else(|e| e.into_inner());
         if done.load(Ordering::SeqCst) {
@@ -338,11 +344,14 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
             .name("engine".into())
             .stack_size(ENGINE_STACK)
             .spawn_scoped(scope, || {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine::verify(&program, &config)))
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    engine::verify(&program, &config)
+                }))
             });
         match worker {
             Ok(handle) => handle.join().unwrap_or_else(Err),
-            Err(e) => Err(Box::new(format!("cannot start the engine thread: {e}")) as Box<dyn std::any::Any + Send>),
+            Err(e) => Err(Box::new(format!("cannot start the engine thread: {e}"))
+                as Box<dyn std::any::Any + Send>),
         }
     });
     match outcome {
@@ -508,7 +517,9 @@ fn kill_children() {
             .and_then(|(_, rest)| rest.split_whitespace().nth(1))
             .and_then(|p| p.parse::<u32>().ok());
         if ppid == Some(me) {
-            let _ = std::process::Command::new("kill").args(["-9", &pid.to_string()]).status();
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .status();
         }
     }
 }

@@ -380,9 +380,17 @@ impl Builder<'_, '_> {
                 let a = self.voc.fresh(&self.voc.name(x), self.voc.sort(*target)?);
                 aux.insert(a.clone());
                 returns.insert(*r, Term::var(&a));
-                results.push(Term::eq(&Term::var(&self.voc.post(*target)?), &Term::var(&a)));
+                results.push(Term::eq(
+                    &Term::var(&self.voc.post(*target)?),
+                    &Term::var(&a),
+                ));
             }
-            let params: HashMap<VarId, Term> = cp.params.iter().copied().zip(arg_terms.iter().cloned()).collect();
+            let params: HashMap<VarId, Term> = cp
+                .params
+                .iter()
+                .copied()
+                .zip(arg_terms.iter().cloned())
+                .collect();
             let env = SummaryEnv {
                 params: params.clone(),
                 returns,
@@ -476,7 +484,12 @@ struct SummaryEnv<'a, 'v, 'p> {
 
 impl Env for SummaryEnv<'_, '_, '_> {
     fn var(&self, id: VarId) -> Result<Term, Unsupported> {
-        if let Some(t) = self.params.get(&id).or_else(|| self.returns.get(&id)).or_else(|| self.globals_after.get(&id)) {
+        if let Some(t) = self
+            .params
+            .get(&id)
+            .or_else(|| self.returns.get(&id))
+            .or_else(|| self.globals_after.get(&id))
+        {
             return Ok(t.clone());
         }
         self.caller.var(id)

@@ -131,7 +131,11 @@ pub fn build(
             None => "counterexample could not be re-validated".into(),
         });
     }
-    if let Some(what) = search.path.iter().find_map(|(e, _)| cfa.edges[*e].overapprox.clone()) {
+    if let Some(what) = search
+        .path
+        .iter()
+        .find_map(|(e, _)| cfa.edges[*e].overapprox.clone())
+    {
         return Err(format!(
             "the error trace depends on an over-approximation ({what}); no violation is reported"
         ));

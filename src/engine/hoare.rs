@@ -90,24 +90,32 @@ impl HoareChecker {
     }
 
     /// Looks a triple up: exactly, then by coverage.
-    fn lookup(&mut self, preds: &Predicates, state: StateId, letter: usize, p: PredId) -> Option<bool> {
+    fn lookup(
+        &mut self,
+        preds: &Predicates,
+        state: StateId,
+        letter: usize,
+        p: PredId,
+    ) -> Option<bool> {
         if let Some(&v) = self.cache.get(&(state, letter, p)) {
             return Some(v);
         }
         const SCAN: usize = 48;
         let pre = preds.state_preds(state);
         let subset = |a: &[PredId], b: &[PredId]| a.iter().all(|x| b.binary_search(x).is_ok());
-        let found = if self
-            .valid_at
-            .get(&(letter, p))
-            .is_some_and(|ss| ss.iter().rev().take(SCAN).any(|s| subset(preds.state_preds(*s), pre)))
-        {
+        let found = if self.valid_at.get(&(letter, p)).is_some_and(|ss| {
+            ss.iter()
+                .rev()
+                .take(SCAN)
+                .any(|s| subset(preds.state_preds(*s), pre))
+        }) {
             Some(true)
-        } else if self
-            .invalid_at
-            .get(&(letter, p))
-            .is_some_and(|ss| ss.iter().rev().take(SCAN).any(|s| subset(pre, preds.state_preds(*s))))
-        {
+        } else if self.invalid_at.get(&(letter, p)).is_some_and(|ss| {
+            ss.iter()
+                .rev()
+                .take(SCAN)
+                .any(|s| subset(pre, preds.state_preds(*s)))
+        }) {
             Some(false)
         } else {
             None
@@ -120,7 +128,11 @@ impl HoareChecker {
 
     fn record(&mut self, state: StateId, letter: usize, p: PredId, valid: bool) {
         self.cache.insert((state, letter, p), valid);
-        let index = if valid { &mut self.valid_at } else { &mut self.invalid_at };
+        let index = if valid {
+            &mut self.valid_at
+        } else {
+            &mut self.invalid_at
+        };
         index.entry((letter, p)).or_default().push(state);
     }
 

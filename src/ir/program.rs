@@ -53,7 +53,9 @@ pub enum Type {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VarKind {
     Global,
-    Const { unique: bool },
+    Const {
+        unique: bool,
+    },
     Param(ProcId),
     Return(ProcId),
     Local(ProcId),
@@ -115,9 +117,15 @@ pub enum Expr {
     Bool(bool),
     Int(BigInt),
     Real(BigRational),
-    BitVec { value: BigUint, width: u32 },
+    BitVec {
+        value: BigUint,
+        width: u32,
+    },
     /// A float literal as written, with its type.
-    Float { text: String, ty: Type },
+    Float {
+        text: String,
+        ty: Type,
+    },
     Var(VarId),
     /// The value of a global at the entry of the enclosing procedure.
     Old(VarId),
@@ -126,7 +134,11 @@ pub enum Expr {
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),
     Select(Box<Expr>, Vec<Expr>),
     Store(Box<Expr>, Vec<Expr>, Box<Expr>),
-    Extract { expr: Box<Expr>, hi: u32, lo: u32 },
+    Extract {
+        expr: Box<Expr>,
+        hi: u32,
+        lo: u32,
+    },
     /// Function application with the instantiation of the function's type parameters.
     App {
         func: FuncId,
@@ -166,7 +178,10 @@ pub enum Stmt {
         args: Vec<Expr>,
     },
     /// `join tid assign rets`
-    Join { tid: Vec<Expr>, rets: Vec<VarId> },
+    Join {
+        tid: Vec<Expr>,
+        rets: Vec<VarId>,
+    },
     AtomicBegin,
     AtomicEnd,
     /// A construct the front end accepts but the engine does not interpret (e.g. `call forall`). The
@@ -258,7 +273,10 @@ pub struct Function {
 pub enum ErrorKind {
     Assert,
     /// A checked `requires` of `callee` at a call site (the site's span is the `ErrorSite` span).
-    Requires { callee: ProcId, requires_span: Span },
+    Requires {
+        callee: ProcId,
+        requires_span: Span,
+    },
     /// A checked `ensures` at the procedure's exit.
     Ensures,
     /// A loop invariant on loop entry.

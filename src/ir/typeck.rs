@@ -239,8 +239,9 @@ impl<'e, 'a> Checker<'e, 'a> {
                 inline,
                 smt_defined: attr_str(&d.attrs, "smtdefined"),
                 const_array: has_attr(&d.attrs, "const_array"),
-                overapproximation: attr_str(&d.attrs, "overapproximation")
-                    .or_else(|| has_attr(&d.attrs, "overapproximation").then(|| d.name.name.clone())),
+                overapproximation: attr_str(&d.attrs, "overapproximation").or_else(|| {
+                    has_attr(&d.attrs, "overapproximation").then(|| d.name.name.clone())
+                }),
             });
         }
         // `const {:builtin "+oo"} {:indices 5, 11} c: T;` becomes a 0-ary builtin function `c`.

@@ -329,7 +329,10 @@ pub enum ExprKind {
     /// `123.456` as written.
     RealLit(String),
     /// `5bv32`: value digits and width.
-    BvLit { value: String, width: u32 },
+    BvLit {
+        value: String,
+        width: u32,
+    },
     /// A float literal as written (e.g. `0x1.8p1f24e8` or `1.5e10`), kept verbatim for the type checker.
     FloatLit(String),
     Var(Ident),
@@ -341,7 +344,11 @@ pub enum ExprKind {
     /// `m[i, j := v]`
     Store(Box<Expr>, Vec<Expr>, Box<Expr>),
     /// `e[hi:lo]`
-    Extract { expr: Box<Expr>, hi: u32, lo: u32 },
+    Extract {
+        expr: Box<Expr>,
+        hi: u32,
+        lo: u32,
+    },
     /// `e!f`
     Field(Box<Expr>, Ident),
     /// `f(args)`
