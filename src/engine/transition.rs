@@ -46,18 +46,21 @@ pub struct Vocabulary<'p> {
 
 impl<'p> Vocabulary<'p> {
     pub fn new(program: &'p Program) -> Vocabulary<'p> {
-        let mut count: HashMap<&str, usize> = HashMap::new();
+        // Names are counted as the SMT printer will write them (it cannot write `|` or `\` and uses
+        // `?` instead), so that distinct variables never share a solver symbol.
+        let printed = |n: &str| n.replace(['|', '\\'], "?");
+        let mut count: HashMap<String, usize> = HashMap::new();
         for v in &program.vars {
-            *count.entry(v.name.as_str()).or_default() += 1;
+            *count.entry(printed(&v.name)).or_default() += 1;
         }
         let base_names = program
             .vars
             .iter()
             .enumerate()
             .map(|(i, v)| {
-                if count[v.name.as_str()] > 1
-                    && !matches!(v.kind, ir::VarKind::Global | ir::VarKind::Const { .. })
-                {
+                let global = matches!(v.kind, ir::VarKind::Global | ir::VarKind::Const { .. });
+                let clash = printed(&v.name) != v.name && count[&printed(&v.name)] > 1;
+                if count[&printed(&v.name)] > 1 && (!global || clash) {
                     format!("{}!{}", v.name, i)
                 } else {
                     v.name.clone()
@@ -248,7 +251,12 @@ impl Translator<'_, '_> {
                         return Err(Unsupported("polymorphic functions".into()));
                     }
                     let decl = FuncDecl {
-                        name: f.name.clone(),
+                        // `|` and `\` print as `?`: keep such names apart from genuine `?` names.
+                        name: if f.name.contains(['|', '\\']) {
+                            format!("{}!f{}", f.name, func.0)
+                        } else {
+                            f.name.clone()
+                        },
                         args: f.params.iter().map(sort_of).collect::<Result<_, _>>()?,
                         result: sort_of(&f.result)?,
                     };
