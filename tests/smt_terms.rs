@@ -150,6 +150,31 @@ fn parse_round_trip_examples() {
 }
 
 #[test]
+fn shared_dags_print_linearly_with_let() {
+    // t_{k+1} = (- t_k t_k): tree size 2^k, DAG size k
+    let mut t = x();
+    for _ in 0..40 {
+        t = Term::sub(&t, &t);
+    }
+    assert!(t.tree_size() > 1 << 39);
+    let text = t.to_string();
+    assert!(text.len() < 4000, "{}", text.len());
+    assert!(
+        text.starts_with("(let ((lap!0 (- x x))) (let ((lap!1 (- lap!0 lap!0)))"),
+        "{text}"
+    );
+    let back = parse_term(&text, &ParseEnv::from_term(&t)).unwrap();
+    assert_eq!(back, t);
+    // sums with a shared summand are not flattened
+    let mut s = Term::add(vec![x(), y()]);
+    for _ in 0..40 {
+        s = Term::add(vec![s.clone(), s]);
+    }
+    assert!(s.to_string().len() < 4000);
+    assert_eq!(simplify(&Term::sub(&s, &s)), Term::int(0));
+}
+
+#[test]
 fn simplify_examples() {
     let s = |t: &Term| simplify(t).to_string();
     assert_eq!(s(&Term::le(&x(), &x())), "true");

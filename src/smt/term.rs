@@ -348,6 +348,8 @@ pub(crate) struct TermData {
     shash: u64,
     kind: TermKind,
     sort: Sort,
+    /// Size of the term as a tree (saturating), i.e. its printed size without sharing.
+    tree_size: u64,
     symbols: OnceLock<Arc<Symbols>>,
 }
 
@@ -522,6 +524,13 @@ fn lookup(it: &Interner, shash: u64, eq: impl Fn(&TermKind) -> bool) -> Option<T
 }
 
 fn insert(it: &mut Interner, shash: u64, kind: TermKind, sort: Sort) -> Term {
+    let tree_size = match &kind {
+        TermKind::App(_, args) => args
+            .iter()
+            .fold(1u64, |acc, a| acc.saturating_add(a.0.tree_size)),
+        TermKind::Quant(_, _, b) => b.0.tree_size.saturating_add(1),
+        _ => 1,
+    };
     if it.entries >= it.sweep_at {
         it.table.retain(|_, b| {
             if let Bucket::Many(v) = b {
@@ -539,6 +548,7 @@ fn insert(it: &mut Interner, shash: u64, kind: TermKind, sort: Sort) -> Term {
         shash,
         kind,
         sort,
+        tree_size,
         symbols: OnceLock::new(),
     });
     let w = Arc::downgrade(&data);
@@ -616,6 +626,10 @@ impl Term {
     }
     pub fn kind(&self) -> &TermKind {
         &self.0.kind
+    }
+    /// Number of nodes of the term as a tree (shared subterms counted each time; saturating).
+    pub fn tree_size(&self) -> u64 {
+        self.0.tree_size
     }
     /// Structural hash: equal for equal terms in every run (independent of ids).
     pub fn structural_hash(&self) -> u64 {
@@ -827,16 +841,10 @@ impl Term {
     pub fn gt(a: &Term, b: &Term) -> Term {
         Term::mk_raw(Op::Gt, vec![a.clone(), b.clone()])
     }
-    /// `+`: flattens nested sums; `add([]) = 0` (Int), `add([a]) = a`.
+    /// `+`: flattens nested sums (unless that would copy a large shared sum); `add([]) = 0` (Int),
+    /// `add([a]) = a`.
     pub fn add(args: Vec<Term>) -> Term {
-        let mut out = Vec::with_capacity(args.len());
-        for a in args {
-            if a.is_app_of(&Op::Add) {
-                out.extend(a.args().iter().cloned());
-            } else {
-                out.push(a);
-            }
-        }
+        let mut out = flatten(&Op::Add, args);
         match out.len() {
             0 => Term::int(0),
             1 => out.pop().unwrap_or_else(|| Term::int(0)),
@@ -854,16 +862,9 @@ impl Term {
             _ => Term::mk_raw(Op::Neg, vec![a.clone()]),
         }
     }
-    /// `*`: flattens nested products; `mul([]) = 1` (Int), `mul([a]) = a`.
+    /// `*`: flattens nested products (like [`Term::add`]); `mul([]) = 1` (Int), `mul([a]) = a`.
     pub fn mul(args: Vec<Term>) -> Term {
-        let mut out = Vec::with_capacity(args.len());
-        for a in args {
-            if a.is_app_of(&Op::Mul) {
-                out.extend(a.args().iter().cloned());
-            } else {
-                out.push(a);
-            }
-        }
+        let mut out = flatten(&Op::Mul, args);
         match out.len() {
             0 => Term::int(1),
             1 => out.pop().unwrap_or_else(|| Term::int(1)),
@@ -1115,6 +1116,35 @@ impl Term {
         self.substitute(&map)
     }
 }
+
+/// Flattens nested applications of the associative `op`, but never past [`FLATTEN_LIMIT`] arguments and
+/// never when the same child occurs twice (flattening `(+ t t)` repeatedly would destroy sharing and grow
+/// exponentially).
+fn flatten(op: &Op, args: Vec<Term>) -> Vec<Term> {
+    if !args.iter().any(|a| a.is_app_of(op)) {
+        return args;
+    }
+    let dup = args.iter().enumerate().any(|(i, a)| args[..i].contains(a));
+    let total: usize = args
+        .iter()
+        .map(|a| if a.is_app_of(op) { a.args().len() } else { 1 })
+        .sum();
+    if dup || total > FLATTEN_LIMIT {
+        return args;
+    }
+    let mut out = Vec::with_capacity(total);
+    for a in args {
+        if a.is_app_of(op) {
+            out.extend(a.args().iter().cloned());
+        } else {
+            out.push(a);
+        }
+    }
+    out
+}
+
+/// Maximal argument count produced by flattening sums and products.
+const FLATTEN_LIMIT: usize = 64;
 
 fn subst_rec(t: &Term, map: &HashMap<Var, Term>, memo: &mut HashMap<u32, Term>) -> Term {
     if t.symbols().var_terms().is_empty() {
