@@ -138,6 +138,60 @@ fn basic_suite_all_backends() {
     }
 }
 
+#[test]
+fn uninterpreted_sorts_functions_arrays_bitvectors_all_backends() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    fn assert_send<T: Send>() {}
+    assert_send_sync::<Term>();
+    assert_send::<Session>();
+    let u = Sort::Uninterpreted("U".into(), vec![]);
+    let f = FuncDecl::new("f", vec![u.clone()], Sort::Int);
+    let (a, b) = (
+        Term::var(&Var::new("a", u.clone())),
+        Term::var(&Var::new("b", u.clone())),
+    );
+    let arr = Term::var(&Var::new("arr", Sort::array(Sort::Int, Sort::Int)));
+    let w = Term::var(&Var::new("w", Sort::BitVec(8)));
+    for k in SolverKind::ALL {
+        let Some(mut s) = session(k) else { continue };
+        s.push();
+        s.assert(&Term::eq(&a, &b));
+        s.assert(&Term::distinct(vec![
+            Term::uf(&f, vec![a.clone()]),
+            Term::uf(&f, vec![b.clone()]),
+        ]));
+        assert_eq!(s.check_sat(), SatResult::Unsat, "{k}");
+        s.pop();
+        // the sort and function declarations survive the pop
+        s.push();
+        s.assert(&Term::eq(&Term::uf(&f, vec![a.clone()]), &int(-4)));
+        assert_eq!(s.check_sat(), SatResult::Sat, "{k}");
+        let vals = s.get_values(&[Term::uf(&f, vec![a.clone()])]).unwrap();
+        assert_eq!(vals[0].1, Value::Int((-4).into()), "{k}");
+        s.pop();
+        // arrays
+        s.push();
+        let st = Term::store(&arr, &int(1), &int(5));
+        s.assert(&Term::eq(&Term::select(&st, &v("i")), &int(7)));
+        s.assert(&Term::eq(&v("i"), &int(1)));
+        assert_eq!(s.check_sat(), SatResult::Unsat, "{k}");
+        s.pop();
+        // bit-vectors: w + 1 = 0 (mod 256) forces w = #xff
+        s.push();
+        s.assert(&Term::eq(
+            &Term::bv_op("bvadd", vec![w.clone(), Term::bv(1u32.into(), 8)]),
+            &Term::bv(0u32.into(), 8),
+        ));
+        assert_eq!(s.check_sat(), SatResult::Sat, "{k}");
+        assert_eq!(
+            s.get_values(std::slice::from_ref(&w)).unwrap()[0].1,
+            Value::BitVec(255u32.into(), 8),
+            "{k}"
+        );
+        s.pop();
+    }
+}
+
 /// `p * q = N` with `N` the product of two 10-digit primes: hopeless in 1 s.
 fn factoring(s: &mut Session) {
     let (p, q) = (v("p"), v("q"));

@@ -175,6 +175,31 @@ fn shared_dags_print_linearly_with_let() {
 }
 
 #[test]
+fn concurrent_construction_and_drop() {
+    let handles: Vec<_> = (0..4)
+        .map(|t| {
+            std::thread::spawn(move || {
+                let mut keep = Vec::new();
+                for i in 0..20_000i64 {
+                    let a = Term::add(vec![x(), Term::int(i % 97)]);
+                    let b = Term::le(&a, &Term::mul(vec![Term::int(t), y()]));
+                    let c = Term::and(vec![b.clone(), Term::not(&b)]);
+                    if i % 1000 == 0 {
+                        keep.push(c.clone());
+                    }
+                    assert_eq!(Term::add(vec![x(), Term::int(i % 97)]), a);
+                }
+                keep.len()
+            })
+        })
+        .collect();
+    for h in handles {
+        assert_eq!(h.join().unwrap(), 20);
+    }
+    assert_eq!(Term::add(vec![x(), Term::int(5)]).to_string(), "(+ x 5)");
+}
+
+#[test]
 fn simplify_examples() {
     let s = |t: &Term| simplify(t).to_string();
     assert_eq!(s(&Term::le(&x(), &x())), "true");

@@ -37,7 +37,7 @@ pub struct BenchReport {
     pub ratio: f64,
     pub sat: usize,
     pub unsat: usize,
-    /// CPU time of the benchmarking thread on each side (user + system; Unix only, zero elsewhere). The
+    /// CPU time of the benchmarking thread on each side (user + system; 64-bit Linux only, zero elsewhere). The
     /// difference is the layer's own cost, independent of machine load.
     pub layer_cpu: Duration,
     pub raw_cpu: Duration,
@@ -201,7 +201,7 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// CPU time consumed by the calling thread so far.
-#[cfg(unix)]
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
 fn thread_cpu() -> Duration {
     #[repr(C)]
     struct Timespec {
@@ -227,7 +227,7 @@ fn thread_cpu() -> Duration {
     )
 }
 
-#[cfg(not(unix))]
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
 fn thread_cpu() -> Duration {
     Duration::ZERO
 }

@@ -477,9 +477,76 @@ fn structural_hash(kind: &TermKind) -> u64 {
     h.finish()
 }
 
+thread_local! {
+    /// Set while this thread holds the interner lock: a term dropped then must not take the lock again.
+    static IN_INTERNER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The interner lock, flagged in `IN_INTERNER` while held.
+struct InternerGuard(std::sync::MutexGuard<'static, Interner>);
+
+impl InternerGuard {
+    fn lock() -> InternerGuard {
+        let g = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
+        IN_INTERNER.with(|f| f.set(true));
+        InternerGuard(g)
+    }
+}
+
+impl Drop for InternerGuard {
+    fn drop(&mut self) {
+        IN_INTERNER.with(|f| f.set(false));
+    }
+}
+
+impl std::ops::Deref for InternerGuard {
+    type Target = Interner;
+    fn deref(&self) -> &Interner {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for InternerGuard {
+    fn deref_mut(&mut self) -> &mut Interner {
+        &mut self.0
+    }
+}
+
+impl Drop for TermData {
+    /// Removes the (now dead) table entry right away, so that the allocation is freed while it is still
+    /// cache-hot; entries of terms dropped while the table is locked are left to the sweep.
+    fn drop(&mut self) {
+        if IN_INTERNER.with(|f| f.get()) {
+            return;
+        }
+        let mut it = InternerGuard::lock();
+        let me = self as *const TermData;
+        let mut remove = false;
+        let mut removed = 0usize;
+        if let Some(b) = it.table.get_mut(&self.shash) {
+            match b {
+                Bucket::One(w) => {
+                    remove = std::ptr::eq(w.as_ptr(), me) || w.strong_count() == 0;
+                    removed = usize::from(remove);
+                }
+                Bucket::Many(v) => {
+                    let before = v.len();
+                    v.retain(|w| !std::ptr::eq(w.as_ptr(), me) && w.strong_count() > 0);
+                    removed = before - v.len();
+                    remove = v.is_empty();
+                }
+            }
+        }
+        if remove {
+            it.table.remove(&self.shash);
+        }
+        it.entries = it.entries.saturating_sub(removed);
+    }
+}
+
 fn intern(kind: TermKind, sort: Sort) -> Term {
     let shash = structural_hash(&kind);
-    let mut guard = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
+    let mut guard = InternerGuard::lock();
     if let Some(t) = lookup(&guard, shash, |k| *k == kind) {
         return t;
     }
@@ -492,7 +559,7 @@ fn intern_by(
     eq: impl Fn(&TermKind) -> bool,
     make: impl FnOnce() -> (TermKind, Sort),
 ) -> Term {
-    let mut guard = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
+    let mut guard = InternerGuard::lock();
     if let Some(t) = lookup(&guard, shash, eq) {
         return t;
     }
