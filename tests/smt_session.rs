@@ -79,6 +79,15 @@ fn basic_suite_all_backends() {
         core.sort();
         assert_eq!(core, vec!["a 2".to_string(), "a1".to_string()], "{k}");
         s.pop();
+        // the same names again in a new scope (labels are global in the solver: fresh ones are used)
+        s.push();
+        s.assert_named(&Term::lt(&v("x"), &int(0)), "a1");
+        s.assert_named(&Term::gt(&v("x"), &int(0)), "a3");
+        assert_eq!(s.check_sat(), SatResult::Unsat, "{k}");
+        let mut core = s.unsat_core().unwrap();
+        core.sort();
+        assert_eq!(core, vec!["a1".to_string(), "a3".to_string()], "{k}");
+        s.pop();
         // declarations survive pop; base level is kept
         s.push();
         let fresh = Var::new("fresh'@1", Sort::Int);

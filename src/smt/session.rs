@@ -100,6 +100,8 @@ struct Entry {
     term: Term,
     /// Printed (quoted) solver label for named assertions.
     label: Option<String>,
+    /// The raw label symbol (key of `Session::labels`).
+    label_raw: Option<String>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -167,10 +169,10 @@ pub struct Session {
     env: ParseEnv,
     sorts: HashSet<(String, usize)>,
     decls: Vec<String>,
-    /// raw solver label → user name
+    /// Raw solver label → user name, for the named assertions on the stack. Labels are global in the
+    /// solver (`:global-declarations`) and cannot be reused, so every `assert_named` gets a fresh one.
     labels: HashMap<String, String>,
-    /// user name → printed solver label
-    label_syms: HashMap<String, String>,
+    next_label: u64,
     stack: Vec<Level>,
     next_scope_id: u64,
     /// Scope of the state-changing commands sent since the last reply (the open segment).
@@ -218,7 +220,7 @@ impl Session {
             sorts: HashSet::new(),
             decls: Vec::new(),
             labels: HashMap::new(),
-            label_syms: HashMap::new(),
+            next_label: 0,
             stack: vec![Level::default()],
             next_scope_id: 1,
             open_seg: None,
@@ -631,15 +633,29 @@ impl Session {
         }
     }
 
-    fn label_symbol(&mut self, name: &str) -> String {
-        if let Some(s) = self.label_syms.get(name) {
-            return s.clone();
+    /// A fresh label `name!L<n>` for `name` (`n` counts per session, so labels never repeat; they are
+    /// not remembered after their scope is popped, which keeps memory bounded in long runs).
+    fn label_symbol(&mut self, name: &str) -> (String, String) {
+        let mut sym;
+        loop {
+            self.next_label += 1;
+            sym = format!("{name}!L{}", self.next_label);
+            if !self.used.contains(&sym) {
+                break;
+            }
         }
-        let sym = self.alloc_symbol(name);
         let printed = quote_symbol(&sym).into_owned();
-        self.labels.insert(sym, name.to_string());
-        self.label_syms.insert(name.to_string(), printed.clone());
-        printed
+        self.labels.insert(sym.clone(), name.to_string());
+        (sym, printed)
+    }
+
+    /// Forgets the labels of a popped level.
+    fn drop_level(&mut self, level: Level) {
+        for e in level.entries {
+            if let Some(raw) = e.label_raw {
+                self.labels.remove(&raw);
+            }
+        }
     }
 
     fn print_term(&self, out: &mut String, t: &Term) {
@@ -693,7 +709,9 @@ impl Session {
 
     fn close_assumption_scope(&mut self) {
         if self.stack.len() > 1 && self.stack.last().is_some_and(|l| l.assumption) {
-            self.stack.pop();
+            if let Some(l) = self.stack.pop() {
+                self.drop_level(l);
+            }
             self.emit("(pop 1)\n");
             self.after_pop();
         }
@@ -724,7 +742,9 @@ impl Session {
             self.pending_error = Some("pop without matching push".into());
             return;
         }
-        self.stack.pop();
+        if let Some(l) = self.stack.pop() {
+            self.drop_level(l);
+        }
         self.emit("(pop 1)\n");
         self.after_pop();
     }
@@ -743,11 +763,15 @@ impl Session {
 
     /// Asserts `t` under `name`, which [`Session::unsat_core`] reports.
     pub fn assert_named(&mut self, t: &Term, name: &str) {
-        let label = self.label_symbol(name);
-        self.assert_entry(t, Some(label));
+        let (raw, printed) = self.label_symbol(name);
+        self.assert_entry(t, Some((raw, printed)));
     }
 
-    fn assert_entry(&mut self, t: &Term, label: Option<String>) {
+    fn assert_entry(&mut self, t: &Term, label: Option<(String, String)>) {
+        let (label_raw, label) = match label {
+            Some((r, p)) => (Some(r), Some(p)),
+            None => (None, None),
+        };
         self.close_assumption_scope();
         self.declare_symbols(t);
         let mut text = std::mem::take(&mut self.buf);
@@ -766,6 +790,7 @@ impl Session {
             level.entries.push(Entry {
                 term: t.clone(),
                 label,
+                label_raw,
             });
         }
     }
@@ -825,6 +850,7 @@ impl Session {
                     level.entries.push(Entry {
                         term: l.clone(),
                         label: None,
+                        label_raw: None,
                     });
                 }
             }
