@@ -139,6 +139,11 @@ fn basic_suite_all_backends() {
         );
         s.pop();
         assert_eq!(s.depth(), 0);
+        // reset: a fresh solver with nothing declared or asserted
+        s.reset();
+        s.assert(&Term::eq(&v("x"), &int(2)));
+        assert_eq!(s.check_sat(), SatResult::Sat, "{k}");
+        s.reset();
         // pop without push is reported, not a panic
         s.pop();
         assert!(s.check_sat().is_unknown(), "{k}");

@@ -795,6 +795,28 @@ impl Session {
         }
     }
 
+    /// Forgets everything (declarations, assertions, scopes, poisoning) and starts over with a fresh
+    /// solver process at the next operation. Long runs can call this to bound the memory that global
+    /// declarations accumulate in the solver and in the session.
+    pub fn reset(&mut self) {
+        if let Some(mut p) = self.proc.take() {
+            p.kill();
+        }
+        self.started = false;
+        self.var_syms.clear();
+        self.fun_syms.clear();
+        self.used.clear();
+        self.env = ParseEnv::new();
+        self.sorts.clear();
+        self.decls.clear();
+        self.labels.clear();
+        self.stack = vec![Level::default()];
+        self.open_seg = None;
+        self.pending_segs.clear();
+        self.poisoned = None;
+        self.pending_error = None;
+    }
+
     /// Number of assertions in the current scope stack (all levels).
     pub fn assertion_count(&self) -> usize {
         self.stack.iter().map(|l| l.entries.len()).sum()
