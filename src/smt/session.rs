@@ -1,6 +1,6 @@
 //! Robust incremental solver sessions over SMT-LIB pipes.
 //!
-//! How a [`Session`] talks to the solver (see also [`super::process`]):
+//! How a [`Session`] talks to the solver (see also the private `process` module):
 //! - **No needless round trips.** Declarations, `assert`, `push` and `pop` are only buffered; the buffer is
 //!   flushed by commands that produce output. `check-sat` reads exactly its answer. Other output commands
 //!   (`get-value`, `get-model`, `get-unsat-core`, `apply`, `simplify`) are followed, in the same write, by

@@ -9,7 +9,7 @@
 //! - the hash of a term is *structural* (computed from names, sorts, values and the children's structural
 //!   hashes, never from ids), so it is the same in every run and can be used for deterministic orders;
 //! - constructors do only trivial normalisation (see each constructor); full simplification is
-//!   [`crate::smt::simplify`].
+//!   [`crate::smt::simplify()`].
 //!
 //! Terms are `Send + Sync`. Unused terms are freed: the table holds weak references and is swept when it
 //! has doubled since the last sweep.
