@@ -100,6 +100,35 @@ fn basic_suite_all_backends() {
             Value::Int(7.into()),
             "{k}"
         );
+        // names that need quoting or cannot be quoted, and reserved words
+        s.push();
+        let odd: Vec<Var> = [
+            "x'@2",
+            "ULTIMATE.start",
+            "~x",
+            "#res",
+            "a|b",
+            "true",
+            "assert",
+            "a b",
+        ]
+        .iter()
+        .map(|n| iv(n))
+        .collect();
+        for (i, o) in odd.iter().enumerate() {
+            s.assert(&Term::eq(&Term::var(o), &int(i as i64 - 3)));
+        }
+        assert_eq!(s.check_sat(), SatResult::Sat, "{k}");
+        let m = s.get_model().unwrap();
+        for (i, o) in odd.iter().enumerate() {
+            assert_eq!(
+                m.get(o),
+                Some(&Value::Int((i as i64 - 3).into())),
+                "{k}: {}",
+                o.name
+            );
+        }
+        s.pop();
         // same name, other sort
         let pb = Var::new("x", Sort::Bool);
         s.push();

@@ -555,12 +555,18 @@ impl Session {
 
     // ------------------------------------------------------------------------------------ naming
 
+    /// A solver symbol for `raw` that is not in use: `raw` itself if possible, else `raw!<k>`. `|` and
+    /// `\\` (not expressible in SMT-LIB symbols) become `?`, so the symbol is exactly what the solver sees.
     fn alloc_symbol(&mut self, raw: &str) -> String {
-        let mut cand = raw.to_string();
+        let base: String = raw
+            .chars()
+            .map(|c| if c == '|' || c == '\\' { '?' } else { c })
+            .collect();
+        let mut cand = base.clone();
         let mut k = 0u32;
         while self.used.contains(&cand) || needs_mangling(&cand) {
             k += 1;
-            cand = format!("{raw}!{k}");
+            cand = format!("{base}!{k}");
         }
         self.used.insert(cand.clone());
         cand
