@@ -172,6 +172,25 @@ fn shared_dags_print_linearly_with_let() {
     }
     assert!(s.to_string().len() < 4000);
     assert_eq!(simplify(&Term::sub(&s, &s)), Term::int(0));
+    // DAG-aware: evaluation, linear forms in qe_light, substitution
+    let mut env = BTreeMap::new();
+    env.insert(iv("x"), Value::Int(1.into()));
+    env.insert(iv("y"), Value::Int(0.into()));
+    assert_eq!(eval(&s, &env), Some(Value::Int(BigInt::from(1u64 << 40))));
+    let z = iv("z");
+    let zt = Term::var(&z);
+    let q = Term::exists(
+        vec![z.clone()],
+        Term::and(vec![
+            Term::le(&zt, &s),
+            Term::distinct(vec![zt.clone(), y()]),
+        ]),
+    );
+    assert_eq!(qe_light(&q), Term::tt());
+    let mut m = HashMap::new();
+    m.insert(iv("y"), Term::int(0));
+    let s0 = s.substitute(&m);
+    assert!(s0.dag_size() < 200);
 }
 
 #[test]
