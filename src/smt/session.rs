@@ -556,7 +556,7 @@ impl Session {
     // ------------------------------------------------------------------------------------ naming
 
     /// A solver symbol for `raw` that is not in use: `raw` itself if possible, else `raw!<k>`. `|` and
-    /// `\\` (not expressible in SMT-LIB symbols) become `?`, so the symbol is exactly what the solver sees.
+    /// `\` (not expressible in SMT-LIB symbols) become `?`, so the symbol is exactly what the solver sees.
     fn alloc_symbol(&mut self, raw: &str) -> String {
         let base: String = raw
             .chars()
