@@ -350,6 +350,8 @@ pub(crate) struct TermData {
     sort: Sort,
     /// Size of the term as a tree (saturating), i.e. its printed size without sharing.
     tree_size: u64,
+    /// Whether a quantifier occurs in the term.
+    has_quant: bool,
     symbols: OnceLock<Arc<Symbols>>,
 }
 
@@ -598,6 +600,11 @@ fn insert(it: &mut Interner, shash: u64, kind: TermKind, sort: Sort) -> Term {
         TermKind::Quant(_, _, b) => b.0.tree_size.saturating_add(1),
         _ => 1,
     };
+    let has_quant = match &kind {
+        TermKind::App(_, args) => args.iter().any(|a| a.0.has_quant),
+        TermKind::Quant(..) => true,
+        _ => false,
+    };
     if it.entries >= it.sweep_at {
         it.table.retain(|_, b| {
             if let Bucket::Many(v) = b {
@@ -616,6 +623,7 @@ fn insert(it: &mut Interner, shash: u64, kind: TermKind, sort: Sort) -> Term {
         kind,
         sort,
         tree_size,
+        has_quant,
         symbols: OnceLock::new(),
     });
     let w = Arc::downgrade(&data);
@@ -1118,22 +1126,9 @@ impl Term {
         }
         vec![self.clone()]
     }
-    /// Whether a quantifier occurs anywhere.
+    /// Whether a quantifier occurs anywhere (cached, O(1)).
     pub fn has_quantifier(&self) -> bool {
-        let mut memo = HashMap::new();
-        fn go(t: &Term, memo: &mut HashMap<u32, bool>) -> bool {
-            if let Some(&r) = memo.get(&t.id()) {
-                return r;
-            }
-            let r = match t.kind() {
-                TermKind::Quant(..) => true,
-                TermKind::App(_, args) => args.iter().any(|a| go(a, memo)),
-                _ => false,
-            };
-            memo.insert(t.id(), r);
-            r
-        }
-        go(self, &mut memo)
+        self.0.has_quant
     }
     /// Number of distinct subterms (DAG size).
     pub fn dag_size(&self) -> usize {
