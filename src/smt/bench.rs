@@ -62,7 +62,14 @@ fn expected(i: usize) -> bool {
 pub fn bench_smt(kind: SolverKind, queries: usize) -> Result<BenchReport, SmtError> {
     let mut cfg = SolverConfig::new(kind);
     cfg.produce_cores = false;
-    let path = resolve_path(kind, None)?;
+    bench_smt_with(cfg, queries)
+}
+
+/// [`bench_smt`] with an explicit configuration (solver path, timeout, logic; `log_dir` applies to the
+/// layer side only and slows it down).
+pub fn bench_smt_with(mut cfg: SolverConfig, queries: usize) -> Result<BenchReport, SmtError> {
+    let kind = cfg.kind;
+    let path = resolve_path(kind, cfg.path.as_deref())?;
     cfg.path = Some(path.clone());
     // The program variables and the transition formula are built once, as the engine holds them; the
     // pre- and postconditions are built per query (new constants, so the solver cannot reuse anything).

@@ -44,7 +44,7 @@ pub mod sexp;
 pub mod simplify;
 pub mod term;
 
-pub use bench::{BenchReport, bench_smt};
+pub use bench::{BenchReport, bench_smt, bench_smt_with};
 pub use config::{SolverConfig, SolverKind, discover, resolve_path};
 pub use error::SmtError;
 pub use parse::{ParseEnv, ParseError, parse_term, sexp_to_term};
