@@ -15,7 +15,8 @@ fn bv(n: &str) -> Var {
 }
 
 fn z3() -> Option<RefCell<Session>> {
-    match Session::new(SolverConfig::new(SolverKind::Z3)) {
+    let cfg = SolverConfig::new(SolverKind::Z3).with_timeout(std::time::Duration::from_secs(2));
+    match Session::new(cfg) {
         Ok(s) => Some(RefCell::new(s)),
         Err(e) => {
             eprintln!("note: skipping solver-checked properties: {e}");

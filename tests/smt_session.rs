@@ -79,6 +79,15 @@ fn basic_suite_all_backends() {
         core.sort();
         assert_eq!(core, vec!["a 2".to_string(), "a1".to_string()], "{k}");
         s.pop();
+        // the same names again in a new scope (labels are global in the solver: fresh ones are used)
+        s.push();
+        s.assert_named(&Term::lt(&v("x"), &int(0)), "a1");
+        s.assert_named(&Term::gt(&v("x"), &int(0)), "a3");
+        assert_eq!(s.check_sat(), SatResult::Unsat, "{k}");
+        let mut core = s.unsat_core().unwrap();
+        core.sort();
+        assert_eq!(core, vec!["a1".to_string(), "a3".to_string()], "{k}");
+        s.pop();
         // declarations survive pop; base level is kept
         s.push();
         let fresh = Var::new("fresh'@1", Sort::Int);
@@ -91,6 +100,35 @@ fn basic_suite_all_backends() {
             Value::Int(7.into()),
             "{k}"
         );
+        // names that need quoting or cannot be quoted, and reserved words
+        s.push();
+        let odd: Vec<Var> = [
+            "x'@2",
+            "ULTIMATE.start",
+            "~x",
+            "#res",
+            "a|b",
+            "true",
+            "assert",
+            "a b",
+        ]
+        .iter()
+        .map(|n| iv(n))
+        .collect();
+        for (i, o) in odd.iter().enumerate() {
+            s.assert(&Term::eq(&Term::var(o), &int(i as i64 - 3)));
+        }
+        assert_eq!(s.check_sat(), SatResult::Sat, "{k}");
+        let m = s.get_model().unwrap();
+        for (i, o) in odd.iter().enumerate() {
+            assert_eq!(
+                m.get(o),
+                Some(&Value::Int((i as i64 - 3).into())),
+                "{k}: {}",
+                o.name
+            );
+        }
+        s.pop();
         // same name, other sort
         let pb = Var::new("x", Sort::Bool);
         s.push();
@@ -130,11 +168,70 @@ fn basic_suite_all_backends() {
         );
         s.pop();
         assert_eq!(s.depth(), 0);
+        // reset: a fresh solver with nothing declared or asserted
+        s.reset();
+        s.assert(&Term::eq(&v("x"), &int(2)));
+        assert_eq!(s.check_sat(), SatResult::Sat, "{k}");
+        s.reset();
         // pop without push is reported, not a panic
         s.pop();
         assert!(s.check_sat().is_unknown(), "{k}");
         assert_eq!(s.check_sat(), SatResult::Sat, "{k}");
         eprintln!("{k}: {:?}", s.stats());
+    }
+}
+
+#[test]
+fn uninterpreted_sorts_functions_arrays_bitvectors_all_backends() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    fn assert_send<T: Send>() {}
+    assert_send_sync::<Term>();
+    assert_send::<Session>();
+    let u = Sort::Uninterpreted("U".into(), vec![]);
+    let f = FuncDecl::new("f", vec![u.clone()], Sort::Int);
+    let (a, b) = (
+        Term::var(&Var::new("a", u.clone())),
+        Term::var(&Var::new("b", u.clone())),
+    );
+    let arr = Term::var(&Var::new("arr", Sort::array(Sort::Int, Sort::Int)));
+    let w = Term::var(&Var::new("w", Sort::BitVec(8)));
+    for k in SolverKind::ALL {
+        let Some(mut s) = session(k) else { continue };
+        s.push();
+        s.assert(&Term::eq(&a, &b));
+        s.assert(&Term::distinct(vec![
+            Term::uf(&f, vec![a.clone()]),
+            Term::uf(&f, vec![b.clone()]),
+        ]));
+        assert_eq!(s.check_sat(), SatResult::Unsat, "{k}");
+        s.pop();
+        // the sort and function declarations survive the pop
+        s.push();
+        s.assert(&Term::eq(&Term::uf(&f, vec![a.clone()]), &int(-4)));
+        assert_eq!(s.check_sat(), SatResult::Sat, "{k}");
+        let vals = s.get_values(&[Term::uf(&f, vec![a.clone()])]).unwrap();
+        assert_eq!(vals[0].1, Value::Int((-4).into()), "{k}");
+        s.pop();
+        // arrays
+        s.push();
+        let st = Term::store(&arr, &int(1), &int(5));
+        s.assert(&Term::eq(&Term::select(&st, &v("i")), &int(7)));
+        s.assert(&Term::eq(&v("i"), &int(1)));
+        assert_eq!(s.check_sat(), SatResult::Unsat, "{k}");
+        s.pop();
+        // bit-vectors: w + 1 = 0 (mod 256) forces w = #xff
+        s.push();
+        s.assert(&Term::eq(
+            &Term::bv_op("bvadd", vec![w.clone(), Term::bv(1u32.into(), 8)]),
+            &Term::bv(0u32.into(), 8),
+        ));
+        assert_eq!(s.check_sat(), SatResult::Sat, "{k}");
+        assert_eq!(
+            s.get_values(std::slice::from_ref(&w)).unwrap()[0].1,
+            Value::BitVec(255u32.into(), 8),
+            "{k}"
+        );
+        s.pop();
     }
 }
 

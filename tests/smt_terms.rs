@@ -150,6 +150,75 @@ fn parse_round_trip_examples() {
 }
 
 #[test]
+fn shared_dags_print_linearly_with_let() {
+    // t_{k+1} = (- t_k t_k): tree size 2^k, DAG size k
+    let mut t = x();
+    for _ in 0..40 {
+        t = Term::sub(&t, &t);
+    }
+    assert!(t.tree_size() > 1 << 39);
+    let text = t.to_string();
+    assert!(text.len() < 4000, "{}", text.len());
+    assert!(
+        text.starts_with("(let ((lap!0 (- x x))) (let ((lap!1 (- lap!0 lap!0)))"),
+        "{text}"
+    );
+    let back = parse_term(&text, &ParseEnv::from_term(&t)).unwrap();
+    assert_eq!(back, t);
+    // sums with a shared summand are not flattened
+    let mut s = Term::add(vec![x(), y()]);
+    for _ in 0..40 {
+        s = Term::add(vec![s.clone(), s]);
+    }
+    assert!(s.to_string().len() < 4000);
+    assert_eq!(simplify(&Term::sub(&s, &s)), Term::int(0));
+    // DAG-aware: evaluation, linear forms in qe_light, substitution
+    let mut env = BTreeMap::new();
+    env.insert(iv("x"), Value::Int(1.into()));
+    env.insert(iv("y"), Value::Int(0.into()));
+    assert_eq!(eval(&s, &env), Some(Value::Int(BigInt::from(1u64 << 40))));
+    let z = iv("z");
+    let zt = Term::var(&z);
+    let q = Term::exists(
+        vec![z.clone()],
+        Term::and(vec![
+            Term::le(&zt, &s),
+            Term::distinct(vec![zt.clone(), y()]),
+        ]),
+    );
+    assert_eq!(qe_light(&q), Term::tt());
+    let mut m = HashMap::new();
+    m.insert(iv("y"), Term::int(0));
+    let s0 = s.substitute(&m);
+    assert!(s0.dag_size() < 200);
+}
+
+#[test]
+fn concurrent_construction_and_drop() {
+    let handles: Vec<_> = (0..4)
+        .map(|t| {
+            std::thread::spawn(move || {
+                let mut keep = Vec::new();
+                for i in 0..20_000i64 {
+                    let a = Term::add(vec![x(), Term::int(i % 97)]);
+                    let b = Term::le(&a, &Term::mul(vec![Term::int(t), y()]));
+                    let c = Term::and(vec![b.clone(), Term::not(&b)]);
+                    if i % 1000 == 0 {
+                        keep.push(c.clone());
+                    }
+                    assert_eq!(Term::add(vec![x(), Term::int(i % 97)]), a);
+                }
+                keep.len()
+            })
+        })
+        .collect();
+    for h in handles {
+        assert_eq!(h.join().unwrap(), 20);
+    }
+    assert_eq!(Term::add(vec![x(), Term::int(5)]).to_string(), "(+ x 5)");
+}
+
+#[test]
 fn simplify_examples() {
     let s = |t: &Term| simplify(t).to_string();
     assert_eq!(s(&Term::le(&x(), &x())), "true");

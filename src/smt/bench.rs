@@ -37,7 +37,7 @@ pub struct BenchReport {
     pub ratio: f64,
     pub sat: usize,
     pub unsat: usize,
-    /// CPU time of the benchmarking thread on each side (user + system; Unix only, zero elsewhere). The
+    /// CPU time of the benchmarking thread on each side (user + system; 64-bit Linux only, zero elsewhere). The
     /// difference is the layer's own cost, independent of machine load.
     pub layer_cpu: Duration,
     pub raw_cpu: Duration,
@@ -62,7 +62,14 @@ fn expected(i: usize) -> bool {
 pub fn bench_smt(kind: SolverKind, queries: usize) -> Result<BenchReport, SmtError> {
     let mut cfg = SolverConfig::new(kind);
     cfg.produce_cores = false;
-    let path = resolve_path(kind, None)?;
+    bench_smt_with(cfg, queries)
+}
+
+/// [`bench_smt`] with an explicit configuration (solver path, timeout, logic; `log_dir` applies to the
+/// layer side only and slows it down).
+pub fn bench_smt_with(mut cfg: SolverConfig, queries: usize) -> Result<BenchReport, SmtError> {
+    let kind = cfg.kind;
+    let path = resolve_path(kind, cfg.path.as_deref())?;
     cfg.path = Some(path.clone());
     // The program variables and the transition formula are built once, as the engine holds them; the
     // pre- and postconditions are built per query (new constants, so the solver cannot reuse anything).
@@ -201,7 +208,7 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// CPU time consumed by the calling thread so far.
-#[cfg(unix)]
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
 fn thread_cpu() -> Duration {
     #[repr(C)]
     struct Timespec {
@@ -227,7 +234,7 @@ fn thread_cpu() -> Duration {
     )
 }
 
-#[cfg(not(unix))]
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
 fn thread_cpu() -> Duration {
     Duration::ZERO
 }

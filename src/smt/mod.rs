@@ -2,13 +2,35 @@
 //!
 //! Layers, bottom up:
 //! - [`term`]: hash-consed [`Term`]s with sorts, variables, uninterpreted functions; substitution,
-//!   renaming, free variables (cached);
-//! - [`print`] / [`parse`] / [`sexp`]: SMT-LIB text out (symbol quoting, `(- 5)`, `(/ 1.0 2.0)`) and in
-//!   (paren-, string- and `|symbol|`-aware reader, `let`, quantifiers);
-//! - [`simplify()`](simplify::simplify), [`eval`](simplify::eval), [`qe_light`](qe::qe_light): solver-free
-//!   normalisation, evaluation and partial quantifier elimination;
-//! - [`config`] / [`session`]: solver discovery and robust incremental [`Session`]s (watchdog, restart
-//!   and replay, lazy error detection, logging).
+//!   renaming, free variables (cached). Equality, hashing and ordering of terms are O(1);
+//! - [`mod@print`] / [`parse`] / [`sexp`]: SMT-LIB text out (symbol quoting, `(- 5)`, `(/ 1.0 2.0)`, `let`
+//!   for large shared DAGs) and in (paren-, string- and `|symbol|`-aware reader, `let`, quantifiers);
+//! - [`simplify()`], [`eval`], [`qe_light`]: solver-free normalisation, evaluation and partial
+//!   quantifier elimination (Ultimate's `eliminateLight`, ultimate-design-notes §4.3);
+//! - [`config`] / [`session`]: solver discovery and robust incremental [`Session`]s: a watchdog bounds
+//!   every wait, a dead or hung solver is restarted with the session's declarations and assertion stack
+//!   replayed, `(error …)` replies turn into `Unknown` for exactly the scopes they affect, and
+//!   `log_dir` records a replayable transcript. The hot path (`push; assert…; check-sat; pop`) is one
+//!   `write` and one `read` (see `BENCHMARKS.md`, "SMT layer");
+//! - [`mod@bench`]: the layer-vs-raw-pipe benchmark behind `verify bench-smt`.
+//!
+//! How the engine uses this (design notes §3.4, §4.1): Hoare-triple checks push/assert/check/pop on a
+//! long-lived session; trace checks assert named conjuncts and read [`Session::unsat_core`]; predicates
+//! are normalised with [`simplify()`] and projected with [`qe_light`], falling back to [`Session::qe`].
+//!
+//! ```
+//! use lapidary::smt::*;
+//! let x = Var::new("x", Sort::Int);
+//! let xt = Term::var(&x);
+//! let f = Term::and(vec![Term::le(&xt, &Term::int(3)), Term::gt(&xt, &Term::int(3))]);
+//! assert_eq!(simplify(&f), Term::ff());
+//! let y = Var::new("y'@1", Sort::Int);
+//! let g = Term::exists(vec![x.clone()], Term::and(vec![
+//!     Term::eq(&xt, &Term::add(vec![Term::var(&y), Term::int(1)])),
+//!     Term::le(&xt, &Term::int(-2)),
+//! ]));
+//! assert_eq!(qe_light(&g).to_string(), "(<= (+ |y'@1| 1) (- 2))");
+//! ```
 
 pub mod bench;
 pub mod config;
@@ -22,7 +44,7 @@ pub mod sexp;
 pub mod simplify;
 pub mod term;
 
-pub use bench::{BenchReport, bench_smt};
+pub use bench::{BenchReport, bench_smt, bench_smt_with};
 pub use config::{SolverConfig, SolverKind, discover, resolve_path};
 pub use error::SmtError;
 pub use parse::{ParseEnv, ParseError, parse_term, sexp_to_term};

@@ -400,7 +400,7 @@ impl Parser<'_> {
     }
 }
 
-/// Converts a parsed value term (a constant) to a [`Value`], coercing integers to the expected sort.
+/// Converts a parsed value term (a constant) to a [`Value`](super::term::Value), coercing integers to the expected sort.
 pub fn term_to_value(t: &Term, expected: &Sort) -> Option<super::term::Value> {
     use super::term::Value;
     let v = t.as_const()?.clone();

@@ -13,6 +13,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Signed;
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt::{self, Write};
 
 const RESERVED: &[&str] = &[
@@ -311,8 +312,80 @@ pub(crate) fn op_name(op: &Op) -> Cow<'static, str> {
     })
 }
 
-/// Writes `t` as SMT-LIB text (tree form; shared subterms are printed repeatedly).
+/// Trees larger than this are printed with `let` for shared subterms (when that saves at least half).
+pub const LET_THRESHOLD: u64 = 4096;
+
+/// Writes `t` as SMT-LIB text. Small terms print as trees; a term whose tree is larger than
+/// [`LET_THRESHOLD`] and at least twice its DAG size gets `let` bindings `lap!<n>` for its shared
+/// non-leaf subterms (outside quantifiers), so printing is linear in the DAG size.
 pub fn write_term(out: &mut String, t: &Term, namer: &dyn Namer) {
+    if t.tree_size() > LET_THRESHOLD && write_term_with_lets(out, t, namer) {
+        return;
+    }
+    write_tree(out, t, namer, None);
+}
+
+/// Tries let-printing; returns false (writing nothing) if sharing does not pay.
+fn write_term_with_lets(out: &mut String, t: &Term, namer: &dyn Namer) -> bool {
+    // Parent counts over the DAG, not entering quantifier bodies (bound variables must stay bound).
+    let mut refs: HashMap<u32, u32> = HashMap::new();
+    let mut order: Vec<Term> = Vec::new(); // post-order of distinct nodes
+    let mut stack: Vec<(Term, bool)> = vec![(t.clone(), false)];
+    let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    while let Some((n, done)) = stack.pop() {
+        if done {
+            order.push(n);
+            continue;
+        }
+        if !seen.insert(n.id()) {
+            continue;
+        }
+        stack.push((n.clone(), true));
+        if let TermKind::App(_, args) = n.kind() {
+            for a in args.iter().rev() {
+                *refs.entry(a.id()).or_insert(0) += 1;
+                if !seen.contains(&a.id()) {
+                    stack.push((a.clone(), false));
+                }
+            }
+        }
+    }
+    if t.tree_size() < 2 * order.len() as u64 {
+        return false;
+    }
+    let shared: Vec<Term> = order
+        .into_iter()
+        .filter(|n| n != t && refs.get(&n.id()).copied().unwrap_or(0) > 1 && !n.args().is_empty())
+        .collect();
+    if shared.is_empty() {
+        return false;
+    }
+    let mut names: HashMap<u32, String> = HashMap::with_capacity(shared.len());
+    let mut closing = 0usize;
+    for (k, n) in shared.iter().enumerate() {
+        out.push_str("(let ((");
+        let name = format!("lap!{k}");
+        out.push_str(&name);
+        out.push(' ');
+        write_tree(out, n, namer, Some(&names));
+        out.push_str(")) ");
+        names.insert(n.id(), name);
+        closing += 1;
+    }
+    write_tree(out, t, namer, Some(&names));
+    for _ in 0..closing {
+        out.push(')');
+    }
+    true
+}
+
+fn write_tree(out: &mut String, t: &Term, namer: &dyn Namer, lets: Option<&HashMap<u32, String>>) {
+    if let Some(l) = lets
+        && let Some(name) = l.get(&t.id())
+    {
+        out.push_str(name);
+        return;
+    }
     match t.kind() {
         TermKind::Const(v) => write_value(out, v),
         TermKind::Var(v) => namer.var(out, t, v),
@@ -336,7 +409,7 @@ pub fn write_term(out: &mut String, t: &Term, namer: &dyn Namer) {
             }
             for a in args {
                 out.push(' ');
-                write_term(out, a, namer);
+                write_tree(out, a, namer, lets);
             }
             out.push(')');
         }
@@ -356,7 +429,7 @@ pub fn write_term(out: &mut String, t: &Term, namer: &dyn Namer) {
                 out.push(')');
             }
             out.push_str(") ");
-            write_term(out, body, namer);
+            write_tree(out, body, namer, None);
             out.push(')');
         }
     }

@@ -1,6 +1,6 @@
 //! Robust incremental solver sessions over SMT-LIB pipes.
 //!
-//! How a [`Session`] talks to the solver (see also [`super::process`]):
+//! How a [`Session`] talks to the solver (see also the private `process` module):
 //! - **No needless round trips.** Declarations, `assert`, `push` and `pop` are only buffered; the buffer is
 //!   flushed by commands that produce output. `check-sat` reads exactly its answer. Other output commands
 //!   (`get-value`, `get-model`, `get-unsat-core`, `apply`, `simplify`) are followed, in the same write, by
@@ -100,6 +100,8 @@ struct Entry {
     term: Term,
     /// Printed (quoted) solver label for named assertions.
     label: Option<String>,
+    /// The raw label symbol (key of `Session::labels`).
+    label_raw: Option<String>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -167,10 +169,10 @@ pub struct Session {
     env: ParseEnv,
     sorts: HashSet<(String, usize)>,
     decls: Vec<String>,
-    /// raw solver label → user name
+    /// Raw solver label → user name, for the named assertions on the stack. Labels are global in the
+    /// solver (`:global-declarations`) and cannot be reused, so every `assert_named` gets a fresh one.
     labels: HashMap<String, String>,
-    /// user name → printed solver label
-    label_syms: HashMap<String, String>,
+    next_label: u64,
     stack: Vec<Level>,
     next_scope_id: u64,
     /// Scope of the state-changing commands sent since the last reply (the open segment).
@@ -218,7 +220,7 @@ impl Session {
             sorts: HashSet::new(),
             decls: Vec::new(),
             labels: HashMap::new(),
-            label_syms: HashMap::new(),
+            next_label: 0,
             stack: vec![Level::default()],
             next_scope_id: 1,
             open_seg: None,
@@ -553,12 +555,18 @@ impl Session {
 
     // ------------------------------------------------------------------------------------ naming
 
+    /// A solver symbol for `raw` that is not in use: `raw` itself if possible, else `raw!<k>`. `|` and
+    /// `\` (not expressible in SMT-LIB symbols) become `?`, so the symbol is exactly what the solver sees.
     fn alloc_symbol(&mut self, raw: &str) -> String {
-        let mut cand = raw.to_string();
+        let base: String = raw
+            .chars()
+            .map(|c| if c == '|' || c == '\\' { '?' } else { c })
+            .collect();
+        let mut cand = base.clone();
         let mut k = 0u32;
         while self.used.contains(&cand) || needs_mangling(&cand) {
             k += 1;
-            cand = format!("{raw}!{k}");
+            cand = format!("{base}!{k}");
         }
         self.used.insert(cand.clone());
         cand
@@ -631,15 +639,29 @@ impl Session {
         }
     }
 
-    fn label_symbol(&mut self, name: &str) -> String {
-        if let Some(s) = self.label_syms.get(name) {
-            return s.clone();
+    /// A fresh label `name!L<n>` for `name` (`n` counts per session, so labels never repeat; they are
+    /// not remembered after their scope is popped, which keeps memory bounded in long runs).
+    fn label_symbol(&mut self, name: &str) -> (String, String) {
+        let mut sym;
+        loop {
+            self.next_label += 1;
+            sym = format!("{name}!L{}", self.next_label);
+            if !self.used.contains(&sym) {
+                break;
+            }
         }
-        let sym = self.alloc_symbol(name);
         let printed = quote_symbol(&sym).into_owned();
-        self.labels.insert(sym, name.to_string());
-        self.label_syms.insert(name.to_string(), printed.clone());
-        printed
+        self.labels.insert(sym.clone(), name.to_string());
+        (sym, printed)
+    }
+
+    /// Forgets the labels of a popped level.
+    fn drop_level(&mut self, level: Level) {
+        for e in level.entries {
+            if let Some(raw) = e.label_raw {
+                self.labels.remove(&raw);
+            }
+        }
     }
 
     fn print_term(&self, out: &mut String, t: &Term) {
@@ -693,7 +715,9 @@ impl Session {
 
     fn close_assumption_scope(&mut self) {
         if self.stack.len() > 1 && self.stack.last().is_some_and(|l| l.assumption) {
-            self.stack.pop();
+            if let Some(l) = self.stack.pop() {
+                self.drop_level(l);
+            }
             self.emit("(pop 1)\n");
             self.after_pop();
         }
@@ -724,7 +748,9 @@ impl Session {
             self.pending_error = Some("pop without matching push".into());
             return;
         }
-        self.stack.pop();
+        if let Some(l) = self.stack.pop() {
+            self.drop_level(l);
+        }
         self.emit("(pop 1)\n");
         self.after_pop();
     }
@@ -743,11 +769,15 @@ impl Session {
 
     /// Asserts `t` under `name`, which [`Session::unsat_core`] reports.
     pub fn assert_named(&mut self, t: &Term, name: &str) {
-        let label = self.label_symbol(name);
-        self.assert_entry(t, Some(label));
+        let (raw, printed) = self.label_symbol(name);
+        self.assert_entry(t, Some((raw, printed)));
     }
 
-    fn assert_entry(&mut self, t: &Term, label: Option<String>) {
+    fn assert_entry(&mut self, t: &Term, label: Option<(String, String)>) {
+        let (label_raw, label) = match label {
+            Some((r, p)) => (Some(r), Some(p)),
+            None => (None, None),
+        };
         self.close_assumption_scope();
         self.declare_symbols(t);
         let mut text = std::mem::take(&mut self.buf);
@@ -766,8 +796,31 @@ impl Session {
             level.entries.push(Entry {
                 term: t.clone(),
                 label,
+                label_raw,
             });
         }
+    }
+
+    /// Forgets everything (declarations, assertions, scopes, poisoning) and starts over with a fresh
+    /// solver process at the next operation. Long runs can call this to bound the memory that global
+    /// declarations accumulate in the solver and in the session.
+    pub fn reset(&mut self) {
+        if let Some(mut p) = self.proc.take() {
+            p.kill();
+        }
+        self.started = false;
+        self.var_syms.clear();
+        self.fun_syms.clear();
+        self.used.clear();
+        self.env = ParseEnv::new();
+        self.sorts.clear();
+        self.decls.clear();
+        self.labels.clear();
+        self.stack = vec![Level::default()];
+        self.open_seg = None;
+        self.pending_segs.clear();
+        self.poisoned = None;
+        self.pending_error = None;
     }
 
     /// Number of assertions in the current scope stack (all levels).
@@ -825,6 +878,7 @@ impl Session {
                     level.entries.push(Entry {
                         term: l.clone(),
                         label: None,
+                        label_raw: None,
                     });
                 }
             }

@@ -368,7 +368,24 @@ impl Simp {
 }
 
 /// Linear form of an (already simplified) arithmetic term.
+/// Linear form of an arithmetic term (memoised over the DAG, so shared sums cost their DAG size).
 pub(crate) fn lin_of(t: &Term) -> Lin {
+    let mut memo = HashMap::new();
+    lin_rec(t, &mut memo)
+}
+
+fn lin_rec(t: &Term, memo: &mut HashMap<u32, Lin>) -> Lin {
+    if let Some(l) = memo.get(&t.id()) {
+        return l.clone();
+    }
+    let l = lin_rec_uncached(t, memo);
+    if !t.args().is_empty() {
+        memo.insert(t.id(), l.clone());
+    }
+    l
+}
+
+fn lin_rec_uncached(t: &Term, memo: &mut HashMap<u32, Lin>) -> Lin {
     if let Some(v) = t.as_const().and_then(rat) {
         return Lin::constant(v);
     }
@@ -376,19 +393,19 @@ pub(crate) fn lin_of(t: &Term) -> Lin {
         Some((Op::Add, args)) => {
             let mut l = Lin::constant(BigRational::zero());
             for a in args {
-                l.add(&lin_of(a), &BigRational::one());
+                l.add(&lin_rec(a, memo), &BigRational::one());
             }
             l
         }
         Some((Op::Sub, args)) if !args.is_empty() => {
-            let mut l = lin_of(&args[0]);
+            let mut l = lin_rec(&args[0], memo);
             for a in &args[1..] {
-                l.add(&lin_of(a), &-BigRational::one());
+                l.add(&lin_rec(a, memo), &-BigRational::one());
             }
             l
         }
         Some((Op::Neg, args)) if args.len() == 1 => {
-            let mut l = lin_of(&args[0]);
+            let mut l = lin_rec(&args[0], memo);
             l.scale(&-BigRational::one());
             l
         }
@@ -404,7 +421,7 @@ pub(crate) fn lin_of(t: &Term) -> Lin {
             match rest.len() {
                 0 => Lin::constant(k),
                 1 => {
-                    let mut l = lin_of(&rest[0]);
+                    let mut l = lin_rec(&rest[0], memo);
                     l.scale(&k);
                     l
                 }
@@ -423,7 +440,7 @@ pub(crate) fn lin_of(t: &Term) -> Lin {
         }
         Some((Op::RealDiv, args)) if args.len() == 2 => match args[1].as_const().and_then(rat) {
             Some(d) if !d.is_zero() => {
-                let mut l = lin_of(&args[0]);
+                let mut l = lin_rec(&args[0], memo);
                 l.scale(&(BigRational::one() / d));
                 l
             }
@@ -664,6 +681,28 @@ fn junction(conj: bool, args: Vec<Term>) -> Term {
 /// Returns `None` for unassigned variables, division by zero, uninterpreted functions, arrays, bit-vectors
 /// and quantifiers.
 pub fn eval(t: &Term, env: &BTreeMap<Var, Value>) -> Option<Value> {
+    let mut memo = HashMap::new();
+    eval_rec(t, env, &mut memo)
+}
+
+fn eval_rec(
+    t: &Term,
+    env: &BTreeMap<Var, Value>,
+    memo: &mut HashMap<u32, Option<Value>>,
+) -> Option<Value> {
+    if let Some(v) = memo.get(&t.id()) {
+        return v.clone();
+    }
+    let v = eval_uncached(t, env, memo);
+    memo.insert(t.id(), v.clone());
+    v
+}
+
+fn eval_uncached(
+    t: &Term,
+    env: &BTreeMap<Var, Value>,
+    memo: &mut HashMap<u32, Option<Value>>,
+) -> Option<Value> {
     match t.kind() {
         TermKind::Const(v) => Some(v.clone()),
         TermKind::Var(v) => env.get(v).cloned(),
@@ -671,7 +710,7 @@ pub fn eval(t: &Term, env: &BTreeMap<Var, Value>) -> Option<Value> {
         TermKind::App(op, args) => {
             let vals: Vec<Value> = args
                 .iter()
-                .map(|a| eval(a, env))
+                .map(|a| eval_rec(a, env, memo))
                 .collect::<Option<Vec<_>>>()?;
             let b = |i: usize| match vals.get(i) {
                 Some(Value::Bool(x)) => Some(*x),

@@ -9,7 +9,7 @@
 //! - the hash of a term is *structural* (computed from names, sorts, values and the children's structural
 //!   hashes, never from ids), so it is the same in every run and can be used for deterministic orders;
 //! - constructors do only trivial normalisation (see each constructor); full simplification is
-//!   [`crate::smt::simplify`].
+//!   [`crate::smt::simplify()`].
 //!
 //! Terms are `Send + Sync`. Unused terms are freed: the table holds weak references and is swept when it
 //! has doubled since the last sweep.
@@ -348,6 +348,10 @@ pub(crate) struct TermData {
     shash: u64,
     kind: TermKind,
     sort: Sort,
+    /// Size of the term as a tree (saturating), i.e. its printed size without sharing.
+    tree_size: u64,
+    /// Whether a quantifier occurs in the term.
+    has_quant: bool,
     symbols: OnceLock<Arc<Symbols>>,
 }
 
@@ -475,9 +479,76 @@ fn structural_hash(kind: &TermKind) -> u64 {
     h.finish()
 }
 
+thread_local! {
+    /// Set while this thread holds the interner lock: a term dropped then must not take the lock again.
+    static IN_INTERNER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The interner lock, flagged in `IN_INTERNER` while held.
+struct InternerGuard(std::sync::MutexGuard<'static, Interner>);
+
+impl InternerGuard {
+    fn lock() -> InternerGuard {
+        let g = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
+        IN_INTERNER.with(|f| f.set(true));
+        InternerGuard(g)
+    }
+}
+
+impl Drop for InternerGuard {
+    fn drop(&mut self) {
+        IN_INTERNER.with(|f| f.set(false));
+    }
+}
+
+impl std::ops::Deref for InternerGuard {
+    type Target = Interner;
+    fn deref(&self) -> &Interner {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for InternerGuard {
+    fn deref_mut(&mut self) -> &mut Interner {
+        &mut self.0
+    }
+}
+
+impl Drop for TermData {
+    /// Removes the (now dead) table entry right away, so that the allocation is freed while it is still
+    /// cache-hot; entries of terms dropped while the table is locked are left to the sweep.
+    fn drop(&mut self) {
+        if IN_INTERNER.with(|f| f.get()) {
+            return;
+        }
+        let mut it = InternerGuard::lock();
+        let me = self as *const TermData;
+        let mut remove = false;
+        let mut removed = 0usize;
+        if let Some(b) = it.table.get_mut(&self.shash) {
+            match b {
+                Bucket::One(w) => {
+                    remove = std::ptr::eq(w.as_ptr(), me) || w.strong_count() == 0;
+                    removed = usize::from(remove);
+                }
+                Bucket::Many(v) => {
+                    let before = v.len();
+                    v.retain(|w| !std::ptr::eq(w.as_ptr(), me) && w.strong_count() > 0);
+                    removed = before - v.len();
+                    remove = v.is_empty();
+                }
+            }
+        }
+        if remove {
+            it.table.remove(&self.shash);
+        }
+        it.entries = it.entries.saturating_sub(removed);
+    }
+}
+
 fn intern(kind: TermKind, sort: Sort) -> Term {
     let shash = structural_hash(&kind);
-    let mut guard = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
+    let mut guard = InternerGuard::lock();
     if let Some(t) = lookup(&guard, shash, |k| *k == kind) {
         return t;
     }
@@ -490,7 +561,7 @@ fn intern_by(
     eq: impl Fn(&TermKind) -> bool,
     make: impl FnOnce() -> (TermKind, Sort),
 ) -> Term {
-    let mut guard = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
+    let mut guard = InternerGuard::lock();
     if let Some(t) = lookup(&guard, shash, eq) {
         return t;
     }
@@ -522,6 +593,18 @@ fn lookup(it: &Interner, shash: u64, eq: impl Fn(&TermKind) -> bool) -> Option<T
 }
 
 fn insert(it: &mut Interner, shash: u64, kind: TermKind, sort: Sort) -> Term {
+    let tree_size = match &kind {
+        TermKind::App(_, args) => args
+            .iter()
+            .fold(1u64, |acc, a| acc.saturating_add(a.0.tree_size)),
+        TermKind::Quant(_, _, b) => b.0.tree_size.saturating_add(1),
+        _ => 1,
+    };
+    let has_quant = match &kind {
+        TermKind::App(_, args) => args.iter().any(|a| a.0.has_quant),
+        TermKind::Quant(..) => true,
+        _ => false,
+    };
     if it.entries >= it.sweep_at {
         it.table.retain(|_, b| {
             if let Bucket::Many(v) = b {
@@ -539,6 +622,8 @@ fn insert(it: &mut Interner, shash: u64, kind: TermKind, sort: Sort) -> Term {
         shash,
         kind,
         sort,
+        tree_size,
+        has_quant,
         symbols: OnceLock::new(),
     });
     let w = Arc::downgrade(&data);
@@ -616,6 +701,10 @@ impl Term {
     }
     pub fn kind(&self) -> &TermKind {
         &self.0.kind
+    }
+    /// Number of nodes of the term as a tree (shared subterms counted each time; saturating).
+    pub fn tree_size(&self) -> u64 {
+        self.0.tree_size
     }
     /// Structural hash: equal for equal terms in every run (independent of ids).
     pub fn structural_hash(&self) -> u64 {
@@ -827,16 +916,10 @@ impl Term {
     pub fn gt(a: &Term, b: &Term) -> Term {
         Term::mk_raw(Op::Gt, vec![a.clone(), b.clone()])
     }
-    /// `+`: flattens nested sums; `add([]) = 0` (Int), `add([a]) = a`.
+    /// `+`: flattens nested sums (unless that would copy a large shared sum); `add([]) = 0` (Int),
+    /// `add([a]) = a`.
     pub fn add(args: Vec<Term>) -> Term {
-        let mut out = Vec::with_capacity(args.len());
-        for a in args {
-            if a.is_app_of(&Op::Add) {
-                out.extend(a.args().iter().cloned());
-            } else {
-                out.push(a);
-            }
-        }
+        let mut out = flatten(&Op::Add, args);
         match out.len() {
             0 => Term::int(0),
             1 => out.pop().unwrap_or_else(|| Term::int(0)),
@@ -854,16 +937,9 @@ impl Term {
             _ => Term::mk_raw(Op::Neg, vec![a.clone()]),
         }
     }
-    /// `*`: flattens nested products; `mul([]) = 1` (Int), `mul([a]) = a`.
+    /// `*`: flattens nested products (like [`Term::add`]); `mul([]) = 1` (Int), `mul([a]) = a`.
     pub fn mul(args: Vec<Term>) -> Term {
-        let mut out = Vec::with_capacity(args.len());
-        for a in args {
-            if a.is_app_of(&Op::Mul) {
-                out.extend(a.args().iter().cloned());
-            } else {
-                out.push(a);
-            }
-        }
+        let mut out = flatten(&Op::Mul, args);
         match out.len() {
             0 => Term::int(1),
             1 => out.pop().unwrap_or_else(|| Term::int(1)),
@@ -1050,22 +1126,9 @@ impl Term {
         }
         vec![self.clone()]
     }
-    /// Whether a quantifier occurs anywhere.
+    /// Whether a quantifier occurs anywhere (cached, O(1)).
     pub fn has_quantifier(&self) -> bool {
-        let mut memo = HashMap::new();
-        fn go(t: &Term, memo: &mut HashMap<u32, bool>) -> bool {
-            if let Some(&r) = memo.get(&t.id()) {
-                return r;
-            }
-            let r = match t.kind() {
-                TermKind::Quant(..) => true,
-                TermKind::App(_, args) => args.iter().any(|a| go(a, memo)),
-                _ => false,
-            };
-            memo.insert(t.id(), r);
-            r
-        }
-        go(self, &mut memo)
+        self.0.has_quant
     }
     /// Number of distinct subterms (DAG size).
     pub fn dag_size(&self) -> usize {
@@ -1115,6 +1178,35 @@ impl Term {
         self.substitute(&map)
     }
 }
+
+/// Flattens nested applications of the associative `op`, but never past [`FLATTEN_LIMIT`] arguments and
+/// never when the same child occurs twice (flattening `(+ t t)` repeatedly would destroy sharing and grow
+/// exponentially).
+fn flatten(op: &Op, args: Vec<Term>) -> Vec<Term> {
+    if !args.iter().any(|a| a.is_app_of(op)) {
+        return args;
+    }
+    let dup = args.iter().enumerate().any(|(i, a)| args[..i].contains(a));
+    let total: usize = args
+        .iter()
+        .map(|a| if a.is_app_of(op) { a.args().len() } else { 1 })
+        .sum();
+    if dup || total > FLATTEN_LIMIT {
+        return args;
+    }
+    let mut out = Vec::with_capacity(total);
+    for a in args {
+        if a.is_app_of(op) {
+            out.extend(a.args().iter().cloned());
+        } else {
+            out.push(a);
+        }
+    }
+    out
+}
+
+/// Maximal argument count produced by flattening sums and products.
+const FLATTEN_LIMIT: usize = 64;
 
 fn subst_rec(t: &Term, map: &HashMap<Var, Term>, memo: &mut HashMap<u32, Term>) -> Term {
     if t.symbols().var_terms().is_empty() {
