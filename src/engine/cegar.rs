@@ -368,6 +368,7 @@ fn add_sequence(voc: &Vocabulary, preds: &[Term], locs: &[LocId], fh: &mut Floyd
     }
     for i in 1..n {
         if let Some(p) = fh.preds.intern(voc, &preds[i], &mut fh.htc.session) {
+            let p = fh.preds.unify_at(locs[i], p, &mut fh.htc.session);
             fh.preds.attach(locs[i], p);
         }
     }

@@ -23,6 +23,19 @@ pub struct PredId(pub u32);
 pub struct StateId(pub u32);
 
 pub const FALSE: PredId = PredId(0);
+
+/// How many of a location's most recent candidates a new predicate is compared with semantically.
+pub const UNIFY_WINDOW: usize = 24;
+
+/// Is `a ⇒ b` valid (definitely)?
+fn implies(session: &mut Session, a: &Term, b: &Term) -> bool {
+    session.push();
+    session.assert(a);
+    session.assert(&Term::not(b));
+    let r = session.check_sat();
+    session.pop();
+    r == SatResult::Unsat
+}
 pub const TRUE_STATE: StateId = StateId(0);
 pub const FALSE_STATE: StateId = StateId(1);
 
@@ -111,6 +124,31 @@ impl Predicates {
         };
         self.by_term.insert(t, result);
         result
+    }
+
+    /// The representative of `p`'s equivalence class among the candidates at `loc`: `p` itself, or an
+    /// equivalent candidate already there (two implication checks each, against at most the last
+    /// [`UNIFY_WINDOW`] candidates, stopping at the first failed direction). An unknown answer keeps `p`.
+    pub fn unify_at(&mut self, loc: LocId, p: PredId, session: &mut Session) -> PredId {
+        if p == FALSE {
+            return p;
+        }
+        let cands = self.candidates(loc);
+        if cands.contains(&p) {
+            return p;
+        }
+        let start = cands.len().saturating_sub(UNIFY_WINDOW);
+        let tp = self.get(p).term.clone();
+        for &q in cands[start..].iter().rev() {
+            let tq = &self.get(q).term;
+            if self.get(q).vars != self.get(p).vars {
+                continue; // equivalent predicates over different variables are rare; skip the checks
+            }
+            if implies(session, &tp, tq) && implies(session, tq, &tp) {
+                return q;
+            }
+        }
+        p
     }
 
     /// Makes `p` a candidate at `loc`; returns whether it is new there.
