@@ -1,7 +1,9 @@
 //! The `verify` command line as a user sees it: exit codes, JSON output, `--dump-cfg`, `--timeout`, and
 //! `--no-verify` on every Boogie file of tiers T1–T4 of the dev benchmark (when it is present).
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::bench_dir;
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
@@ -9,19 +11,6 @@ fn verify() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_verify"));
     c.current_dir(env!("CARGO_MANIFEST_DIR"));
     c
-}
-
-/// The dev benchmark: `$LAPIDARY_BENCH`, else `../shared/bench/ultimate` beside the checkout (as on
-/// CI), else `/work/shared/bench/ultimate`.
-fn bench_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("LAPIDARY_BENCH") {
-        return d.into();
-    }
-    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/ultimate");
-    if beside.join("manifest.tsv").exists() {
-        return beside;
-    }
-    PathBuf::from("/work/shared/bench/ultimate")
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {

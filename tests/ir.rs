@@ -2,25 +2,14 @@
 //! is accepted (and its SyntaxError files rejected), malformed examples produce the expected rendered
 //! diagnostics, and CFGs of small examples have the expected DOT (insta snapshots).
 
+mod common;
+use common::bench_dir;
 use std::path::Path;
 use std::time::Instant;
 
 use lapidary::cli::render::render_diagnostics;
 use lapidary::ir::{self, dot::to_dot};
 use lapidary::syntax::parse;
-
-/// The dev benchmark: `$LAPIDARY_BENCH`, else `../shared/bench/ultimate` beside the checkout (as on
-/// CI), else `/work/shared/bench/ultimate`.
-fn bench_dir() -> std::path::PathBuf {
-    if let Some(d) = std::env::var_os("LAPIDARY_BENCH") {
-        return d.into();
-    }
-    let beside = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/ultimate");
-    if beside.join("manifest.tsv").exists() {
-        return beside;
-    }
-    std::path::PathBuf::from("/work/shared/bench/ultimate")
-}
 
 /// Parses and checks `src`; returns the program or all diagnostics.
 fn check_src(src: &str) -> (Option<ir::Program>, Vec<lapidary::diag::Diagnostic>) {

@@ -1,25 +1,14 @@
 //! Tests of the Boogie lexer and parser: the benchmark corpus parses, diagnostics render as expected
 //! (insta snapshots), the parser never panics (proptest), and a few structural checks.
 
+mod common;
+use common::bench_dir;
 use std::path::Path;
 use std::time::Instant;
 
 use lapidary::cli::render::render_diagnostics;
 use lapidary::syntax::ast::{BinOp, Expr, ExprKind, StmtKind};
 use lapidary::syntax::{parse, parse_expr};
-
-/// The dev benchmark: `$LAPIDARY_BENCH`, else `../shared/bench/ultimate` beside the checkout (as on
-/// CI), else `/work/shared/bench/ultimate`.
-fn bench_dir() -> std::path::PathBuf {
-    if let Some(d) = std::env::var_os("LAPIDARY_BENCH") {
-        return d.into();
-    }
-    let beside = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/ultimate");
-    if beside.join("manifest.tsv").exists() {
-        return beside;
-    }
-    std::path::PathBuf::from("/work/shared/bench/ultimate")
-}
 
 // ------------------------------------------------------------------ benchmark corpus
 

@@ -108,6 +108,21 @@ pub fn interpolants(
     }
     let is_ssa = |v: &Var| trace.origin.contains_key(v);
     let is_const = |v: &Var| trace.origin.get(v).is_some_and(|x| voc.is_const(*x));
+    // The variables of `phi` to quantify away at position `pos`: all but constants and the current
+    // SSA versions — and, with live variables, only those the rest of the trace (`relevant`) mentions.
+    let to_eliminate = |phi: &Term, pos: usize, relevant: &BTreeSet<Var>| -> Vec<Var> {
+        let current: BTreeSet<&Var> = trace.versions[pos].values().collect();
+        phi.free_vars()
+            .into_iter()
+            .filter(|v| {
+                let keep = is_const(v)
+                    || (is_ssa(v)
+                        && current.contains(v)
+                        && (!settings.live || relevant.contains(v)));
+                !keep
+            })
+            .collect()
+    };
     let mut preds = vec![Term::tt(); n + 1];
     match settings.direction {
         Direction::Forward => {
@@ -121,20 +136,7 @@ pub fn interpolants(
             let mut p = Term::tt();
             for i in 0..n {
                 let phi = Term::and(vec![p, relaxed[i].clone()]);
-                let current: BTreeSet<&Var> = trace.versions[i + 1].values().collect();
-                let elim: Vec<Var> = phi
-                    .free_vars()
-                    .into_iter()
-                    .filter(|v| {
-                        if is_const(v) {
-                            return false;
-                        }
-                        let keep = is_ssa(v)
-                            && current.contains(v)
-                            && (!settings.live || suffix[i + 1].contains(v));
-                        !keep
-                    })
-                    .collect();
+                let elim = to_eliminate(&phi, i + 1, &suffix[i + 1]);
                 p = project_exists(elim, phi, qe, stats)?;
                 preds[i + 1] = p.substitute(&to_canon);
             }
@@ -151,20 +153,7 @@ pub fn interpolants(
             let mut nb = Term::tt();
             for i in (0..n).rev() {
                 let phi = Term::and(vec![relaxed[i].clone(), nb]);
-                let current: BTreeSet<&Var> = trace.versions[i].values().collect();
-                let elim: Vec<Var> = phi
-                    .free_vars()
-                    .into_iter()
-                    .filter(|v| {
-                        if is_const(v) {
-                            return false;
-                        }
-                        let keep = is_ssa(v)
-                            && current.contains(v)
-                            && (!settings.live || prefix[i].contains(v));
-                        !keep
-                    })
-                    .collect();
+                let elim = to_eliminate(&phi, i, &prefix[i]);
                 nb = project_exists(elim, phi, qe, stats)?;
                 preds[i] = smt::simplify(&Term::not(&nb)).substitute(&to_canon);
             }
