@@ -84,6 +84,10 @@ pub enum Command {
         solver: SolverArg,
         #[arg(long, default_value_t = 2000)]
         queries: usize,
+        /// Do not pin the benchmark and both solver processes to one CPU (see BENCHMARKS.md: without
+        /// pinning, each solver process's placement makes the ratio swing widely on a small machine).
+        #[arg(long)]
+        no_pin: bool,
     },
 }
 
@@ -180,7 +184,16 @@ pub fn main() -> i32 {
 pub fn run(cli: Cli) -> i32 {
     match &cli.command {
         Some(Command::Bench(args)) => return run_bench(args, &cli),
-        Some(Command::BenchSmt { solver, queries }) => return run_bench_smt(*solver, *queries),
+        Some(Command::BenchSmt {
+            solver,
+            queries,
+            no_pin,
+        }) => {
+            if !no_pin {
+                pin_to_current_cpu();
+            }
+            return run_bench_smt(*solver, *queries);
+        }
         None => {}
     }
     if cli.solvers {
@@ -523,3 +536,26 @@ fn kill_children() {
         }
     }
 }
+
+/// Pins this process (and so the solver processes it starts) to the CPU it runs on, so that both sides
+/// of `bench-smt` are measured with the same placement. Linux only; elsewhere a no-op.
+#[cfg(target_os = "linux")]
+fn pin_to_current_cpu() {
+    unsafe extern "C" {
+        fn sched_getcpu() -> i32;
+        fn sched_setaffinity(pid: i32, size: usize, mask: *const u64) -> i32;
+    }
+    // SAFETY: plain libc calls; the mask is a valid, fully initialised cpu_set_t (1024 bits).
+    unsafe {
+        let cpu = sched_getcpu();
+        if !(0..1024).contains(&cpu) {
+            return;
+        }
+        let mut mask = [0u64; 16];
+        mask[(cpu / 64) as usize] |= 1u64 << (cpu % 64);
+        sched_setaffinity(0, std::mem::size_of_val(&mask), mask.as_ptr());
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pin_to_current_cpu() {}

@@ -38,6 +38,7 @@ use super::term::{FuncDecl, FxBuild, Op, Term, Value, Var};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -155,6 +156,9 @@ impl Namer for SessionNamer<'_> {
 
 static LOG_COUNTER: AtomicUsize = AtomicUsize::new(0);
 
+/// Entries of a session's cache of printed assertions before it is cleared.
+const PRINT_CACHE: usize = 8192;
+
 /// An incremental solver session (see module docs). Not `Sync`; use one per thread.
 pub struct Session {
     cfg: SolverConfig,
@@ -185,6 +189,9 @@ pub struct Session {
     stats: SessionStats,
     helper: Option<Box<Session>>,
     buf: String,
+    /// Printed `(assert …)` commands of unlabelled assertions, by term: the engine re-asserts the same
+    /// states and letters many times. Symbol names never change until `reset`, which clears it.
+    printed: HashMap<Term, Arc<str>, FxBuild>,
 }
 
 impl Session {
@@ -230,6 +237,7 @@ impl Session {
             stats: SessionStats::default(),
             helper: None,
             buf: String::with_capacity(1024),
+            printed: HashMap::default(),
         };
         s.ensure_proc()?;
         // Handshake: make sure the solver runs and accepted the options.
@@ -780,18 +788,33 @@ impl Session {
         };
         self.close_assumption_scope();
         self.declare_symbols(t);
-        let mut text = std::mem::take(&mut self.buf);
-        text.clear();
-        {
-            let namer = SessionNamer {
-                vars: &self.var_syms,
-                funs: &self.fun_syms,
-            };
-            write_assert(&mut text, t, label.as_deref(), &namer);
-        }
+        let cached = if label.is_none() {
+            self.printed.get(t).cloned()
+        } else {
+            None
+        };
         self.note_change();
-        self.emit(&text);
-        self.buf = text;
+        if let Some(text) = cached {
+            self.emit(&text);
+        } else {
+            let mut text = std::mem::take(&mut self.buf);
+            text.clear();
+            {
+                let namer = SessionNamer {
+                    vars: &self.var_syms,
+                    funs: &self.fun_syms,
+                };
+                write_assert(&mut text, t, label.as_deref(), &namer);
+            }
+            self.emit(&text);
+            if label.is_none() {
+                if self.printed.len() >= PRINT_CACHE {
+                    self.printed.clear();
+                }
+                self.printed.insert(t.clone(), Arc::from(text.as_str()));
+            }
+            self.buf = text;
+        }
         if let Some(level) = self.stack.last_mut() {
             level.entries.push(Entry {
                 term: t.clone(),
@@ -811,6 +834,7 @@ impl Session {
         self.started = false;
         self.var_syms.clear();
         self.fun_syms.clear();
+        self.printed.clear();
         self.used.clear();
         self.env = ParseEnv::new();
         self.sorts.clear();
