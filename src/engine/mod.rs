@@ -83,7 +83,8 @@ pub enum Interpolation {
     WpLive,
     /// Unsat-core relaxation, then weakest precondition projected onto live variables.
     WpLiveUc,
-    /// Forward and backward (unsat core, live variables); backward only if forward is not perfect.
+    /// A portfolio: forward and backward on the unsat-core-relaxed trace, then backward and forward on
+    /// the full trace (live variables throughout), stopping at the first perfect sequence.
     FpBp,
 }
 
