@@ -2,7 +2,7 @@
 //! `--no-verify` on every Boogie file of tiers T1–T4 of the dev benchmark (when it is present).
 
 mod common;
-use common::bench_dir;
+use common::t1_to_t4_boogie_files;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
@@ -125,24 +125,9 @@ fn timeout_is_honoured_within_a_second() {
 
 #[test]
 fn no_verify_accepts_the_dev_benchmark() {
-    let dir = bench_dir();
-    let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) else {
-        eprintln!(
-            "note: {} not found, skipping",
-            dir.join("manifest.tsv").display()
-        );
+    let Some((dir, files)) = t1_to_t4_boogie_files() else {
         return;
     };
-    let mut files = Vec::new();
-    for line in manifest.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        if cols.len() >= 4
-            && cols[0].ends_with(".bpl")
-            && ["T1", "T2", "T3", "T4"].contains(&cols[1])
-        {
-            files.push((cols[0].to_string(), cols[3] == "SyntaxError"));
-        }
-    }
     assert!(files.len() > 1000, "manifest too small");
     let out = Command::new(env!("CARGO_BIN_EXE_verify"))
         .current_dir(&dir)

@@ -3,7 +3,7 @@
 //! diagnostics, and CFGs of small examples have the expected DOT (insta snapshots).
 
 mod common;
-use common::bench_dir;
+use common::{bench_dir, t1_to_t4_boogie_files};
 use std::path::Path;
 use std::time::Instant;
 
@@ -22,29 +22,17 @@ fn check_src(src: &str) -> (Option<ir::Program>, Vec<lapidary::diag::Diagnostic>
 
 #[test]
 fn bench_t1_to_t4_check() {
-    let dir_buf = bench_dir();
-    let dir = dir_buf.as_path();
-    let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) else {
-        eprintln!(
-            "note: {}/manifest.tsv not found, skipping the corpus test",
-            dir.display()
-        );
+    let Some((dir, files)) = t1_to_t4_boogie_files() else {
         return;
     };
+    let dir = dir.as_path();
     let mut total = 0;
     let mut ok = 0;
     let mut failures = Vec::new();
     let mut elapsed = std::time::Duration::ZERO;
-    for line in manifest.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        if cols.len() < 4
-            || !cols[0].ends_with(".bpl")
-            || !matches!(cols[1], "T1" | "T2" | "T3" | "T4")
-        {
-            continue;
-        }
-        let Ok(bytes) = std::fs::read(dir.join(cols[0])) else {
-            failures.push(format!("{}: cannot read", cols[0]));
+    for (path, syntax_error) in &files {
+        let Ok(bytes) = std::fs::read(dir.join(path)) else {
+            failures.push(format!("{}: cannot read", path));
             continue;
         };
         let src = String::from_utf8_lossy(&bytes);
@@ -52,24 +40,24 @@ fn bench_t1_to_t4_check() {
         let start = Instant::now();
         let (prog, diags) = check_src(&src);
         elapsed += start.elapsed();
-        let expect_error = cols[3] == "SyntaxError";
+        let expect_error = *syntax_error;
         if prog.is_some() != expect_error {
             ok += 1;
             if let Some(d) = diags.iter().find(|d| d.is_error()) {
                 eprintln!(
                     "  rejected as expected: {}: {}: {}",
-                    cols[0], d.code, d.message
+                    path, d.code, d.message
                 );
             }
         } else if expect_error {
-            failures.push(format!("{}: accepted, but expected SyntaxError", cols[0]));
+            failures.push(format!("{}: accepted, but expected SyntaxError", path));
         } else {
             let first = diags
                 .iter()
                 .find(|d| d.is_error())
                 .map(|d| format!("{}: {} at {}", d.code, d.message, d.primary.span))
                 .unwrap_or_default();
-            failures.push(format!("{}: {first}", cols[0]));
+            failures.push(format!("{}: {first}", path));
         }
     }
     eprintln!(

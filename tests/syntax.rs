@@ -2,7 +2,7 @@
 //! (insta snapshots), the parser never panics (proptest), and a few structural checks.
 
 mod common;
-use common::bench_dir;
+use common::t1_to_t4_boogie_files;
 use std::path::Path;
 use std::time::Instant;
 
@@ -14,34 +14,19 @@ use lapidary::syntax::{parse, parse_expr};
 
 #[test]
 fn bench_t1_to_t4_parse() {
-    let dir_buf = bench_dir();
-    let dir = dir_buf.as_path();
-    let manifest = match std::fs::read_to_string(dir.join("manifest.tsv")) {
-        Ok(m) => m,
-        Err(_) => {
-            eprintln!(
-                "note: {}/manifest.tsv not found, skipping the corpus test",
-                dir.display()
-            );
-            return;
-        }
+    let Some((dir, files)) = t1_to_t4_boogie_files() else {
+        return;
     };
+    let dir = dir.as_path();
     let mut total = 0;
     let mut parsed = 0;
     let mut failures = Vec::new();
     let mut elapsed = std::time::Duration::ZERO;
-    for line in manifest.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        if cols.len() < 4
-            || !cols[0].ends_with(".bpl")
-            || !matches!(cols[1], "T1" | "T2" | "T3" | "T4")
-        {
-            continue;
-        }
-        let bytes = match std::fs::read(dir.join(cols[0])) {
+    for (path, syntax_error) in &files {
+        let bytes = match std::fs::read(dir.join(path)) {
             Ok(b) => b,
             Err(e) => {
-                failures.push(format!("{}: cannot read: {e}", cols[0]));
+                failures.push(format!("{}: cannot read: {e}", path));
                 continue;
             }
         };
@@ -53,14 +38,14 @@ fn bench_t1_to_t4_parse() {
         if let Some(prog) = &prog {
             parsed += 1;
             if let Err(e) = check_spans(&src, prog) {
-                failures.push(format!("{}: bad span: {e}", cols[0]));
+                failures.push(format!("{}: bad span: {e}", path));
             }
-        } else if cols[3] != "SyntaxError" {
+        } else if !*syntax_error {
             let first = diags
                 .first()
                 .map(|d| format!("{}: {} at {}", d.code, d.message, d.primary.span))
                 .unwrap_or_default();
-            failures.push(format!("{}: {first}", cols[0]));
+            failures.push(format!("{}: {first}", path));
         }
     }
     eprintln!(
