@@ -103,33 +103,17 @@ fn with_stack_for<T: Send>(src: &str, f: &(dyn Fn() -> T + Sync)) -> T {
 
 fn parse_program(src: &str) -> (Option<ast::Program>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let result = boogie::grammar::ProgramParser::new().parse(&mut diags, Lexer::new(src));
-    match result {
-        Ok(program) => {
-            if let Some(span) = depth::too_deep(&program, MAX_DEPTH) {
-                diags.push(too_deep(span));
-                // Dropping the tree would recurse as deep as it is nested: leak it instead.
-                std::mem::forget(program);
-                (None, diags)
-            } else if diags.iter().any(Diagnostic::is_error) {
-                (None, diags)
-            } else {
-                (Some(program), diags)
-            }
-        }
-        Err(e) => {
-            diags.push(convert_error(src, e));
-            diags.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
-            (None, diags)
-        }
+    match boogie::grammar::ProgramParser::new().parse(&mut diags, Lexer::new(src)) {
+        Ok(program) => accept(program, diags),
+        Err(e) => reject(src, e, diags),
     }
 }
 
 fn parse_expression(src: &str) -> (Option<ast::Expr>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let result = boogie::grammar::ExprParser::new().parse(&mut diags, Lexer::new(src));
-    match result {
+    match boogie::grammar::ExprParser::new().parse(&mut diags, Lexer::new(src)) {
         Ok(e) => {
+            // Wrapped in an axiom so that the depth guard sees it as any other tree.
             let span = e.span;
             let program = ast::Program {
                 decls: vec![ast::Decl::Axiom(ast::AxiomDecl {
@@ -138,26 +122,43 @@ fn parse_expression(src: &str) -> (Option<ast::Expr>, Vec<Diagnostic>) {
                     span,
                 })],
             };
-            if let Some(span) = depth::too_deep(&program, MAX_DEPTH) {
-                diags.push(too_deep(span));
-                std::mem::forget(program);
-                (None, diags)
-            } else if diags.iter().any(Diagnostic::is_error) {
-                (None, diags)
-            } else {
-                let expr = program.decls.into_iter().next().and_then(|d| match d {
-                    ast::Decl::Axiom(a) => Some(a.expr),
-                    _ => None,
-                });
-                (expr, diags)
-            }
+            let (program, diags) = accept(program, diags);
+            let expr = program.and_then(|p| match p.decls.into_iter().next() {
+                Some(ast::Decl::Axiom(a)) => Some(a.expr),
+                _ => None,
+            });
+            (expr, diags)
         }
-        Err(e) => {
-            diags.push(convert_error(src, e));
-            diags.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
-            (None, diags)
-        }
+        Err(e) => reject(src, e, diags),
     }
+}
+
+/// A parsed tree is kept unless it is nested too deeply or an error was recovered from.
+fn accept(
+    program: ast::Program,
+    mut diags: Vec<Diagnostic>,
+) -> (Option<ast::Program>, Vec<Diagnostic>) {
+    if let Some(span) = depth::too_deep(&program, MAX_DEPTH) {
+        diags.push(too_deep(span));
+        // Dropping the tree would recurse as deep as it is nested: leak it instead.
+        std::mem::forget(program);
+        (None, diags)
+    } else if diags.iter().any(Diagnostic::is_error) {
+        (None, diags)
+    } else {
+        (Some(program), diags)
+    }
+}
+
+/// The parse error, added to the diagnostics in source order.
+fn reject<T>(
+    src: &str,
+    e: ParseError<usize, Tok<'_>, LexError>,
+    mut diags: Vec<Diagnostic>,
+) -> (Option<T>, Vec<Diagnostic>) {
+    diags.push(convert_error(src, e));
+    diags.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+    (None, diags)
 }
 
 pub use depth::MAX_DEPTH;
