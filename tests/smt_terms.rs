@@ -54,6 +54,42 @@ fn hash_consing_and_trivial_normalisation() {
 }
 
 #[test]
+fn integer_constants_are_one_term_whatever_the_constructor() {
+    // `Term::int` on a machine integer takes an allocation-free path; it must find the very term that
+    // the generic constructors (and the parser) build from a `BigInt`.
+    let big: BigInt = BigInt::from(i64::MAX) * 4 + 3;
+    let values = [
+        BigInt::from(0),
+        BigInt::from(7),
+        BigInt::from(-7),
+        BigInt::from(i64::MAX),
+        BigInt::from(i64::MIN),
+        BigInt::from(u64::MAX),
+        big.clone(),
+        -big,
+    ];
+    for v in &values {
+        let generic = Term::constant(Value::Int(v.clone()));
+        assert_eq!(Term::int(v.clone()), generic, "{v}");
+        assert_eq!(Term::int(v), generic, "{v}");
+        assert_eq!(
+            parse_term(&generic.to_string(), &ParseEnv::new()).unwrap(),
+            generic,
+            "{v}"
+        );
+        if let Ok(small) = i64::try_from(v) {
+            assert_eq!(Term::int(small), generic, "{v}");
+            // the fast path, with the generic term dropped in between, still yields one term
+            let id = Term::int(small).id();
+            assert_eq!(Term::int(small).id(), id);
+        }
+    }
+    assert_eq!(Term::int(5u8), Term::int(BigInt::from(5)));
+    assert_eq!(Term::int(u128::MAX), Term::int(BigInt::from(u128::MAX)));
+    assert_ne!(Term::int(1), Term::int(-1));
+}
+
+#[test]
 fn symbol_quoting() {
     for (raw, printed) in [
         ("x", "x"),

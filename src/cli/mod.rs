@@ -469,6 +469,22 @@ fn list_solvers() -> i32 {
 fn run_bench_smt(solver: SolverArg, queries: usize) -> i32 {
     match crate::smt::bench_smt(solver_kind(solver), queries) {
         Ok(report) => {
+            let per_q =
+                |d: std::time::Duration| d.as_secs_f64() * 1e6 / report.queries.max(1) as f64;
+            println!(
+                "solver={} queries={} sat={} unsat={}",
+                report.kind.name(),
+                report.queries,
+                report.sat,
+                report.unsat
+            );
+            println!(
+                "mean: layer_qps={:.0} raw_qps={:.0}; thread cpu per query: layer={:.2}us raw={:.2}us",
+                report.layer_mean_qps,
+                report.raw_mean_qps,
+                per_q(report.layer_cpu),
+                per_q(report.raw_cpu)
+            );
             println!("{report}");
             0
         }

@@ -53,5 +53,5 @@ pub use qe::qe_light;
 pub use session::{SatResult, Session, SessionStats};
 pub use simplify::{eval, simplify};
 pub use term::{
-    FuncDecl, Op, Quantifier, Sort, Symbols, Term, TermKind, Value, Var, fresh_var, rat,
+    FuncDecl, IntLiteral, Op, Quantifier, Sort, Symbols, Term, TermKind, Value, Var, fresh_var, rat,
 };

@@ -175,13 +175,30 @@ pub(crate) fn write_sort(out: &mut String, s: &Sort) {
     }
 }
 
+/// Decimal digits of `v` (the hot path of printing; avoids the formatting machinery).
+fn write_u64(out: &mut String, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut pos = buf.len();
+    loop {
+        pos -= 1;
+        buf[pos] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&buf[pos..]).unwrap_or("0"));
+}
+
 fn write_int(out: &mut String, i: &BigInt) {
     use num_traits::ToPrimitive;
     if let Some(small) = i.to_i64() {
         if small < 0 {
-            let _ = write!(out, "(- {})", small.unsigned_abs());
+            out.push_str("(- ");
+            write_u64(out, small.unsigned_abs());
+            out.push(')');
         } else {
-            let _ = write!(out, "{small}");
+            write_u64(out, small as u64);
         }
         return;
     }

@@ -34,7 +34,7 @@ use super::print::{
 };
 use super::process::{ReadError, SolverProcess};
 use super::sexp::{self, SExp};
-use super::term::{FuncDecl, FxBuild, Op, Term, Value, Var};
+use super::term::{FuncDecl, FxBuild, Op, Term, TermKind, Value, Var};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -158,6 +158,11 @@ static LOG_COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 /// Entries of a session's cache of printed assertions before it is cleared.
 const PRINT_CACHE: usize = 8192;
+/// Assertions with fewer tree nodes are printed afresh each time: that costs about what a cache entry
+/// costs (a string allocation and a table insertion), and it keeps one-off terms out of the cache.
+const PRINT_CACHE_MIN_SIZE: u64 = 8;
+/// Nodes [`Session::all_declared`] visits before it defers to the cached symbol sets.
+const DECLARED_WALK_BUDGET: u32 = 32;
 
 /// An incremental solver session (see module docs). Not `Sync`; use one per thread.
 pub struct Session {
@@ -582,6 +587,10 @@ impl Session {
 
     /// Declares every sort, variable and function `t` mentions that is not declared yet.
     fn declare_symbols(&mut self, t: &Term) {
+        let mut budget = DECLARED_WALK_BUDGET;
+        if self.all_declared(t, &mut budget) {
+            return; // hot path: a small term over declared variables
+        }
         let syms = t.symbols();
         if syms
             .var_terms()
@@ -644,6 +653,29 @@ impl Session {
             self.decls.push(text.clone());
             self.note_change();
             self.emit(&text);
+        }
+    }
+
+    /// Whether every symbol of `t` is declared already, decided by walking at most `budget` nodes of its
+    /// tree (no allocation). `false` means "not shown": a larger term, a quantifier, a constant array or
+    /// an undeclared symbol; the caller then takes the general path over the cached [`Term::symbols`].
+    fn all_declared(&self, t: &Term, budget: &mut u32) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        match t.kind() {
+            TermKind::Const(_) => true,
+            TermKind::Var(_) => self.var_syms.contains_key(t),
+            TermKind::App(op, args) => {
+                let op_ok = match op {
+                    Op::Uf(f) => self.fun_syms.contains_key(f),
+                    Op::ConstArray(_) => false,
+                    _ => true,
+                };
+                op_ok && args.iter().all(|a| self.all_declared(a, budget))
+            }
+            TermKind::Quant(..) => false,
         }
     }
 
@@ -787,12 +819,17 @@ impl Session {
             None => (None, None),
         };
         self.close_assumption_scope();
-        self.declare_symbols(t);
-        let cached = if label.is_none() {
+        let cacheable = label.is_none() && t.tree_size() >= PRINT_CACHE_MIN_SIZE;
+        let cached = if cacheable {
             self.printed.get(t).cloned()
         } else {
             None
         };
+        // A cached term was asserted before, so its symbols are declared (both are cleared only by
+        // `reset`).
+        if cached.is_none() {
+            self.declare_symbols(t);
+        }
         self.note_change();
         if let Some(text) = cached {
             self.emit(&text);
@@ -807,7 +844,7 @@ impl Session {
                 write_assert(&mut text, t, label.as_deref(), &namer);
             }
             self.emit(&text);
-            if label.is_none() {
+            if cacheable {
                 if self.printed.len() >= PRINT_CACHE {
                     self.printed.clear();
                 }

@@ -16,7 +16,7 @@
 
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -228,6 +228,13 @@ impl Hash for TermKind {
     fn hash<H: Hasher>(&self, h: &mut H) {
         // Structural: children contribute their cached structural hash.
         match self {
+            TermKind::Const(Value::Int(i)) => match i.to_i64() {
+                Some(small) => hash_small_int(h, small),
+                None => {
+                    0u8.hash(h);
+                    i.hash(h)
+                }
+            },
             TermKind::Const(v) => {
                 0u8.hash(h);
                 v.hash(h)
@@ -251,6 +258,47 @@ impl Hash for TermKind {
                 b.0.shash.hash(h);
             }
         }
+    }
+}
+
+/// Structural hash contribution of an integer constant that fits in an `i64` (shared by the generic
+/// path and [`Term::int`]'s allocation-free fast path, so both find the same table entry).
+#[inline]
+fn hash_small_int<H: Hasher>(h: &mut H, i: i64) {
+    h.write_u8(4);
+    h.write_u64(i as u64);
+}
+
+/// An integer literal for [`Term::int`]: machine integers are interned without allocating a `BigInt`
+/// when the constant already exists.
+pub trait IntLiteral {
+    /// The value as an `i64` if it fits, else as a `BigInt`.
+    fn into_small(self) -> Result<i64, BigInt>;
+}
+
+macro_rules! int_literal_via_i64 {
+    ($($t:ty),*) => {$(
+        impl IntLiteral for $t {
+            #[inline]
+            fn into_small(self) -> Result<i64, BigInt> {
+                i64::try_from(self).map_err(|_| BigInt::from(self))
+            }
+        }
+    )*};
+}
+int_literal_via_i64!(
+    i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, isize, usize
+);
+
+impl IntLiteral for BigInt {
+    fn into_small(self) -> Result<i64, BigInt> {
+        self.to_i64().ok_or(self)
+    }
+}
+
+impl IntLiteral for &BigInt {
+    fn into_small(self) -> Result<i64, BigInt> {
+        self.to_i64().ok_or_else(|| self.clone())
     }
 }
 
@@ -766,8 +814,19 @@ impl Term {
     pub fn bool(b: bool) -> Term {
         if b { Term::tt() } else { Term::ff() }
     }
-    pub fn int(i: impl Into<BigInt>) -> Term {
-        intern(TermKind::Const(Value::Int(i.into())), Sort::Int)
+    pub fn int(i: impl IntLiteral) -> Term {
+        match i.into_small() {
+            Ok(small) => {
+                let mut h = FxHasher::default();
+                hash_small_int(&mut h, small);
+                intern_by(
+                    h.finish(),
+                    |k| matches!(k, TermKind::Const(Value::Int(b)) if b.to_i64() == Some(small)),
+                    || (TermKind::Const(Value::Int(BigInt::from(small))), Sort::Int),
+                )
+            }
+            Err(big) => intern(TermKind::Const(Value::Int(big)), Sort::Int),
+        }
     }
     pub fn real(r: BigRational) -> Term {
         intern(TermKind::Const(Value::Real(r)), Sort::Real)
