@@ -84,12 +84,7 @@ impl Search<'_, '_> {
 }
 
 fn show(v: &Value) -> String {
-    match v {
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::Real(r) => r.to_string(),
-        Value::BitVec(b, w) => format!("{b}bv{w}"),
-    }
+    super::pretty::value(v)
 }
 
 /// Re-validates the trace `letters` in `session` (which must be fresh) and expands it into steps.

@@ -16,6 +16,51 @@ fn prec(op: &Op) -> u8 {
     }
 }
 
+/// A constant in Boogie syntax: reals as decimal literals (`999.5`, `-0.25`) when the expansion is
+/// finite, else as a quotient of decimal literals (`(1.0 / 3.0)`).
+pub fn value(v: &Value) -> String {
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Real(r) => real(r),
+        Value::BitVec(b, w) => format!("{b}bv{w}"),
+    }
+}
+
+fn real(r: &num_rational::BigRational) -> String {
+    use num_traits::{Signed, Zero};
+    let sign = if r.is_negative() { "-" } else { "" };
+    let (n, d) = (r.numer().abs(), r.denom().clone());
+    // d = 2^a 5^b has a finite expansion with max(a, b) digits
+    let (mut rest, mut digits) = (d.clone(), 0u32);
+    let two = num_bigint::BigInt::from(2);
+    let five = num_bigint::BigInt::from(5);
+    let (mut twos, mut fives) = (0u32, 0u32);
+    while (&rest % &two).is_zero() {
+        rest /= &two;
+        twos += 1;
+    }
+    while (&rest % &five).is_zero() {
+        rest /= &five;
+        fives += 1;
+    }
+    if rest == num_bigint::BigInt::from(1) {
+        digits = digits.max(twos).max(fives);
+        let scaled = &n * num_bigint::BigInt::from(10).pow(digits) / &d;
+        let text = scaled.to_string();
+        let (int, frac) = if digits == 0 {
+            (text, "0".to_string())
+        } else {
+            let width = digits as usize + 1;
+            let padded = format!("{text:0>width$}");
+            let (i, f) = padded.split_at(padded.len() - digits as usize);
+            (i.to_string(), f.to_string())
+        };
+        return format!("{sign}{int}.{frac}");
+    }
+    format!("({sign}{n}.0 / {d}.0)")
+}
+
 /// `t` in Boogie syntax.
 pub fn term(voc: &Vocabulary, t: &Term) -> String {
     let mut s = String::new();
@@ -25,12 +70,7 @@ pub fn term(voc: &Vocabulary, t: &Term) -> String {
 
 fn write(voc: &Vocabulary, t: &Term, outer: u8, s: &mut String) {
     match t.kind() {
-        TermKind::Const(v) => match v {
-            Value::Bool(b) => s.push_str(if *b { "true" } else { "false" }),
-            Value::Int(i) => s.push_str(&i.to_string()),
-            Value::Real(r) => s.push_str(&r.to_string()),
-            Value::BitVec(b, w) => s.push_str(&format!("{b}bv{w}")),
-        },
+        TermKind::Const(v) => s.push_str(&value(v)),
         TermKind::Var(v) => match voc.lookup(v) {
             Some((x, post)) => {
                 s.push_str(&voc.display_name(x));
@@ -248,4 +288,26 @@ fn negative_part(t: &Term) -> (bool, Term) {
         }
     }
     (false, t.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_rational::BigRational;
+
+    fn q(n: i64, d: i64) -> Value {
+        Value::Real(BigRational::new(n.into(), d.into()))
+    }
+
+    #[test]
+    fn reals_print_as_boogie_literals() {
+        assert_eq!(value(&q(1999, 2)), "999.5");
+        assert_eq!(value(&q(-1, 4)), "-0.25");
+        assert_eq!(value(&q(3, 1)), "3.0");
+        assert_eq!(value(&q(0, 1)), "0.0");
+        assert_eq!(value(&q(-7, 1)), "-7.0");
+        assert_eq!(value(&q(1, 100000)), "0.00001");
+        assert_eq!(value(&q(1, 3)), "(1.0 / 3.0)");
+        assert_eq!(value(&q(-2, 3)), "(-2.0 / 3.0)");
+    }
 }

@@ -6,8 +6,9 @@
 //! Invariant: a program variable not in `writes` keeps its value; one in `writes` whose post variable does
 //! not occur is havocked. Sequential and parallel composition ([`seq`], [`par`]) implement block encoding.
 //!
-//! [`Translator`] maps IR expressions to terms. Only `int` and `bool` are interpreted for now; other
-//! types, quantifiers and maps yield [`Unsupported`], which the engine reports as UNKNOWN.
+//! [`Translator`] maps IR expressions to terms. `int`, `bool`, `real` and uninterpreted types (Boogie
+//! `type T;`, as declared SMT sorts) are interpreted; other types, quantifiers and maps yield
+//! [`Unsupported`], which the engine reports as UNKNOWN.
 
 use crate::ir::{self, Expr, Program, Type, VarId};
 use crate::smt::{FuncDecl, Op, Sort, Term, Var};
@@ -159,13 +160,27 @@ pub fn sort_of(t: &Type) -> Result<Sort, Unsupported> {
     match t {
         Type::Int => Ok(Sort::Int),
         Type::Bool => Ok(Sort::Bool),
-        Type::Real => Err(Unsupported("reals".into())),
+        Type::Real => Ok(Sort::Real),
         Type::BitVec(_) => Err(Unsupported("bit-vectors".into())),
         Type::Builtin(s) => Err(Unsupported(format!("builtin type {s}"))),
         Type::Map { .. } => Err(Unsupported("maps".into())),
-        Type::Ctor(n, _) => Err(Unsupported(format!("uninterpreted type {n}"))),
+        Type::Ctor(n, args) => Ok(Sort::Uninterpreted(
+            uninterpreted_sort_name(n),
+            args.iter().map(sort_of).collect::<Result<_, _>>()?,
+        )),
         Type::Param(_) => Err(Unsupported("polymorphism".into())),
         Type::Record(_) => Err(Unsupported("records".into())),
+    }
+}
+
+/// The solver name of a Boogie type constructor: SMT-LIB symbols are the same quoted or not, so a
+/// type named like a theory sort (`Int`, `Array`, …) gets a suffix.
+fn uninterpreted_sort_name(n: &str) -> String {
+    const RESERVED: [&str; 7] = ["Bool", "Int", "Real", "Array", "BitVec", "String", "RegLan"];
+    if RESERVED.contains(&n) || n.starts_with("FloatingPoint") {
+        format!("{n}!type")
+    } else {
+        n.to_string()
     }
 }
 
@@ -193,7 +208,7 @@ impl Translator<'_, '_> {
         Ok(match e {
             Expr::Bool(b) => Term::bool(*b),
             Expr::Int(i) => Term::int(i.clone()),
-            Expr::Real(_) => return Err(Unsupported("reals".into())),
+            Expr::Real(r) => Term::real(r.clone()),
             Expr::BitVec { .. } => return Err(Unsupported("bit-vectors".into())),
             Expr::Float { .. } => return Err(Unsupported("floats".into())),
             Expr::Var(v) => env.var(*v)?,
@@ -223,7 +238,7 @@ impl Translator<'_, '_> {
                     Mul => Term::mul(vec![a, b]),
                     IntDiv => Term::int_div(&a, &b),
                     Mod => Term::modulo(&a, &b),
-                    RealDiv => return Err(Unsupported("reals".into())),
+                    RealDiv => Term::real_div(&a, &b),
                     Concat => return Err(Unsupported("bit-vectors".into())),
                     Subtype => return Err(Unsupported("the partial order <:".into())),
                 }
