@@ -6,8 +6,10 @@
 //! Invariant: a program variable not in `writes` keeps its value; one in `writes` whose post variable does
 //! not occur is havocked. Sequential and parallel composition ([`seq`], [`par`]) implement block encoding.
 //!
-//! [`Translator`] maps IR expressions to terms. Only `int` and `bool` are interpreted for now; other
-//! types, quantifiers and maps yield [`Unsupported`], which the engine reports as UNKNOWN.
+//! [`Translator`] maps IR expressions to terms. `int`, `bool` and (monomorphic) maps over them are
+//! interpreted; a map `[a, b]c` is the curried SMT array `(Array a (Array b c))`, so `m[i, j]` is
+//! `select(select(m, i), j)` and `m[i, j := v]` is `store(m, i, store(select(m, i), j, v))`. Other
+//! types and quantifiers yield [`Unsupported`], which the engine reports as UNKNOWN.
 
 use crate::ir::{self, Expr, Program, Type, VarId};
 use crate::smt::{FuncDecl, Op, Sort, Term, Var};
@@ -162,7 +164,24 @@ pub fn sort_of(t: &Type) -> Result<Sort, Unsupported> {
         Type::Real => Err(Unsupported("reals".into())),
         Type::BitVec(_) => Err(Unsupported("bit-vectors".into())),
         Type::Builtin(s) => Err(Unsupported(format!("builtin type {s}"))),
-        Type::Map { .. } => Err(Unsupported("maps".into())),
+        Type::Map {
+            type_params,
+            args,
+            result,
+        } => {
+            if !type_params.is_empty() {
+                return Err(Unsupported("polymorphic maps".into()));
+            }
+            // `[a, b]c` is the curried `(Array a (Array b c))`.
+            let mut sort = sort_of(result)?;
+            for a in args.iter().rev() {
+                sort = Sort::array(sort_of(a)?, sort);
+            }
+            if args.is_empty() {
+                return Err(Unsupported("maps without index".into()));
+            }
+            Ok(sort)
+        }
         Type::Ctor(n, _) => Err(Unsupported(format!("uninterpreted type {n}"))),
         Type::Param(_) => Err(Unsupported("polymorphism".into())),
         Type::Record(_) => Err(Unsupported("records".into())),
@@ -229,7 +248,16 @@ impl Translator<'_, '_> {
                 }
             }
             Expr::Ite(c, a, b) => Term::ite(&tr(c)?, &tr(a)?, &tr(b)?),
-            Expr::Select(..) | Expr::Store(..) => return Err(Unsupported("maps".into())),
+            Expr::Select(m, idx) => {
+                let m = tr(m)?;
+                let idx: Vec<Term> = idx.iter().map(tr).collect::<Result<_, _>>()?;
+                select_curried(&m, &idx)?
+            }
+            Expr::Store(m, idx, v) => {
+                let m = tr(m)?;
+                let idx: Vec<Term> = idx.iter().map(tr).collect::<Result<_, _>>()?;
+                store_curried(&m, &idx, &tr(v)?)?
+            }
             Expr::Extract { .. } => return Err(Unsupported("bit-vectors".into())),
             Expr::App { func, args, .. } => {
                 let f = self.voc.program.func(*func);
@@ -242,6 +270,18 @@ impl Translator<'_, '_> {
                         outer: env,
                     };
                     self.expr_depth(body, &inner, depth + 1)?
+                } else if f.const_array {
+                    // `{:const_array}`: the constant map that is the argument everywhere.
+                    let sort = sort_of(&f.result)?;
+                    match (args.as_slice(), &sort) {
+                        ([v], Sort::Array(..)) => const_array_curried(&sort, v)?,
+                        _ => {
+                            return Err(Unsupported(format!(
+                                "{{:const_array}} function {}",
+                                f.name
+                            )));
+                        }
+                    }
                 } else if let Some(name) = &f.builtin {
                     builtin(name, args)?
                 } else if f.smt_defined.is_some() {
@@ -266,6 +306,55 @@ impl Translator<'_, '_> {
             Expr::Quant { .. } => return Err(Unsupported("quantifiers".into())),
             Expr::Field(..) | Expr::Record(..) => return Err(Unsupported("records".into())),
         })
+    }
+}
+
+/// `m[i1, …, in]` over the curried encoding: `select(…select(m, i1)…, in)`.
+pub fn select_curried(m: &Term, idx: &[Term]) -> Result<Term, Unsupported> {
+    if idx.is_empty() {
+        return Err(Unsupported("maps without index".into()));
+    }
+    let mut t = m.clone();
+    for i in idx {
+        if !matches!(t.sort_ref(), Sort::Array(..)) {
+            return Err(Unsupported(
+                "selecting from a value that is not a map".into(),
+            ));
+        }
+        t = Term::select(&t, i);
+    }
+    Ok(t)
+}
+
+/// `m[i1, …, in := v]` over the curried encoding:
+/// `store(m, i1, store(select(m, i1), i2, … v))`.
+pub fn store_curried(m: &Term, idx: &[Term], v: &Term) -> Result<Term, Unsupported> {
+    let Some((i, rest)) = idx.split_first() else {
+        return Err(Unsupported("maps without index".into()));
+    };
+    if !matches!(m.sort_ref(), Sort::Array(..)) {
+        return Err(Unsupported("updating a value that is not a map".into()));
+    }
+    let inner = if rest.is_empty() {
+        v.clone()
+    } else {
+        store_curried(&Term::select(m, i), rest, v)?
+    };
+    Ok(Term::store(m, i, &inner))
+}
+
+/// The constant map of (curried) sort `sort` whose every element is `v`: nested constant arrays
+/// until the element sort is that of `v`.
+fn const_array_curried(sort: &Sort, v: &Term) -> Result<Term, Unsupported> {
+    if sort == v.sort_ref() {
+        return Ok(v.clone());
+    }
+    match sort {
+        Sort::Array(_, elem) => Ok(Term::const_array(
+            sort.clone(),
+            &const_array_curried(elem, v)?,
+        )),
+        _ => Err(Unsupported("{:const_array} of a mismatched type".into())),
     }
 }
 
