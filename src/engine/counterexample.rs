@@ -139,7 +139,14 @@ pub fn build(
         Ok(m) => m,
         Err(e) => return Err(format!("counterexample model: {e}")),
     };
-    let value = |v: &crate::smt::Var| model.get(v).map(show).unwrap_or_else(|| "any".into());
+    // Array values: rendered from the same model; a shape we cannot read is said so, not guessed.
+    let arrays = search.session.get_array_model().unwrap_or_default();
+    let value = |v: &crate::smt::Var| match (model.get(v), arrays.get(v)) {
+        (Some(x), _) => show(x),
+        (None, Some(Some(a))) => a.clone(),
+        (None, Some(None)) => "(unprintable array value)".into(),
+        (None, None) => "any".into(),
+    };
     let mut steps = Vec::new();
     for (e, step) in &search.path {
         let edge = &cfa.edges[*e];

@@ -11,7 +11,9 @@
 //! Everything is computed on the SSA trace: the forward predicate after `i` letters is
 //! `∃ (SSA variables other than the kept current versions). P_{i-1} ∧ C_i`, then renamed to canonical
 //! names. Quantifiers are eliminated by the cheap own QE first, then by the solver's `qe`; leftovers
-//! are allowed and counted.
+//! are allowed and counted. Array variables the cheap QE cannot eliminate are weakened away
+//! (`arrays::weaken`): forward this over-approximates the post, backward it strengthens the
+//! precondition, so every triple stays valid (and each is checked by the solver before it is used).
 //!
 //! Invariant (checked): the sequence starts with `true`, ends with `false`, and each consecutive pair
 //! is a valid Hoare triple for the *original* letter (the relaxed trace over-approximates it).
@@ -57,6 +59,13 @@ pub fn project_exists(
     }
     let start = Instant::now();
     let t = smt::simplify(&smt::qe_light(&Term::exists(vars, body)));
+    // Array variables the light QE left: weaken them away (sound in both directions, see
+    // `arrays`), rather than let z3's `qe` spend its time limit on them.
+    let t = if super::arrays::has_array_quantifier(&t) {
+        smt::simplify(&smt::qe_light(&super::arrays::weaken(&t)))
+    } else {
+        t
+    };
     let t = if has_quantifier(&t) {
         stats.qe_solver_calls += 1;
         match qe.qe(&t) {

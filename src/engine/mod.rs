@@ -17,6 +17,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+pub mod arrays;
 pub mod blocks;
 pub mod cegar;
 pub mod cfa;

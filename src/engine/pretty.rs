@@ -196,6 +196,31 @@ fn write(voc: &Vocabulary, t: &Term, outer: u8, s: &mut String) {
                     write(voc, &args[2], 0, s);
                     s.push(')');
                 }
+                Op::Select if args.len() == 2 => {
+                    // Curried maps print as `m[i][j]` (Boogie's `m[i, j]` for `[int, int]` maps).
+                    write(voc, &args[0], 8, s);
+                    s.push('[');
+                    write(voc, &args[1], 0, s);
+                    s.push(']');
+                }
+                Op::Store if args.len() == 3 => {
+                    write(voc, &args[0], 8, s);
+                    s.push('[');
+                    write(voc, &args[1], 0, s);
+                    s.push_str(" := ");
+                    write(voc, &args[2], 0, s);
+                    s.push(']');
+                }
+                Op::ConstArray(_) if args.len() == 1 => {
+                    // No Boogie literal exists: the constant map is written as a lambda.
+                    s.push_str("(lambda _: ");
+                    if let crate::smt::Sort::Array(i, _) = t.sort_ref() {
+                        s.push_str(&boogie_sort(i));
+                    }
+                    s.push_str(" :: ");
+                    write(voc, &args[0], 0, s);
+                    s.push(')');
+                }
                 _ => {
                     s.push_str(&format!("{op:?}").to_lowercase());
                     s.push('(');
@@ -209,6 +234,19 @@ fn write(voc: &Vocabulary, t: &Term, outer: u8, s: &mut String) {
                 }
             }
         }
+    }
+}
+
+/// A sort in Boogie syntax (curried arrays as nested maps).
+pub fn boogie_sort(s: &crate::smt::Sort) -> String {
+    use crate::smt::Sort;
+    match s {
+        Sort::Int => "int".into(),
+        Sort::Bool => "bool".into(),
+        Sort::Real => "real".into(),
+        Sort::BitVec(w) => format!("bv{w}"),
+        Sort::Array(i, e) => format!("[{}]{}", boogie_sort(i), boogie_sort(e)),
+        other => other.to_string(),
     }
 }
 

@@ -6,8 +6,10 @@
 //! Invariant: a program variable not in `writes` keeps its value; one in `writes` whose post variable does
 //! not occur is havocked. Sequential and parallel composition ([`seq`], [`par`]) implement block encoding.
 //!
-//! [`Translator`] maps IR expressions to terms. `int`, `bool`, `real` and uninterpreted types (Boogie
-//! `type T;`, as declared SMT sorts) are interpreted; other types, quantifiers and maps yield
+//! [`Translator`] maps IR expressions to terms. `int`, `bool`, `real`, uninterpreted types (Boogie
+//! `type T;`, as declared SMT sorts) and (monomorphic) maps over them are interpreted; a map `[a, b]c`
+//! is the curried SMT array `(Array a (Array b c))`, so `m[i, j]` is `select(select(m, i), j)` and
+//! `m[i, j := v]` is `store(m, i, store(select(m, i), j, v))`. Other types and quantifiers yield
 //! [`Unsupported`], which the engine reports as UNKNOWN.
 
 use crate::ir::{self, Expr, Program, Type, VarId};
@@ -163,7 +165,24 @@ pub fn sort_of(t: &Type) -> Result<Sort, Unsupported> {
         Type::Real => Ok(Sort::Real),
         Type::BitVec(_) => Err(Unsupported("bit-vectors".into())),
         Type::Builtin(s) => Err(Unsupported(format!("builtin type {s}"))),
-        Type::Map { .. } => Err(Unsupported("maps".into())),
+        Type::Map {
+            type_params,
+            args,
+            result,
+        } => {
+            if !type_params.is_empty() {
+                return Err(Unsupported("polymorphic maps".into()));
+            }
+            // `[a, b]c` is the curried `(Array a (Array b c))`.
+            let mut sort = sort_of(result)?;
+            for a in args.iter().rev() {
+                sort = Sort::array(sort_of(a)?, sort);
+            }
+            if args.is_empty() {
+                return Err(Unsupported("maps without index".into()));
+            }
+            Ok(sort)
+        }
         Type::Ctor(n, args) => Ok(Sort::Uninterpreted(
             uninterpreted_sort_name(n),
             args.iter().map(sort_of).collect::<Result<_, _>>()?,
@@ -244,7 +263,16 @@ impl Translator<'_, '_> {
                 }
             }
             Expr::Ite(c, a, b) => Term::ite(&tr(c)?, &tr(a)?, &tr(b)?),
-            Expr::Select(..) | Expr::Store(..) => return Err(Unsupported("maps".into())),
+            Expr::Select(m, idx) => {
+                let m = tr(m)?;
+                let idx: Vec<Term> = idx.iter().map(tr).collect::<Result<_, _>>()?;
+                select_curried(&m, &idx)?
+            }
+            Expr::Store(m, idx, v) => {
+                let m = tr(m)?;
+                let idx: Vec<Term> = idx.iter().map(tr).collect::<Result<_, _>>()?;
+                store_curried(&m, &idx, &tr(v)?)?
+            }
             Expr::Extract { .. } => return Err(Unsupported("bit-vectors".into())),
             Expr::App { func, args, .. } => {
                 let f = self.voc.program.func(*func);
@@ -257,6 +285,23 @@ impl Translator<'_, '_> {
                         outer: env,
                     };
                     self.expr_depth(body, &inner, depth + 1)?
+                } else if f.const_array
+                    || f.builtin
+                        .as_deref()
+                        .is_some_and(|b| b.starts_with("const-Array-"))
+                {
+                    // `{:const_array}` (or Ultimate's builtin `const-Array-…`): the constant map that
+                    // is the argument everywhere.
+                    let sort = sort_of(&f.result)?;
+                    match (args.as_slice(), &sort) {
+                        ([v], Sort::Array(..)) => const_array_curried(&sort, v)?,
+                        _ => {
+                            return Err(Unsupported(format!(
+                                "{{:const_array}} function {}",
+                                f.name
+                            )));
+                        }
+                    }
                 } else if let Some(name) = &f.builtin {
                     builtin(name, args)?
                 } else if f.smt_defined.is_some() {
@@ -281,6 +326,55 @@ impl Translator<'_, '_> {
             Expr::Quant { .. } => return Err(Unsupported("quantifiers".into())),
             Expr::Field(..) | Expr::Record(..) => return Err(Unsupported("records".into())),
         })
+    }
+}
+
+/// `m[i1, …, in]` over the curried encoding: `select(…select(m, i1)…, in)`.
+pub fn select_curried(m: &Term, idx: &[Term]) -> Result<Term, Unsupported> {
+    if idx.is_empty() {
+        return Err(Unsupported("maps without index".into()));
+    }
+    let mut t = m.clone();
+    for i in idx {
+        if !matches!(t.sort_ref(), Sort::Array(..)) {
+            return Err(Unsupported(
+                "selecting from a value that is not a map".into(),
+            ));
+        }
+        t = Term::select(&t, i);
+    }
+    Ok(t)
+}
+
+/// `m[i1, …, in := v]` over the curried encoding:
+/// `store(m, i1, store(select(m, i1), i2, … v))`.
+pub fn store_curried(m: &Term, idx: &[Term], v: &Term) -> Result<Term, Unsupported> {
+    let Some((i, rest)) = idx.split_first() else {
+        return Err(Unsupported("maps without index".into()));
+    };
+    if !matches!(m.sort_ref(), Sort::Array(..)) {
+        return Err(Unsupported("updating a value that is not a map".into()));
+    }
+    let inner = if rest.is_empty() {
+        v.clone()
+    } else {
+        store_curried(&Term::select(m, i), rest, v)?
+    };
+    Ok(Term::store(m, i, &inner))
+}
+
+/// The constant map of (curried) sort `sort` whose every element is `v`: nested constant arrays
+/// until the element sort is that of `v`.
+fn const_array_curried(sort: &Sort, v: &Term) -> Result<Term, Unsupported> {
+    if sort == v.sort_ref() {
+        return Ok(v.clone());
+    }
+    match sort {
+        Sort::Array(_, elem) => Ok(Term::const_array(
+            sort.clone(),
+            &const_array_curried(elem, v)?,
+        )),
+        _ => Err(Unsupported("{:const_array} of a mismatched type".into())),
     }
 }
 
@@ -551,4 +645,50 @@ pub fn check_sorts(voc: &Vocabulary, vars: &BTreeMap<PVar, ()>) -> Result<(), Un
         voc.sort(x)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_argument_maps_are_curried() {
+        let t = Type::Map {
+            type_params: vec![],
+            args: vec![Type::Int, Type::Bool],
+            result: Box::new(Type::Int),
+        };
+        let s = sort_of(&t).unwrap();
+        assert_eq!(
+            s,
+            Sort::array(Sort::Int, Sort::array(Sort::Bool, Sort::Int))
+        );
+        let m = Term::var(&Var::new("m", s));
+        let (i, j, v) = (
+            Term::var(&Var::new("i", Sort::Int)),
+            Term::var(&Var::new("j", Sort::Bool)),
+            Term::int(3),
+        );
+        let sel = select_curried(&m, &[i.clone(), j.clone()]).unwrap();
+        assert_eq!(sel.to_string(), "(select (select m i) j)");
+        let st = store_curried(&m, &[i, j], &v).unwrap();
+        assert_eq!(st.to_string(), "(store m i (store (select m i) j 3))");
+        // Reading back the updated cell gives the stored value.
+        let back = select_curried(
+            &st,
+            &[
+                Term::var(&Var::new("i", Sort::Int)),
+                Term::var(&Var::new("j", Sort::Bool)),
+            ],
+        )
+        .unwrap();
+        assert_eq!(crate::smt::simplify(&back), Term::int(3));
+        // Polymorphic maps stay unsupported.
+        let poly = Type::Map {
+            type_params: vec!["a".into()],
+            args: vec![Type::Param("a".into())],
+            result: Box::new(Type::Int),
+        };
+        assert!(sort_of(&poly).is_err());
+    }
 }

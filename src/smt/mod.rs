@@ -32,6 +32,7 @@
 //! assert_eq!(qe_light(&g).to_string(), "(<= (+ |y'@1| 1) (- 2))");
 //! ```
 
+pub mod arrayval;
 pub mod bench;
 pub mod config;
 pub mod error;

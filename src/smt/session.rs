@@ -34,7 +34,7 @@ use super::print::{
 };
 use super::process::{ReadError, SolverProcess};
 use super::sexp::{self, SExp};
-use super::term::{FuncDecl, FxBuild, Op, Term, TermKind, Value, Var};
+use super::term::{FuncDecl, FxBuild, Op, Sort, Term, TermKind, Value, Var};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -1111,6 +1111,79 @@ impl Session {
             if let Some(v) = term_to_value(&vt, &var.sort) {
                 out.insert(var, v);
             }
+        }
+        Ok(out)
+    }
+
+    /// Renders the array-valued declared constants of the model of the last `sat` check
+    /// (`[0 := 5, else 0]`, see [`super::arrayval`]); a value whose shape is not understood is
+    /// `None`. Constants the solver leaves out are absent.
+    pub fn get_array_model(&mut self) -> Result<BTreeMap<Var, Option<String>>, SmtError> {
+        let r = self.query("(get-model)\n", "reading the model")?;
+        let mut items = r.list().ok_or_else(|| {
+            SmtError::Parse(format!("bad model {}", sexp::excerpt(&r.to_string())))
+        })?;
+        if items.first().and_then(SExp::atom) == Some("model") {
+            items = &items[1..];
+        }
+        // Yices writes arrays in its own format: `(= a @fun_5)` and `(function @fun_5 …)`.
+        let funs = super::arrayval::yices_functions(items);
+        let mut yices = BTreeMap::new();
+        for d in items {
+            if let Some([eq, x, v]) = d.list()
+                && eq.atom() == Some("=")
+                && let Some(var) = x.symbol().and_then(|n| self.env.vars.get(n))
+                && matches!(var.sort, Sort::Array(..))
+            {
+                yices.insert(var.clone(), super::arrayval::render_yices(v, &funs));
+            }
+        }
+        if !yices.is_empty() {
+            return Ok(yices);
+        }
+        let mut defs: super::arrayval::Defs = HashMap::new();
+        let mut arrays = Vec::new();
+        let mut functions = Vec::new();
+        for d in items {
+            let Some(l) = d.list() else { continue };
+            if l.len() != 5 || l[0].atom() != Some("define-fun") {
+                continue;
+            }
+            let Some(name) = l[1].symbol() else { continue };
+            let Some(params) = l[2].list() else { continue };
+            if params.is_empty() {
+                if let Some(var) = self.env.vars.get(name)
+                    && matches!(var.sort, Sort::Array(..))
+                {
+                    arrays.push((var.clone(), &l[4]));
+                }
+            } else {
+                let names: Vec<&str> = params
+                    .iter()
+                    .filter_map(|p| p.list().and_then(|p| p.first()).and_then(SExp::symbol))
+                    .collect();
+                if names.len() == params.len() {
+                    if let Some(var) = self.env.vars.get(name)
+                        && matches!(var.sort, Sort::Array(..))
+                    {
+                        // An array constant written as a function (yices).
+                        let v = match names.as_slice() {
+                            [p] => Some((*p, &l[4])),
+                            _ => None,
+                        };
+                        functions.push((var.clone(), v));
+                    }
+                    defs.insert(name, (names, &l[4]));
+                }
+            }
+        }
+        let mut out: BTreeMap<Var, Option<String>> = arrays
+            .into_iter()
+            .map(|(v, e)| (v, super::arrayval::render(e, &defs)))
+            .collect();
+        for (v, f) in functions {
+            let r = f.and_then(|(p, body)| super::arrayval::render_function(p, body, &defs));
+            out.insert(v, r);
         }
         Ok(out)
     }

@@ -11,8 +11,10 @@
 //! - `not` pushed into comparisons and over `not`; `=>` becomes `or`;
 //! - `and`/`or` flattened, deduplicated, ordered, complementary literals and bounds on the same sum
 //!   merged;
-//! - `ite` with a constant condition or equal branches; Boolean `ite` with constant branches;
-//! - `select` over `store` with the same or distinct constant index;
+//! - `ite` with a constant condition or equal branches; Boolean `ite` with constant branches; a
+//!   comparison with an `ite` operand split over the branches when one of them decides;
+//! - `select` over `store` with the same or distinct constant index, otherwise as an `ite` on the
+//!   index equality; `store` over `store` at the same index; `store(b, i, select(b, i))` is `b`;
 //! - quantifiers drop unused bound variables.
 //!
 //! This corresponds to the cheap normalisation Ultimate does before its solver-based simplifications
@@ -200,6 +202,9 @@ impl Simp {
     /// Simplifies an application whose arguments are already simplified.
     fn app(&mut self, op: &Op, args: Vec<Term>) -> Term {
         let n = args.len();
+        if let Some(t) = self.lift_ite(op, &args) {
+            return t;
+        }
         match op {
             Op::Not if n == 1 => neg_lit(&args[0]),
             Op::And => junction(true, args),
@@ -328,6 +333,10 @@ impl Simp {
                     {
                         return self.app(&Op::Select, vec![sa[0].clone(), j.clone()]);
                     }
+                    // Undecided index: `select(store(b, i, v), j)` is `ite(i = j, v, select(b, j))`.
+                    let c = self.app(&Op::Eq, vec![sa[1].clone(), j.clone()]);
+                    let rest = self.app(&Op::Select, vec![sa[0].clone(), j.clone()]);
+                    return self.ite(&c, &sa[2], &rest);
                 }
                 if let Some((Op::ConstArray(_), v)) = a.as_app()
                     && v.len() == 1
@@ -336,8 +345,64 @@ impl Simp {
                 }
                 Term::mk_raw(Op::Select, args)
             }
+            Op::Store if n == 3 => {
+                // `store(store(b, i, v), i, w)` is `store(b, i, w)`.
+                if let Some((Op::Store, sa)) = args[0].as_app()
+                    && sa.len() == 3
+                    && sa[1] == args[1]
+                {
+                    return self.app(
+                        &Op::Store,
+                        vec![sa[0].clone(), args[1].clone(), args[2].clone()],
+                    );
+                }
+                // `store(b, i, select(b, i))` is `b`.
+                if let Some((Op::Select, sa)) = args[2].as_app()
+                    && sa.len() == 2
+                    && sa[0] == args[0]
+                    && sa[1] == args[1]
+                {
+                    return args[0].clone();
+                }
+                Term::mk_raw(Op::Store, args)
+            }
             _ => Term::app(op.clone(), args),
         }
+    }
+
+    /// `rel(ite(c, x, y), z)` (a comparison or a non-Boolean equality with an `ite` on one side)
+    /// becomes `ite(c, rel(x, z), rel(y, z))` when one of the branches decides to a constant, so the
+    /// Boolean `ite` turns into a junction: `ite(i = k, 1, a[k]) = 0` is `i ≠ k ∧ a[k] = 0`. (Such
+    /// `ite`s come from `select` over `store`.)
+    fn lift_ite(&mut self, op: &Op, args: &[Term]) -> Option<Term> {
+        if args.len() != 2
+            || !matches!(op, Op::Eq | Op::Le | Op::Lt | Op::Ge | Op::Gt)
+            || *args[0].sort_ref() == Sort::Bool
+        {
+            return None;
+        }
+        for side in 0..2 {
+            let Some((Op::Ite, ia)) = args[side].as_app() else {
+                continue;
+            };
+            if ia.len() != 3 {
+                continue;
+            }
+            let with = |x: &Term| -> Vec<Term> {
+                if side == 0 {
+                    vec![x.clone(), args[1].clone()]
+                } else {
+                    vec![args[0].clone(), x.clone()]
+                }
+            };
+            let r1 = self.app(op, with(&ia[1]));
+            let r2 = self.app(op, with(&ia[2]));
+            if r1.as_bool().is_some() || r2.as_bool().is_some() {
+                return Some(self.ite(&ia[0], &r1, &r2));
+            }
+            return None;
+        }
+        None
     }
 
     fn ite(&mut self, c: &Term, a: &Term, b: &Term) -> Term {

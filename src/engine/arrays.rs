@@ -1,0 +1,323 @@
+//! Over-approximating elimination of existentially quantified array variables.
+//!
+//! Strongest posts (and the negated weakest preconditions the backward interpolator keeps) are
+//! existential formulas `∃xs. φ`. When some `x` is an SMT array, the light QE and z3's `qe` rarely
+//! eliminate it and z3 can spend its whole time limit trying. [`weaken`] replaces every positive
+//! `∃xs. φ` that binds an array variable by a *weaker* formula without array quantifiers:
+//!
+//! - a conjunction with a disjunction that mentions an array is distributed (bounded), and the light QE
+//!   tried again on each disjunct;
+//! - a conjunct `b = store(a, i, v)` (with `a` quantified and not in `b`, `i`) yields `select(b, i) = v`
+//!   and turns every other conjunct `C` whose occurrences of `a` are all selects `a[j1], …, a[jn]` into
+//!   `(j1 ≠ i ∧ … ∧ jn ≠ i) ⇒ C[b[jk] / a[jk]]` (true because `b` and `a` agree off `i`);
+//! - a remaining select `a[j]` becomes a fresh existential variable of the element sort (forgetting
+//!   functional consistency, which only weakens);
+//! - a conjunct that still mentions `a` any other way is dropped (replaced by `true`).
+//!
+//! Every step only weakens the existential, i.e. `∃xs. φ ⇒ weaken(∃xs. φ)`. Forward, a weaker post is
+//! still a post; backward, a weaker `∃` is a stronger precondition. Either way every Hoare triple stays
+//! valid, and the engine checks each triple it uses with the solver anyway; the ends of a sequence
+//! (`true` … `false`) are checked too, so a weakening that loses the proof only costs precision.
+
+use crate::smt::{Op, Quantifier, Sort, Term, TermKind, Var};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static FRESH: AtomicU64 = AtomicU64::new(0);
+
+fn fresh(base: &str, sort: Sort) -> Var {
+    let n = FRESH.fetch_add(1, Ordering::Relaxed);
+    Var {
+        name: format!("{base}!ae{n}"),
+        sort,
+    }
+}
+
+fn is_array(v: &Var) -> bool {
+    matches!(v.sort, Sort::Array(..))
+}
+
+/// Does `t` contain a quantifier that binds an array variable?
+pub fn has_array_quantifier(t: &Term) -> bool {
+    if !t.has_quantifier() {
+        return false;
+    }
+    match t.kind() {
+        TermKind::Quant(_, vs, b) => vs.iter().any(is_array) || has_array_quantifier(b),
+        TermKind::App(_, args) => args.iter().any(has_array_quantifier),
+        _ => false,
+    }
+}
+
+/// Weakens `t` (see module docs): positive existentials over arrays (reached through `and`, `or` and
+/// `exists`) lose their array variables. Other occurrences are left alone.
+pub fn weaken(t: &Term) -> Term {
+    if !has_array_quantifier(t) {
+        return t.clone();
+    }
+    match t.kind() {
+        TermKind::App(Op::And, args) => Term::and(args.iter().map(weaken).collect()),
+        TermKind::App(Op::Or, args) => Term::or(args.iter().map(weaken).collect()),
+        TermKind::Quant(Quantifier::Exists, vs, body) => {
+            let body = weaken(body);
+            weaken_exists(vs.clone(), &body)
+        }
+        _ => t.clone(),
+    }
+}
+
+fn weaken_exists(vs: Vec<Var>, body: &Term) -> Term {
+    if body.is_app_of(&Op::Or) {
+        return Term::or(
+            body.args()
+                .iter()
+                .map(|d| weaken_exists(vs.clone(), d))
+                .collect(),
+        );
+    }
+    let mut conj = body.conjuncts();
+    // A disjunction that mentions a quantified array (typically the branches of an `if` that update
+    // the map differently) is distributed, so that each branch's `b = store(a, …)` becomes a
+    // top-level conjunct the light QE can substitute. Bounded; beyond the bound, precision is lost.
+    if let Some(k) = conj
+        .iter()
+        .position(|c| c.is_app_of(&Op::Or) && vs.iter().any(|v| is_array(v) && c.has_free_var(v)))
+        && body.dag_size() <= 4000
+    {
+        let d = conj.remove(k);
+        let disjuncts: Vec<Term> = d
+            .args()
+            .iter()
+            .map(|x| {
+                let mut cs = conj.clone();
+                cs.push(x.clone());
+                Term::and(cs)
+            })
+            .collect();
+        return Term::or(
+            disjuncts
+                .into_iter()
+                .map(|b| {
+                    let t =
+                        crate::smt::simplify(&crate::smt::qe_light(&Term::exists(vs.clone(), b)));
+                    weaken(&t)
+                })
+                .collect(),
+        );
+    }
+    let (mut arrays, mut others): (Vec<Var>, Vec<Var>) = vs.into_iter().partition(is_array);
+    // Bounded: each round removes one array variable (fresh ones are element-sorted, possibly arrays
+    // for nested maps, and strictly smaller in sort).
+    let mut rounds = 0;
+    while let Some(a) = arrays.pop() {
+        rounds += 1;
+        if rounds > 64 {
+            // Give up on precision: drop everything that mentions the remaining arrays.
+            arrays.push(a);
+            conj.retain(|c| !arrays.iter().any(|x| c.has_free_var(x)));
+            break;
+        }
+        conj = eliminate_one(&a, conj, &mut arrays, &mut others);
+    }
+    Term::exists(others, Term::and(conj))
+}
+
+/// Eliminates array variable `a` from the conjunction `conj` (over-approximating).
+fn eliminate_one(
+    a: &Var,
+    conj: Vec<Term>,
+    arrays: &mut Vec<Var>,
+    others: &mut Vec<Var>,
+) -> Vec<Term> {
+    let at = Term::var(a);
+    let mut conj = conj;
+    // A defining store `b = store(a, i, v)`.
+    let def = conj.iter().position(|c| store_def(c, &at, a).is_some());
+    if let Some(k) = def {
+        let c = conj.remove(k);
+        let Some((b, i, v)) = store_def(&c, &at, a) else {
+            return conj;
+        };
+        let mut out = Vec::with_capacity(conj.len() + 1);
+        // `b[i] = v`; `v` may mention `a` (nested maps): handled below like any other conjunct.
+        let fact = Term::eq(&Term::select(&b, &i), &v);
+        for c in std::iter::once(fact).chain(conj) {
+            if !c.has_free_var(a) {
+                out.push(c);
+                continue;
+            }
+            let mut sels = Vec::new();
+            if only_selects(&c, &at, a, &mut sels) {
+                sels.sort();
+                sels.dedup();
+                // Selects at index `i` itself cannot be read off `b`: keep them (they are replaced by
+                // fresh variables below).
+                let mut map = HashMap::new();
+                let mut guards = Vec::new();
+                for j in &sels {
+                    if *j == i {
+                        continue;
+                    }
+                    map.insert(Term::select(&at, j).id(), Term::select(&b, j));
+                    guards.push(Term::not(&Term::eq(j, &i)));
+                }
+                let replaced = replace(&c, &map);
+                out.push(Term::implies(&Term::and(guards), &replaced));
+            } else {
+                out.push(c);
+            }
+        }
+        conj = out;
+    }
+    // Remaining selects of `a` become fresh variables; other uses drop the conjunct.
+    let mut out = Vec::with_capacity(conj.len());
+    let mut fresh_of: HashMap<u32, Term> = HashMap::new();
+    for c in conj {
+        if !c.has_free_var(a) {
+            out.push(c);
+            continue;
+        }
+        let mut sels = Vec::new();
+        if !only_selects(&c, &at, a, &mut sels) {
+            continue;
+        }
+        let mut map = HashMap::new();
+        for j in sels {
+            let s = Term::select(&at, &j);
+            let f = fresh_of
+                .entry(s.id())
+                .or_insert_with(|| {
+                    let x = fresh(&a.name, s.sort());
+                    if is_array(&x) {
+                        arrays.push(x.clone());
+                    } else {
+                        others.push(x.clone());
+                    }
+                    Term::var(&x)
+                })
+                .clone();
+            map.insert(s.id(), f);
+        }
+        out.push(replace(&c, &map));
+    }
+    out
+}
+
+/// `c` is `b = store(a, i, v)` (either side) with `a` neither in `b` nor in `i`: returns `(b, i, v)`.
+fn store_def(c: &Term, at: &Term, a: &Var) -> Option<(Term, Term, Term)> {
+    let (op, args) = c.as_app()?;
+    if *op != Op::Eq || args.len() != 2 {
+        return None;
+    }
+    for (l, r) in [(&args[0], &args[1]), (&args[1], &args[0])] {
+        if let Some((Op::Store, s)) = r.as_app()
+            && s.len() == 3
+            && s[0] == *at
+            && !l.has_free_var(a)
+            && !s[1].has_free_var(a)
+        {
+            return Some((l.clone(), s[1].clone(), s[2].clone()));
+        }
+    }
+    None
+}
+
+/// Do all occurrences of `a` in `t` have the form `select(a, j)` with `a ∉ j`? Collects the indices.
+fn only_selects(t: &Term, at: &Term, a: &Var, out: &mut Vec<Term>) -> bool {
+    if !t.has_free_var(a) {
+        return true;
+    }
+    match t.kind() {
+        TermKind::Var(_) => false, // `a` itself, not under a select
+        TermKind::App(Op::Select, args) if args.len() == 2 && args[0] == *at => {
+            if args[1].has_free_var(a) {
+                return false;
+            }
+            out.push(args[1].clone());
+            true
+        }
+        TermKind::App(_, args) => args.iter().all(|x| only_selects(x, at, a, out)),
+        // Under a binder: give up (the bound names could capture).
+        _ => false,
+    }
+}
+
+/// Replaces subterms (keyed by their hash-consed id) top-down; does not enter binders.
+fn replace(t: &Term, map: &HashMap<u32, Term>) -> Term {
+    if map.is_empty() {
+        return t.clone();
+    }
+    fn go(t: &Term, map: &HashMap<u32, Term>, memo: &mut HashMap<u32, Term>) -> Term {
+        if let Some(r) = map.get(&t.id()) {
+            return r.clone();
+        }
+        if let Some(r) = memo.get(&t.id()) {
+            return r.clone();
+        }
+        let r = match t.kind() {
+            TermKind::App(_, args) => {
+                let new: Vec<Term> = args.iter().map(|x| go(x, map, memo)).collect();
+                if new.iter().zip(args).all(|(x, y)| x == y) {
+                    t.clone()
+                } else {
+                    t.with_args(new)
+                }
+            }
+            _ => t.clone(),
+        };
+        memo.insert(t.id(), r.clone());
+        r
+    }
+    go(t, map, &mut HashMap::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arr() -> Sort {
+        Sort::array(Sort::Int, Sort::Int)
+    }
+
+    #[test]
+    fn store_definition_yields_select_facts() {
+        let a = Var::new("a", arr());
+        let b = Var::new("b", arr());
+        let i = Var::new("i", Sort::Int);
+        let k = Var::new("k", Sort::Int);
+        let (at, bt, it, kt) = (Term::var(&a), Term::var(&b), Term::var(&i), Term::var(&k));
+        // ∃a. b = store(a, i, 0) ∧ a[k] = 1
+        let t = Term::exists(
+            vec![a.clone()],
+            Term::and(vec![
+                Term::eq(&bt, &Term::store(&at, &it, &Term::int(0))),
+                Term::eq(&Term::select(&at, &kt), &Term::int(1)),
+            ]),
+        );
+        let w = weaken(&t);
+        assert!(!has_array_quantifier(&w));
+        assert!(!w.has_free_var(&a));
+        let s = w.to_string();
+        assert!(s.contains("(select b i)"), "{s}");
+        assert!(s.contains("(select b k)"), "{s}");
+    }
+
+    #[test]
+    fn other_uses_are_dropped() {
+        let a = Var::new("a", arr());
+        let c = Var::new("c", arr());
+        let t = Term::exists(
+            vec![a.clone()],
+            Term::and(vec![
+                Term::eq(
+                    &Term::var(&a),
+                    &Term::store(&Term::var(&c), &Term::int(0), &Term::int(1)),
+                ),
+                Term::eq(&Term::var(&c), &Term::var(&c)),
+            ]),
+        );
+        let w = weaken(&t);
+        assert!(!w.has_free_var(&a));
+        assert!(!has_array_quantifier(&w));
+    }
+}
