@@ -139,12 +139,12 @@ pub fn build(
         Ok(m) => m,
         Err(e) => return Err(format!("counterexample model: {e}")),
     };
-    // Array values: rendered from the same model; a shape we cannot read is said so, not guessed.
-    let arrays = search.session.get_array_model().unwrap_or_default();
+    // Array and uninterpreted values: rendered from the same model; a shape we cannot read is said so, not guessed.
+    let arrays = search.session.get_rendered_model().unwrap_or_default();
     let value = |v: &crate::smt::Var| match (model.get(v), arrays.get(v)) {
         (Some(x), _) => show(x),
         (None, Some(Some(a))) => a.clone(),
-        (None, Some(None)) => "(unprintable array value)".into(),
+        (None, Some(None)) => "(unprintable value)".into(),
         (None, None) => "any".into(),
     };
     let mut steps = Vec::new();

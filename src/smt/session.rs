@@ -1115,10 +1115,11 @@ impl Session {
         Ok(out)
     }
 
-    /// Renders the array-valued declared constants of the model of the last `sat` check
-    /// (`[0 := 5, else 0]`, see [`super::arrayval`]); a value whose shape is not understood is
-    /// `None`. Constants the solver leaves out are absent.
-    pub fn get_array_model(&mut self) -> Result<BTreeMap<Var, Option<String>>, SmtError> {
+    /// Renders the declared constants of the model of the last `sat` check whose values are not
+    /// [`Value`]s: arrays (`[0 := 5, else 0]`, see [`super::arrayval`]) and elements of uninterpreted
+    /// sorts (`T#0`, `T#1`: distinct names for distinct elements). A value whose shape is not
+    /// understood is `None`. Constants the solver leaves out are absent.
+    pub fn get_rendered_model(&mut self) -> Result<BTreeMap<Var, Option<String>>, SmtError> {
         let r = self.query("(get-model)\n", "reading the model")?;
         let mut items = r.list().ok_or_else(|| {
             SmtError::Parse(format!("bad model {}", sexp::excerpt(&r.to_string())))
@@ -1133,9 +1134,16 @@ impl Session {
             if let Some([eq, x, v]) = d.list()
                 && eq.atom() == Some("=")
                 && let Some(var) = x.symbol().and_then(|n| self.env.vars.get(n))
-                && matches!(var.sort, Sort::Array(..))
             {
-                yices.insert(var.clone(), super::arrayval::render_yices(v, &funs));
+                match &var.sort {
+                    Sort::Array(..) => {
+                        yices.insert(var.clone(), super::arrayval::render_yices(v, &funs));
+                    }
+                    Sort::Uninterpreted(..) => {
+                        yices.insert(var.clone(), render_element(v, &var.sort));
+                    }
+                    _ => {}
+                }
             }
         }
         if !yices.is_empty() {
@@ -1143,6 +1151,7 @@ impl Session {
         }
         let mut defs: super::arrayval::Defs = HashMap::new();
         let mut arrays = Vec::new();
+        let mut elements = Vec::new();
         let mut functions = Vec::new();
         for d in items {
             let Some(l) = d.list() else { continue };
@@ -1152,10 +1161,14 @@ impl Session {
             let Some(name) = l[1].symbol() else { continue };
             let Some(params) = l[2].list() else { continue };
             if params.is_empty() {
-                if let Some(var) = self.env.vars.get(name)
-                    && matches!(var.sort, Sort::Array(..))
-                {
-                    arrays.push((var.clone(), &l[4]));
+                if let Some(var) = self.env.vars.get(name) {
+                    match &var.sort {
+                        Sort::Array(..) => arrays.push((var.clone(), &l[4])),
+                        Sort::Uninterpreted(..) => {
+                            elements.push((var.clone(), render_element(&l[4], &var.sort)))
+                        }
+                        _ => {}
+                    }
                 }
             } else {
                 let names: Vec<&str> = params
@@ -1185,6 +1198,7 @@ impl Session {
             let r = f.and_then(|(p, body)| super::arrayval::render_function(p, body, &defs));
             out.insert(v, r);
         }
+        out.extend(elements);
         Ok(out)
     }
 
@@ -1313,6 +1327,32 @@ impl Session {
 /// Names that must not be used verbatim as solver symbols (they would read as built-ins).
 fn needs_mangling(s: &str) -> bool {
     matches!(s, "true" | "false") || s.is_empty()
+}
+
+/// An element of an uninterpreted sort as the solver names it (z3 `T!val!3`, yices `@const_3`),
+/// shown as `T#3`; anything else is `None`.
+fn render_element(v: &SExp, sort: &Sort) -> Option<String> {
+    // yices may qualify it: `(as @const_1 T)`
+    let atom = match v.list() {
+        Some([as_, a, _]) if as_.atom() == Some("as") => a.symbol()?,
+        _ => v.symbol()?,
+    };
+    let digits: String = atom
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if digits.is_empty() {
+        return None;
+    }
+    let name = match sort {
+        Sort::Uninterpreted(n, _) => n.strip_suffix("!type").unwrap_or(n),
+        _ => return None,
+    };
+    Some(format!("{name}#{digits}"))
 }
 
 fn write_echo(out: &mut String, marker: &str) {
