@@ -234,8 +234,10 @@ enum LoopEnd {
     Diverging,
 }
 
-/// A refuted trace that visits one location this often stops the first loop for invariant synthesis.
-pub const DIVERGENCE_REPEATS: usize = 3;
+/// A refuted trace that visits one location this often (a loop was unrolled) stops the first loop for
+/// invariant synthesis. Measured on T1: 2 answers more programs than 3 (waiting longer lets the
+/// unrolled interpolants grow) and costs little on programs that are already fast.
+pub const DIVERGENCE_REPEATS: usize = 2;
 
 fn unreachable_outcome(stats: &Stats) -> Outcome {
     Outcome::unknown(
