@@ -8,8 +8,9 @@
 //!    rationals), transition formulas interpreted as relations over pre, post and auxiliary
 //!    variables (affine equalities intersect, disjunctions join, everything else is ignored, which
 //!    over-approximates), iterated to the fixpoint (each location's dimension only grows, so at most
-//!    `n + 1` changes per location). (b) Template bounds `x <= c`, `x >= c` with `c` among the
-//!    integer constants of the program, and `x <= y` for small programs.
+//!    `n + 1` changes per location). (b) Templates over the integer constants `c` of the program:
+//!    bounds `x <= c`, `x >= c`; for small programs also `x <= y`, congruences `x mod k == r` and
+//!    ratios `y <= k * x`, `y >= k * x` for small constants `k`.
 //! 2. **Houdini** (C. Flanagan, K. R. M. Leino: "Houdini, an annotation assistant for ESC/Java",
 //!    FME 2001): the greatest subset of the candidates that is inductive. For every letter
 //!    `a: l -> l'` the query `Inv(l) ∧ a ∧ ¬(∧ Inv(l')')` is posed; a model drops every candidate of
@@ -55,6 +56,8 @@ pub struct Limits {
     pub max_queries: usize,
     /// At most this many distinct program constants in bound templates.
     pub max_constants: usize,
+    /// Constants up to this value are also moduli (`x mod k == r`) and ratios (`y <= k * x`, k <= 4).
+    pub max_modulus: u32,
     pub deadline: Option<Instant>,
 }
 
@@ -65,6 +68,7 @@ impl Default for Limits {
             max_candidates: 200,
             max_queries: 400,
             max_constants: 8,
+            max_modulus: 8,
             deadline: None,
         }
     }
@@ -155,6 +159,38 @@ pub fn synthesize(
                         if let (Ok(a), Ok(b)) = (voc.pre(x), voc.pre(y)) {
                             push(Term::le(&Term::var(&a), &Term::var(&b)), &mut cs);
                             push(Term::ge(&Term::var(&a), &Term::var(&b)), &mut cs);
+                        }
+                    }
+                }
+            }
+        }
+        // Small multipliers among the constants: congruences `x mod k == r` and ratios `y <= k * x`.
+        let ks: Vec<BigInt> = consts
+            .iter()
+            .filter(|c| **c >= BigInt::from(2) && **c <= BigInt::from(limits.max_modulus))
+            .cloned()
+            .collect();
+        if vars.len() <= 8 {
+            for k in &ks {
+                for &x in &vars {
+                    let Ok(v) = voc.pre(x) else { continue };
+                    let m = Term::modulo(&Term::var(&v), &Term::int(k.clone()));
+                    let mut r = BigInt::zero();
+                    while r < *k {
+                        push(Term::eq(&m, &Term::int(r.clone())), &mut cs);
+                        r += 1;
+                    }
+                }
+            }
+        }
+        if vars.len() <= 6 {
+            for k in ks.iter().filter(|k| **k <= BigInt::from(4)) {
+                for &x in &vars {
+                    for &y in &vars {
+                        if let (true, Ok(a), Ok(b)) = (x != y, voc.pre(x), voc.pre(y)) {
+                            let kx = Term::mul(vec![Term::int(k.clone()), Term::var(&a)]);
+                            push(Term::le(&Term::var(&b), &kx), &mut cs);
+                            push(Term::ge(&Term::var(&b), &kx), &mut cs);
                         }
                     }
                 }
