@@ -58,6 +58,8 @@ pub struct Limits {
     pub max_constants: usize,
     /// Constants up to this value are also moduli (`x mod k == r`) and ratios (`y <= k * x`, k <= 4).
     pub max_modulus: u32,
+    /// Time budget of Karr's analysis, in milliseconds (its partial result is still a candidate set).
+    pub karr_ms: u64,
     pub deadline: Option<Instant>,
 }
 
@@ -69,6 +71,7 @@ impl Default for Limits {
             max_queries: 400,
             max_constants: 8,
             max_modulus: 8,
+            karr_ms: 500,
             deadline: None,
         }
     }
@@ -123,7 +126,10 @@ pub fn synthesize(
         .copied()
         .filter(|l| *l != enc.init && cfa.error_of(*l).is_none())
         .collect();
-    let affine = karr(voc, enc, &reach, &letters, &vars);
+    // Karr's analysis only proposes candidates: stopping it early (time budget) is sound.
+    let karr_stop = Instant::now() + std::time::Duration::from_millis(limits.karr_ms);
+    let karr_stop = limits.deadline.map_or(karr_stop, |d| d.min(karr_stop));
+    let affine = karr(voc, enc, &reach, &letters, &vars, karr_stop);
     let consts = constants(enc, &letters, limits.max_constants);
     let mut cands: BTreeMap<LocId, Vec<Term>> = BTreeMap::new();
     let mut total = 0;
@@ -587,6 +593,7 @@ fn karr(
     reach: &[LocId],
     letters: &[usize],
     vars: &[PVar],
+    stop: Instant,
 ) -> BTreeMap<LocId, Option<Affine>> {
     let n = vars.len();
     let index: HashMap<PVar, usize> = vars.iter().enumerate().map(|(i, x)| (*x, i)).collect();
@@ -607,8 +614,8 @@ fn karr(
     let mut steps = 0;
     while let Some(l) = queue.pop_front() {
         steps += 1;
-        if steps > 20 * (reach.len() + 1) * (n + 2) {
-            break; // cannot happen (each location's dimension grows); a guard nonetheless
+        if steps > 20 * (reach.len() + 1) * (n + 2) || Instant::now() >= stop {
+            break; // the step guard cannot trigger (each location's dimension grows)
         }
         let Some(Some(src)) = at.get(&l).cloned() else {
             continue;
@@ -917,6 +924,18 @@ mod tests {
             printed.iter().all(|s| s != "y == x" && s != "x >= 0"),
             "{printed:?}"
         );
+    }
+
+    #[test]
+    fn congruence_and_ratio_templates() {
+        let src = "procedure p() { var x, y: int; x := 0; y := 0; \
+                   while (x < 500) { x := x + 3; if (*) { y := y + 2; } else { y := y + 1; } } \
+                   assert x == 501; }";
+        let Some((printed, _)) = check(src, BlockEncoding::Large) else {
+            return;
+        };
+        assert!(printed.iter().any(|s| s == "x mod 3 == 0"), "{printed:?}");
+        assert!(printed.iter().any(|s| s == "x <= 501"), "{printed:?}");
     }
 
     /// A small deterministic generator of loop programs over `a`, `b`, `c`.
