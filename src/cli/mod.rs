@@ -72,6 +72,9 @@ pub struct EngineArgs {
     /// Print the proof (an invariant at each loop head) when the program is safe.
     #[arg(long)]
     pub proof: bool,
+    /// Do not synthesise inductive invariants (Karr + templates, Houdini) when a loop unrolls.
+    #[arg(long)]
+    pub no_invariants: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -436,6 +439,7 @@ pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
         block_encoding: args.block_encoding,
         interpolation: args.interpolation,
         deadline: Some(Instant::now() + Duration::from_secs_f64(timeout_s.max(0.0))),
+        invariants: !args.no_invariants,
         ..Config::default()
     }
 }

@@ -6,7 +6,9 @@
 //! 2. [`blocks`]: block encoding (none / sequences / large blocks);
 //! 3. [`cegar`]: the CEGAR loop — shortest error trace of `CFA \ FH`, trace check ([`tracecheck`]),
 //!    interpolants ([`interpolate`]), a Floyd–Hoare automaton built on demand ([`floyd_hoare`]) with a
-//!    tiered Hoare-triple checker ([`hoare`]) and a predicate unifier ([`predicates`]);
+//!    tiered Hoare-triple checker ([`hoare`]) and a predicate unifier ([`predicates`]); when a refuted
+//!    trace unrolls a loop, inductive invariants ([`invariants`]: Karr + templates, Houdini) strengthen
+//!    the letters;
 //! 4. results: SAFE with a proof, UNSAFE with a re-validated counterexample ([`counterexample`]),
 //!    UNKNOWN with a reason.
 //!
@@ -25,6 +27,7 @@ pub mod counterexample;
 pub mod floyd_hoare;
 pub mod hoare;
 pub mod interpolate;
+pub mod invariants;
 pub mod predicates;
 pub mod pretty;
 pub mod stats;
@@ -116,6 +119,8 @@ pub struct Config {
     pub max_iterations: usize,
     /// Maximal number of locations of the inlined control-flow automaton.
     pub max_locations: usize,
+    /// Synthesise inductive invariants ([`invariants`]) when a refuted trace unrolls a loop.
+    pub invariants: bool,
 }
 
 impl Default for Config {
@@ -129,6 +134,7 @@ impl Default for Config {
             query_timeout_s: 10.0,
             max_iterations: 10_000,
             max_locations: 200_000,
+            invariants: true,
         }
     }
 }

@@ -25,6 +25,11 @@ pub struct Stats {
     pub qe_solver_calls: usize,
     pub quantified_predicates: usize,
     pub perfect_sequences: usize,
+    /// Invariants proven by the synthesis step (0 if it did not run or found none).
+    pub invariants: usize,
+    pub invariant_queries: usize,
+    #[serde(serialize_with = "secs")]
+    pub invariant_time: Duration,
     #[serde(serialize_with = "secs")]
     pub total_time: Duration,
 }
@@ -52,7 +57,7 @@ impl Stats {
             0.0
         };
         format!(
-            "statistics:\n  iterations: {}\n  longest trace: {} letters\n  CFA: {} locations, {} edges; {} letters after block encoding\n  abstraction: {} states explored (last iteration)\n  predicates: {}, Floyd–Hoare states: {}\n  Hoare triples: {} cache, {} syntactic, {} SMT\n  solver: {} calls, {:.3} s ({:.0}% of {:.3} s)\n  interpolation: {:.3} s; QE: {:.3} s, {} solver QE calls, {} quantified predicates\n  perfect sequences: {}\n",
+            "statistics:\n  iterations: {}\n  longest trace: {} letters\n  CFA: {} locations, {} edges; {} letters after block encoding\n  abstraction: {} states explored (last iteration)\n  predicates: {}, Floyd–Hoare states: {}\n  Hoare triples: {} cache, {} syntactic, {} SMT\n  solver: {} calls, {:.3} s ({:.0}% of {:.3} s)\n  interpolation: {:.3} s; QE: {:.3} s, {} solver QE calls, {} quantified predicates\n  perfect sequences: {}\n  invariants: {} proven, {} Houdini queries, {:.3} s\n",
             self.iterations,
             self.max_trace_length,
             self.cfa_locations,
@@ -73,6 +78,9 @@ impl Stats {
             self.qe_solver_calls,
             self.quantified_predicates,
             self.perfect_sequences,
+            self.invariants,
+            self.invariant_queries,
+            self.invariant_time.as_secs_f64(),
         )
     }
 }

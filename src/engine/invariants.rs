@@ -1,0 +1,1002 @@
+//! Invariant synthesis: a conjunction of linear facts at each location of the block-encoded
+//! control-flow automaton that is *inductive* for the whole automaton, checked by the solver.
+//!
+//! Two steps:
+//! 1. **Candidates.** (a) Affine equalities from Karr's analysis (M. Karr, "Affine relationships among
+//!    variables of a program", Acta Informatica 6, 1976) over the integer program variables: an
+//!    affine subspace per location in generator form (a point and a basis of directions, exact
+//!    rationals), transition formulas interpreted as relations over pre, post and auxiliary
+//!    variables (affine equalities intersect, disjunctions join, everything else is ignored, which
+//!    over-approximates), iterated to the fixpoint (each location's dimension only grows, so at most
+//!    `n + 1` changes per location). (b) Templates over the integer constants `c` of the program:
+//!    bounds `x <= c`, `x >= c`; for small programs also `x <= y`, congruences `x mod k == r` and
+//!    ratios `y <= k * x`, `y >= k * x` for small constants `k`.
+//! 2. **Houdini** (C. Flanagan, K. R. M. Leino: "Houdini, an annotation assistant for ESC/Java",
+//!    FME 2001): the greatest subset of the candidates that is inductive. For every letter
+//!    `a: l -> l'` the query `Inv(l) ∧ a ∧ ¬(∧ Inv(l')')` is posed; a model drops every candidate of
+//!    `l'` it falsifies at once (one query per letter and round), an `unsat` answer accepts the
+//!    letter, and any other answer drops all candidates of `l'`. The initial location carries no
+//!    candidate (`true`), so initiation is the check of the letters leaving it.
+//!
+//! Invariant of the result: for every letter `a: l -> l'` of the encoded automaton reachable from the
+//! initial location, the solver answered `unsat` for `Inv(l) ∧ a ∧ ¬Inv(l')'` with the final sets
+//! (or `Inv(l')` is empty). Hence, by induction over the length of a run, every state a run reaches
+//! at a location `l` satisfies `Inv(l)`. If the fixpoint is not reached within the query budget or
+//! the deadline, the result is empty: nothing is claimed. Karr's analysis is only a source of
+//! candidates; its correctness is not needed for soundness.
+//!
+//! Use ([`strengthen`]): conjoining `Inv(l)` to every letter leaving `l` removes only transitions
+//! from unreachable states, so the set of feasible error traces is unchanged (a feasible trace of the
+//! original letters reaches only states satisfying the invariants, so it is feasible with the
+//! strengthened letters, and conversely each strengthened letter implies the original). Trace
+//! abstraction over the strengthened letters is therefore sound for the original program;
+//! counterexamples are re-validated on the original CFA edges regardless.
+
+use super::blocks::{Encoded, Letter};
+use super::cfa::{Cfa, LocId};
+use super::hoare::primed;
+use super::transition::{PVar, Vocabulary, pvars_of};
+use crate::smt::{Op, SatResult, Session, Sort, Term, TermKind, Value, Var};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::time::Instant;
+
+type Q = BigRational;
+
+/// Limits that keep the synthesis cheap.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Programs with more integer variables are skipped.
+    pub max_vars: usize,
+    /// At most this many candidates per location.
+    pub max_candidates: usize,
+    /// At most this many Houdini queries.
+    pub max_queries: usize,
+    /// At most this many distinct program constants in bound templates.
+    pub max_constants: usize,
+    /// Constants up to this value are also moduli (`x mod k == r`) and ratios (`y <= k * x`, k <= 4).
+    pub max_modulus: u32,
+    /// Time budget of Karr's analysis, in milliseconds (its partial result is still a candidate set).
+    pub karr_ms: u64,
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_vars: 40,
+            max_candidates: 200,
+            max_queries: 400,
+            max_constants: 8,
+            max_modulus: 8,
+            karr_ms: 500,
+            deadline: None,
+        }
+    }
+}
+
+/// Proven invariants per location (terms over canonical pre-state variables), and counters.
+#[derive(Clone, Debug, Default)]
+pub struct Invariants {
+    pub at: BTreeMap<LocId, Vec<Term>>,
+    pub candidates: usize,
+    pub queries: usize,
+}
+
+impl Invariants {
+    pub fn is_empty(&self) -> bool {
+        self.at.values().all(Vec::is_empty)
+    }
+    pub fn count(&self) -> usize {
+        self.at.values().map(Vec::len).sum()
+    }
+    /// The conjunction at `l` (`true` if none).
+    pub fn term_at(&self, l: LocId) -> Term {
+        Term::and(self.at.get(&l).cloned().unwrap_or_default())
+    }
+}
+
+/// Synthesises inductive invariants for the encoded automaton (see the module comment).
+pub fn synthesize(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    session: &mut Session,
+    limits: &Limits,
+) -> Invariants {
+    let reach = reachable(enc);
+    let letters: Vec<usize> = reach.iter().flat_map(|l| enc.out[*l].clone()).collect();
+    // Integer program variables mentioned by the letters.
+    let mut vars: BTreeSet<PVar> = BTreeSet::new();
+    for &a in &letters {
+        for x in enc.letters[a].tf.vars() {
+            if voc.sort(x) == Ok(Sort::Int) {
+                vars.insert(x);
+            }
+        }
+    }
+    if vars.is_empty() || vars.len() > limits.max_vars {
+        return Invariants::default();
+    }
+    let vars: Vec<PVar> = vars.into_iter().collect();
+    let targets: Vec<LocId> = reach
+        .iter()
+        .copied()
+        .filter(|l| *l != enc.init && cfa.error_of(*l).is_none())
+        .collect();
+    // Karr's analysis only proposes candidates: stopping it early (time budget) is sound.
+    let karr_stop = Instant::now() + std::time::Duration::from_millis(limits.karr_ms);
+    let karr_stop = limits.deadline.map_or(karr_stop, |d| d.min(karr_stop));
+    let affine = karr(voc, enc, &reach, &letters, &vars, karr_stop);
+    let consts = constants(enc, &letters, limits.max_constants);
+    let mut cands: BTreeMap<LocId, Vec<Term>> = BTreeMap::new();
+    let mut total = 0;
+    for &l in &targets {
+        let mut cs: Vec<Term> = Vec::new();
+        let mut seen: BTreeSet<u32> = BTreeSet::new();
+        // Candidates stay unsimplified (`x <= c`), so that weaker bounds can be recognised later.
+        let mut push = |t: Term, cs: &mut Vec<Term>| {
+            if seen.insert(t.id()) {
+                cs.push(t);
+            }
+        };
+        if let Some(Some(space)) = affine.get(&l) {
+            for (coef, c) in space.equalities() {
+                if let Some(t) = equality_term(voc, &vars, &coef, &c) {
+                    push(t, &mut cs);
+                }
+            }
+        }
+        // Bounds, the constants of smallest magnitude first (truncation drops the largest).
+        for c in &consts {
+            for &x in &vars {
+                let Ok(v) = voc.pre(x) else { continue };
+                let v = Term::var(&v);
+                push(Term::le(&v, &Term::int(c.clone())), &mut cs);
+                push(Term::ge(&v, &Term::int(c.clone())), &mut cs);
+            }
+        }
+        if vars.len() <= 8 {
+            for &x in &vars {
+                for &y in &vars {
+                    if x < y {
+                        if let (Ok(a), Ok(b)) = (voc.pre(x), voc.pre(y)) {
+                            push(Term::le(&Term::var(&a), &Term::var(&b)), &mut cs);
+                            push(Term::ge(&Term::var(&a), &Term::var(&b)), &mut cs);
+                        }
+                    }
+                }
+            }
+        }
+        // Small multipliers among the constants: congruences `x mod k == r` and ratios `y <= k * x`.
+        let ks: Vec<BigInt> = consts
+            .iter()
+            .filter(|c| **c >= BigInt::from(2) && **c <= BigInt::from(limits.max_modulus))
+            .cloned()
+            .collect();
+        if vars.len() <= 8 {
+            for k in &ks {
+                for &x in &vars {
+                    let Ok(v) = voc.pre(x) else { continue };
+                    let m = Term::modulo(&Term::var(&v), &Term::int(k.clone()));
+                    let mut r = BigInt::zero();
+                    while r < *k {
+                        push(Term::eq(&m, &Term::int(r.clone())), &mut cs);
+                        r += 1;
+                    }
+                }
+            }
+        }
+        if vars.len() <= 6 {
+            for k in ks.iter().filter(|k| **k <= BigInt::from(4)) {
+                for &x in &vars {
+                    for &y in &vars {
+                        if let (true, Ok(a), Ok(b)) = (x != y, voc.pre(x), voc.pre(y)) {
+                            let kx = Term::mul(vec![Term::int(k.clone()), Term::var(&a)]);
+                            push(Term::le(&Term::var(&b), &kx), &mut cs);
+                            push(Term::ge(&Term::var(&b), &kx), &mut cs);
+                        }
+                    }
+                }
+            }
+        }
+        cs.truncate(limits.max_candidates);
+        total += cs.len();
+        cands.insert(l, cs);
+    }
+    let mut result = houdini(voc, enc, &letters, cands, session, limits);
+    result.candidates = total;
+    for ts in result.at.values_mut() {
+        *ts = drop_weaker_bounds(std::mem::take(ts));
+    }
+    // Drop invariants implied by earlier ones (equalities come first): smaller letters and proofs.
+    // Any subset of the proven invariants is sound to use, so an unknown answer simply keeps one.
+    for ts in result.at.values_mut() {
+        let mut kept: Vec<Term> = Vec::new();
+        for t in std::mem::take(ts) {
+            if !kept.is_empty() && result.queries < 2 * limits.max_queries && !timed_out(limits) {
+                result.queries += 1;
+                session.push();
+                session.assert(&Term::and(kept.clone()));
+                session.assert(&Term::not(&t));
+                let implied = session.check_sat() == SatResult::Unsat;
+                session.pop();
+                if implied {
+                    continue;
+                }
+            }
+            kept.push(t);
+        }
+        *ts = kept;
+    }
+    result
+}
+
+/// Conjoins `Inv(src)` to every letter (see the module comment for why this is sound).
+pub fn strengthen(voc: &Vocabulary, enc: &Encoded, inv: &Invariants) -> Encoded {
+    let mut out = enc.clone();
+    for letter in &mut out.letters {
+        let Some(ts) = inv.at.get(&letter.src) else {
+            continue;
+        };
+        if ts.is_empty() {
+            continue;
+        }
+        let guard = Term::and(ts.clone());
+        letter.tf.reads.extend(pvars_of(voc, &guard));
+        letter.tf.formula = Term::and(vec![guard, letter.tf.formula.clone()]);
+    }
+    out
+}
+
+fn reachable(enc: &Encoded) -> Vec<LocId> {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![enc.init];
+    while let Some(l) = stack.pop() {
+        if seen.insert(l) {
+            for &a in &enc.out[l] {
+                stack.push(enc.letters[a].tgt);
+            }
+        }
+    }
+    seen.into_iter().collect()
+}
+
+/// Integer constants of the letters and their negations (0 included), for the `max` smallest
+/// magnitudes, smallest magnitude first.
+fn constants(enc: &Encoded, letters: &[usize], max: usize) -> Vec<BigInt> {
+    let mut found: BTreeSet<BigInt> = BTreeSet::new();
+    found.insert(BigInt::zero());
+    let mut seen = BTreeSet::new();
+    for &a in letters {
+        let mut stack = vec![enc.letters[a].tf.formula.clone()];
+        while let Some(t) = stack.pop() {
+            if seen.len() > 20_000 || !seen.insert(t.id()) {
+                continue;
+            }
+            match t.kind() {
+                TermKind::Const(Value::Int(i)) if i.abs() <= BigInt::from(1_000_000) => {
+                    found.insert(i.abs());
+                }
+                TermKind::App(_, args) => stack.extend(args.iter().cloned()),
+                _ => {}
+            }
+        }
+    }
+    found
+        .into_iter()
+        .take(max)
+        .flat_map(|c| {
+            if c.is_zero() {
+                vec![c]
+            } else {
+                vec![c.clone(), -c]
+            }
+        })
+        .collect()
+}
+
+/// Among `x <= c` (resp. `x >= c`) for the same `x`, only the tightest is kept.
+fn drop_weaker_bounds(ts: Vec<Term>) -> Vec<Term> {
+    // (var term, is upper) → tightest constant
+    let bound = |t: &Term| -> Option<(u32, bool, BigInt)> {
+        let (op, args) = t.as_app()?;
+        if args.len() != 2 {
+            return None;
+        }
+        let Some(Value::Int(c)) = args[1].as_const() else {
+            return None;
+        };
+        args[0].as_var()?;
+        match op {
+            Op::Le => Some((args[0].id(), true, c.clone())),
+            Op::Ge => Some((args[0].id(), false, c.clone())),
+            _ => None,
+        }
+    };
+    let mut best: HashMap<(u32, bool), BigInt> = HashMap::new();
+    for t in &ts {
+        if let Some((v, up, c)) = bound(t) {
+            let e = best.entry((v, up)).or_insert_with(|| c.clone());
+            if (up && c < *e) || (!up && c > *e) {
+                *e = c;
+            }
+        }
+    }
+    ts.into_iter()
+        .filter(|t| match bound(t) {
+            Some((v, up, c)) => best.get(&(v, up)) == Some(&c),
+            None => true,
+        })
+        .collect()
+}
+
+fn timed_out(limits: &Limits) -> bool {
+    limits.deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// The greatest inductive subset of `cands` (empty if the budget runs out first).
+fn houdini(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    letters: &[usize],
+    mut cands: BTreeMap<LocId, Vec<Term>>,
+    session: &mut Session,
+    limits: &Limits,
+) -> Invariants {
+    let mut queries = 0;
+    let mut queue: std::collections::VecDeque<usize> = letters.iter().copied().collect();
+    let mut queued: BTreeSet<usize> = letters.iter().copied().collect();
+    let mut failed = false;
+    while let Some(a) = queue.pop_front() {
+        queued.remove(&a);
+        let letter = &enc.letters[a];
+        let posts = cands.get(&letter.tgt).cloned().unwrap_or_default();
+        if posts.is_empty() {
+            continue;
+        }
+        if queries >= limits.max_queries || timed_out(limits) {
+            failed = true;
+            break;
+        }
+        queries += 1;
+        let pre = cands.get(&letter.src).cloned().unwrap_or_default();
+        let primed_posts: Vec<Term> = posts.iter().map(|p| primed(voc, p, letter)).collect();
+        session.push();
+        session.assert(&Term::and(pre));
+        session.assert(&letter.tf.formula);
+        session.assert(&Term::not(&Term::and(primed_posts.clone())));
+        let keep: Option<Vec<bool>> = match session.check_sat() {
+            SatResult::Unsat => None,
+            SatResult::Sat => match session.get_values(&primed_posts) {
+                Ok(vals) if vals.len() == posts.len() => Some(
+                    vals.iter()
+                        .map(|(_, v)| matches!(v, Value::Bool(true)))
+                        .collect(),
+                ),
+                _ => Some(vec![false; posts.len()]),
+            },
+            SatResult::Unknown(_) => Some(vec![false; posts.len()]),
+        };
+        session.pop();
+        let Some(mut keep) = keep else { continue };
+        if keep.iter().all(|k| *k) {
+            // The model falsifies the conjunction, so some value must be false; be safe regardless.
+            keep = vec![false; posts.len()];
+        }
+        let kept: Vec<Term> = posts
+            .into_iter()
+            .zip(keep)
+            .filter(|(_, k)| *k)
+            .map(|(p, _)| p)
+            .collect();
+        cands.insert(letter.tgt, kept);
+        // The target's set shrank: recheck this letter and every letter leaving the target.
+        for &b in std::iter::once(&a).chain(enc.out[letter.tgt].iter()) {
+            if queued.insert(b) {
+                queue.push_back(b);
+            }
+        }
+    }
+    if failed {
+        return Invariants {
+            queries,
+            ..Invariants::default()
+        };
+    }
+    cands.retain(|_, v| !v.is_empty());
+    Invariants {
+        at: cands,
+        candidates: 0,
+        queries,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Karr's analysis in generator form.
+
+/// An affine subspace `{ point + Σ λ_i dirs_i }`; `dirs` linearly independent (reduced row echelon).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Affine {
+    point: Vec<Q>,
+    dirs: Vec<Vec<Q>>,
+}
+
+fn dot(a: &[Q], b: &[Q]) -> Q {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Reduced row echelon form of the rows, zero rows removed.
+fn rref(mut rows: Vec<Vec<Q>>, width: usize) -> Vec<Vec<Q>> {
+    let mut r = 0;
+    for c in 0..width {
+        let Some(p) = (r..rows.len()).find(|&i| !rows[i][c].is_zero()) else {
+            continue;
+        };
+        rows.swap(r, p);
+        let inv = rows[r][c].recip();
+        for x in rows[r].iter_mut() {
+            *x = &*x * &inv;
+        }
+        let pivot = rows[r].clone();
+        for (i, row) in rows.iter_mut().enumerate() {
+            if i != r && !row[c].is_zero() {
+                let f = row[c].clone();
+                for (x, y) in row.iter_mut().zip(&pivot) {
+                    *x = &*x - &f * y;
+                }
+            }
+        }
+        r += 1;
+        if r == rows.len() {
+            break;
+        }
+    }
+    rows.truncate(r);
+    rows
+}
+
+impl Affine {
+    fn dim(&self) -> usize {
+        self.point.len()
+    }
+
+    fn join(&self, other: &Affine) -> Affine {
+        let mut rows = self.dirs.clone();
+        rows.extend(other.dirs.iter().cloned());
+        rows.push(
+            other
+                .point
+                .iter()
+                .zip(&self.point)
+                .map(|(a, b)| a - b)
+                .collect(),
+        );
+        Affine {
+            point: self.point.clone(),
+            dirs: rref(rows, self.dim()),
+        }
+    }
+
+    /// The intersection with `coef · x = c` (`None`: empty).
+    fn meet(mut self, coef: &[Q], c: &Q) -> Option<Affine> {
+        let Some(k) = self.dirs.iter().position(|d| !dot(coef, d).is_zero()) else {
+            return if dot(coef, &self.point) == *c {
+                Some(self)
+            } else {
+                None
+            };
+        };
+        let d0 = self.dirs.remove(k);
+        let ad0 = dot(coef, &d0);
+        let t = (c - dot(coef, &self.point)) / &ad0;
+        for (p, d) in self.point.iter_mut().zip(&d0) {
+            *p = &*p + &t * d;
+        }
+        let dirs = std::mem::take(&mut self.dirs)
+            .into_iter()
+            .map(|d| {
+                let f = dot(coef, &d) / &ad0;
+                d.iter().zip(&d0).map(|(x, y)| x - &f * y).collect()
+            })
+            .collect();
+        let n = self.dim();
+        self.dirs = rref(dirs, n);
+        Some(self)
+    }
+
+    /// A basis of the affine equalities `coef · x = c` that hold on the subspace.
+    fn equalities(&self) -> Vec<(Vec<Q>, Q)> {
+        let n = self.dim();
+        let pivots: Vec<usize> = self
+            .dirs
+            .iter()
+            .map(|d| d.iter().position(|x| !x.is_zero()).unwrap_or(n))
+            .collect();
+        let mut out = Vec::new();
+        for j in 0..n {
+            if pivots.contains(&j) {
+                continue;
+            }
+            // coef_j = 1, coef_{pivot_i} = -dirs_i[j]: then coef · dirs_i = dirs_i[j] - dirs_i[j] = 0
+            // because each row of the RREF has 1 at its pivot and 0 at the other pivots.
+            let mut coef = vec![Q::zero(); n];
+            coef[j] = Q::one();
+            for (i, d) in self.dirs.iter().enumerate() {
+                if pivots[i] < n {
+                    coef[pivots[i]] = -d[j].clone();
+                }
+            }
+            let c = dot(&coef, &self.point);
+            out.push((coef, c));
+        }
+        out
+    }
+}
+
+/// `coef · vars = c` as a term with integer coefficients (positive and negative sides apart).
+fn equality_term(voc: &Vocabulary, vars: &[PVar], coef: &[Q], c: &Q) -> Option<Term> {
+    let mut lcm = BigInt::one();
+    for q in coef.iter().chain(std::iter::once(c)) {
+        lcm = num_integer::Integer::lcm(&lcm, q.denom());
+    }
+    let scale = |q: &Q| -> BigInt { (q * Q::from_integer(lcm.clone())).to_integer() };
+    let mut lhs = Vec::new();
+    let mut rhs = Vec::new();
+    for (x, q) in vars.iter().zip(coef) {
+        if q.is_zero() {
+            continue;
+        }
+        let k = scale(q);
+        if k.bits() > 40 {
+            return None;
+        }
+        let v = Term::var(&voc.pre(*x).ok()?);
+        let mon = |k: BigInt| {
+            if k.is_one() {
+                v.clone()
+            } else {
+                Term::mul(vec![Term::int(k), v.clone()])
+            }
+        };
+        if k.is_positive() {
+            lhs.push(mon(k));
+        } else {
+            rhs.push(mon(-k));
+        }
+    }
+    let k = scale(c);
+    if k.bits() > 40 {
+        return None;
+    }
+    if !k.is_zero() {
+        rhs.push(Term::int(k));
+    }
+    let side = |v: Vec<Term>| match v.len() {
+        0 => Term::int(0),
+        1 => v.into_iter().next().unwrap_or_else(|| Term::int(0)),
+        _ => Term::add(v),
+    };
+    if lhs.is_empty() {
+        return None; // a constant equation
+    }
+    Some(Term::eq(&side(lhs), &side(rhs)))
+}
+
+/// Karr's analysis over the encoded automaton: the affine hull of the reachable states per location
+/// (`None`: unreachable) — an over-approximation up to the formulas it cannot read.
+fn karr(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    reach: &[LocId],
+    letters: &[usize],
+    vars: &[PVar],
+    stop: Instant,
+) -> BTreeMap<LocId, Option<Affine>> {
+    let n = vars.len();
+    let index: HashMap<PVar, usize> = vars.iter().enumerate().map(|(i, x)| (*x, i)).collect();
+    let mut at: BTreeMap<LocId, Option<Affine>> = reach.iter().map(|l| (*l, None)).collect();
+    let top = Affine {
+        point: vec![Q::zero(); n],
+        dirs: (0..n)
+            .map(|i| {
+                let mut d = vec![Q::zero(); n];
+                d[i] = Q::one();
+                d
+            })
+            .collect(),
+    };
+    at.insert(enc.init, Some(top));
+    let letter_set: BTreeSet<usize> = letters.iter().copied().collect();
+    let mut queue: std::collections::VecDeque<LocId> = [enc.init].into();
+    let mut steps = 0;
+    while let Some(l) = queue.pop_front() {
+        steps += 1;
+        if steps > 20 * (reach.len() + 1) * (n + 2) || Instant::now() >= stop {
+            break; // the step guard cannot trigger (each location's dimension grows)
+        }
+        let Some(Some(src)) = at.get(&l).cloned() else {
+            continue;
+        };
+        for &a in &enc.out[l] {
+            if !letter_set.contains(&a) {
+                continue;
+            }
+            let letter = &enc.letters[a];
+            let Some(post) = transfer(voc, letter, &index, &src) else {
+                continue;
+            };
+            let old = at.get(&letter.tgt).cloned().flatten();
+            let new = match &old {
+                None => post,
+                Some(o) => o.join(&post),
+            };
+            let changed = match &old {
+                None => true,
+                Some(o) => o.dirs.len() != new.dirs.len(),
+            };
+            if changed {
+                at.insert(letter.tgt, Some(new));
+                if !queue.contains(&letter.tgt) {
+                    queue.push_back(letter.tgt);
+                }
+            }
+        }
+    }
+    at
+}
+
+/// The image of `src` under the letter's relation (affine facts only).
+fn transfer(
+    voc: &Vocabulary,
+    letter: &Letter,
+    index: &HashMap<PVar, usize>,
+    src: &Affine,
+) -> Option<Affine> {
+    let n = index.len();
+    let aux: Vec<&Var> = letter
+        .tf
+        .aux
+        .iter()
+        .filter(|v| v.sort == Sort::Int)
+        .collect();
+    let width = 2 * n + aux.len();
+    let aux_index: HashMap<&Var, usize> = aux
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (*v, 2 * n + i))
+        .collect();
+    let dim_of = |v: &Var| -> Option<usize> {
+        if let Some(i) = aux_index.get(v) {
+            return Some(*i);
+        }
+        let (x, post) = voc.lookup(v)?;
+        let i = *index.get(&x)?;
+        Some(if post { n + i } else { i })
+    };
+    // pre = src, post and aux unconstrained
+    let mut point = src.point.clone();
+    point.resize(width, Q::zero());
+    let mut dirs: Vec<Vec<Q>> = src
+        .dirs
+        .iter()
+        .map(|d| {
+            let mut d = d.clone();
+            d.resize(width, Q::zero());
+            d
+        })
+        .collect();
+    for i in n..width {
+        let mut d = vec![Q::zero(); width];
+        d[i] = Q::one();
+        dirs.push(d);
+    }
+    let joint = Affine { point, dirs };
+    let mut budget = 5_000usize;
+    let mut e = apply(&letter.tf.formula, joint, &dim_of, width, &mut budget)?;
+    // frame: x' = x for the variables the letter does not write
+    for (x, &i) in index {
+        if !letter.tf.writes.contains(x) {
+            let mut coef = vec![Q::zero(); width];
+            coef[i] = Q::one();
+            coef[n + i] = -Q::one();
+            e = e.meet(&coef, &Q::zero())?;
+        }
+    }
+    let point = e.point[n..2 * n].to_vec();
+    let dirs = e.dirs.iter().map(|d| d[n..2 * n].to_vec()).collect();
+    Some(Affine {
+        point,
+        dirs: rref(dirs, n),
+    })
+}
+
+fn apply(
+    f: &Term,
+    e: Affine,
+    dim_of: &dyn Fn(&Var) -> Option<usize>,
+    width: usize,
+    budget: &mut usize,
+) -> Option<Affine> {
+    if *budget == 0 {
+        return Some(e);
+    }
+    *budget -= 1;
+    if f.is_false() {
+        return None;
+    }
+    let Some((op, args)) = f.as_app() else {
+        return Some(e);
+    };
+    match op {
+        Op::And => {
+            let mut e = e;
+            for a in args {
+                e = apply(a, e, dim_of, width, budget)?;
+            }
+            Some(e)
+        }
+        Op::Or => {
+            let mut acc: Option<Affine> = None;
+            for a in args {
+                if let Some(r) = apply(a, e.clone(), dim_of, width, budget) {
+                    acc = Some(match acc {
+                        None => r,
+                        Some(x) => x.join(&r),
+                    });
+                }
+            }
+            acc
+        }
+        Op::Eq if args.len() >= 2 && args[0].sort() == Sort::Int => {
+            let mut e = e;
+            for w in args.windows(2) {
+                let (Some((ca, ka)), Some((cb, kb))) =
+                    (linear(&w[0], dim_of, width), linear(&w[1], dim_of, width))
+                else {
+                    continue;
+                };
+                let coef: Vec<Q> = ca.iter().zip(&cb).map(|(a, b)| a - b).collect();
+                e = e.meet(&coef, &(kb - ka))?;
+            }
+            Some(e)
+        }
+        _ => Some(e),
+    }
+}
+
+/// `t` as `coef · x + k` over the joint dimensions, if it is affine.
+fn linear(t: &Term, dim_of: &dyn Fn(&Var) -> Option<usize>, width: usize) -> Option<(Vec<Q>, Q)> {
+    match t.kind() {
+        TermKind::Const(Value::Int(i)) => {
+            Some((vec![Q::zero(); width], Q::from_integer(i.clone())))
+        }
+        TermKind::Var(v) => {
+            let mut c = vec![Q::zero(); width];
+            c[dim_of(v)?] = Q::one();
+            Some((c, Q::zero()))
+        }
+        TermKind::App(op, args) => {
+            let ls: Vec<(Vec<Q>, Q)> = args
+                .iter()
+                .map(|a| linear(a, dim_of, width))
+                .collect::<Option<_>>()?;
+            let add = |a: &(Vec<Q>, Q), b: &(Vec<Q>, Q), s: &Q| -> (Vec<Q>, Q) {
+                (
+                    a.0.iter().zip(&b.0).map(|(x, y)| x + s * y).collect(),
+                    &a.1 + s * &b.1,
+                )
+            };
+            match op {
+                Op::Add => {
+                    let mut acc = (vec![Q::zero(); width], Q::zero());
+                    for l in &ls {
+                        acc = add(&acc, l, &Q::one());
+                    }
+                    Some(acc)
+                }
+                Op::Sub if !ls.is_empty() => {
+                    let mut acc = ls[0].clone();
+                    for l in &ls[1..] {
+                        acc = add(&acc, l, &-Q::one());
+                    }
+                    Some(acc)
+                }
+                Op::Neg if ls.len() == 1 => {
+                    let zero = (vec![Q::zero(); width], Q::zero());
+                    Some(add(&zero, &ls[0], &-Q::one()))
+                }
+                Op::Mul => {
+                    let mut acc = (vec![Q::zero(); width], Q::one());
+                    let mut nonconst = false;
+                    for l in &ls {
+                        let l_const = l.0.iter().all(Zero::is_zero);
+                        let acc_const = acc.0.iter().all(Zero::is_zero);
+                        if l_const {
+                            acc = (acc.0.iter().map(|x| x * &l.1).collect(), &acc.1 * &l.1);
+                        } else if acc_const && !nonconst {
+                            nonconst = true;
+                            acc = (l.0.iter().map(|x| x * &acc.1).collect(), &l.1 * &acc.1);
+                        } else {
+                            return None;
+                        }
+                    }
+                    Some(acc)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{BlockEncoding, blocks, cfa};
+    use crate::smt::{SolverConfig, SolverKind};
+
+    fn z3() -> Option<Session> {
+        let cfg = SolverConfig::new(SolverKind::Z3).with_timeout(std::time::Duration::from_secs(5));
+        match Session::new(cfg) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("note: skipping invariant synthesis tests: {e}");
+                None
+            }
+        }
+    }
+
+    /// Synthesises invariants for `src` and re-checks every one of them separately in a fresh
+    /// session; returns the invariants (printed) and the conjunction per location.
+    fn check(src: &str, mode: BlockEncoding) -> Option<(Vec<String>, Invariants)> {
+        let mut session = z3()?;
+        let (ast, diags) = crate::syntax::parse(src);
+        let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
+        let (program, diags) = crate::ir::check(&ast);
+        let program = program.unwrap_or_else(|| panic!("{diags:?}"));
+        let voc = Vocabulary::new(&program);
+        let cfa = cfa::build(&voc, 10_000).expect("cfa");
+        let enc = blocks::encode(&cfa, &voc, mode).expect("encoding");
+        let inv = synthesize(&voc, &cfa, &enc, &mut session, &Limits::default());
+        let mut fresh = z3()?;
+        for l in reachable(&enc) {
+            for &a in &enc.out[l] {
+                let letter = &enc.letters[a];
+                for p in inv.at.get(&letter.tgt).into_iter().flatten() {
+                    fresh.push();
+                    fresh.assert(&inv.term_at(l));
+                    fresh.assert(&letter.tf.formula);
+                    fresh.assert(&Term::not(&primed(&voc, p, letter)));
+                    let r = fresh.check_sat();
+                    fresh.pop();
+                    assert_eq!(
+                        r,
+                        SatResult::Unsat,
+                        "not inductive: {} in\n{src}",
+                        crate::engine::pretty::term(&voc, p)
+                    );
+                }
+            }
+        }
+        let printed = inv
+            .at
+            .values()
+            .flatten()
+            .map(|t| crate::engine::pretty::term(&voc, t))
+            .collect();
+        Some((printed, inv))
+    }
+
+    #[test]
+    fn relational_equality_of_simultaneous_decrement() {
+        let src = "procedure p() { var x, y, i, j: int; x := i; y := j; \
+                   while (x != 0) { x := x - 1; y := y - 1; } \
+                   if (i == j) { assert y == 0; } }";
+        let Some((printed, _)) = check(src, BlockEncoding::Large) else {
+            return;
+        };
+        assert!(printed.iter().any(|s| s == "x + j == y + i"), "{printed:?}");
+    }
+
+    #[test]
+    fn equality_with_coefficient_and_bound() {
+        let src = "procedure p() { var t, f: int; t := 0; f := 0; \
+                   while (t < 100) { t := t + 1; f := f + 3; } assert f <= 1000; }";
+        let Some((printed, _)) = check(src, BlockEncoding::Large) else {
+            return;
+        };
+        assert!(printed.iter().any(|s| s == "f == 3 * t"), "{printed:?}");
+        assert!(printed.iter().any(|s| s == "t <= 100"), "{printed:?}");
+    }
+
+    #[test]
+    fn non_invariant_candidates_are_dropped() {
+        // x == y holds initially but not after the loop body; x >= 0 is not inductive either.
+        let src = "procedure p() { var x, y: int; x := 0; y := 0; \
+                   while (*) { x := x + 1; y := y + 2; havoc y; x := x - 5; } assert x <= y; }";
+        let Some((printed, _)) = check(src, BlockEncoding::Large) else {
+            return;
+        };
+        assert!(
+            printed.iter().all(|s| s != "y == x" && s != "x >= 0"),
+            "{printed:?}"
+        );
+    }
+
+    #[test]
+    fn congruence_and_ratio_templates() {
+        let src = "procedure p() { var x, y: int; x := 0; y := 0; \
+                   while (x < 500) { x := x + 3; if (*) { y := y + 2; } else { y := y + 1; } } \
+                   assert x == 501; }";
+        let Some((printed, _)) = check(src, BlockEncoding::Large) else {
+            return;
+        };
+        assert!(printed.iter().any(|s| s == "x mod 3 == 0"), "{printed:?}");
+        assert!(printed.iter().any(|s| s == "x <= 501"), "{printed:?}");
+    }
+
+    /// A small deterministic generator of loop programs over `a`, `b`, `c`.
+    struct Gen(u64);
+    impl Gen {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) % n
+        }
+        fn var(&mut self) -> &'static str {
+            ["a", "b", "c"][self.next(3) as usize]
+        }
+        fn stmt(&mut self) -> String {
+            let k = self.next(7) as i64 - 3;
+            match self.next(6) {
+                0 => format!("{} := {} + {k};", self.var(), self.var()),
+                1 => format!("{} := {} - {};", self.var(), self.var(), self.var()),
+                2 => format!("havoc {};", self.var()),
+                3 => format!("assume {} <= {k};", self.var()),
+                4 => format!("{} := {} * {};", self.var(), k, self.var()),
+                _ => {
+                    let (x, y) = (self.var(), self.var());
+                    format!("if (*) {{ {x} := {x} + 1; }} else {{ {y} := {y} - {k}; }}")
+                }
+            }
+        }
+        fn block(&mut self, n: u64) -> String {
+            (0..1 + self.next(n)).map(|_| self.stmt()).collect()
+        }
+    }
+
+    #[test]
+    fn random_programs_get_only_inductive_invariants() {
+        if z3().is_none() {
+            return;
+        }
+        let mut g = Gen(42);
+        for i in 0..40 {
+            let inner = if g.next(3) == 0 {
+                format!("while (*) {{ {} }}", g.block(2))
+            } else {
+                String::new()
+            };
+            let src = format!(
+                "procedure p() {{ var a, b, c: int; {} while ({} < {}) {{ {} {} {} }} assert a <= b + c; }}",
+                g.block(3),
+                g.var(),
+                g.var(),
+                g.block(3),
+                inner,
+                g.block(2)
+            );
+            let mode = if i % 2 == 0 {
+                BlockEncoding::Large
+            } else {
+                BlockEncoding::None
+            };
+            check(&src, mode);
+        }
+    }
+}
