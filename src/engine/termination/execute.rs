@@ -1369,3 +1369,141 @@ fn collect_apps(e: &Expr, out: &mut BTreeSet<u32>) {
         | Expr::Old(_) => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(src: &str) -> Program {
+        match crate::cli::frontend(src) {
+            Ok((p, _)) => p,
+            Err(d) => panic!("rejected: {d:?}"),
+        }
+    }
+
+    fn small_limits() -> Limits {
+        Limits {
+            max_steps: 10_000,
+            ..Limits::default()
+        }
+    }
+
+    fn entry(p: &Program) -> ProcId {
+        match &p.entry {
+            Entry::Procedure(e) => *e,
+            Entry::Library(ps) => ps[0],
+        }
+    }
+
+    /// Replays a reported lasso from scratch and checks that the state after the stem really equals
+    /// the state one loop later (and differs at every point in between).
+    fn replay(p: &Program, mode: Mode, stem: u64, loop_len: u64) {
+        let config = Config::default();
+        let mut m = Machine::new(p, &config, small_limits(), mode, entry(p)).expect("machine");
+        for _ in 0..stem {
+            assert!(matches!(m.step(), Ok(StepEnd::Continue)));
+        }
+        let at_stem = m.state.clone();
+        for i in 1..=loop_len {
+            assert!(matches!(m.step(), Ok(StepEnd::Continue)));
+            if i < loop_len {
+                assert_ne!(m.state, at_stem, "state repeats early, after {i} steps");
+            }
+        }
+        assert_eq!(m.state, at_stem);
+    }
+
+    const REPEAT: &str = "procedure main() { var x: int; x := 0;
+        while (x < 10) { x := x + 1; if (x == 5) { x := 0; } } }";
+
+    #[test]
+    fn a_reported_repetition_is_a_real_one() {
+        let p = program(REPEAT);
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        let ExecResult::Nonterminating(l) = r else {
+            panic!("expected nontermination, got {r:?}");
+        };
+        replay(&p, Mode::Symbolic, l.stem, l.loop_len);
+        // x goes 0,1,…,4 and back to 0: one loop iteration per value, 16 steps in all.
+        assert_eq!(l.loop_len, 16);
+    }
+
+    #[test]
+    fn maps_are_compared_by_content() {
+        // The head moves right forever, writing fresh cells: locations and scalars repeat modulo the
+        // head, but the map grows, so no state repeats.
+        let p = program(
+            "procedure main() { var head: int; var mem: [int]int; head := 0;
+             while (true) { mem[head] := 1; head := head + 1; } }",
+        );
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        assert!(
+            matches!(&r, ExecResult::Unknown { reason, .. } if reason.contains("no repetition")),
+            "{r:?}"
+        );
+        // Writing the same cell over and over does repeat.
+        let p = program(
+            "procedure main() { var mem: [int]int; mem[0] := 0;
+             while (true) { mem[0] := mem[0] + 1; mem[0] := 0; } }",
+        );
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        let ExecResult::Nonterminating(l) = r else {
+            panic!("expected nontermination, got {r:?}");
+        };
+        replay(&p, Mode::Symbolic, l.stem, l.loop_len);
+    }
+
+    #[test]
+    fn unknown_values_block_verdicts_that_depend_on_them() {
+        // The loop repeats its abstract state, but only if the unknown guard holds; all executions
+        // may block there, so no NONTERMINATING; nor TERMINATING (some may loop).
+        let p = program("procedure main() { var x: int; while (x > 0) { } }");
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        assert!(
+            matches!(
+                &r,
+                ExecResult::Unknown {
+                    dependent: true,
+                    ..
+                }
+            ),
+            "{r:?}"
+        );
+        // An unknown assume on the only path: every execution either blocks or returns.
+        let p = program("procedure main() { var x: int; assume x > 0; x := 1; }");
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        assert!(matches!(r, ExecResult::Terminating { .. }), "{r:?}");
+        // The same assume before a self-loop: neither verdict.
+        let p = program("procedure main() { var x: int; assume x > 0; while (true) { } }");
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        assert!(matches!(r, ExecResult::Unknown { .. }), "{r:?}");
+        // Unsatisfiable requires: no execution at all.
+        let p = program("procedure main() requires false; { while (true) { } }");
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        assert!(matches!(r, ExecResult::Terminating { .. }), "{r:?}");
+    }
+
+    #[test]
+    fn witness_mode_never_claims_termination() {
+        let p = program("procedure main() { var x: int; havoc x; while (x > 0) { x := x - 1; } }");
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Witness);
+        assert!(matches!(r, ExecResult::Unknown { .. }), "{r:?}");
+        let p = program("procedure main() { var x: int; havoc x; while (x >= 0) { } }");
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Witness);
+        let ExecResult::Nonterminating(l) = r else {
+            panic!("expected nontermination, got {r:?}");
+        };
+        replay(&p, Mode::Witness, l.stem, l.loop_len);
+    }
+
+    #[test]
+    fn recursive_function_definitions_prevent_nontermination_claims() {
+        // `f(x) == f(x) + 1` has no model: there is no execution at all.
+        let p = program(
+            "function f(x: int) returns (int) { f(x) + 1 }
+             procedure main() { var y: int; y := 0; while (true) { } }",
+        );
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        assert!(matches!(r, ExecResult::Unknown { .. }), "{r:?}");
+    }
+}
