@@ -50,9 +50,9 @@
 //!   (bit-vectors, floats, quantifiers, records, builtin functions, threads), limits (steps, call depth,
 //!   map cells, integer size), the deadline.
 //!
-//! The *witness* mode (`Mode::Witness`) is a second attempt for NONTERMINATING only: unconstrained
-//! inputs and havocs get fixed values (0, false, constant maps of those) instead of ⊤, which picks one
-//! particular execution; *covering* is false from the start (the verdict can never be TERMINATING),
+//! The *witness* mode (`Mode::Witness(k)`) is a further attempt for NONTERMINATING only: unconstrained
+//! inputs and havocs get fixed values (k for numbers, false, constant maps of those) instead of ⊤,
+//! which picks one particular execution; *covering* is false from the start (the verdict can never be TERMINATING),
 //! and *realisable* is checked as above with the chosen values.
 
 use super::value::{Key, MapValue, Tri, Value, equal};
@@ -101,8 +101,9 @@ impl Default for Limits {
 pub enum Mode {
     /// As ⊤: the path covers every execution.
     Symbolic,
-    /// As fixed default values: one particular execution (NONTERMINATING only).
-    Witness,
+    /// As fixed values (this integer for `int` and `real`, `false`, constant maps of those): one
+    /// particular execution (NONTERMINATING only).
+    Witness(i64),
 }
 
 /// The result of executing from one entry procedure.
@@ -342,7 +343,7 @@ impl<'p> Machine<'p> {
             record: None,
             fuel: Cell::new(FUEL),
         };
-        if mode == Mode::Witness {
+        if matches!(mode, Mode::Witness(_)) {
             m.not_covering = Some("inputs were fixed to find a witness".into());
         }
         m.consts = prog
@@ -386,7 +387,7 @@ impl<'p> Machine<'p> {
     fn input(&self, ty: &Type) -> Value {
         match self.mode {
             Mode::Symbolic => Value::Unknown,
-            Mode::Witness => default_value(ty),
+            Mode::Witness(k) => default_value(ty, k),
         }
     }
 
@@ -413,7 +414,7 @@ impl<'p> Machine<'p> {
 
     fn check_alive(&self) -> R<()> {
         match (&self.not_covering, &self.not_realisable) {
-            (Some(c), Some(r)) => Err(Stop::Dependent(if self.mode == Mode::Witness {
+            (Some(c), Some(r)) => Err(Stop::Dependent(if matches!(self.mode, Mode::Witness(_)) {
                 format!("witness attempt failed: {r}")
             } else if c == r || c.contains("unconstrained") {
                 c.clone()
@@ -1244,16 +1245,16 @@ fn as_bool(v: Value) -> R<Tri> {
 }
 
 /// The fixed value the witness mode gives an unconstrained input of type `ty`.
-fn default_value(ty: &Type) -> Value {
+fn default_value(ty: &Type, k: i64) -> Value {
     match ty {
         Type::Bool => Value::Bool(false),
-        Type::Int => Value::Int(BigInt::zero()),
-        Type::Real => Value::Real(BigRational::zero()),
+        Type::Int => Value::Int(BigInt::from(k)),
+        Type::Real => Value::Real(BigRational::from_integer(BigInt::from(k))),
         Type::Map {
             type_params,
             result,
             ..
-        } if type_params.is_empty() => Value::constant_map(default_value(result)),
+        } if type_params.is_empty() => Value::constant_map(default_value(result, k)),
         _ => Value::Unknown,
     }
 }
@@ -1486,14 +1487,14 @@ mod tests {
     #[test]
     fn witness_mode_never_claims_termination() {
         let p = program("procedure main() { var x: int; havoc x; while (x > 0) { x := x - 1; } }");
-        let r = run(&p, &Config::default(), &small_limits(), Mode::Witness);
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Witness(0));
         assert!(matches!(r, ExecResult::Unknown { .. }), "{r:?}");
         let p = program("procedure main() { var x: int; havoc x; while (x >= 0) { } }");
-        let r = run(&p, &Config::default(), &small_limits(), Mode::Witness);
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Witness(0));
         let ExecResult::Nonterminating(l) = r else {
             panic!("expected nontermination, got {r:?}");
         };
-        replay(&p, Mode::Witness, l.stem, l.loop_len);
+        replay(&p, Mode::Witness(0), l.stem, l.loop_len);
     }
 
     #[test]

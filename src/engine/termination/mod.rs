@@ -9,7 +9,8 @@
 //! Techniques, tried in order (each sound on its own; the first definite answer wins):
 //! 1. [`execute`] in symbolic mode — explicit-state execution with unconstrained values as ⊤; decides
 //!    programs whose control flow does not depend on them (TERMINATING or NONTERMINATING);
-//! 2. [`execute`] in witness mode — unconstrained inputs fixed to default values; NONTERMINATING only.
+//! 2. [`execute`] in witness mode — unconstrained numbers fixed to 0, then 1, -1, 100, -100 (each
+//!    attempt one particular execution); NONTERMINATING only.
 //!
 //! A lasso-based prover (Büchi automata, ranking functions) is meant to go beside these as a further
 //! technique, consulted when both give UNKNOWN.
@@ -29,13 +30,25 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
     };
     match execute::run(program, config, &limits, Mode::Symbolic) {
         ExecResult::Terminating { steps, blocked } => terminating(program, steps, blocked),
-        ExecResult::Nonterminating(lasso) => nonterminating(lasso, false),
+        ExecResult::Nonterminating(lasso) => nonterminating(lasso, None),
         ExecResult::Unknown { reason, dependent } => {
-            if dependent && !config.timed_out() {
-                if let ExecResult::Nonterminating(lasso) =
-                    execute::run(program, config, &limits, Mode::Witness)
-                {
-                    return nonterminating(lasso, true);
+            if dependent {
+                // Each attempt fixes the inputs to one value and gets an equal share of the time left.
+                for (i, &k) in WITNESS_VALUES.iter().enumerate() {
+                    if config.timed_out() {
+                        break;
+                    }
+                    let mut attempt = config.clone();
+                    if let Some(d) = config.deadline {
+                        let left = d.saturating_duration_since(std::time::Instant::now());
+                        let share = left / (WITNESS_VALUES.len() - i) as u32;
+                        attempt.deadline = Some(std::time::Instant::now() + share);
+                    }
+                    if let ExecResult::Nonterminating(lasso) =
+                        execute::run(program, &attempt, &limits, Mode::Witness(k))
+                    {
+                        return nonterminating(lasso, Some(k));
+                    }
                 }
             }
             Outcome::unknown(reason, Stats::default())
@@ -64,11 +77,13 @@ fn terminating(program: &Program, steps: u64, blocked: bool) -> Outcome {
     }
 }
 
-fn nonterminating(l: Lasso, witness: bool) -> Outcome {
-    let inputs = if witness {
-        " (unconstrained inputs fixed to 0/false)"
-    } else {
-        ""
+/// The values the witness mode tries for unconstrained numbers, in order.
+const WITNESS_VALUES: [i64; 5] = [0, 1, -1, 100, -100];
+
+fn nonterminating(l: Lasso, witness: Option<i64>) -> Outcome {
+    let inputs = match witness {
+        Some(k) => format!(" (unconstrained numbers fixed to {k}, booleans to false)"),
+        None => String::new(),
     };
     let reason = format!(
         "a state repeats{inputs}: from {}, a stem of {} steps, then a loop of {} steps in procedure {}",
