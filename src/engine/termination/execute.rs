@@ -91,7 +91,7 @@ impl Default for Limits {
             max_steps: 500_000_000,
             max_depth: 10_000,
             max_cells: 1_000_000,
-            max_int_bits: 1 << 16,
+            max_int_bits: 1 << 13,
         }
     }
 }
@@ -484,7 +484,7 @@ impl<'p> Machine<'p> {
                 power = power.saturating_mul(2);
                 lam = 0;
             }
-            if steps % 1024 == 0 && self.config.timed_out() {
+            if steps % 64 == 0 && self.config.timed_out() {
                 return Err(Stop::Other(format!(
                     "timeout (no repetition within {steps} steps)"
                 )));
