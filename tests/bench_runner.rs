@@ -29,7 +29,7 @@ case "$name" in
   syntax.bpl) emit error "parse error at 3:4"; exit 3 ;;
   rejects_valid.bpl) emit error "parse error at 1:1"; exit 3 ;;
   inconsistent.bpl) emit safe ""; exit 1 ;;
-  term.bpl) emit terminating "ranking function found"; exit 0 ;;
+  term.bpl) emit terminating "args: $*"; exit 0 ;;
   nonterm.bpl) emit nonterminating "lasso"; exit 1 ;;
   wrong_term.bpl) emit terminating ""; exit 0 ;;
   cross.bpl) emit safe ""; exit 0 ;;
@@ -174,6 +174,14 @@ fn classifies_scores_and_kills_hanging_children() {
             .starts_with("args: --format json --timeout 0.5 --extra-flag "),
         "{}",
         safe.reason
+    );
+    // A termination label selects the property (never the expected answer).
+    let term = result(&summary, "c/term.bpl");
+    assert!(
+        term.reason
+            .starts_with("args: --format json --timeout 0.5 --property termination --extra-flag "),
+        "{}",
+        term.reason
     );
     assert!(result(&summary, "b/segv.bpl").reason.contains("signal 11"));
     assert!(

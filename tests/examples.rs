@@ -1,8 +1,11 @@
 //! Every `examples/**/*.bpl` file: the verdict of `verify` must match the expectation on line one
-//! (`//#Safe`, `//#Unsafe`, `//#SyntaxError`), and the full output is an insta snapshot.
+//! (`//#Safe`, `//#Unsafe`, `//#SyntaxError`; `//#Terminating`, `//#Nonterminating`, which are run
+//! with `--property termination`), and the full output is an insta snapshot.
 //!
-//! The one accepted deviation: UNKNOWN whose reason starts with "unsupported" (a feature the engine
-//! does not interpret yet, e.g. reals or threads). Any other UNKNOWN, and any wrong verdict, fails.
+//! Accepted deviations: UNKNOWN whose reason starts with "unsupported" (a feature the engine does not
+//! interpret yet, e.g. reals or threads); for termination examples also UNKNOWN whose reason starts
+//! with "control flow depends on unconstrained values" (the executor's documented limit). Any other
+//! UNKNOWN, and any wrong verdict, fails.
 //!
 //! Snapshots: `INSTA_UPDATE=always cargo test --test examples` rewrites them; review with `git diff`.
 
@@ -27,6 +30,10 @@ fn expected(src: &str) -> Option<&'static str> {
     let first = src.lines().next()?;
     if first.contains("#SyntaxError") {
         Some("ERROR")
+    } else if first.contains("#Nonterminating") {
+        Some("NONTERMINATING")
+    } else if first.contains("#Terminating") {
+        Some("TERMINATING")
     } else if first.contains("#Unsafe") {
         Some("UNSAFE")
     } else if first.contains("#Safe") {
@@ -55,9 +62,12 @@ fn examples_match_their_expected_verdict() {
             failures.push(format!("{rel}: no expected verdict on line one"));
             continue;
         };
+        let termination = matches!(want, "TERMINATING" | "NONTERMINATING");
+        let property = if termination { "termination" } else { "safety" };
         let output = Command::new(env!("CARGO_BIN_EXE_verify"))
             .current_dir(root)
-            .args(["--color", "never", "--timeout", "60", "--proof", &rel])
+            .args(["--color", "never", "--timeout", "60", "--proof"])
+            .args(["--property", property, &rel])
             .output()
             .expect("run verify");
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -68,19 +78,19 @@ fn examples_match_their_expected_verdict() {
             .map(|l| l.split(' ').next().unwrap_or("").to_string())
             .unwrap_or_default();
         let code = output.status.code();
+        let headline = stdout.lines().next().unwrap_or("");
         let unsupported = got == "UNKNOWN"
-            && stdout
-                .lines()
-                .next()
-                .is_some_and(|l| l.contains("(unsupported"));
+            && (headline.contains("(unsupported")
+                || (termination
+                    && headline.contains("(control flow depends on unconstrained values")));
         if unsupported && want != "ERROR" && code == Some(2) {
             let name = rel.trim_start_matches("examples/").replace(['/', '.'], "_");
             insta::assert_snapshot!(name, stdout);
             continue;
         }
         let want_code = match want {
-            "SAFE" => Some(0),
-            "UNSAFE" => Some(1),
+            "SAFE" | "TERMINATING" => Some(0),
+            "UNSAFE" | "NONTERMINATING" => Some(1),
             _ => Some(3),
         };
         if got != want || code != want_code {

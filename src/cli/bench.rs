@@ -1,6 +1,7 @@
 //! `verify bench`: runs the verifier on every file of a benchmark manifest and scores the answers.
 //!
-//! Each file runs in its own child process (`VERIFY --format json --timeout S [EXTRA] FILE`) under a
+//! Each file runs in its own child process (`VERIFY --format json --timeout S [--property termination]
+//! [EXTRA] FILE`, the property option for files with a termination label) under a
 //! wall limit of `S + 2` seconds, after which the child's whole process group (the verifier and its
 //! SMT solvers) is killed, so a hanging file never hangs the bench. `jobs` worker threads run
 //! children in parallel; results are sorted by manifest path, so the output does not depend on
@@ -114,6 +115,15 @@ impl Expected {
             .iter()
             .find(|(e, _)| *e == self)
             .map_or("?", |(_, l)| l)
+    }
+
+    /// Whether the label is about termination (the task's property, like an SV-COMP property file;
+    /// only the property, never the expected answer, reaches the verifier).
+    pub fn is_termination(self) -> bool {
+        !matches!(
+            self,
+            Expected::Safe | Expected::Unsafe | Expected::SyntaxError
+        )
     }
 
     /// The verdict that answers this expectation correctly.
@@ -696,6 +706,9 @@ fn run_one(opts: &BenchOptions, base: &Path, entry: &ManifestEntry) -> FileResul
             .arg("json")
             .arg("--timeout")
             .arg(format!("{}", opts.timeout_s));
+        if entry.expected.is_termination() {
+            cmd.arg("--property").arg("termination");
+        }
         cmd.args(&opts.extra_args).arg(&file);
         let limit = Duration::from_secs_f64((opts.timeout_s + GRACE_S).max(0.0));
         match run_with_wall_limit(cmd, limit) {

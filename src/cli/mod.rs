@@ -54,6 +54,9 @@ pub struct Cli {
 /// Options that configure the engine (shared by `verify FILE` and passed through by `verify bench`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
+    /// The property to decide: safety (SAFE/UNSAFE) or termination (TERMINATING/NONTERMINATING).
+    #[arg(long, value_enum, default_value_t = engine::Property::Safety)]
+    pub property: engine::Property,
     /// SMT solver used for all queries.
     #[arg(long, value_enum, default_value_t = SolverArg::Z3)]
     pub solver: SolverArg,
@@ -434,6 +437,7 @@ fn render_diags(name: &str, src: &str, diags: &[Diagnostic], color: bool) -> Str
 
 pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
     Config {
+        property: args.property,
         solver: solver_kind(args.solver),
         smt_log: args.smt_log.clone(),
         block_encoding: args.block_encoding,

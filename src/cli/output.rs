@@ -93,7 +93,27 @@ fn values(vs: &[(String, String)]) -> String {
 /// The counterexample: numbered steps with the values read and written, then the failing
 /// specification over the source.
 pub fn counterexample(file: &str, src: &str, cex: &Counterexample, color: bool) -> String {
-    let mut out = format!("counterexample ({} steps):\n", cex.steps.len());
+    render_trace(file, src, cex, color, "counterexample", "fails here")
+}
+
+/// A nontermination witness: the loop of the lasso (when short), then the location that recurs.
+pub fn lasso(file: &str, src: &str, cex: &Counterexample, color: bool) -> String {
+    render_trace(file, src, cex, color, "lasso loop", "recurs here")
+}
+
+fn render_trace(
+    file: &str,
+    src: &str,
+    cex: &Counterexample,
+    color: bool,
+    title: &str,
+    label: &str,
+) -> String {
+    let mut out = if cex.steps.is_empty() {
+        String::new()
+    } else {
+        format!("{title} ({} steps):\n", cex.steps.len())
+    };
     let width = cex
         .steps
         .iter()
@@ -119,7 +139,7 @@ pub fn counterexample(file: &str, src: &str, cex: &Counterexample, color: bool) 
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    let mut diag = Diagnostic::error("V0001", cex.property.clone(), cex.error_span, "fails here");
+    let mut diag = Diagnostic::error("V0001", cex.property.clone(), cex.error_span, label);
     let labelled: Vec<_> = cex
         .steps
         .iter()
@@ -178,7 +198,11 @@ pub fn render_outcome(
 ) -> String {
     let mut out = String::new();
     if let Some(cex) = &outcome.counterexample {
-        out.push_str(&counterexample(file, src, cex, color));
+        if outcome.verdict == Verdict::Nonterminating {
+            out.push_str(&lasso(file, src, cex, color));
+        } else {
+            out.push_str(&counterexample(file, src, cex, color));
+        }
     }
     if args.proof && outcome.verdict == Verdict::Safe {
         out.push_str(&proof(file, src, &outcome.proof, color));

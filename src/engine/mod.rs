@@ -1,4 +1,5 @@
-//! The verification engine: trace abstraction for sequential programs.
+//! The verification engine: trace abstraction for sequential programs (safety), and termination
+//! ([`termination`]).
 //!
 //! Pipeline (each step its own module):
 //! 1. [`cfa`]: the control-flow automaton of the lowered IR — procedures inlined, every edge a
@@ -31,6 +32,7 @@ pub mod invariants;
 pub mod predicates;
 pub mod pretty;
 pub mod stats;
+pub mod termination;
 pub mod tracecheck;
 pub mod transition;
 
@@ -104,9 +106,21 @@ impl Interpolation {
     }
 }
 
+/// The property to decide.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Property {
+    /// No assertion (assert, checked requires/ensures, loop invariant) can fail: SAFE / UNSAFE.
+    #[default]
+    Safety,
+    /// Every execution terminates: TERMINATING / NONTERMINATING (assertions are not checked).
+    Termination,
+}
+
 /// Engine configuration: plain data with documented defaults.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// What `verify` decides (default safety).
+    pub property: Property,
     pub solver: crate::smt::SolverKind,
     pub smt_log: Option<PathBuf>,
     pub block_encoding: BlockEncoding,
@@ -121,11 +135,14 @@ pub struct Config {
     pub max_locations: usize,
     /// Synthesise inductive invariants ([`invariants`]) when a refuted trace unrolls a loop.
     pub invariants: bool,
+    /// Maximal number of steps of the explicit-state executor (termination).
+    pub max_exec_steps: u64,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
+            property: Property::Safety,
             solver: crate::smt::SolverKind::Z3,
             smt_log: None,
             block_encoding: BlockEncoding::Large,
@@ -135,6 +152,7 @@ impl Default for Config {
             max_iterations: 10_000,
             max_locations: 200_000,
             invariants: true,
+            max_exec_steps: 500_000_000,
         }
     }
 }
@@ -199,7 +217,11 @@ impl Outcome {
     }
 }
 
-/// Verifies `program`: SAFE, UNSAFE or UNKNOWN with a reason.
+/// Verifies `program` for `config.property`: SAFE, UNSAFE or UNKNOWN (safety), TERMINATING,
+/// NONTERMINATING or UNKNOWN (termination), with a reason.
 pub fn verify(program: &crate::ir::Program, config: &Config) -> Outcome {
-    cegar::run(program, config)
+    match config.property {
+        Property::Safety => cegar::run(program, config),
+        Property::Termination => termination::run(program, config),
+    }
 }

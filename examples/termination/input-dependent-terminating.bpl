@@ -1,0 +1,11 @@
+//#Terminating
+// Terminates for every input, but the loop condition depends on the unconstrained n: the executor
+// answers UNKNOWN ("depends on unconstrained values"); proving it needs a ranking function.
+procedure main()
+{
+    var n: int;
+    havoc n;
+    while (n > 0) {
+        n := n - 1;
+    }
+}

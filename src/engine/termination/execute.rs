@@ -1,0 +1,1510 @@
+//! Explicit-state execution: decides termination of programs whose control flow does not depend on
+//! unconstrained values, by running them.
+//!
+//! # The abstract execution
+//!
+//! The executor runs the lowered IR step by step (one CFG edge, or one procedure return, per step) on
+//! an *abstract state*: a call stack of frames (procedure, location, parameter/return/local values, the
+//! globals at the procedure's entry for `old`, the call edge being executed) and the global values. A
+//! value is concrete (`int` as `BigInt`, `real`, `bool`, maps as finitely many cells plus a default) or
+//! ⊤ (`Value::Unknown`): any value. Unconstrained values are ⊤: uninitialised globals, locals and map
+//! cells, procedure parameters of the entry, constants, `havoc`, results and modified globals of
+//! procedures without a body, applications of functions without a body. Expression evaluation is a
+//! sound over-approximation (`value.rs`): a concrete result holds for every concretisation.
+//!
+//! At a location, every outgoing edge's guard (the condition of an `assume`, `true` otherwise) is
+//! evaluated to true, false or ⊤. Edges into error locations (failing assertions) are handled apart:
+//! one that is definitely disabled is ignored; one that may be enabled is recorded (below); one that is
+//! definitely enabled stops the analysis (the semantics of an execution that fails an assertion —
+//! ending there, as in Ultimate's CFG, or continuing, if assertions are ignored — is left open, and the
+//! two differ there). The executor follows the first edge (in edge order) whose guard is true, else the
+//! first whose guard is ⊤; the choice is a function of the abstract state. Two facts are tracked:
+//!
+//! * **covering** — so far, at every step at most one non-error edge was possibly enabled. Then every
+//!   concrete execution either follows the abstract path step for step, or stops at a step whose
+//!   guard was ⊤ and is false for it, or ends in an error location (finite either way; if assertions
+//!   are ignored instead, it follows the path, as the `assume e` after `assert e` is then skipped and
+//!   changes no state).
+//! * **realisable** — so far, every guard taken was definitely true, every error edge definitely
+//!   disabled, the axioms and the entry's `requires` evaluated to true and no implicit constraint on
+//!   the initial state could be unsatisfiable (`unique` constants of a finite type, recursive function
+//!   definitions, `{:smtdefined}` functions). Then the abstract path is realised by a concrete
+//!   execution: start in any concretisation of the initial abstract state (it satisfies the axioms and
+//!   requires), and at each step the chosen edge is enabled and its effect maps a concretisation of
+//!   the abstract state to a concretisation of the next (havoc may pick any value; ⊤ covers it).
+//!
+//! If both facts fail, the analysis stops (UNKNOWN, "depends on unconstrained values").
+//!
+//! # Verdicts
+//!
+//! * **TERMINATING**: the abstract path ends — the entry procedure returns or no edge is possibly
+//!   enabled (an `assume` blocks) — after N steps while *covering* holds. Every concrete execution then
+//!   follows a prefix of this path: all executions are finite (at most N steps). In library mode
+//!   (no `ULTIMATE.start`) this must hold for every entry procedure.
+//! * **NONTERMINATING**: the abstract state after step j is structurally equal to the one after step
+//!   i < j, and *realisable* holds. The next-state function depends only on the abstract state (⊤ has
+//!   no identity; edge choice is by edge order), so the abstract path is infinite: i steps of stem,
+//!   then the loop i..j forever; by *realisable* a concrete execution follows it. States are compared
+//!   with full structural equality (Brent's cycle detection keeps one saved state) — never by a hash.
+//! * Everything else is UNKNOWN with a reason: control flow depending on ⊤, unsupported constructs
+//!   (bit-vectors, floats, quantifiers, records, builtin functions, threads), limits (steps, call depth,
+//!   map cells, integer size), the deadline.
+//!
+//! The *witness* mode (`Mode::Witness(k)`) is a further attempt for NONTERMINATING only: unconstrained
+//! inputs and havocs get fixed values (k for numbers, false, constant maps of those) instead of ⊤,
+//! which picks one particular execution; *covering* is false from the start (the verdict can never be TERMINATING),
+//! and *realisable* is checked as above with the chosen values.
+
+use super::value::{Key, MapValue, Tri, Value, equal};
+use crate::diag::Span;
+use crate::engine::{Config, Step};
+use crate::ir::{
+    BinOp, Entry, Expr, FuncId, LocKind, ProcId, Program, Quantifier, Stmt, Type, UnOp, VarId,
+    VarKind,
+};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+use petgraph::Direction;
+use petgraph::graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+use std::cell::Cell;
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+/// Function applications allowed per step.
+const FUEL: u64 = 1_000_000;
+
+/// Limits of one execution.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub max_steps: u64,
+    pub max_depth: usize,
+    pub max_cells: usize,
+    pub max_int_bits: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_steps: 500_000_000,
+            max_depth: 10_000,
+            max_cells: 1_000_000,
+            max_int_bits: 1 << 13,
+        }
+    }
+}
+
+/// How unconstrained values are represented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// As ⊤: the path covers every execution.
+    Symbolic,
+    /// As fixed values (this integer for `int` and `real`, `false`, constant maps of those): one
+    /// particular execution (NONTERMINATING only).
+    Witness(i64),
+}
+
+/// The result of executing from one entry procedure.
+#[derive(Clone, Debug)]
+pub enum ExecResult {
+    /// Every execution follows one path of `steps` steps.
+    Terminating { steps: u64, blocked: bool },
+    /// A reachable abstract state repeats.
+    Nonterminating(Lasso),
+    /// No verdict; `dependent` says whether the cause was a dependence on unconstrained values (so
+    /// that another mode may help).
+    Unknown { reason: String, dependent: bool },
+}
+
+/// A lasso: `stem` steps, then `loop_len` steps returning to the same state at `span`.
+#[derive(Clone, Debug)]
+pub struct Lasso {
+    pub entry: String,
+    pub stem: u64,
+    pub loop_len: u64,
+    pub procedure: String,
+    pub span: Option<Span>,
+    /// The loop's steps (statement and written values), when it is short.
+    pub steps: Vec<Step>,
+}
+
+/// Why execution stopped early.
+#[derive(Debug)]
+enum Stop {
+    /// Covering and realisable both failed.
+    Dependent(String),
+    /// Unsupported construct, limit, deadline: no other mode helps.
+    Other(String),
+}
+
+type R<T> = Result<T, Stop>;
+
+fn unsupported<T>(what: impl std::fmt::Display) -> R<T> {
+    Err(Stop::Other(format!("unsupported by the executor: {what}")))
+}
+
+/// Where a variable lives.
+#[derive(Clone, Copy, Debug)]
+enum Slot {
+    Global(usize),
+    Local(usize),
+    Const(usize),
+    Bound,
+}
+
+/// A call-stack frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Frame {
+    proc: ProcId,
+    loc: NodeIndex,
+    vars: Vec<Value>,
+    /// Globals at the procedure's entry (`old`).
+    old: Vec<Value>,
+    /// The call edge this frame is executing (its callee is the frame above).
+    call: Option<EdgeIndex>,
+}
+
+/// The full abstract state compared by cycle detection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct State {
+    globals: Vec<Value>,
+    frames: Vec<Frame>,
+}
+
+enum StepEnd {
+    Continue,
+    Returned,
+    Blocked,
+}
+
+struct Machine<'p> {
+    prog: &'p Program,
+    config: &'p Config,
+    limits: Limits,
+    mode: Mode,
+    slots: Vec<Slot>,
+    /// Number of local slots per procedure.
+    frame_size: Vec<usize>,
+    consts: Vec<Value>,
+    state: State,
+    /// `Some(why)` once covering has failed.
+    not_covering: Option<String>,
+    /// `Some(why)` once realisable has failed.
+    not_realisable: Option<String>,
+    /// When `Some`, executed steps are recorded here (lasso rendering).
+    record: Option<Vec<Step>>,
+    /// Function applications left for the current step (bounds evaluation time).
+    fuel: Cell<u64>,
+}
+
+/// Executes from every entry of `prog` and combines the results: NONTERMINATING if some entry has a
+/// nonterminating execution, TERMINATING if all entries terminate.
+pub fn run(prog: &Program, config: &Config, limits: &Limits, mode: Mode) -> ExecResult {
+    let entries = match &prog.entry {
+        Entry::Procedure(p) => vec![*p],
+        Entry::Library(ps) => ps.clone(),
+    };
+    let mut max_steps = 0;
+    let mut any_blocked = false;
+    let mut unknown: Option<(String, bool)> = None;
+    for &p in &entries {
+        if prog.proc(p).body.is_none() {
+            continue;
+        }
+        match run_entry(prog, config, limits, mode, p) {
+            ExecResult::Terminating { steps, blocked } => {
+                max_steps = max_steps.max(steps);
+                any_blocked |= blocked;
+            }
+            ExecResult::Nonterminating(l) => return ExecResult::Nonterminating(l),
+            ExecResult::Unknown { reason, dependent } => {
+                let reason = if entries.len() > 1 {
+                    format!("{reason}, from entry procedure {}", prog.proc(p).name)
+                } else {
+                    reason
+                };
+                if unknown.is_none() {
+                    unknown = Some((reason, dependent));
+                }
+                if config.timed_out() {
+                    break;
+                }
+            }
+        }
+    }
+    match unknown {
+        Some((reason, dependent)) => ExecResult::Unknown { reason, dependent },
+        None => ExecResult::Terminating {
+            steps: max_steps,
+            blocked: any_blocked,
+        },
+    }
+}
+
+fn run_entry(
+    prog: &Program,
+    config: &Config,
+    limits: &Limits,
+    mode: Mode,
+    p: ProcId,
+) -> ExecResult {
+    let mut m = match Machine::new(prog, config, limits.clone(), mode, p) {
+        Ok(m) => m,
+        Err(stop) => return unknown_of(stop),
+    };
+    match m.execute() {
+        Ok(r) => r,
+        Err(stop) => unknown_of(stop),
+    }
+}
+
+fn unknown_of(stop: Stop) -> ExecResult {
+    match stop {
+        Stop::Dependent(reason) => ExecResult::Unknown {
+            reason,
+            dependent: true,
+        },
+        Stop::Other(reason) => ExecResult::Unknown {
+            reason,
+            dependent: false,
+        },
+    }
+}
+
+/// Whether a type is interpreted by the executor.
+fn check_type(t: &Type) -> Result<(), String> {
+    match t {
+        Type::Bool | Type::Int | Type::Real | Type::Ctor(..) => Ok(()),
+        Type::Map {
+            type_params,
+            args,
+            result,
+        } => {
+            if !type_params.is_empty() {
+                return Err(format!("polymorphic map type {t}"));
+            }
+            args.iter().try_for_each(check_type)?;
+            check_type(result)
+        }
+        Type::BitVec(_) | Type::Builtin(_) | Type::Param(_) | Type::Record(_) => {
+            Err(format!("type {t}"))
+        }
+    }
+}
+
+impl<'p> Machine<'p> {
+    fn new(
+        prog: &'p Program,
+        config: &'p Config,
+        limits: Limits,
+        mode: Mode,
+        entry: ProcId,
+    ) -> R<Machine<'p>> {
+        let mut slots = vec![Slot::Bound; prog.vars.len()];
+        for (i, g) in prog.globals.iter().enumerate() {
+            slots[g.0 as usize] = Slot::Global(i);
+        }
+        for (i, c) in prog.consts.iter().enumerate() {
+            slots[c.0 as usize] = Slot::Const(i);
+        }
+        let mut frame_size = Vec::with_capacity(prog.procedures.len());
+        for proc in &prog.procedures {
+            let mut n = 0;
+            for v in proc.params.iter().chain(&proc.returns).chain(&proc.locals) {
+                slots[v.0 as usize] = Slot::Local(n);
+                n += 1;
+            }
+            frame_size.push(n);
+        }
+        for (i, v) in prog.vars.iter().enumerate() {
+            if !matches!(v.kind, VarKind::Bound) {
+                if let Err(what) = check_type(&v.ty) {
+                    let _ = i;
+                    return unsupported(format!("{what} (variable {})", v.name));
+                }
+            }
+        }
+        let mut m = Machine {
+            prog,
+            config,
+            limits,
+            mode,
+            slots,
+            frame_size,
+            consts: Vec::new(),
+            state: State {
+                globals: Vec::new(),
+                frames: Vec::new(),
+            },
+            not_covering: None,
+            not_realisable: None,
+            record: None,
+            fuel: Cell::new(FUEL),
+        };
+        if matches!(mode, Mode::Witness(_)) {
+            m.not_covering = Some("inputs were fixed to find a witness".into());
+        }
+        m.consts = prog
+            .consts
+            .iter()
+            .map(|c| match prog.var(*c).kind {
+                // Distinct values would be needed; ⊤ is always sound.
+                VarKind::Const { unique: true } => Value::Unknown,
+                _ => m.input(&prog.var(*c).ty),
+            })
+            .collect();
+        m.state.globals = prog
+            .globals
+            .iter()
+            .map(|g| m.input(&prog.var(*g).ty))
+            .collect();
+        if let Some(why) = implicit_constraints(prog) {
+            m.not_realisable = Some(why);
+        }
+        let body = prog
+            .proc(entry)
+            .body
+            .as_ref()
+            .ok_or_else(|| Stop::Other("entry procedure has no body".into()))?;
+        let mut vars = Vec::with_capacity(m.frame_size[entry.0 as usize]);
+        let proc = prog.proc(entry);
+        for v in proc.params.iter().chain(&proc.returns).chain(&proc.locals) {
+            vars.push(m.input(&prog.var(*v).ty));
+        }
+        m.state.frames.push(Frame {
+            proc: entry,
+            loc: body.entry,
+            vars,
+            old: m.state.globals.clone(),
+            call: None,
+        });
+        Ok(m)
+    }
+
+    /// The value of an unconstrained input of type `ty`.
+    fn input(&self, ty: &Type) -> Value {
+        match self.mode {
+            Mode::Symbolic => Value::Unknown,
+            Mode::Witness(k) => default_value(ty, k),
+        }
+    }
+
+    fn proc_name(&self) -> &str {
+        self.state
+            .frames
+            .last()
+            .map_or("?", |f| self.prog.proc(f.proc).name.as_str())
+    }
+
+    fn lose_covering(&mut self, why: impl FnOnce() -> String) -> R<()> {
+        if self.not_covering.is_none() {
+            self.not_covering = Some(why());
+        }
+        self.check_alive()
+    }
+
+    fn lose_realisable(&mut self, why: impl FnOnce() -> String) -> R<()> {
+        if self.not_realisable.is_none() {
+            self.not_realisable = Some(why());
+        }
+        self.check_alive()
+    }
+
+    fn check_alive(&self) -> R<()> {
+        match (&self.not_covering, &self.not_realisable) {
+            (Some(c), Some(r)) => Err(Stop::Dependent(if matches!(self.mode, Mode::Witness(_)) {
+                format!("witness attempt failed: {r}")
+            } else if c == r || c.contains("unconstrained") {
+                c.clone()
+            } else {
+                format!("{c}; {r}")
+            })),
+            _ => Ok(()),
+        }
+    }
+
+    /// Assumes `cond` at the start or on entry to a procedure (axioms, requires).
+    fn assume_initial(&mut self, tri: R<Tri>, what: &str) -> R<bool> {
+        match tri {
+            Ok(Some(true)) => Ok(true),
+            Ok(Some(false)) => Ok(false),
+            Ok(None) => {
+                let name = self.proc_name().to_string();
+                self.lose_realisable(|| {
+                    format!("{what} depends on unconstrained values (in procedure {name})")
+                })?;
+                Ok(true)
+            }
+            Err(Stop::Other(why)) => {
+                self.lose_realisable(|| format!("{what} cannot be evaluated: {why}"))?;
+                Ok(true)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn execute(&mut self) -> R<ExecResult> {
+        let entry_name = self.proc_name().to_string();
+        // Axioms constrain the initial state; TERMINATING does not need them.
+        for ax in &self.prog.axioms {
+            let top = self.state.frames.len() - 1;
+            let t = self.eval_bool(ax, top);
+            if !self.assume_initial(t, "an axiom")? {
+                return self.finish(0, true);
+            }
+        }
+        let proc = self.prog.proc(self.state.frames[0].proc);
+        for r in &proc.requires {
+            let t = self.eval_bool(&r.expr, 0);
+            if !self.assume_initial(t, "a requires clause of the entry procedure")? {
+                return self.finish(0, true);
+            }
+        }
+        let mut steps: u64 = 0;
+        let mut saved = self.state.clone();
+        let mut saved_at: u64 = 0;
+        let mut power: u64 = 1;
+        let mut lam: u64 = 0;
+        loop {
+            match self.step()? {
+                StepEnd::Continue => {}
+                StepEnd::Returned => return self.finish(steps + 1, false),
+                StepEnd::Blocked => return self.finish(steps, true),
+            }
+            steps += 1;
+            lam += 1;
+            if self.state == saved {
+                return self.found_cycle(entry_name, saved_at, lam);
+            }
+            if lam == power {
+                saved = self.state.clone();
+                saved_at = steps;
+                power = power.saturating_mul(2);
+                lam = 0;
+            }
+            if steps % 64 == 0 && self.config.timed_out() {
+                return Err(Stop::Other(format!(
+                    "timeout (no repetition within {steps} steps)"
+                )));
+            }
+            if steps % 1024 == 0 {
+                let cells: usize = self.state.globals.iter().map(Value::cells).sum::<usize>()
+                    + self
+                        .state
+                        .frames
+                        .iter()
+                        .flat_map(|f| f.vars.iter().chain(&f.old))
+                        .map(Value::cells)
+                        .sum::<usize>();
+                if cells > self.limits.max_cells {
+                    return Err(Stop::Other(format!(
+                        "more than {} map cells after {steps} steps",
+                        self.limits.max_cells
+                    )));
+                }
+            }
+            if steps >= self.limits.max_steps {
+                return Err(Stop::Other(format!("no repetition within {steps} steps")));
+            }
+        }
+    }
+
+    fn finish(&self, steps: u64, blocked: bool) -> R<ExecResult> {
+        match &self.not_covering {
+            None => Ok(ExecResult::Terminating { steps, blocked }),
+            Some(why) => Err(Stop::Dependent(format!(
+                "an execution ends after {steps} steps, but others may differ: {why}"
+            ))),
+        }
+    }
+
+    fn found_cycle(&mut self, entry: String, stem: u64, loop_len: u64) -> R<ExecResult> {
+        if let Some(why) = &self.not_realisable {
+            return Err(Stop::Dependent(format!(
+                "the abstract state repeats after {loop_len} steps, but the path may not be realisable: {why}"
+            )));
+        }
+        let (procedure, span) = {
+            let f = self.state.frames.last();
+            match f {
+                Some(f) => {
+                    let p = self.prog.proc(f.proc);
+                    let span = p
+                        .body
+                        .as_ref()
+                        .and_then(|b| b.graph[f.loc].span)
+                        .or(Some(p.span));
+                    (p.name.clone(), span)
+                }
+                None => ("?".into(), None),
+            }
+        };
+        // Replay the loop once to show it (the next-state function is deterministic).
+        let mut steps = Vec::new();
+        if loop_len <= 64 {
+            self.record = Some(Vec::new());
+            for _ in 0..loop_len {
+                if !matches!(self.step(), Ok(StepEnd::Continue)) {
+                    break;
+                }
+            }
+            steps = self.record.take().unwrap_or_default();
+        }
+        Ok(ExecResult::Nonterminating(Lasso {
+            entry,
+            stem,
+            loop_len,
+            procedure,
+            span,
+            steps,
+        }))
+    }
+
+    /// One step: take an edge, or return from the top frame.
+    fn step(&mut self) -> R<StepEnd> {
+        self.fuel.set(FUEL);
+        let Some(top) = self.state.frames.len().checked_sub(1) else {
+            return Ok(StepEnd::Returned);
+        };
+        let prog = self.prog;
+        let (proc_id, loc) = (self.state.frames[top].proc, self.state.frames[top].loc);
+        let proc = prog.proc(proc_id);
+        let Some(cfg) = proc.body.as_ref() else {
+            return Err(Stop::Other("internal: frame without body".into()));
+        };
+        if loc == cfg.exit {
+            return self.do_return();
+        }
+        let mut edges: Vec<_> = cfg
+            .graph
+            .edges_directed(loc, Direction::Outgoing)
+            .map(|e| (e.id(), e.target()))
+            .collect();
+        edges.sort_by_key(|(id, _)| id.index());
+        let mut first_true = None;
+        let mut first_unknown = None;
+        let mut possible = 0;
+        for &(id, target) in &edges {
+            let stmt = &cfg.graph[id].stmt;
+            let guard = match stmt {
+                Stmt::Assume(e) => self.eval_bool(e, top)?,
+                _ => Some(true),
+            };
+            if let LocKind::Error(err) = cfg.graph[target].kind {
+                match guard {
+                    Some(false) => {}
+                    Some(true) => {
+                        return Err(Stop::Other(format!(
+                            "a specification fails on the executed path ({}, in procedure {}); termination of executions that fail one is not decided",
+                            prog.error(err).kind.description(),
+                            proc.name
+                        )));
+                    }
+                    None => {
+                        let name = proc.name.clone();
+                        self.lose_realisable(|| {
+                            format!(
+                                "a specification may fail depending on unconstrained values (in procedure {name})"
+                            )
+                        })?;
+                    }
+                }
+                continue;
+            }
+            match guard {
+                Some(false) => {}
+                Some(true) => {
+                    possible += 1;
+                    first_true.get_or_insert(id);
+                }
+                None => {
+                    possible += 1;
+                    first_unknown.get_or_insert(id);
+                }
+            }
+        }
+        if possible > 1 {
+            let name = proc.name.clone();
+            let why = if first_unknown.is_some() {
+                "control flow depends on unconstrained values"
+            } else {
+                "a nondeterministic choice"
+            };
+            self.lose_covering(|| format!("{why} (in procedure {name})"))?;
+        }
+        let chosen = match (first_true, first_unknown) {
+            (Some(e), _) => e,
+            (None, Some(e)) => {
+                let name = proc.name.clone();
+                self.lose_realisable(|| {
+                    format!("an assume depends on unconstrained values (in procedure {name})")
+                })?;
+                e
+            }
+            (None, None) => return Ok(StepEnd::Blocked),
+        };
+        self.take_edge(top, chosen)
+    }
+
+    fn do_return(&mut self) -> R<StepEnd> {
+        let Some(callee) = self.state.frames.pop() else {
+            return Ok(StepEnd::Returned);
+        };
+        let Some(caller) = self.state.frames.last_mut() else {
+            return Ok(StepEnd::Returned);
+        };
+        let Some(edge) = caller.call.take() else {
+            return Err(Stop::Other("internal: return without a call".into()));
+        };
+        let prog = self.prog;
+        let cfg = prog
+            .proc(caller.proc)
+            .body
+            .as_ref()
+            .ok_or_else(|| Stop::Other("internal: caller without body".into()))?;
+        let Stmt::Call { rets, .. } = &cfg.graph[edge].stmt else {
+            return Err(Stop::Other("internal: call edge is not a call".into()));
+        };
+        let callee_proc = prog.proc(callee.proc);
+        let mut writes = Vec::new();
+        for (r, formal) in rets.iter().zip(&callee_proc.returns) {
+            let v = match self.slots[formal.0 as usize] {
+                Slot::Local(i) => callee.vars.get(i).cloned().unwrap_or(Value::Unknown),
+                _ => Value::Unknown,
+            };
+            writes.push((*r, v));
+        }
+        let top = self.state.frames.len() - 1;
+        if let Some(rec) = &mut self.record {
+            rec.push(Step {
+                span: None,
+                statement: format!("return from {}", callee_proc.name),
+                reads: Vec::new(),
+                writes: writes
+                    .iter()
+                    .map(|(v, x)| (prog.var(*v).name.clone(), x.show()))
+                    .collect(),
+            });
+        }
+        for (r, v) in writes {
+            self.write(top, r, v)?;
+        }
+        Ok(StepEnd::Continue)
+    }
+
+    fn take_edge(&mut self, top: usize, edge: EdgeIndex) -> R<StepEnd> {
+        let prog = self.prog;
+        let proc = prog.proc(self.state.frames[top].proc);
+        let Some(cfg) = proc.body.as_ref() else {
+            return Err(Stop::Other("internal: frame without body".into()));
+        };
+        let Some((_, target)) = cfg.graph.edge_endpoints(edge) else {
+            return Err(Stop::Other("internal: dangling edge".into()));
+        };
+        let e = &cfg.graph[edge];
+        let mut written: Vec<VarId> = Vec::new();
+        match &e.stmt {
+            Stmt::Assume(_) | Stmt::AtomicBegin | Stmt::AtomicEnd => {}
+            Stmt::Assign(pairs) => {
+                enum Pending {
+                    Set(VarId, Value),
+                    Store(VarId, Option<Vec<Key>>, Value),
+                }
+                let mut pending = Vec::with_capacity(pairs.len());
+                for (x, rhs) in pairs {
+                    match rhs {
+                        Expr::Store(base, idx, val) if **base == Expr::Var(*x) => {
+                            let keys = self.eval_keys(idx, top)?;
+                            let v = self.eval(val, top)?;
+                            pending.push(Pending::Store(*x, keys, v));
+                        }
+                        _ => pending.push(Pending::Set(*x, self.eval(rhs, top)?)),
+                    }
+                }
+                for p in pending {
+                    match p {
+                        Pending::Set(x, v) => {
+                            written.push(x);
+                            self.write(top, x, v)?;
+                        }
+                        Pending::Store(x, keys, v) => {
+                            written.push(x);
+                            self.store_in_place(top, x, keys, v)?;
+                        }
+                    }
+                }
+            }
+            Stmt::Havoc(xs) => {
+                for x in xs {
+                    let v = self.input(&prog.var(*x).ty);
+                    written.push(*x);
+                    self.write(top, *x, v)?;
+                }
+            }
+            Stmt::Call { callee, args, rets } => {
+                let args = args
+                    .iter()
+                    .map(|a| self.eval(a, top))
+                    .collect::<R<Vec<_>>>()?;
+                if let Some(rec) = &mut self.record {
+                    rec.push(Step {
+                        span: e.span,
+                        statement: prog.show_stmt(&e.stmt).to_string(),
+                        reads: Vec::new(),
+                        writes: Vec::new(),
+                    });
+                }
+                return self.call(top, edge, target, *callee, args, rets);
+            }
+            Stmt::Fork { .. } | Stmt::Join { .. } => return unsupported("fork/join"),
+            Stmt::Unsupported(what) => return unsupported(what),
+        }
+        self.state.frames[top].loc = target;
+        if self.record.is_some() {
+            let writes = written
+                .iter()
+                .map(|v| (prog.var(*v).name.clone(), self.read(top, *v).show()))
+                .collect();
+            let rec = self.record.get_or_insert_with(Vec::new);
+            rec.push(Step {
+                span: e.span,
+                statement: prog.show_stmt(&e.stmt).to_string(),
+                reads: Vec::new(),
+                writes,
+            });
+        }
+        Ok(StepEnd::Continue)
+    }
+
+    fn call(
+        &mut self,
+        top: usize,
+        edge: EdgeIndex,
+        target: NodeIndex,
+        callee: ProcId,
+        args: Vec<Value>,
+        rets: &[VarId],
+    ) -> R<StepEnd> {
+        let prog = self.prog;
+        let cp = prog.proc(callee);
+        if !cp.type_params.is_empty() {
+            return unsupported(format!("polymorphic procedure {}", cp.name));
+        }
+        let mut vars = Vec::with_capacity(self.frame_size[callee.0 as usize]);
+        vars.extend(args);
+        for v in cp.returns.iter().chain(&cp.locals) {
+            vars.push(self.input(&prog.var(*v).ty));
+        }
+        let frame = Frame {
+            proc: callee,
+            loc: cp.body.as_ref().map_or(NodeIndex::new(0), |b| b.entry),
+            vars,
+            old: self.state.globals.clone(),
+            call: None,
+        };
+        if self.state.frames.len() >= self.limits.max_depth {
+            return Err(Stop::Other(format!(
+                "call depth exceeds {}",
+                self.limits.max_depth
+            )));
+        }
+        self.state.frames[top].loc = target;
+        self.state.frames[top].call = Some(edge);
+        self.state.frames.push(frame);
+        let new_top = top + 1;
+        // All requires (free or not) are assumed on entry.
+        for r in &cp.requires {
+            match self.eval_bool(&r.expr, new_top)? {
+                Some(true) => {}
+                Some(false) => return Ok(StepEnd::Blocked),
+                None => {
+                    let name = cp.name.clone();
+                    self.lose_realisable(|| {
+                        format!("a requires clause of {name} depends on unconstrained values")
+                    })?;
+                }
+            }
+        }
+        if cp.body.is_some() {
+            return Ok(StepEnd::Continue);
+        }
+        // No body: havoc returns (already inputs) and modified globals, assume the ensures.
+        for g in &cp.modifies {
+            let v = self.input(&prog.var(*g).ty);
+            if let Slot::Global(i) = self.slots[g.0 as usize] {
+                self.state.globals[i] = v;
+            }
+        }
+        for en in &cp.ensures {
+            match self.eval_bool(&en.expr, new_top)? {
+                Some(true) => {}
+                Some(false) => return Ok(StepEnd::Blocked),
+                None => {
+                    let name = cp.name.clone();
+                    self.lose_realisable(|| {
+                        format!("an ensures clause of {name} depends on unconstrained values")
+                    })?;
+                }
+            }
+        }
+        let Some(frame) = self.state.frames.pop() else {
+            return Err(Stop::Other("internal: lost frame".into()));
+        };
+        self.state.frames[top].call = None;
+        for (r, formal) in rets.iter().zip(&cp.returns) {
+            let v = match self.slots[formal.0 as usize] {
+                Slot::Local(i) => frame.vars.get(i).cloned().unwrap_or(Value::Unknown),
+                _ => Value::Unknown,
+            };
+            self.write(top, *r, v)?;
+        }
+        Ok(StepEnd::Continue)
+    }
+
+    fn read(&self, frame: usize, v: VarId) -> Value {
+        match self.slots[v.0 as usize] {
+            Slot::Global(i) => self.state.globals[i].clone(),
+            Slot::Local(i) => self.state.frames[frame].vars[i].clone(),
+            Slot::Const(i) => self.consts[i].clone(),
+            Slot::Bound => Value::Unknown,
+        }
+    }
+
+    fn write(&mut self, frame: usize, x: VarId, v: Value) -> R<()> {
+        match self.slots[x.0 as usize] {
+            Slot::Global(i) => self.state.globals[i] = v,
+            Slot::Local(i) => self.state.frames[frame].vars[i] = v,
+            Slot::Const(_) | Slot::Bound => {
+                return Err(Stop::Other("internal: assignment to a constant".into()));
+            }
+        }
+        Ok(())
+    }
+
+    fn slot_mut(&mut self, frame: usize, x: VarId) -> R<&mut Value> {
+        match self.slots[x.0 as usize] {
+            Slot::Global(i) => Ok(&mut self.state.globals[i]),
+            Slot::Local(i) => Ok(&mut self.state.frames[frame].vars[i]),
+            Slot::Const(_) | Slot::Bound => {
+                Err(Stop::Other("internal: assignment to a constant".into()))
+            }
+        }
+    }
+
+    /// `x := x[keys := v]` without copying `x`'s map when it is not shared.
+    fn store_in_place(
+        &mut self,
+        frame: usize,
+        x: VarId,
+        keys: Option<Vec<Key>>,
+        v: Value,
+    ) -> R<()> {
+        let max = self.limits.max_cells;
+        let slot = self.slot_mut(frame, x)?;
+        let Some(keys) = keys else {
+            *slot = Value::Unknown;
+            return Ok(());
+        };
+        match slot {
+            Value::Map(m) => {
+                let m = Rc::make_mut(m);
+                m.set(keys, v);
+                if m.entries.len() > max {
+                    return Err(Stop::Other(format!("a map has more than {max} cells")));
+                }
+            }
+            Value::Unknown => {
+                let mut m = MapValue {
+                    default: Value::Unknown,
+                    entries: Default::default(),
+                };
+                m.set(keys, v);
+                *slot = Value::Map(Rc::new(m));
+            }
+            _ => return Err(Stop::Other("internal: store into a non-map".into())),
+        }
+        Ok(())
+    }
+
+    fn eval_keys(&self, idx: &[Expr], frame: usize) -> R<Option<Vec<Key>>> {
+        let mut keys = Vec::with_capacity(idx.len());
+        for i in idx {
+            let v = self.eval(i, frame)?;
+            if let Value::Map(_) = v {
+                return unsupported("map-typed map index");
+            }
+            match v.key() {
+                Some(k) => keys.push(k),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(keys))
+    }
+
+    fn eval_bool(&self, e: &Expr, frame: usize) -> R<Tri> {
+        as_bool(self.eval(e, frame)?)
+    }
+
+    fn eval(&self, e: &Expr, frame: usize) -> R<Value> {
+        let mut env = Vec::new();
+        self.ev(e, frame, &mut env, 0)
+    }
+
+    fn int(&self, i: BigInt) -> R<Value> {
+        if i.bits() > self.limits.max_int_bits {
+            return Err(Stop::Other(format!(
+                "an integer exceeds {} bits",
+                self.limits.max_int_bits
+            )));
+        }
+        Ok(Value::Int(i))
+    }
+
+    /// Evaluates `e` in frame `frame`, with bound variables in `env` (innermost last).
+    fn ev(&self, e: &Expr, frame: usize, env: &mut Vec<(VarId, Value)>, depth: usize) -> R<Value> {
+        Ok(match e {
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Int(i) => Value::Int(i.clone()),
+            Expr::Real(r) => Value::Real(r.clone()),
+            Expr::BitVec { .. } => return unsupported("bit-vectors"),
+            Expr::Float { .. } => return unsupported("floats"),
+            Expr::Var(v) => match self.slots[v.0 as usize] {
+                Slot::Bound => env
+                    .iter()
+                    .rev()
+                    .find(|(b, _)| b == v)
+                    .map_or(Value::Unknown, |(_, x)| x.clone()),
+                _ => self.read(frame, *v),
+            },
+            Expr::Old(v) => match self.slots[v.0 as usize] {
+                Slot::Global(i) => self.state.frames[frame].old[i].clone(),
+                _ => self.read(frame, *v),
+            },
+            Expr::Unary(UnOp::Not, a) => match as_bool(self.ev(a, frame, env, depth)?)? {
+                Some(b) => Value::Bool(!b),
+                None => Value::Unknown,
+            },
+            Expr::Unary(UnOp::Neg, a) => match self.ev(a, frame, env, depth)? {
+                Value::Int(i) => Value::Int(-i),
+                Value::Real(r) => Value::Real(-r),
+                _ => Value::Unknown,
+            },
+            Expr::Binary(op, a, b) => self.binary(*op, a, b, frame, env, depth)?,
+            Expr::Ite(c, a, b) => match as_bool(self.ev(c, frame, env, depth)?)? {
+                Some(true) => self.ev(a, frame, env, depth)?,
+                Some(false) => self.ev(b, frame, env, depth)?,
+                None => {
+                    let x = self.ev(a, frame, env, depth)?;
+                    let y = self.ev(b, frame, env, depth)?;
+                    // Both branches have the same abstract value: so does the whole.
+                    if x == y { x } else { Value::Unknown }
+                }
+            },
+            Expr::Select(m, idx) => {
+                let mv = self.ev(m, frame, env, depth)?;
+                let mut keys = Vec::with_capacity(idx.len());
+                let mut known = true;
+                for i in idx {
+                    let v = self.ev(i, frame, env, depth)?;
+                    if let Value::Map(_) = v {
+                        return unsupported("map-typed map index");
+                    }
+                    match v.key() {
+                        Some(k) => keys.push(k),
+                        None => known = false,
+                    }
+                }
+                match mv {
+                    Value::Map(m) if known => m.get(&keys).clone(),
+                    _ => Value::Unknown,
+                }
+            }
+            Expr::Store(m, idx, val) => {
+                let mv = self.ev(m, frame, env, depth)?;
+                let mut keys = Vec::with_capacity(idx.len());
+                let mut known = true;
+                for i in idx {
+                    let v = self.ev(i, frame, env, depth)?;
+                    if let Value::Map(_) = v {
+                        return unsupported("map-typed map index");
+                    }
+                    match v.key() {
+                        Some(k) => keys.push(k),
+                        None => known = false,
+                    }
+                }
+                let v = self.ev(val, frame, env, depth)?;
+                if !known {
+                    return Ok(Value::Unknown);
+                }
+                let mut map = match mv {
+                    Value::Map(m) => m,
+                    _ => Rc::new(MapValue {
+                        default: Value::Unknown,
+                        entries: Default::default(),
+                    }),
+                };
+                let inner = Rc::make_mut(&mut map);
+                inner.set(keys, v);
+                if inner.entries.len() > self.limits.max_cells {
+                    return Err(Stop::Other(format!(
+                        "a map has more than {} cells",
+                        self.limits.max_cells
+                    )));
+                }
+                Value::Map(map)
+            }
+            Expr::Extract { .. } => return unsupported("bit-vector extraction"),
+            Expr::App {
+                func,
+                type_args,
+                args,
+            } => self.apply(*func, type_args, args, frame, env, depth)?,
+            Expr::Quant { quantifier, .. } => {
+                return unsupported(match quantifier {
+                    Quantifier::Lambda => "lambda expressions",
+                    _ => "quantifiers",
+                });
+            }
+            Expr::Field(..) | Expr::Record(..) => return unsupported("records"),
+        })
+    }
+
+    fn apply(
+        &self,
+        func: FuncId,
+        type_args: &[Type],
+        args: &[Expr],
+        frame: usize,
+        env: &mut Vec<(VarId, Value)>,
+        depth: usize,
+    ) -> R<Value> {
+        let f = self.prog.func(func);
+        if !type_args.is_empty() || !f.type_params.is_empty() {
+            return unsupported(format!("polymorphic function {}", f.name));
+        }
+        if f.const_array {
+            let v = match args.first() {
+                Some(a) => self.ev(a, frame, env, depth)?,
+                None => Value::Unknown,
+            };
+            return Ok(Value::constant_map(v));
+        }
+        if let Some(b) = &f.builtin {
+            return unsupported(format!("builtin function {b}"));
+        }
+        let Some((params, body)) = &f.body else {
+            // Uninterpreted (or defined by axioms only): any value.
+            return Ok(Value::Unknown);
+        };
+        let fuel = self.fuel.get();
+        if fuel == 0 {
+            return Err(Stop::Other(format!(
+                "more than {FUEL} function applications in one step"
+            )));
+        }
+        self.fuel.set(fuel - 1);
+        if depth >= 256 {
+            return Err(Stop::Other(format!(
+                "function applications nested deeper than 256 ({})",
+                f.name
+            )));
+        }
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(self.ev(a, frame, env, depth)?);
+        }
+        // The body sees only its parameters (and globals/constants).
+        let mut inner: Vec<(VarId, Value)> = params.iter().copied().zip(vals).collect();
+        self.ev(body, frame, &mut inner, depth + 1)
+    }
+
+    fn binary(
+        &self,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        frame: usize,
+        env: &mut Vec<(VarId, Value)>,
+        depth: usize,
+    ) -> R<Value> {
+        // Boolean connectives short-circuit on a definite operand (sound: expressions are pure).
+        match op {
+            BinOp::And | BinOp::Or | BinOp::Implies => {
+                let x = as_bool(self.ev(a, frame, env, depth)?)?;
+                let decisive = match op {
+                    BinOp::And => Some(false),
+                    _ => Some(true),
+                };
+                let x = if op == BinOp::Implies {
+                    x.map(|v| !v)
+                } else {
+                    x
+                };
+                if x == decisive {
+                    return Ok(Value::Bool(decisive == Some(true)));
+                }
+                let y = as_bool(self.ev(b, frame, env, depth)?)?;
+                if y == decisive {
+                    return Ok(Value::Bool(decisive == Some(true)));
+                }
+                return Ok(match (x, y) {
+                    (Some(_), Some(y)) => Value::Bool(y),
+                    _ => Value::Unknown,
+                });
+            }
+            _ => {}
+        }
+        let x = self.ev(a, frame, env, depth)?;
+        let y = self.ev(b, frame, env, depth)?;
+        let tri = |t: Tri| t.map_or(Value::Unknown, Value::Bool);
+        Ok(match op {
+            BinOp::Iff => match (as_bool(x)?, as_bool(y)?) {
+                (Some(p), Some(q)) => Value::Bool(p == q),
+                _ => Value::Unknown,
+            },
+            BinOp::Eq | BinOp::Neq => {
+                let ty = if matches!(x, Value::Map(_)) {
+                    self.prog.type_of(a)
+                } else {
+                    Type::Bool
+                };
+                let t = equal(&x, &y, &ty);
+                tri(if op == BinOp::Neq { t.map(|v| !v) } else { t })
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let ord = match (&x, &y) {
+                    (Value::Int(p), Value::Int(q)) => Some(p.cmp(q)),
+                    (Value::Real(p), Value::Real(q)) => Some(p.cmp(q)),
+                    _ => None,
+                };
+                match ord {
+                    None => Value::Unknown,
+                    Some(o) => Value::Bool(match op {
+                        BinOp::Lt => o.is_lt(),
+                        BinOp::Le => o.is_le(),
+                        BinOp::Gt => o.is_gt(),
+                        _ => o.is_ge(),
+                    }),
+                }
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul => match (x, y) {
+                (Value::Int(p), Value::Int(q)) => self.int(match op {
+                    BinOp::Add => p + q,
+                    BinOp::Sub => p - q,
+                    _ => p * q,
+                })?,
+                (Value::Real(p), Value::Real(q)) => {
+                    let r = match op {
+                        BinOp::Add => p + q,
+                        BinOp::Sub => p - q,
+                        _ => p * q,
+                    };
+                    if r.numer().bits() + r.denom().bits() > self.limits.max_int_bits {
+                        return Err(Stop::Other(format!(
+                            "a real exceeds {} bits",
+                            self.limits.max_int_bits
+                        )));
+                    }
+                    Value::Real(r)
+                }
+                _ => Value::Unknown,
+            },
+            BinOp::IntDiv | BinOp::Mod => match (x, y) {
+                // SMT-LIB semantics: x = y*q + r with 0 <= r < |y|; division by zero is
+                // unspecified (any value).
+                (Value::Int(p), Value::Int(q)) if !q.is_zero() => {
+                    let r = p.mod_floor(&q.abs());
+                    if op == BinOp::Mod {
+                        Value::Int(r)
+                    } else {
+                        Value::Int((p - r) / q)
+                    }
+                }
+                _ => Value::Unknown,
+            },
+            BinOp::RealDiv => match (x, y) {
+                (Value::Real(p), Value::Real(q)) if !q.is_zero() => Value::Real(p / q),
+                _ => Value::Unknown,
+            },
+            BinOp::Concat => return unsupported("bit-vectors"),
+            BinOp::Subtype => Value::Unknown,
+            BinOp::And | BinOp::Or | BinOp::Implies => Value::Unknown,
+        })
+    }
+}
+
+fn as_bool(v: Value) -> R<Tri> {
+    match v {
+        Value::Bool(b) => Ok(Some(b)),
+        Value::Unknown => Ok(None),
+        _ => Err(Stop::Other("internal: non-boolean condition".into())),
+    }
+}
+
+/// The fixed value the witness mode gives an unconstrained input of type `ty`.
+fn default_value(ty: &Type, k: i64) -> Value {
+    match ty {
+        Type::Bool => Value::Bool(false),
+        Type::Int => Value::Int(BigInt::from(k)),
+        Type::Real => Value::Real(BigRational::from_integer(BigInt::from(k))),
+        Type::Map {
+            type_params,
+            result,
+            ..
+        } if type_params.is_empty() => Value::constant_map(default_value(result, k)),
+        _ => Value::Unknown,
+    }
+}
+
+/// A reason why the initial state's implicit constraints might be unsatisfiable, if any: `unique`
+/// constants of a type that may be finite, function definitions that are recursive (a recursive
+/// definition `f(x) = f(x) + 1` has no model), and `{:smtdefined}` functions.
+fn implicit_constraints(prog: &Program) -> Option<String> {
+    for c in &prog.consts {
+        let v = prog.var(*c);
+        if matches!(v.kind, VarKind::Const { unique: true })
+            && !matches!(v.ty, Type::Int | Type::Real)
+        {
+            return Some(format!("unique constant {} of type {}", v.name, v.ty));
+        }
+    }
+    for f in &prog.functions {
+        if f.smt_defined.is_some() {
+            return Some(format!("function {} is {{:smtdefined}}", f.name));
+        }
+    }
+    // Recursion among function bodies: depth-first search for a cycle.
+    let n = prog.functions.len();
+    let callees: Vec<BTreeSet<u32>> = prog
+        .functions
+        .iter()
+        .map(|f| {
+            let mut out = BTreeSet::new();
+            if let Some((_, body)) = &f.body {
+                collect_apps(body, &mut out);
+            }
+            out
+        })
+        .collect();
+    // 0 = unvisited, 1 = on stack, 2 = done.
+    let mut mark = vec![0u8; n];
+    for start in 0..n {
+        if mark[start] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, Vec<u32>)> =
+            vec![(start, callees[start].iter().copied().collect())];
+        mark[start] = 1;
+        while let Some((node, rest)) = stack.last_mut() {
+            match rest.pop() {
+                Some(next) => {
+                    let next = next as usize;
+                    if next >= n {
+                        continue;
+                    }
+                    match mark[next] {
+                        1 => {
+                            return Some(format!(
+                                "function {} is defined recursively",
+                                prog.functions[next].name
+                            ));
+                        }
+                        0 => {
+                            mark[next] = 1;
+                            stack.push((next, callees[next].iter().copied().collect()));
+                        }
+                        _ => {}
+                    }
+                }
+                None => {
+                    mark[*node] = 2;
+                    stack.pop();
+                }
+            }
+        }
+    }
+    None
+}
+
+fn collect_apps(e: &Expr, out: &mut BTreeSet<u32>) {
+    match e {
+        Expr::App { func, args, .. } => {
+            out.insert(func.0);
+            args.iter().for_each(|a| collect_apps(a, out));
+        }
+        Expr::Unary(_, a) | Expr::Extract { expr: a, .. } | Expr::Field(a, _) => {
+            collect_apps(a, out)
+        }
+        Expr::Binary(_, a, b) => {
+            collect_apps(a, out);
+            collect_apps(b, out);
+        }
+        Expr::Ite(c, a, b) => {
+            collect_apps(c, out);
+            collect_apps(a, out);
+            collect_apps(b, out);
+        }
+        Expr::Select(m, idx) => {
+            collect_apps(m, out);
+            idx.iter().for_each(|a| collect_apps(a, out));
+        }
+        Expr::Store(m, idx, v) => {
+            collect_apps(m, out);
+            idx.iter().for_each(|a| collect_apps(a, out));
+            collect_apps(v, out);
+        }
+        Expr::Quant { body, triggers, .. } => {
+            collect_apps(body, out);
+            triggers.iter().flatten().for_each(|a| collect_apps(a, out));
+        }
+        Expr::Record(fs) => fs.iter().for_each(|(_, a)| collect_apps(a, out)),
+        Expr::Bool(_)
+        | Expr::Int(_)
+        | Expr::Real(_)
+        | Expr::BitVec { .. }
+        | Expr::Float { .. }
+        | Expr::Var(_)
+        | Expr::Old(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(src: &str) -> Program {
+        match crate::cli::frontend(src) {
+            Ok((p, _)) => p,
+            Err(d) => panic!("rejected: {d:?}"),
+        }
+    }
+
+    fn small_limits() -> Limits {
+        Limits {
+            max_steps: 10_000,
+            ..Limits::default()
+        }
+    }
+
+    fn entry(p: &Program) -> ProcId {
+        match &p.entry {
+            Entry::Procedure(e) => *e,
+            Entry::Library(ps) => ps[0],
+        }
+    }
+
+    /// Replays a reported lasso from scratch and checks that the state after the stem really equals
+    /// the state one loop later (and differs at every point in between).
+    fn replay(p: &Program, mode: Mode, stem: u64, loop_len: u64) {
+        let config = Config::default();
+        let mut m = Machine::new(p, &config, small_limits(), mode, entry(p)).expect("machine");
+        for _ in 0..stem {
+            assert!(matches!(m.step(), Ok(StepEnd::Continue)));
+        }
+        let at_stem = m.state.clone();
+        for i in 1..=loop_len {
+            assert!(matches!(m.step(), Ok(StepEnd::Continue)));
+            if i < loop_len {
+                assert_ne!(m.state, at_stem, "state repeats early, after {i} steps");
+            }
+        }
+        assert_eq!(m.state, at_stem);
+    }
+
+    const REPEAT: &str = "procedure main() { var x: int; x := 0;
+        while (x < 10) { x := x + 1; if (x == 5) { x := 0; } } }";
+
+    #[test]
+    fn a_reported_repetition_is_a_real_one() {
+        let p = program(REPEAT);
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        let ExecResult::Nonterminating(l) = r else {
+            panic!("expected nontermination, got {r:?}");
+        };
+        replay(&p, Mode::Symbolic, l.stem, l.loop_len);
+        // x goes 0,1,…,4 and back to 0: one loop iteration per value, 16 steps in all.
+        assert_eq!(l.loop_len, 16);
+    }
+
+    #[test]
+    fn maps_are_compared_by_content() {
+        // The head moves right forever, writing fresh cells: locations and scalars repeat modulo the
+        // head, but the map grows, so no state repeats.
+        let p = program(
+            "procedure main() { var head: int; var mem: [int]int; head := 0;
+             while (true) { mem[head] := 1; head := head + 1; } }",
+        );
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        assert!(
+            matches!(&r, ExecResult::Unknown { reason, .. } if reason.contains("no repetition")),
+            "{r:?}"
+        );
+        // Writing the same cell over and over does repeat.
+        let p = program(
+            "procedure main() { var mem: [int]int; mem[0] := 0;
+             while (true) { mem[0] := mem[0] + 1; mem[0] := 0; } }",
+        );
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        let ExecResult::Nonterminating(l) = r else {
+            panic!("expected nontermination, got {r:?}");
+        };
+        replay(&p, Mode::Symbolic, l.stem, l.loop_len);
+    }
+
+    #[test]
+    fn unknown_values_block_verdicts_that_depend_on_them() {
+        // The loop repeats its abstract state, but only if the unknown guard holds; all executions
+        // may block there, so no NONTERMINATING; nor TERMINATING (some may loop).
+        let p = program("procedure main() { var x: int; while (x > 0) { } }");
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        assert!(
+            matches!(
+                &r,
+                ExecResult::Unknown {
+                    dependent: true,
+                    ..
+                }
+            ),
+            "{r:?}"
+        );
+        // An unknown assume on the only path: every execution either blocks or returns.
+        let p = program("procedure main() { var x: int; assume x > 0; x := 1; }");
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        assert!(matches!(r, ExecResult::Terminating { .. }), "{r:?}");
+        // The same assume before a self-loop: neither verdict.
+        let p = program("procedure main() { var x: int; assume x > 0; while (true) { } }");
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        assert!(matches!(r, ExecResult::Unknown { .. }), "{r:?}");
+        // Unsatisfiable requires: no execution at all.
+        let p = program("procedure main() requires false; { while (true) { } }");
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        assert!(matches!(r, ExecResult::Terminating { .. }), "{r:?}");
+    }
+
+    #[test]
+    fn witness_mode_never_claims_termination() {
+        let p = program("procedure main() { var x: int; havoc x; while (x > 0) { x := x - 1; } }");
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Witness(0));
+        assert!(matches!(r, ExecResult::Unknown { .. }), "{r:?}");
+        let p = program("procedure main() { var x: int; havoc x; while (x >= 0) { } }");
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Witness(0));
+        let ExecResult::Nonterminating(l) = r else {
+            panic!("expected nontermination, got {r:?}");
+        };
+        replay(&p, Mode::Witness(0), l.stem, l.loop_len);
+    }
+
+    #[test]
+    fn recursive_function_definitions_prevent_nontermination_claims() {
+        // `f(x) == f(x) + 1` has no model: there is no execution at all.
+        let p = program(
+            "function f(x: int) returns (int) { f(x) + 1 }
+             procedure main() { var y: int; y := 0; while (true) { } }",
+        );
+        let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
+        assert!(matches!(r, ExecResult::Unknown { .. }), "{r:?}");
+    }
+}

@@ -1,0 +1,108 @@
+//! Termination: does every execution of the program terminate?
+//!
+//! Semantics (docs/IR.md §termination): an execution starts at the entry — `ULTIMATE.start`, or in
+//! library mode each procedure with a body, from a state where parameters, globals and constants are
+//! unconstrained except by the `requires` and axioms — and runs until the entry procedure returns. An
+//! execution that blocks (`assume false`) is finite. TERMINATING: every execution is finite;
+//! NONTERMINATING: some execution is infinite; otherwise UNKNOWN with a reason.
+//!
+//! Techniques, tried in order (each sound on its own; the first definite answer wins):
+//! 1. [`execute`] in symbolic mode — explicit-state execution with unconstrained values as ⊤; decides
+//!    programs whose control flow does not depend on them (TERMINATING or NONTERMINATING);
+//! 2. [`execute`] in witness mode — unconstrained numbers fixed to 0, then 1, -1, 100, -100 (each
+//!    attempt one particular execution); NONTERMINATING only.
+//!
+//! A lasso-based prover (Büchi automata, ranking functions) is meant to go beside these as a further
+//! technique, consulted when both give UNKNOWN.
+
+pub mod execute;
+pub mod value;
+
+use crate::engine::{Config, Counterexample, Outcome, Stats, Verdict};
+use crate::ir::Program;
+use execute::{ExecResult, Lasso, Limits, Mode};
+
+/// Decides termination of `program`.
+pub fn run(program: &Program, config: &Config) -> Outcome {
+    let limits = Limits {
+        max_steps: config.max_exec_steps,
+        ..Limits::default()
+    };
+    match execute::run(program, config, &limits, Mode::Symbolic) {
+        ExecResult::Terminating { steps, blocked } => terminating(program, steps, blocked),
+        ExecResult::Nonterminating(lasso) => nonterminating(lasso, None),
+        ExecResult::Unknown { reason, dependent } => {
+            if dependent {
+                // Each attempt fixes the inputs to one value and gets an equal share of the time left.
+                for (i, &k) in WITNESS_VALUES.iter().enumerate() {
+                    if config.timed_out() {
+                        break;
+                    }
+                    let mut attempt = config.clone();
+                    if let Some(d) = config.deadline {
+                        let left = d.saturating_duration_since(std::time::Instant::now());
+                        let share = left / (WITNESS_VALUES.len() - i) as u32;
+                        attempt.deadline = Some(std::time::Instant::now() + share);
+                    }
+                    if let ExecResult::Nonterminating(lasso) =
+                        execute::run(program, &attempt, &limits, Mode::Witness(k))
+                    {
+                        return nonterminating(lasso, Some(k));
+                    }
+                }
+            }
+            Outcome::unknown(reason, Stats::default())
+        }
+    }
+}
+
+fn terminating(program: &Program, steps: u64, blocked: bool) -> Outcome {
+    let library = matches!(&program.entry, crate::ir::Entry::Library(ps) if ps.len() > 1);
+    let mut reason = if library {
+        format!(
+            "from each entry procedure, every execution follows one path of at most {steps} steps"
+        )
+    } else {
+        format!("every execution follows one path of {steps} steps")
+    };
+    if blocked {
+        reason.push_str(" (a path may end in a blocking assume)");
+    }
+    Outcome {
+        verdict: Verdict::Terminating,
+        reason: Some(reason),
+        counterexample: None,
+        proof: Vec::new(),
+        stats: Stats::default(),
+    }
+}
+
+/// The values the witness mode tries for unconstrained numbers, in order.
+const WITNESS_VALUES: [i64; 5] = [0, 1, -1, 100, -100];
+
+fn nonterminating(l: Lasso, witness: Option<i64>) -> Outcome {
+    let inputs = match witness {
+        Some(k) => format!(" (unconstrained numbers fixed to {k}, booleans to false)"),
+        None => String::new(),
+    };
+    let reason = format!(
+        "a state repeats{inputs}: from {}, a stem of {} steps, then a loop of {} steps in procedure {}",
+        l.entry, l.stem, l.loop_len, l.procedure
+    );
+    let property = format!(
+        "nontermination: this state recurs every {} steps (after a stem of {} steps)",
+        l.loop_len, l.stem
+    );
+    let counterexample = l.span.map(|span| Counterexample {
+        property,
+        error_span: span,
+        steps: l.steps,
+    });
+    Outcome {
+        verdict: Verdict::Nonterminating,
+        reason: Some(reason),
+        counterexample,
+        proof: Vec::new(),
+        stats: Stats::default(),
+    }
+}
