@@ -570,13 +570,22 @@ impl Session {
 
     /// A solver symbol for `raw` that is not in use: `raw` itself if possible, else `raw!<k>`. `|` and
     /// `\` (not expressible in SMT-LIB symbols) become `?`, so the symbol is exactly what the solver sees.
-    fn alloc_symbol(&mut self, raw: &str) -> String {
+    ///
+    /// Function symbols are always suffixed (`f!1`): solvers silently resolve an application of a
+    /// declared function whose name and argument sorts match a built-in (z3: `exp`, `sin`, `cos`, … on
+    /// `Real`) to the built-in, which would give a user's uninterpreted function a meaning it does not
+    /// have. No built-in name contains `!`.
+    fn alloc_symbol(&mut self, raw: &str, function: bool) -> String {
         let base: String = raw
             .chars()
             .map(|c| if c == '|' || c == '\\' { '?' } else { c })
             .collect();
-        let mut cand = base.clone();
-        let mut k = 0u32;
+        let mut k = u32::from(function);
+        let mut cand = if function {
+            format!("{base}!{k}")
+        } else {
+            base.clone()
+        };
         while self.used.contains(&cand) || needs_mangling(&cand) {
             k += 1;
             cand = format!("{base}!{k}");
@@ -622,7 +631,7 @@ impl Session {
                 continue;
             }
             let Some(v) = vt.as_var() else { continue };
-            let sym = self.alloc_symbol(&v.name);
+            let sym = self.alloc_symbol(&v.name, false);
             let printed = quote_symbol(&sym).into_owned();
             let _ = write!(text, "(declare-fun {printed} () ");
             write_sort(&mut text, &v.sort);
@@ -634,7 +643,7 @@ impl Session {
             if self.fun_syms.contains_key(f) {
                 continue;
             }
-            let sym = self.alloc_symbol(&f.name);
+            let sym = self.alloc_symbol(&f.name, !f.args.is_empty());
             let printed = quote_symbol(&sym).into_owned();
             let _ = write!(text, "(declare-fun {printed} (");
             for (i, s) in f.args.iter().enumerate() {

@@ -1,0 +1,5 @@
+//#Unsafe
+// The callee writes m[x]; x may equal k.
+var m: [int]int;
+procedure set(x: int) modifies m; { m[x] := 0; }
+procedure main() modifies m; { var k, y: int; m[k] := 1; call set(y); assert m[k] == 1; }

@@ -1,0 +1,4 @@
+//#Safe
+var m: [int]int;
+procedure f() returns (r: [int]int) { r := m; r[0] := r[0] + 1; }
+procedure ULTIMATE.start() modifies m; { m[0] := 0; call m := f(); assert m[0] == 1; }

@@ -1,0 +1,2 @@
+//#Safe
+procedure main() { var a: [int]int; var i: int; a[i] := i; a[a[i]] := 5; assert a[i] == 5; }

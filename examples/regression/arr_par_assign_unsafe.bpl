@@ -1,0 +1,3 @@
+//#Unsafe
+// Parallel assignment: x gets the old a[0] (5), not the new one.
+procedure main() { var a: [int]int; var x: int; a[0] := 5; x, a[0] := a[0], 1; assert x == 1; }

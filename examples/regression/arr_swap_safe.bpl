@@ -1,0 +1,3 @@
+//#Safe
+procedure main() { var a, b: [int]int; var i, j, t: int; b := a;
+  t := a[i]; a[i] := a[j]; a[j] := t; assert a[i] == b[j] && a[j] == b[i]; }

@@ -1,0 +1,2 @@
+//#Unsafe
+procedure main() { var a, b: [int]int; assert a == b; }

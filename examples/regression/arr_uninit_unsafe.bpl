@@ -1,0 +1,2 @@
+//#Unsafe
+procedure main() { var a: [int]int; assert a[0] == 0; }

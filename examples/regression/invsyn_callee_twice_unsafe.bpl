@@ -1,0 +1,5 @@
+//#Unsafe
+// The loop in inc runs from different starting states in the two inlined calls.
+var g: int;
+procedure inc(n: int) modifies g; { var i: int; i := 0; while (i < n) { i := i + 1; g := g + 1; } }
+procedure ULTIMATE.start() modifies g; { g := 0; call inc(3); assert g == 3; call inc(2); assert g == 4; }

@@ -1,0 +1,4 @@
+//#Unsafe
+procedure main() { var x: int; x := 0;
+  while (*) { x := x + 1000000007; }
+  assert x < 2000000014; }

@@ -1,0 +1,2 @@
+//#Safe
+procedure main() { var x: real; assert x * x >= 0.0; }

@@ -1,0 +1,2 @@
+//#Safe
+procedure main() { var x: int; assume x > 0; assert x >= 1; }

@@ -1,0 +1,3 @@
+//#Safe
+function sq(x: int): int { x * x }
+procedure main() { var x: int; assert sq(x) >= 0; }

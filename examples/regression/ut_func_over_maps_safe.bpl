@@ -1,0 +1,3 @@
+//#Safe
+function sum(m: [int]int): int;
+procedure main() { var m, n: [int]int; n := m; n[0] := n[0]; assert sum(m) == sum(n); }

@@ -1,0 +1,3 @@
+//#Unsafe
+type T; const a, b: T;
+procedure main() { assert a != b; }
