@@ -192,15 +192,12 @@ pub fn sort_of(t: &Type) -> Result<Sort, Unsupported> {
     }
 }
 
-/// The solver name of a Boogie type constructor: SMT-LIB symbols are the same quoted or not, so a
-/// type named like a theory sort (`Int`, `Array`, …) gets a suffix.
+/// The solver name of a Boogie type constructor. SMT-LIB symbols are the same quoted or not, and
+/// solvers reserve many sort names beyond the standard theories (`Set`, `Seq`, `Float32`,
+/// `RoundingMode`, …), so every type constructor gets the suffix `!type` (no solver sort contains
+/// `!`); output strips it again.
 fn uninterpreted_sort_name(n: &str) -> String {
-    const RESERVED: [&str; 7] = ["Bool", "Int", "Real", "Array", "BitVec", "String", "RegLan"];
-    if RESERVED.contains(&n) || n.starts_with("FloatingPoint") {
-        format!("{n}!type")
-    } else {
-        n.to_string()
-    }
+    format!("{n}!type")
 }
 
 /// Maps a leaf of an IR expression (a variable or `old(g)`) to a term.

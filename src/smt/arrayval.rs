@@ -92,10 +92,35 @@ fn yices_value(e: &SExp, funs: &YicesFuns, depth: usize) -> Option<Val> {
     scalar(e).map(Val::Scalar)
 }
 
+/// An element of an uninterpreted sort `S` named by z3 (`S!val!3`, with the engine's `!type` suffix
+/// on `S`) is shown as `S#3`, as the session shows scalar model values.
+fn element_name(a: &str) -> Option<String> {
+    let (sort, k) = a.rsplit_once("!val!")?;
+    if k.is_empty() || !k.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(format!(
+        "{}#{k}",
+        sort.strip_suffix("!type").unwrap_or(sort)
+    ))
+}
+
 fn scalar(e: &SExp) -> Option<String> {
     match e {
-        SExp::Atom(a) => Some(a.clone()),
+        SExp::Atom(a) => Some(element_name(a).unwrap_or_else(|| a.clone())),
         SExp::List(l) => match l.as_slice() {
+            // yices: (as @const_3 S)
+            [op, a, sort]
+                if op.atom() == Some("as") && a.atom().is_some_and(|a| a.starts_with('@')) =>
+            {
+                let a = a.atom()?;
+                let k: String = a.chars().filter(char::is_ascii_digit).collect();
+                let sort = sort.symbol()?;
+                Some(format!(
+                    "{}#{k}",
+                    sort.strip_suffix("!type").unwrap_or(sort)
+                ))
+            }
             // (- 5)
             [op, x] if op.atom() == Some("-") => Some(format!("-{}", scalar(x)?)),
             // (/ 1 2), (_ bv5 8)
