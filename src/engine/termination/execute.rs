@@ -963,6 +963,29 @@ impl<'p> Machine<'p> {
     }
 
     /// Evaluates `e` in frame `frame`, with bound variables in `env` (innermost last).
+    /// The keys of a map access, or `None` if one of them is not known.
+    fn ev_keys(
+        &self,
+        idx: &[Expr],
+        frame: usize,
+        env: &mut Vec<(VarId, Value)>,
+        depth: usize,
+    ) -> R<Option<Vec<Key>>> {
+        let mut keys = Vec::with_capacity(idx.len());
+        let mut known = true;
+        for i in idx {
+            let v = self.ev(i, frame, env, depth)?;
+            if let Value::Map(_) = v {
+                return unsupported("map-typed map index");
+            }
+            match v.key() {
+                Some(k) => keys.push(k),
+                None => known = false,
+            }
+        }
+        Ok(known.then_some(keys))
+    }
+
     fn ev(&self, e: &Expr, frame: usize, env: &mut Vec<(VarId, Value)>, depth: usize) -> R<Value> {
         Ok(match e {
             Expr::Bool(b) => Value::Bool(*b),
@@ -1004,41 +1027,18 @@ impl<'p> Machine<'p> {
             },
             Expr::Select(m, idx) => {
                 let mv = self.ev(m, frame, env, depth)?;
-                let mut keys = Vec::with_capacity(idx.len());
-                let mut known = true;
-                for i in idx {
-                    let v = self.ev(i, frame, env, depth)?;
-                    if let Value::Map(_) = v {
-                        return unsupported("map-typed map index");
-                    }
-                    match v.key() {
-                        Some(k) => keys.push(k),
-                        None => known = false,
-                    }
-                }
-                match mv {
-                    Value::Map(m) if known => m.get(&keys).clone(),
+                match (mv, self.ev_keys(idx, frame, env, depth)?) {
+                    (Value::Map(m), Some(keys)) => m.get(&keys).clone(),
                     _ => Value::Unknown,
                 }
             }
             Expr::Store(m, idx, val) => {
                 let mv = self.ev(m, frame, env, depth)?;
-                let mut keys = Vec::with_capacity(idx.len());
-                let mut known = true;
-                for i in idx {
-                    let v = self.ev(i, frame, env, depth)?;
-                    if let Value::Map(_) = v {
-                        return unsupported("map-typed map index");
-                    }
-                    match v.key() {
-                        Some(k) => keys.push(k),
-                        None => known = false,
-                    }
-                }
+                let keys = self.ev_keys(idx, frame, env, depth)?;
                 let v = self.ev(val, frame, env, depth)?;
-                if !known {
+                let Some(keys) = keys else {
                     return Ok(Value::Unknown);
-                }
+                };
                 let mut map = match mv {
                     Value::Map(m) => m,
                     _ => Rc::new(MapValue {
