@@ -7,6 +7,9 @@ use proptest::test_runner::{Config, TestRunner};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
+mod strategies;
+use strategies::arb_atom;
+
 fn iv(n: &str) -> Var {
     Var::new(n, Sort::Int)
 }
@@ -49,19 +52,6 @@ fn arb_lin(depth: u32, divmod: bool) -> BoxedStrategy<Term> {
             base.boxed()
         }
     })
-    .boxed()
-}
-
-fn arb_atom(int: BoxedStrategy<Term>) -> BoxedStrategy<Term> {
-    prop_oneof![
-        prop::sample::select(vec!["p", "q"]).prop_map(|n| Term::var(&bv(n))),
-        (int.clone(), int.clone()).prop_map(|(a, b)| Term::le(&a, &b)),
-        (int.clone(), int.clone()).prop_map(|(a, b)| Term::lt(&a, &b)),
-        (int.clone(), int.clone()).prop_map(|(a, b)| Term::ge(&a, &b)),
-        (int.clone(), int.clone()).prop_map(|(a, b)| Term::gt(&a, &b)),
-        (int.clone(), int.clone()).prop_map(|(a, b)| Term::eq(&a, &b)),
-        (int.clone(), int).prop_map(|(a, b)| Term::distinct(vec![a, b])),
-    ]
     .boxed()
 }
 

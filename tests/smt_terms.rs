@@ -5,6 +5,9 @@ use num_bigint::{BigInt, BigUint};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 
+mod strategies;
+use strategies::arb_atom;
+
 fn iv(n: &str) -> Var {
     Var::new(n, Sort::Int)
 }
@@ -375,19 +378,6 @@ pub fn arb_int_term(depth: u32) -> BoxedStrategy<Term> {
                 .prop_map(|(c, a, b)| Term::ite(&c, &a, &b)),
         ]
     })
-    .boxed()
-}
-
-fn arb_atom(int: BoxedStrategy<Term>) -> BoxedStrategy<Term> {
-    prop_oneof![
-        prop::sample::select(vec!["p", "q"]).prop_map(|n| Term::var(&bv(n))),
-        (int.clone(), int.clone()).prop_map(|(a, b)| Term::le(&a, &b)),
-        (int.clone(), int.clone()).prop_map(|(a, b)| Term::lt(&a, &b)),
-        (int.clone(), int.clone()).prop_map(|(a, b)| Term::ge(&a, &b)),
-        (int.clone(), int.clone()).prop_map(|(a, b)| Term::gt(&a, &b)),
-        (int.clone(), int.clone()).prop_map(|(a, b)| Term::eq(&a, &b)),
-        (int.clone(), int).prop_map(|(a, b)| Term::distinct(vec![a, b])),
-    ]
     .boxed()
 }
 

@@ -14,7 +14,6 @@ use super::tracecheck::{SsaBuilder, SsaStep};
 use super::transition::Vocabulary;
 use super::{Counterexample, Step};
 use crate::smt::{SatResult, Session, Value};
-use std::collections::BTreeMap;
 
 /// Maximal number of edges the search may try.
 const SEARCH_LIMIT: usize = 50_000;
@@ -135,12 +134,12 @@ pub fn build(
             "the error trace depends on an over-approximation ({what}); no violation is reported"
         ));
     }
-    let model: BTreeMap<_, _> = match search.session.get_model() {
+    // Array and uninterpreted values are rendered from the same model; a shape we cannot read is
+    // said so, not guessed.
+    let (model, arrays) = match search.session.get_full_model() {
         Ok(m) => m,
         Err(e) => return Err(format!("counterexample model: {e}")),
     };
-    // Array and uninterpreted values: rendered from the same model; a shape we cannot read is said so, not guessed.
-    let arrays = search.session.get_rendered_model().unwrap_or_default();
     let value = |v: &crate::smt::Var| match (model.get(v), arrays.get(v)) {
         (Some(x), _) => show(x),
         (None, Some(Some(a))) => a.clone(),

@@ -1094,13 +1094,26 @@ impl Session {
     /// Values of the declared constants in the model of the last `sat` check. Constants the solver leaves
     /// out, and values that are not [`Value`]s (arrays, functions, uninterpreted sorts), are omitted.
     pub fn get_model(&mut self) -> Result<BTreeMap<Var, Value>, SmtError> {
-        let r = self.query("(get-model)\n", "reading the model")?;
-        let mut items = r.list().ok_or_else(|| {
-            SmtError::Parse(format!("bad model {}", sexp::excerpt(&r.to_string())))
-        })?;
-        if items.first().and_then(SExp::atom) == Some("model") {
-            items = &items[1..];
-        }
+        let r = self.read_model()?;
+        Ok(self.model_values(model_items(&r)?))
+    }
+
+    /// The model of the last `sat` check, read once: the [`Value`]s of [`Session::get_model`], and the
+    /// other declared constants rendered for people — arrays (`[0 := 5, else 0]`, see
+    /// [`super::arrayval`]) and elements of uninterpreted sorts (`T#0`, `T#1`: distinct names for
+    /// distinct elements); `None` where a value's shape is not understood. Constants the solver leaves
+    /// out are absent from both.
+    pub fn get_full_model(&mut self) -> Result<FullModel, SmtError> {
+        let r = self.read_model()?;
+        let items = model_items(&r)?;
+        Ok((self.model_values(items), self.model_rendered(items)))
+    }
+
+    fn read_model(&mut self) -> Result<SExp, SmtError> {
+        self.query("(get-model)\n", "reading the model")
+    }
+
+    fn model_values(&self, items: &[SExp]) -> BTreeMap<Var, Value> {
         let mut out = BTreeMap::new();
         for d in items {
             let Some(l) = d.list() else { continue };
@@ -1121,21 +1134,13 @@ impl Session {
                 out.insert(var, v);
             }
         }
-        Ok(out)
+        out
     }
 
-    /// Renders the declared constants of the model of the last `sat` check whose values are not
-    /// [`Value`]s: arrays (`[0 := 5, else 0]`, see [`super::arrayval`]) and elements of uninterpreted
-    /// sorts (`T#0`, `T#1`: distinct names for distinct elements). A value whose shape is not
-    /// understood is `None`. Constants the solver leaves out are absent.
-    pub fn get_rendered_model(&mut self) -> Result<BTreeMap<Var, Option<String>>, SmtError> {
-        let r = self.query("(get-model)\n", "reading the model")?;
-        let mut items = r.list().ok_or_else(|| {
-            SmtError::Parse(format!("bad model {}", sexp::excerpt(&r.to_string())))
-        })?;
-        if items.first().and_then(SExp::atom) == Some("model") {
-            items = &items[1..];
-        }
+    /// Renders the model's declared constants whose values are not [`Value`]s: arrays
+    /// (`[0 := 5, else 0]`, see [`super::arrayval`]) and elements of uninterpreted sorts (`T#0`, `T#1`:
+    /// distinct names for distinct elements). A value whose shape is not understood is `None`.
+    fn model_rendered(&self, items: &[SExp]) -> BTreeMap<Var, Option<String>> {
         // Yices writes arrays in its own format: `(= a @fun_5)` and `(function @fun_5 …)`.
         let funs = super::arrayval::yices_functions(items);
         let mut yices = BTreeMap::new();
@@ -1156,7 +1161,7 @@ impl Session {
             }
         }
         if !yices.is_empty() {
-            return Ok(yices);
+            return yices;
         }
         let mut defs: super::arrayval::Defs = HashMap::new();
         let mut arrays = Vec::new();
@@ -1208,7 +1213,7 @@ impl Session {
             out.insert(v, r);
         }
         out.extend(elements);
-        Ok(out)
+        out
     }
 
     // ------------------------------------------------------------------------------------ z3 services
@@ -1336,6 +1341,20 @@ impl Session {
 /// Names that must not be used verbatim as solver symbols (they would read as built-ins).
 fn needs_mangling(s: &str) -> bool {
     matches!(s, "true" | "false") || s.is_empty()
+}
+
+/// [`Session::get_full_model`]: the [`Value`]s, and the other values rendered (`None`: unreadable).
+pub type FullModel = (BTreeMap<Var, Value>, BTreeMap<Var, Option<String>>);
+
+/// The definitions of a `(get-model)` reply (without z3's leading `model` atom).
+fn model_items(r: &SExp) -> Result<&[SExp], SmtError> {
+    let items = r
+        .list()
+        .ok_or_else(|| SmtError::Parse(format!("bad model {}", sexp::excerpt(&r.to_string()))))?;
+    Ok(match items.first().and_then(SExp::atom) {
+        Some("model") => &items[1..],
+        _ => items,
+    })
 }
 
 /// An element of an uninterpreted sort as the solver names it (z3 `T!val!3`, yices `@const_3`),
