@@ -1,3 +1,4 @@
+//#Unknown unsupported: quantifiers
 //#Safe
 // int and real arithmetic: `/` is div on int and real division on real; `%` and `mod`; `<==`, `!=`,
 // if-then-else, quantifiers.

@@ -1,3 +1,4 @@
+//#Unknown unsupported: concurrency
 //#Safe
 // fork, join and atomic blocks.
 var c: int;

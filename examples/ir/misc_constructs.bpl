@@ -1,3 +1,4 @@
+//#Unknown unsupported: call forall
 //#Safe
 // The remaining constructs: finite and builtin types, builtin constants and functions, const arrays,
 // unique constants with an order, polymorphic procedures, lambda, triggers, `div`/`mod`, `<==>`,

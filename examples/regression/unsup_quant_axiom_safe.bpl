@@ -1,3 +1,4 @@
+//#Unknown unsupported: quantifiers
 //#Safe
 // quantified axiom makes assert true; UNKNOWN acceptable, SAFE correct.
 function f(x: int): int;

@@ -1,3 +1,4 @@
+//#Unknown control flow depends on unconstrained values
 //#Terminating
 // Terminates for every input, but the loop condition depends on the unconstrained n: the executor
 // answers UNKNOWN ("depends on unconstrained values"); proving it needs a ranking function.

@@ -78,6 +78,10 @@ pub struct EngineArgs {
     /// Do not synthesise inductive invariants (Karr + templates, Houdini) when a loop unrolls.
     #[arg(long)]
     pub no_invariants: bool,
+    /// Re-check the proof of a SAFE answer in a fresh solver session (inductive, excludes every
+    /// error, printed invariants true); a failed check answers UNKNOWN.
+    #[arg(long)]
+    pub check_proof: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -444,6 +448,7 @@ pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
         interpolation: args.interpolation,
         deadline: Some(Instant::now() + Duration::from_secs_f64(timeout_s.max(0.0))),
         invariants: !args.no_invariants,
+        check_proof: args.check_proof,
         ..Config::default()
     }
 }

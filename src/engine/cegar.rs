@@ -20,13 +20,14 @@ use super::hoare::HoareChecker;
 use super::interpolate::{self, Direction, Settings};
 use super::invariants;
 use super::predicates::{FALSE_STATE, StateId};
+use super::proof::Certificate;
 use super::tracecheck::{self, Feasibility};
 use super::transition::{TransFormula, Vocabulary};
 use super::{
     Config, Interpolation, LoopInvariant, Outcome, Stats, Verdict, counterexample, pretty,
 };
 use crate::automata::{self, Automaton, Budget, Difference, ExploreError};
-use crate::ir::{LocKind, Program};
+use crate::ir::Program;
 use crate::smt::{Session, SolverConfig, SolverKind, Term};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -131,6 +132,21 @@ fn run_inner(program: &Program, config: &Config) -> Outcome {
             );
         }
     };
+    // The axioms and the recursive function definitions (∀-axioms) may be inconsistent, which makes
+    // every execution infeasible (Boogie and Ultimate then answer SAFE vacuously): checked once here.
+    if !cfa.background.is_empty() || !cfa.definitions.is_empty() {
+        if !background_consistent(&mut qe_session, &cfa.background, &cfa.definitions) {
+            return Outcome {
+                verdict: Verdict::Safe,
+                reason: Some(
+                    "vacuously: the axioms and function definitions are inconsistent".into(),
+                ),
+                counterexample: None,
+                proof: Vec::new(),
+                stats,
+            };
+        }
+    }
     let mut fh = FloydHoare::new(&voc, &enc, HoareChecker::new(htc_session));
     fh.deadline = config.deadline;
     let mut sessions = Sessions {
@@ -246,6 +262,20 @@ fn unreachable_outcome(stats: &Stats) -> Outcome {
     )
 }
 
+/// Is the background (axioms, distinct constants) together with the recursive function definitions
+/// satisfiable? Asked of the z3 session (the definitions are quantified). `false` only on a
+/// definite `unsat`; `true` also when the solver cannot tell (a counterexample is then
+/// re-validated with the definitions, so nothing unsound follows).
+fn background_consistent(session: &mut Session, background: &[Term], definitions: &[Term]) -> bool {
+    session.push();
+    for t in background.iter().chain(definitions) {
+        session.assert(t);
+    }
+    let r = session.check_sat();
+    session.pop();
+    !matches!(r, crate::smt::SatResult::Unsat)
+}
+
 /// Adds the Floyd–Hoare automaton's counters and its session's solver counters to the outcome.
 fn finish(mut outcome: Outcome, fh: &mut FloydHoare) -> Outcome {
     outcome.stats.absorb(&fh.stats);
@@ -293,14 +323,29 @@ fn cegar_loop(
         let run = match run {
             Ok(Some(run)) => run,
             Ok(None) => {
-                let proof = proof(voc, cfa, &aut, fh, &budget, inv);
-                break Outcome {
-                    verdict: Verdict::Safe,
-                    reason: None,
-                    counterexample: None,
-                    proof,
-                    stats: stats.clone(),
-                };
+                match proof(
+                    voc,
+                    cfa,
+                    enc,
+                    &aut,
+                    fh,
+                    &budget,
+                    inv,
+                    config,
+                    sessions.qe,
+                    stats,
+                ) {
+                    Ok(proof) => {
+                        break Outcome {
+                            verdict: Verdict::Safe,
+                            reason: None,
+                            counterexample: None,
+                            proof,
+                            stats: stats.clone(),
+                        };
+                    }
+                    Err(e) => break Outcome::unknown(e, stats.clone()),
+                }
             }
             Err(ExploreError::Cancelled(_)) => break timeout_outcome(stats.clone()),
             Err(ExploreError::Successor(Interrupted(r))) => {
@@ -342,7 +387,14 @@ fn cegar_loop(
                     Ok(s) => s,
                     Err(e) => break Outcome::unknown(format!("solver: {e}"), stats.clone()),
                 };
-                break match counterexample::build(voc, cfa, enc, &letters, &mut fresh) {
+                break match counterexample::build(
+                    voc,
+                    cfa,
+                    enc,
+                    &letters,
+                    &cfa.definitions,
+                    &mut fresh,
+                ) {
                     Ok(cex) => Outcome {
                         verdict: Verdict::Unsafe,
                         reason: Some(cex.property.clone()),
@@ -530,30 +582,29 @@ fn progress(fh: &mut FloydHoare, letters: &[usize]) -> Result<bool, String> {
     Ok(s == FALSE_STATE)
 }
 
-/// Invariants at loop heads: the disjunction of the Floyd–Hoare states reachable there.
-fn proof(
-    voc: &Vocabulary,
+/// The certificate of the explored abstraction `CFA \ FH` (see [`proof`](super::proof)): at each
+/// reached location the disjunction of its Floyd–Hoare states (minus subsumed ones), conjoined with
+/// the synthesised invariant. `None` when the exploration is cut short.
+fn certificate(
     cfa: &Cfa,
     aut: &ProgramAutomaton,
     fh: &mut FloydHoare,
     budget: &Budget,
     inv: Option<&invariants::Invariants>,
-) -> Vec<LoopInvariant> {
+) -> Option<Certificate> {
     let explored = {
         let diff = Difference::new(aut, &mut *fh);
         automata::explore(&diff, budget)
     };
-    let Ok(nfa) = explored else {
-        return Vec::new();
-    };
+    let nfa = explored.ok()?;
     let mut at: BTreeMap<LocId, BTreeSet<StateId>> = BTreeMap::new();
     for (l, s) in nfa.states() {
-        if cfa.locs[*l].kind == LocKind::LoopHead {
-            at.entry(*l).or_default().insert(*s);
-        }
+        at.entry(*l).or_default().insert(*s);
     }
     fh.stats.abstraction_states = nfa.num_states();
-    at.into_iter()
+    let _ = cfa;
+    let at = at
+        .into_iter()
         .map(|(l, states)| {
             // A state whose predicates include all of another state's is subsumed by it.
             let sets: Vec<BTreeSet<_>> = states
@@ -575,15 +626,43 @@ fn proof(
                 // The letters leaving `l` assume the synthesised invariant: it is part of the proof.
                 disj = Term::and(vec![inv.term_at(l), disj]);
             }
-            let loc = &cfa.locs[l];
-            LoopInvariant {
-                span: loc.span,
-                procedure: loc
-                    .proc
-                    .map(|p| voc.program.proc(p).name.clone())
-                    .unwrap_or_default(),
-                invariant: pretty::term(voc, &crate::smt::simplify(&disj)),
-            }
+            (l, crate::smt::simplify(&disj))
         })
-        .collect()
+        .collect();
+    Some(Certificate { at })
+}
+
+/// The proof of a SAFE run: the invariants of the source's loops, re-checked in a fresh session when
+/// `config.check_proof` asks for it (a failed check is an UNKNOWN, never a SAFE with a false proof).
+#[allow(clippy::too_many_arguments)]
+fn proof(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    aut: &ProgramAutomaton,
+    fh: &mut FloydHoare,
+    budget: &Budget,
+    inv: Option<&invariants::Invariants>,
+    config: &Config,
+    qe: &mut Session,
+    stats: &mut Stats,
+) -> Result<Vec<LoopInvariant>, String> {
+    let Some(cert) = certificate(cfa, aut, fh, budget, inv) else {
+        return if config.check_proof {
+            Err("proof check: the abstraction could not be explored again".into())
+        } else {
+            Ok(Vec::new())
+        };
+    };
+    let source = match super::proof::source_invariants(voc, cfa, &cert, qe, stats) {
+        Ok(s) => s,
+        Err(e) if config.check_proof => return Err(e),
+        Err(_) => return Ok(Vec::new()),
+    };
+    if config.check_proof {
+        let session = Session::new(session_config(config, config.solver, false))
+            .map_err(|e| format!("solver: {e}"))?;
+        super::proof::check(voc, cfa, enc, &cert, &source, session)?;
+    }
+    Ok(source.into_iter().map(|s| s.printed).collect())
 }

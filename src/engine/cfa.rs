@@ -80,6 +80,14 @@ pub struct Cfa {
     pub locs: Vec<Loc>,
     pub edges: Vec<CfaEdge>,
     pub init: LocId,
+    /// The background facts every execution starts from (axioms, distinct `unique` constants); part
+    /// of each edge leaving `init`.
+    pub background: Vec<Term>,
+    /// The definitions of recursively defined functions as ∀-axioms
+    /// ([`super::transition::recursive_definitions`]): not part of any edge (expansion cannot
+    /// reproduce them); checked with the background up front and asserted when a counterexample is
+    /// re-validated.
+    pub definitions: Vec<Term>,
 }
 
 impl Cfa {
@@ -108,6 +116,8 @@ pub fn build(voc: &Vocabulary, max_locations: usize) -> Result<Cfa, BuildError> 
             locs: Vec::new(),
             edges: Vec::new(),
             init: 0,
+            background: Vec::new(),
+            definitions: Vec::new(),
         },
         next_inst: 1,
         max_locations,
@@ -150,6 +160,8 @@ pub fn build(voc: &Vocabulary, max_locations: usize) -> Result<Cfa, BuildError> 
         }
     }
     let background_reads = env0.reads.borrow().clone();
+    b.cfa.background = background.clone();
+    b.cfa.definitions = super::transition::recursive_definitions(voc)?;
     for p in entries {
         let procedure = program.proc(p);
         if procedure.body.is_none() {

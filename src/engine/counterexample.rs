@@ -4,7 +4,8 @@
 //! is re-checked in a *fresh* solver session, statement by statement: a depth-first search through
 //! each letter's constituent CFA edges (from the letter's source to its target location) asserts each
 //! edge's SSA-renamed formula and backtracks on `unsat`. A complete path whose conjunction is
-//! satisfiable is a concrete error path of the program; its model gives the value of every variable
+//! satisfiable (together with the recursive function definitions, which expansion cannot reproduce)
+//! is a concrete error path of the program; its model gives the value of every variable
 //! each step reads and writes. If no such path is found (or the solver answers unknown), the result is
 //! UNKNOWN, never UNSAFE.
 
@@ -92,6 +93,7 @@ pub fn build(
     cfa: &Cfa,
     enc: &Encoded,
     letters: &[usize],
+    definitions: &[crate::smt::Term],
     session: &mut Session,
 ) -> Result<Counterexample, String> {
     let mut out = vec![Vec::new(); cfa.locs.len()];
@@ -117,12 +119,23 @@ pub fn build(
         path: Vec::new(),
         unknown: None,
     };
+    // The recursive function definitions (∀-axioms) hold in every execution.
+    for d in definitions {
+        search.session.assert(d);
+    }
     session_push_base(search.session);
     let found = search.go(0, start, false, &SsaBuilder::default());
     if !found {
+        let with = if definitions.is_empty() {
+            ""
+        } else {
+            " with the recursive function definitions"
+        };
         return Err(match search.unknown {
-            Some(r) => format!("counterexample could not be re-validated (solver unknown: {r})"),
-            None => "counterexample could not be re-validated".into(),
+            Some(r) => {
+                format!("counterexample could not be re-validated{with} (solver unknown: {r})")
+            }
+            None => format!("counterexample could not be re-validated{with}"),
         });
     }
     if let Some(what) = search

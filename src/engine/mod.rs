@@ -31,6 +31,7 @@ pub mod interpolate;
 pub mod invariants;
 pub mod predicates;
 pub mod pretty;
+pub mod proof;
 pub mod stats;
 pub mod termination;
 pub mod tracecheck;
@@ -137,6 +138,9 @@ pub struct Config {
     pub invariants: bool,
     /// Maximal number of steps of the explicit-state executor (termination).
     pub max_exec_steps: u64,
+    /// Re-check the proof of a SAFE answer in a fresh solver session ([`proof::check`]); a failed
+    /// check turns the answer into UNKNOWN.
+    pub check_proof: bool,
 }
 
 impl Default for Config {
@@ -153,6 +157,7 @@ impl Default for Config {
             max_locations: 200_000,
             invariants: true,
             max_exec_steps: 500_000_000,
+            check_proof: false,
         }
     }
 }

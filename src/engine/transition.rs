@@ -45,6 +45,9 @@ pub struct Vocabulary<'p> {
     fresh: Cell<u64>,
     /// smt variable name → (program variable, is post variable)
     index: std::cell::RefCell<HashMap<String, (PVar, bool)>>,
+    /// Functions whose definition is recursive (directly or through other definitions): their
+    /// definitions are ∀-axioms that expansion cannot reproduce (see [`recursive_definitions`]).
+    pub recursive: BTreeSet<ir::FuncId>,
 }
 
 impl<'p> Vocabulary<'p> {
@@ -75,6 +78,7 @@ impl<'p> Vocabulary<'p> {
             base_names,
             fresh: Cell::new(0),
             index: Default::default(),
+            recursive: recursive_functions(program),
         }
     }
 
@@ -213,14 +217,26 @@ pub struct Translator<'v, 'p> {
 
 impl Translator<'_, '_> {
     pub fn expr(&self, e: &Expr, env: &dyn Env) -> Result<Term, Unsupported> {
-        self.expr_depth(e, env, 0)
+        self.expr_depth(e, env, 0, false)
     }
 
-    fn expr_depth(&self, e: &Expr, env: &dyn Env, depth: usize) -> Result<Term, Unsupported> {
+    /// `e` with every application of a recursively defined function left uninterpreted (for the
+    /// ∀-axioms of [`recursive_definitions`]); [`Translator::expr`] rejects such applications.
+    fn expr_recursive_uf(&self, e: &Expr, env: &dyn Env) -> Result<Term, Unsupported> {
+        self.expr_depth(e, env, 0, true)
+    }
+
+    fn expr_depth(
+        &self,
+        e: &Expr,
+        env: &dyn Env,
+        depth: usize,
+        recursive_uf: bool,
+    ) -> Result<Term, Unsupported> {
         if depth > 64 {
             return Err(Unsupported("deeply nested function definitions".into()));
         }
-        let tr = |e: &Expr| self.expr_depth(e, env, depth);
+        let tr = |e: &Expr| self.expr_depth(e, env, depth, recursive_uf);
         Ok(match e {
             Expr::Bool(b) => Term::bool(*b),
             Expr::Int(i) => Term::int(i.clone()),
@@ -274,14 +290,22 @@ impl Translator<'_, '_> {
             Expr::App { func, args, .. } => {
                 let f = self.voc.program.func(*func);
                 let args: Vec<Term> = args.iter().map(tr).collect::<Result<_, _>>()?;
-                if let Some((params, body)) = &f.body {
+                if self.voc.recursive.contains(func) {
+                    if !recursive_uf {
+                        return Err(Unsupported(format!(
+                            "recursive function definition ({})",
+                            f.name
+                        )));
+                    }
+                    Term::uf(&uf_decl(f, *func)?, args)
+                } else if let Some((params, body)) = &f.body {
                     // Expand the definition: bind the parameters to the arguments.
                     let bound: HashMap<VarId, Term> = params.iter().copied().zip(args).collect();
                     let inner = BoundEnv {
                         bound: &bound,
                         outer: env,
                     };
-                    self.expr_depth(body, &inner, depth + 1)?
+                    self.expr_depth(body, &inner, depth + 1, recursive_uf)?
                 } else if f.const_array
                     || f.builtin
                         .as_deref()
@@ -304,26 +328,143 @@ impl Translator<'_, '_> {
                 } else if f.smt_defined.is_some() {
                     return Err(Unsupported(format!("{{:smtdefined}} function {}", f.name)));
                 } else {
-                    if !f.type_params.is_empty() {
-                        return Err(Unsupported("polymorphic functions".into()));
-                    }
-                    let decl = FuncDecl {
-                        // `|` and `\` print as `?`: keep such names apart from genuine `?` names.
-                        name: if f.name.contains(['|', '\\']) {
-                            format!("{}!f{}", f.name, func.0)
-                        } else {
-                            f.name.clone()
-                        },
-                        args: f.params.iter().map(sort_of).collect::<Result<_, _>>()?,
-                        result: sort_of(&f.result)?,
-                    };
-                    Term::uf(&decl, args)
+                    Term::uf(&uf_decl(f, *func)?, args)
                 }
             }
             Expr::Quant { .. } => return Err(Unsupported("quantifiers".into())),
             Expr::Field(..) | Expr::Record(..) => return Err(Unsupported("records".into())),
         })
     }
+}
+
+/// The solver symbol of an uninterpreted (or recursively defined) function.
+fn uf_decl(f: &ir::Function, func: ir::FuncId) -> Result<FuncDecl, Unsupported> {
+    if !f.type_params.is_empty() {
+        return Err(Unsupported("polymorphic functions".into()));
+    }
+    Ok(FuncDecl {
+        // `|` and `\` print as `?`: keep such names apart from genuine `?` names.
+        name: if f.name.contains(['|', '\\']) {
+            format!("{}!f{}", f.name, func.0)
+        } else {
+            f.name.clone()
+        },
+        args: f.params.iter().map(sort_of).collect::<Result<_, _>>()?,
+        result: sort_of(&f.result)?,
+    })
+}
+
+/// The functions whose definition reaches an application of themselves through definitions.
+fn recursive_functions(program: &Program) -> BTreeSet<ir::FuncId> {
+    fn apps(e: &Expr, out: &mut BTreeSet<ir::FuncId>) {
+        match e {
+            Expr::Bool(_)
+            | Expr::Int(_)
+            | Expr::Real(_)
+            | Expr::BitVec { .. }
+            | Expr::Float { .. }
+            | Expr::Var(_)
+            | Expr::Old(_) => {}
+            Expr::Unary(_, a) | Expr::Extract { expr: a, .. } | Expr::Field(a, _) => apps(a, out),
+            Expr::Binary(_, a, b) => {
+                apps(a, out);
+                apps(b, out);
+            }
+            Expr::Ite(a, b, c) => {
+                apps(a, out);
+                apps(b, out);
+                apps(c, out);
+            }
+            Expr::Select(m, idx) => {
+                apps(m, out);
+                idx.iter().for_each(|i| apps(i, out));
+            }
+            Expr::Store(m, idx, v) => {
+                apps(m, out);
+                idx.iter().for_each(|i| apps(i, out));
+                apps(v, out);
+            }
+            Expr::App { func, args, .. } => {
+                out.insert(*func);
+                args.iter().for_each(|a| apps(a, out));
+            }
+            Expr::Quant { triggers, body, .. } => {
+                triggers.iter().flatten().for_each(|t| apps(t, out));
+                apps(body, out);
+            }
+            Expr::Record(fields) => fields.iter().for_each(|(_, e)| apps(e, out)),
+        }
+    }
+    let n = program.functions.len();
+    let calls: Vec<BTreeSet<ir::FuncId>> = program
+        .functions
+        .iter()
+        .map(|f| {
+            let mut out = BTreeSet::new();
+            if let Some((_, body)) = &f.body {
+                apps(body, &mut out);
+            }
+            out
+        })
+        .collect();
+    (0..n)
+        .map(|i| ir::FuncId(i as u32))
+        .filter(|&f| {
+            // Does `f` reach itself? (Depth-first over the definitions' applications.)
+            let mut seen = BTreeSet::new();
+            let mut stack: Vec<ir::FuncId> = calls[f.0 as usize].iter().copied().collect();
+            while let Some(g) = stack.pop() {
+                if g == f {
+                    return true;
+                }
+                if seen.insert(g) {
+                    stack.extend(calls.get(g.0 as usize).into_iter().flatten().copied());
+                }
+            }
+            false
+        })
+        .collect()
+}
+
+/// The definitions of the recursively defined functions as ∀-axioms
+/// `∀ params. f(params) = body` (applications of recursive functions uninterpreted, other definitions
+/// expanded). Expansion cannot reproduce them, and an inconsistent one (`f(x) = f(x) + 1`) makes every
+/// execution infeasible, as an inconsistent `axiom` does: the engine checks them once up front and
+/// includes them when it re-validates a counterexample.
+pub fn recursive_definitions(voc: &Vocabulary) -> Result<Vec<Term>, Unsupported> {
+    let tr = Translator { voc };
+    let mut out = Vec::new();
+    for &func in &voc.recursive {
+        let f = voc.program.func(func);
+        let Some((params, body)) = &f.body else {
+            continue;
+        };
+        let decl = uf_decl(f, func)?;
+        let vars: Vec<Var> = params
+            .iter()
+            .zip(&decl.args)
+            .enumerate()
+            .map(|(i, (_, sort))| Var::new(format!("{}@def{}", f.name, i), sort.clone()))
+            .collect();
+        let terms: Vec<Term> = vars.iter().map(Term::var).collect();
+        let bound: HashMap<VarId, Term> =
+            params.iter().copied().zip(terms.iter().cloned()).collect();
+        // Constants (the only free variables a definition may mention) keep their one symbol.
+        let consts = PreEnv::new(voc, 0);
+        let env = BoundEnv {
+            bound: &bound,
+            outer: &consts,
+        };
+        let rhs = tr.expr_recursive_uf(body, &env)?;
+        let lhs = Term::uf(&decl, terms);
+        let eq = Term::eq(&lhs, &rhs);
+        out.push(if vars.is_empty() {
+            eq
+        } else {
+            Term::forall(vars, eq)
+        });
+    }
+    Ok(out)
 }
 
 /// `m[i1, …, in]` over the curried encoding: `select(…select(m, i1)…, in)`.

@@ -6,12 +6,15 @@
 //! - `assert e`: an edge `assume !e` to a fresh error location and a continuing edge `assume e`;
 //! - `call P(a)`: for each non-free `requires r` of `P`, the same pair with `r[a/params]` (and `old(g)`
 //!   read as `g`), then the `Call` edge; `call forall` becomes `Unsupported`;
-//! - `while`: every arrival at the loop head (entry edge and back edge) checks the non-free invariants
-//!   (`InvariantEntry` / `InvariantMaintained` error locations) and assumes them; after the head the
-//!   free invariants are assumed, then `assume c` into the body and `assume !c` out (`while (*)`:
-//!   `assume true` both ways);
-//! - `return` and the end of the body reach one return location, from which the ensures are checked
-//!   (non-free: error location, then assume; free: assume) on the way to the exit.
+//! - `while`: every arrival at the loop head (entry edge and back edge) passes the loop's
+//!   specifications in source order — a free invariant is assumed, a checked one checked
+//!   (`InvariantEntry` / `InvariantMaintained` error locations) and then assumed — so a free invariant
+//!   written before a checked one guards it (Boogie, Ultimate's UnstructureCode); after the head
+//!   `assume c` leads into the body and `assume !c` out (`while (*)`: `assume true` both ways);
+//! - `return` and the end of the body reach one return location, from which the non-free ensures are
+//!   checked (error location, then assume) in source order, and only then the free ensures assumed
+//!   (they never guard the procedure's own checked ensures; callers of an inlined body see them),
+//!   on the way to the exit.
 //!
 //! Invariants of the result: one `Entry` and one `Exit` location per CFG; error locations have no
 //! outgoing edges and belong to exactly one `ErrorSite`; targets of back edges (w.r.t. a depth-first
@@ -144,6 +147,16 @@ fn lower_body(prog: &mut Program, body: &TBody) -> Cfg {
         ret
     } else {
         let exit = b.node(LocKind::Exit, Some(body.end));
+        // Checked ensures first, in source order; the free ones are assumed only afterwards (for the
+        // callers of an inlined body): a procedure's own free postconditions never guard its checked
+        // ones (Boogie never assumes them for the implementation; Ultimate checks each non-free one
+        // from the final node).
+        let ensures: Vec<Contract> = ensures
+            .iter()
+            .filter(|c| !c.free)
+            .chain(ensures.iter().filter(|c| c.free))
+            .cloned()
+            .collect();
         let mut cur = ret;
         for (i, c) in ensures.iter().enumerate() {
             let next = if i + 1 == ensures.len() {
@@ -385,24 +398,17 @@ impl Builder<'_> {
                 span,
             } => {
                 let head = self.node(LocKind::LoopHead, Some(*span));
-                let checked: Vec<&Contract> = invariants.iter().filter(|i| !i.free).collect();
-                // Entry: check the invariants on the way to the head.
-                self.check_chain(cur, &checked, ErrorKind::InvariantEntry, head, *span);
-                // Free invariants are assumed after the head.
-                let mut h = head;
-                for inv in invariants.iter().filter(|i| i.free) {
-                    let n = self.node(LocKind::Plain, Some(inv.span));
-                    self.edge(h, n, Stmt::Assume(inv.expr.clone()), Some(inv.span));
-                    h = n;
-                }
+                // Entry: the specifications in source order (free ones assumed, checked ones
+                // checked) on the way to the head.
+                self.spec_chain(cur, invariants, ErrorKind::InvariantEntry, head, *span);
                 let exit = self.target(hint, *span);
                 let (ct, ce) = match cond {
                     Some(c) => (c.clone(), negate(c)),
                     None => (t(), t()),
                 };
                 let start = self.node(LocKind::Plain, Some(*span));
-                self.edge(h, start, Stmt::Assume(ct), Some(*span));
-                self.edge(h, exit, Stmt::Assume(ce), Some(*span));
+                self.edge(head, start, Stmt::Assume(ct), Some(*span));
+                self.edge(head, exit, Stmt::Assume(ce), Some(*span));
                 self.enclosing.push(Enclosing {
                     labels,
                     is_loop: true,
@@ -410,7 +416,7 @@ impl Builder<'_> {
                     exit,
                 });
                 // The end of the body goes back to the head, checking the invariants again.
-                let back = if checked.is_empty() {
+                let back = if invariants.is_empty() {
                     head
                 } else {
                     self.node(LocKind::Plain, Some(*span))
@@ -425,7 +431,13 @@ impl Builder<'_> {
                         .next()
                         .is_some()
                 {
-                    self.check_chain(back, &checked, ErrorKind::InvariantMaintained, head, *span);
+                    self.spec_chain(
+                        back,
+                        invariants,
+                        ErrorKind::InvariantMaintained,
+                        head,
+                        *span,
+                    );
                 }
                 exit
             }
@@ -495,10 +507,13 @@ impl Builder<'_> {
     }
 
     /// Checks `invs` one after the other from `cur`, the last one continuing into `to`.
-    fn check_chain(
+    /// The specifications `invs` in source order from `cur` to `to`: a free one is assumed, a checked
+    /// one is checked (error location of `kind`, then assumed). A free specification written before a
+    /// checked one therefore guards it, as in Boogie and Ultimate (UnstructureCode).
+    fn spec_chain(
         &mut self,
         cur: NodeIndex,
-        invs: &[&Contract],
+        invs: &[Contract],
         kind: ErrorKind,
         to: NodeIndex,
         span: Span,
@@ -506,7 +521,13 @@ impl Builder<'_> {
         let mut c = cur;
         for (i, inv) in invs.iter().enumerate() {
             let next = if i + 1 == invs.len() { Some(to) } else { None };
-            c = self.check(c, &inv.expr, kind.clone(), inv.span, inv.span, next);
+            c = if inv.free {
+                let n = self.target(next, inv.span);
+                self.edge(c, n, Stmt::Assume(inv.expr.clone()), Some(inv.span));
+                n
+            } else {
+                self.check(c, &inv.expr, kind.clone(), inv.span, inv.span, next)
+            };
         }
         if invs.is_empty() {
             self.jump_always(c, to, Some(span));
