@@ -134,18 +134,16 @@ fn run_inner(program: &Program, config: &Config) -> Outcome {
     };
     // The axioms and the recursive function definitions (∀-axioms) may be inconsistent, which makes
     // every execution infeasible (Boogie and Ultimate then answer SAFE vacuously): checked once here.
-    if !cfa.background.is_empty() || !cfa.definitions.is_empty() {
-        if !background_consistent(&mut qe_session, &cfa.background, &cfa.definitions) {
-            return Outcome {
-                verdict: Verdict::Safe,
-                reason: Some(
-                    "vacuously: the axioms and function definitions are inconsistent".into(),
-                ),
-                counterexample: None,
-                proof: Vec::new(),
-                stats,
-            };
-        }
+    if (!cfa.background.is_empty() || !cfa.definitions.is_empty())
+        && !background_consistent(&mut qe_session, &cfa.background, &cfa.definitions)
+    {
+        return Outcome {
+            verdict: Verdict::Safe,
+            reason: Some("vacuously: the axioms and function definitions are inconsistent".into()),
+            counterexample: None,
+            proof: Vec::new(),
+            stats,
+        };
     }
     let mut fh = FloydHoare::new(&voc, &enc, HoareChecker::new(htc_session));
     fh.deadline = config.deadline;
