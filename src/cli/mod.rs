@@ -449,6 +449,7 @@ pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
         deadline: Some(Instant::now() + Duration::from_secs_f64(timeout_s.max(0.0))),
         invariants: !args.no_invariants,
         check_proof: args.check_proof,
+        proof: args.proof || args.check_proof,
         ..Config::default()
     }
 }

@@ -141,6 +141,8 @@ pub struct Config {
     /// Re-check the proof of a SAFE answer in a fresh solver session ([`proof::check`]); a failed
     /// check turns the answer into UNKNOWN.
     pub check_proof: bool,
+    /// Compute the invariants of the source's loops for a SAFE answer (`--proof`).
+    pub proof: bool,
 }
 
 impl Default for Config {
@@ -158,6 +160,7 @@ impl Default for Config {
             invariants: true,
             max_exec_steps: 500_000_000,
             check_proof: false,
+            proof: false,
         }
     }
 }
