@@ -99,7 +99,11 @@ fn corpus_sources() -> Vec<String> {
     let mut sources: Vec<String> = examples("").into_iter().map(|(_, s)| s).collect();
     let dir_buf = bench_dir();
     let dir = dir_buf.as_path();
-    if let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) {
+    let manifest = std::fs::read_to_string(dir.join("manifest.tsv"));
+    if manifest.is_err() {
+        common::missing(&format!("the corpus {}/manifest.tsv", dir.display()));
+    }
+    if let Ok(manifest) = manifest {
         for line in manifest.lines().skip(1) {
             let path = line.split('\t').next().unwrap_or_default();
             if path.ends_with(".bpl")

@@ -7,6 +7,7 @@ use proptest::test_runner::{Config, TestRunner};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
+mod common;
 mod strategies;
 use strategies::arb_atom;
 
@@ -22,7 +23,7 @@ fn z3() -> Option<RefCell<Session>> {
     match Session::new(cfg) {
         Ok(s) => Some(RefCell::new(s)),
         Err(e) => {
-            eprintln!("note: skipping solver-checked properties: {e}");
+            common::missing(&format!("z3 for the solver-checked properties ({e})"));
             None
         }
     }

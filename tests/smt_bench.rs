@@ -1,6 +1,8 @@
 //! Layer vs. raw pipe throughput (`verify bench-smt`). The full measurement is ignored by default:
 //! `cargo test --release --test smt_bench -- --ignored --nocapture`.
 
+mod common;
+
 use lapidary::smt::*;
 
 #[test]
@@ -11,7 +13,7 @@ fn bench_smoke() {
                 assert_eq!(r.sat + r.unsat, 40);
                 eprintln!("{k}: {r}");
             }
-            Err(SmtError::NotFound { .. }) => eprintln!("note: {k} not found, skipping"),
+            Err(SmtError::NotFound { .. }) => common::solver_missing(&k.to_string()),
             Err(e) => panic!("{k}: {e}"),
         }
     }
