@@ -24,7 +24,7 @@ use super::proof::Certificate;
 use super::tracecheck::{self, Feasibility};
 use super::transition::{TransFormula, Vocabulary};
 use super::{
-    Config, Interpolation, LoopInvariant, Outcome, Stats, Verdict, counterexample, pretty,
+    Config, Interpolation, LoopInvariant, Outcome, Stats, UnknownReason, counterexample, pretty,
 };
 use crate::automata::{self, Automaton, Budget, Difference, ExploreError};
 use crate::ir::Program;
@@ -76,7 +76,7 @@ fn query_timeout(config: &Config) -> Duration {
 }
 
 fn timeout_outcome(stats: Stats) -> Outcome {
-    Outcome::unknown("timeout", stats)
+    Outcome::unknown(UnknownReason::Timeout, stats)
 }
 
 /// Runs trace abstraction on `program`.
@@ -92,42 +92,40 @@ fn run_inner(program: &Program, config: &Config) -> Outcome {
     let voc = Vocabulary::new(program);
     let cfa = match cfa::build(&voc, config.max_locations) {
         Ok(c) => c,
-        Err(e) => return Outcome::unknown(e.to_string(), stats),
+        Err(e) => return Outcome::unknown(e.reason(), stats),
     };
     stats.cfa_locations = cfa.locs.len();
     stats.cfa_edges = cfa.edges.len();
     let enc = match blocks::encode(&cfa, &voc, config.block_encoding) {
         Ok(e) => e,
-        Err(u) => return Outcome::unknown(format!("unsupported: {}", u.0), stats),
+        Err(u) => return Outcome::unknown(UnknownReason::Unsupported(u.0), stats),
     };
     stats.letters = enc.letters.len();
     if blocks::reachable_errors(&cfa, &enc).is_empty() {
-        return Outcome {
-            verdict: Verdict::Safe,
-            reason: Some(if program.errors.is_empty() {
+        return Outcome::safe(
+            Some(if program.errors.is_empty() {
                 "no specification to check".into()
             } else {
                 "no error location is reachable".into()
             }),
-            counterexample: None,
-            proof: Vec::new(),
+            Vec::new(),
             stats,
-        };
+        );
     }
     let open = |kind: SolverKind, cores: bool| Session::new(session_config(config, kind, cores));
     let htc_session = match open(config.solver, false) {
         Ok(s) => s,
-        Err(e) => return Outcome::unknown(format!("solver: {e}"), stats),
+        Err(e) => return Outcome::unknown(UnknownReason::SolverUnavailable(e.to_string()), stats),
     };
     let mut trace_session = match open(config.solver, config.interpolation.uses_core()) {
         Ok(s) => s,
-        Err(e) => return Outcome::unknown(format!("solver: {e}"), stats),
+        Err(e) => return Outcome::unknown(UnknownReason::SolverUnavailable(e.to_string()), stats),
     };
     let mut qe_session = match open(SolverKind::Z3, false) {
         Ok(s) => s,
         Err(e) => {
             return Outcome::unknown(
-                format!("solver (z3, for quantifier elimination): {e}"),
+                UnknownReason::SolverUnavailable(format!("z3 (for quantifier elimination): {e}")),
                 stats,
             );
         }
@@ -137,13 +135,11 @@ fn run_inner(program: &Program, config: &Config) -> Outcome {
     if (!cfa.background.is_empty() || !cfa.definitions.is_empty())
         && !background_consistent(&mut qe_session, &cfa.background, &cfa.definitions)
     {
-        return Outcome {
-            verdict: Verdict::Safe,
-            reason: Some("vacuously: the axioms and function definitions are inconsistent".into()),
-            counterexample: None,
-            proof: Vec::new(),
+        return Outcome::safe(
+            Some("vacuously: the axioms and function definitions are inconsistent".into()),
+            Vec::new(),
             stats,
-        };
+        );
     }
     let mut fh = FloydHoare::new(&voc, &enc, HoareChecker::new(htc_session));
     fh.deadline = config.deadline;
@@ -200,7 +196,10 @@ fn run_inner(program: &Program, config: &Config) -> Outcome {
                 }
             } else {
                 let strong = invariants::strengthen(&voc, &enc, &inv);
-                let mut old = finish(Outcome::unknown("", Stats::default()), &mut fh);
+                let mut old = finish(
+                    Outcome::unknown(UnknownReason::Internal(String::new()), Stats::default()),
+                    &mut fh,
+                );
                 let session = fh.htc.session;
                 let mut fh2 = FloydHoare::new(&voc, &strong, HoareChecker::new(session));
                 fh2.deadline = config.deadline;
@@ -255,7 +254,7 @@ pub const DIVERGENCE_REPEATS: usize = 2;
 
 fn unreachable_outcome(stats: &Stats) -> Outcome {
     Outcome::unknown(
-        "internal: the CEGAR loop stopped unexpectedly",
+        UnknownReason::Internal("the CEGAR loop stopped unexpectedly".into()),
         stats.clone(),
     )
 }
@@ -309,7 +308,10 @@ fn cegar_loop(
         }
         if stats.iterations >= config.max_iterations {
             break Outcome::unknown(
-                format!("iteration limit ({}) reached", config.max_iterations),
+                UnknownReason::ResourceLimit(format!(
+                    "iteration limit ({}) reached",
+                    config.max_iterations
+                )),
                 stats.clone(),
             );
         }
@@ -334,25 +336,13 @@ fn cegar_loop(
                     stats,
                 ) {
                     Ok(proof) => {
-                        break Outcome {
-                            verdict: Verdict::Safe,
-                            reason: None,
-                            counterexample: None,
-                            proof,
-                            stats: stats.clone(),
-                        };
+                        break Outcome::safe(None, proof, stats.clone());
                     }
                     Err(e) => break Outcome::unknown(e, stats.clone()),
                 }
             }
             Err(ExploreError::Cancelled(_)) => break timeout_outcome(stats.clone()),
-            Err(ExploreError::Successor(Interrupted(r))) => {
-                break if r == "timeout" {
-                    timeout_outcome(stats.clone())
-                } else {
-                    Outcome::unknown(r, stats.clone())
-                };
-            }
+            Err(ExploreError::Successor(Interrupted)) => break timeout_outcome(stats.clone()),
         };
         let letters: Vec<usize> = run.letters.clone();
         let locs: Vec<LocId> = run.states.iter().map(|(l, _)| *l).collect();
@@ -375,7 +365,10 @@ fn cegar_loop(
                     timeout_outcome(stats.clone())
                 } else {
                     Outcome::unknown(
-                        format!("solver unknown on a trace check ({r})"),
+                        UnknownReason::SolverUnknown {
+                            during: "a trace check",
+                            kind: r,
+                        },
                         stats.clone(),
                     )
                 };
@@ -383,7 +376,12 @@ fn cegar_loop(
             Feasibility::Feasible(_) => {
                 let mut fresh = match Session::new(session_config(config, config.solver, false)) {
                     Ok(s) => s,
-                    Err(e) => break Outcome::unknown(format!("solver: {e}"), stats.clone()),
+                    Err(e) => {
+                        break Outcome::unknown(
+                            UnknownReason::SolverUnavailable(e.to_string()),
+                            stats.clone(),
+                        );
+                    }
                 };
                 break match counterexample::build(
                     voc,
@@ -393,14 +391,8 @@ fn cegar_loop(
                     &cfa.definitions,
                     &mut fresh,
                 ) {
-                    Ok(cex) => Outcome {
-                        verdict: Verdict::Unsafe,
-                        reason: Some(cex.property.clone()),
-                        counterexample: Some(cex),
-                        proof: Vec::new(),
-                        stats: stats.clone(),
-                    },
-                    Err(e) => Outcome::unknown(e, stats.clone()),
+                    Ok(cex) => Outcome::violated(cex, stats.clone()),
+                    Err(e) => Outcome::unknown(UnknownReason::NotConfirmed(e), stats.clone()),
                 };
             }
             Feasibility::Infeasible(core) => {
@@ -455,7 +447,7 @@ fn refine(
     fh: &mut FloydHoare,
     qe: &mut Session,
     stats: &mut Stats,
-) -> Result<(), String> {
+) -> Result<(), UnknownReason> {
     let live = config.interpolation.uses_live();
     // (direction, relax by the unsat core)
     let plan: Vec<(Direction, bool)> = match config.interpolation {
@@ -478,7 +470,7 @@ fn refine(
     let mut added_any = false;
     for (k, (direction, relax)) in plan.iter().enumerate() {
         if config.timed_out() {
-            return Err("timeout".into());
+            return Err(UnknownReason::Timeout);
         }
         let settings = Settings {
             direction: *direction,
@@ -504,7 +496,7 @@ fn refine(
         }
     }
     if !added_any {
-        return Err(format!("interpolation failed: {}", errors.join("; ")));
+        return Err(UnknownReason::Interpolation(errors.join("; ")));
     }
     if progress(fh, letters)? {
         return Ok(());
@@ -519,7 +511,7 @@ fn refine(
     for (direction, use_core) in fallback.into_iter().filter(|x| !plan.contains(x)) {
         let use_core = use_core && core.is_some();
         if config.timed_out() {
-            return Err("timeout".into());
+            return Err(UnknownReason::Timeout);
         }
         let settings = Settings { direction, live };
         let Ok(mut preds) = interpolate::interpolants(
@@ -540,10 +532,7 @@ fn refine(
             return Ok(());
         }
     }
-    Err(match &fh.htc.last_unknown {
-        Some(r) => format!("no progress: a Hoare-triple check was unknown ({r})"),
-        None => "no progress: the refined abstraction still accepts the counterexample".into(),
-    })
+    Err(UnknownReason::NoProgress(fh.htc.last_unknown.clone()))
 }
 
 fn add_sequence(voc: &Vocabulary, preds: &[Term], locs: &[LocId], fh: &mut FloydHoare) {
@@ -568,11 +557,11 @@ fn debug() -> bool {
 }
 
 /// Does the Floyd–Hoare automaton now accept the trace (reach `false`)?
-fn progress(fh: &mut FloydHoare, letters: &[usize]) -> Result<bool, String> {
+fn progress(fh: &mut FloydHoare, letters: &[usize]) -> Result<bool, UnknownReason> {
     use crate::automata::DeterministicAutomaton;
     let mut s = fh.initial();
     for a in letters {
-        s = fh.successor(&s, a).map_err(|e| e.0)?;
+        s = fh.successor(&s, a).map_err(|_| UnknownReason::Timeout)?;
         if s == FALSE_STATE {
             return Ok(true);
         }
@@ -644,10 +633,12 @@ fn proof(
     config: &Config,
     qe: &mut Session,
     stats: &mut Stats,
-) -> Result<Vec<LoopInvariant>, String> {
+) -> Result<Vec<LoopInvariant>, UnknownReason> {
     let Some(cert) = certificate(cfa, aut, fh, budget, inv) else {
         return if config.check_proof {
-            Err("proof check: the abstraction could not be explored again".into())
+            Err(UnknownReason::ProofCheck(
+                "proof check: the abstraction could not be explored again".into(),
+            ))
         } else {
             Ok(Vec::new())
         };
@@ -657,13 +648,14 @@ fn proof(
     }
     let source = match super::proof::source_invariants(voc, cfa, &cert, qe, stats) {
         Ok(s) => s,
-        Err(e) if config.check_proof => return Err(e),
+        Err(e) if config.check_proof => return Err(UnknownReason::ProofCheck(e)),
         Err(_) => return Ok(Vec::new()),
     };
     if config.check_proof {
         let session = Session::new(session_config(config, config.solver, false))
-            .map_err(|e| format!("solver: {e}"))?;
-        super::proof::check(voc, cfa, enc, &cert, &source, session)?;
+            .map_err(|e| UnknownReason::SolverUnavailable(e.to_string()))?;
+        super::proof::check(voc, cfa, enc, &cert, &source, session)
+            .map_err(UnknownReason::ProofCheck)?;
     }
     Ok(source.into_iter().map(|s| s.printed).collect())
 }

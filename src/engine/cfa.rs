@@ -42,6 +42,24 @@ impl From<Unsupported> for BuildError {
     }
 }
 
+impl BuildError {
+    /// The UNKNOWN reason a build error gives.
+    pub fn reason(&self) -> super::UnknownReason {
+        match self {
+            BuildError::Unsupported(_) | BuildError::Recursion(_) => {
+                // "unsupported: …" without repeating the prefix.
+                let text = self.to_string();
+                super::UnknownReason::Unsupported(
+                    text.strip_prefix("unsupported: ")
+                        .unwrap_or(&text)
+                        .to_string(),
+                )
+            }
+            BuildError::TooLarge(_) => super::UnknownReason::ResourceLimit(self.to_string()),
+        }
+    }
+}
+
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -28,7 +28,7 @@ struct Search<'a, 'p> {
     letters: &'a [usize],
     tried: usize,
     path: Vec<(EdgeId, SsaStep)>,
-    unknown: Option<String>,
+    unknown: Option<crate::smt::UnknownKind>,
 }
 
 impl Search<'_, '_> {

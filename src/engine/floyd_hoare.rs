@@ -35,13 +35,13 @@ pub struct FloydHoare<'a, 'p> {
     pub deadline: Option<std::time::Instant>,
 }
 
-/// Why a successor could not be computed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Interrupted(pub String);
+/// A successor could not be computed: the run's deadline passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interrupted;
 
 impl std::fmt::Display for Interrupted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)
+        f.write_str("timeout")
     }
 }
 
@@ -94,7 +94,7 @@ impl DeterministicAutomaton for FloydHoare<'_, '_> {
             .deadline
             .is_some_and(|d| std::time::Instant::now() >= d)
         {
-            return Err(Interrupted("timeout".into()));
+            return Err(Interrupted);
         }
         let new_cands: Vec<_> = cands[checked..].to_vec();
         let n = cands.len();

@@ -40,7 +40,7 @@ pub struct HoareChecker {
     valid_at: HashMap<(usize, PredId), Vec<StateId>>,
     invalid_at: HashMap<(usize, PredId), Vec<StateId>>,
     /// The last solver `unknown` reason, if any.
-    pub last_unknown: Option<String>,
+    pub last_unknown: Option<crate::smt::UnknownKind>,
 }
 
 /// Is the letter total: a conjunction of `x@post = t` (each post variable at most once, `t` without

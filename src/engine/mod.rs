@@ -203,21 +203,106 @@ pub struct LoopInvariant {
     pub invariant: String,
 }
 
+/// Why a run answers UNKNOWN: typed, so that no caller compares reason texts. `Display` gives the
+/// reason as the output shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnknownReason {
+    /// The run's deadline passed.
+    Timeout,
+    /// A construct the engine does not interpret yet.
+    Unsupported(String),
+    /// A solver could not be started.
+    SolverUnavailable(String),
+    /// The solver answered unknown on a query the answer depends on (`during` names the query).
+    SolverUnknown {
+        during: &'static str,
+        kind: crate::smt::UnknownKind,
+    },
+    /// No interpolant sequence could be computed for an infeasible trace.
+    Interpolation(String),
+    /// The refined abstraction still accepts the refuted trace; the kind of the last unknown
+    /// Hoare-triple check, if one was unknown.
+    NoProgress(Option<crate::smt::UnknownKind>),
+    /// A feasible trace could not be confirmed as a violation (re-validation, over-approximation).
+    NotConfirmed(String),
+    /// A limit other than time (iterations, program size, search steps).
+    ResourceLimit(String),
+    /// `--check-proof` rejected the proof (a bug in Lapidary if it ever happens).
+    ProofCheck(String),
+    /// The termination analysis could not decide (its reason).
+    Termination(String),
+    /// An internal inconsistency of the engine.
+    Internal(String),
+}
+
+impl std::fmt::Display for UnknownReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnknownReason::Timeout => f.write_str("timeout"),
+            UnknownReason::Unsupported(s) => write!(f, "unsupported: {s}"),
+            UnknownReason::SolverUnavailable(s) => write!(f, "solver: {s}"),
+            UnknownReason::SolverUnknown { during, kind } => {
+                write!(f, "solver unknown on {during} ({kind})")
+            }
+            UnknownReason::Interpolation(s) => write!(f, "interpolation failed: {s}"),
+            UnknownReason::NoProgress(Some(k)) => {
+                write!(f, "no progress: a Hoare-triple check was unknown ({k})")
+            }
+            UnknownReason::NoProgress(None) => {
+                f.write_str("no progress: the refined abstraction still accepts the counterexample")
+            }
+            UnknownReason::NotConfirmed(s)
+            | UnknownReason::ResourceLimit(s)
+            | UnknownReason::ProofCheck(s)
+            | UnknownReason::Termination(s) => f.write_str(s),
+            UnknownReason::Internal(s) => write!(f, "internal: {s}"),
+        }
+    }
+}
+
 /// The result of `verify`.
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub verdict: Verdict,
+    /// The reason shown after the verdict (for UNKNOWN, `unknown` rendered).
     pub reason: Option<String>,
+    /// Why the answer is UNKNOWN (typed); `None` for every other verdict.
+    pub unknown: Option<UnknownReason>,
     pub counterexample: Option<Counterexample>,
     pub proof: Vec<LoopInvariant>,
     pub stats: Stats,
 }
 
 impl Outcome {
-    pub fn unknown(reason: impl Into<String>, stats: Stats) -> Outcome {
+    /// SAFE, with the reason shown after the verdict (e.g. "vacuously: …") and the proof.
+    pub fn safe(reason: Option<String>, proof: Vec<LoopInvariant>, stats: Stats) -> Outcome {
+        Outcome {
+            verdict: Verdict::Safe,
+            reason,
+            unknown: None,
+            counterexample: None,
+            proof,
+            stats,
+        }
+    }
+
+    /// UNSAFE, with the re-validated counterexample.
+    pub fn violated(cex: Counterexample, stats: Stats) -> Outcome {
+        Outcome {
+            verdict: Verdict::Unsafe,
+            reason: Some(cex.property.clone()),
+            unknown: None,
+            counterexample: Some(cex),
+            proof: Vec::new(),
+            stats,
+        }
+    }
+
+    pub fn unknown(reason: UnknownReason, stats: Stats) -> Outcome {
         Outcome {
             verdict: Verdict::Unknown,
-            reason: Some(reason.into()),
+            reason: Some(reason.to_string()),
+            unknown: Some(reason),
             counterexample: None,
             proof: Vec::new(),
             stats,

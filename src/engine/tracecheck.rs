@@ -163,7 +163,7 @@ pub enum Feasibility {
     Feasible(BTreeMap<Var, Value>),
     /// Infeasible; the unsat core as (letter, conjunct) positions.
     Infeasible(BTreeSet<(usize, usize)>),
-    Unknown(String),
+    Unknown(crate::smt::UnknownKind),
 }
 
 /// Solvers keep `:named` labels after `pop`, so every check gets its own label prefix.
@@ -195,7 +195,9 @@ pub fn check(session: &mut Session, trace: &SsaTrace, want_core: bool) -> Feasib
     let result = match session.check_sat() {
         SatResult::Sat => match session.get_model() {
             Ok(model) => Feasibility::Feasible(model),
-            Err(e) => Feasibility::Unknown(format!("model: {e}")),
+            Err(e) => {
+                Feasibility::Unknown(crate::smt::UnknownKind::SolverError(format!("model: {e}")))
+            }
         },
         SatResult::Unsat => {
             if want_core {
@@ -203,7 +205,9 @@ pub fn check(session: &mut Session, trace: &SsaTrace, want_core: bool) -> Feasib
                     Ok(names) => Feasibility::Infeasible(
                         names.iter().filter_map(|n| parse_name(check, n)).collect(),
                     ),
-                    Err(e) => Feasibility::Unknown(format!("unsat core: {e}")),
+                    Err(e) => Feasibility::Unknown(crate::smt::UnknownKind::SolverError(format!(
+                        "unsat core: {e}"
+                    ))),
                 }
             } else {
                 Feasibility::Infeasible(

@@ -51,7 +51,7 @@ pub use error::SmtError;
 pub use parse::{ParseEnv, ParseError, parse_term, sexp_to_term};
 pub use print::{is_simple_symbol, quote_symbol};
 pub use qe::qe_light;
-pub use session::{SatResult, Session, SessionStats};
+pub use session::{SatResult, Session, SessionStats, UnknownKind};
 pub use simplify::{eval, simplify};
 pub use term::{
     FuncDecl, IntLiteral, Op, Quantifier, Sort, Symbols, Term, TermKind, Value, Var, fresh_var, rat,

@@ -53,8 +53,40 @@ const MAX_PENDING_SEGS: usize = 64;
 pub enum SatResult {
     Sat,
     Unsat,
-    /// The solver gave up, timed out, died or reported an error; the text says which.
-    Unknown(String),
+    /// The solver gave up, timed out, died or reported an error: the kind says which.
+    Unknown(UnknownKind),
+}
+
+/// Why a check answered neither `sat` nor `unsat`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum UnknownKind {
+    /// The query's time limit (the solver said `timeout`, `canceled` or `resourceout`, or the
+    /// watchdog stopped it).
+    Timeout,
+    /// The solver gave up on its own; its `:reason-unknown` (e.g. `(incomplete quantifiers)`).
+    Incomplete(String),
+    /// The solver answered an error (the scope stays poisoned until popped), or the session was
+    /// misused (a `pop` without `push`).
+    SolverError(String),
+    /// The solver process died or could not be talked to.
+    SolverDied(String),
+}
+
+impl UnknownKind {
+    pub fn is_timeout(&self) -> bool {
+        *self == UnknownKind::Timeout
+    }
+}
+
+impl std::fmt::Display for UnknownKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnknownKind::Timeout => f.write_str("timeout"),
+            UnknownKind::Incomplete(r) => f.write_str(r),
+            UnknownKind::SolverError(m) => write!(f, "solver error: {m}"),
+            UnknownKind::SolverDied(e) => f.write_str(e),
+        }
+    }
 }
 
 impl SatResult {
@@ -969,11 +1001,11 @@ impl Session {
 
     fn check_inner(&mut self, cmd: &str) -> SatResult {
         if let Some(e) = self.pending_error.take() {
-            return SatResult::Unknown(e);
+            return SatResult::Unknown(UnknownKind::SolverError(e));
         }
         if let Some((id, m)) = &self.poisoned {
             if self.scope_index(*id).is_some() {
-                return SatResult::Unknown(format!("solver error: {m}"));
+                return SatResult::Unknown(UnknownKind::SolverError(m.clone()));
             }
             self.poisoned = None;
         }
@@ -983,31 +1015,31 @@ impl Session {
         match r {
             Ok(c) => {
                 if let Some(m) = self.absorb_errors(&c.errors) {
-                    return SatResult::Unknown(format!("solver error: {m}"));
+                    return SatResult::Unknown(UnknownKind::SolverError(m));
                 }
                 match c.ending {
                     Ending::Answer(a) if a == "sat" => SatResult::Sat,
                     Ending::Answer(a) if a == "unsat" => SatResult::Unsat,
                     _ => {
                         let reason = self.reason_unknown();
-                        if reason == "timeout" {
+                        if reason.is_timeout() {
                             self.stats.timeouts += 1;
                         }
                         SatResult::Unknown(reason)
                     }
                 }
             }
-            Err(Failure::Timeout) => SatResult::Unknown("timeout".into()),
+            Err(Failure::Timeout) => SatResult::Unknown(UnknownKind::Timeout),
             Err(Failure::Died(e, errs)) => {
                 if let Some(m) = self.absorb_errors(&errs) {
-                    return SatResult::Unknown(format!("solver error: {m}"));
+                    return SatResult::Unknown(UnknownKind::SolverError(m));
                 }
-                SatResult::Unknown(e.to_string())
+                SatResult::Unknown(UnknownKind::SolverDied(e.to_string()))
             }
         }
     }
 
-    fn reason_unknown(&mut self) -> String {
+    fn reason_unknown(&mut self) -> UnknownKind {
         let mut cmd = String::from("(get-info :reason-unknown)\n");
         write_echo(&mut cmd, SYNC);
         match self.command(&cmd, "asking for the reason of unknown") {
@@ -1021,12 +1053,12 @@ impl Session {
                     _ => "unknown".to_string(),
                 };
                 match reason.as_str() {
-                    "timeout" | "canceled" | "resourceout" => "timeout".to_string(),
-                    "" => "unknown".to_string(),
-                    _ => reason,
+                    "timeout" | "canceled" | "resourceout" => UnknownKind::Timeout,
+                    "" => UnknownKind::Incomplete("unknown".to_string()),
+                    _ => UnknownKind::Incomplete(reason),
                 }
             }
-            Err(e) => format!("unknown ({e})"),
+            Err(e) => UnknownKind::Incomplete(format!("unknown ({e})")),
         }
     }
 

@@ -18,7 +18,7 @@
 pub mod execute;
 pub mod value;
 
-use crate::engine::{Config, Counterexample, Outcome, Stats, Verdict};
+use crate::engine::{Config, Counterexample, Outcome, Stats, UnknownReason, Verdict};
 use crate::ir::Program;
 use execute::{ExecResult, Lasso, Limits, Mode};
 
@@ -51,7 +51,7 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
                     }
                 }
             }
-            Outcome::unknown(reason, Stats::default())
+            Outcome::unknown(UnknownReason::Termination(reason), Stats::default())
         }
     }
 }
@@ -71,6 +71,7 @@ fn terminating(program: &Program, steps: u64, blocked: bool) -> Outcome {
     Outcome {
         verdict: Verdict::Terminating,
         reason: Some(reason),
+        unknown: None,
         counterexample: None,
         proof: Vec::new(),
         stats: Stats::default(),
@@ -101,6 +102,7 @@ fn nonterminating(l: Lasso, witness: Option<i64>) -> Outcome {
     Outcome {
         verdict: Verdict::Nonterminating,
         reason: Some(reason),
+        unknown: None,
         counterexample,
         proof: Vec::new(),
         stats: Stats::default(),
