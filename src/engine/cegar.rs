@@ -147,17 +147,9 @@ fn run_inner(program: &Program, config: &Config) -> Outcome {
         trace: &mut trace_session,
         qe: &mut qe_session,
     };
-    let first = cegar_loop(
-        &voc,
-        &cfa,
-        &enc,
-        None,
-        config,
-        &mut fh,
-        &mut sessions,
-        &mut stats,
-        config.invariants,
-    );
+    let first = Cegar::new(&voc, &cfa, &enc, config)
+        .stop_on_divergence(config.invariants)
+        .run(&mut fh, &mut sessions, &mut stats);
     let mut outcome = match first {
         LoopEnd::Done(o) => finish(*o, &mut fh),
         LoopEnd::Diverging => {
@@ -180,17 +172,7 @@ fn run_inner(program: &Program, config: &Config) -> Outcome {
                 }
             }
             if inv.is_empty() {
-                match cegar_loop(
-                    &voc,
-                    &cfa,
-                    &enc,
-                    None,
-                    config,
-                    &mut fh,
-                    &mut sessions,
-                    &mut stats,
-                    false,
-                ) {
+                match Cegar::new(&voc, &cfa, &enc, config).run(&mut fh, &mut sessions, &mut stats) {
                     LoopEnd::Done(o) => finish(*o, &mut fh),
                     LoopEnd::Diverging => unreachable_outcome(&stats),
                 }
@@ -203,17 +185,10 @@ fn run_inner(program: &Program, config: &Config) -> Outcome {
                 let session = fh.htc.session;
                 let mut fh2 = FloydHoare::new(&voc, &strong, HoareChecker::new(session));
                 fh2.deadline = config.deadline;
-                let o = match cegar_loop(
-                    &voc,
-                    &cfa,
-                    &strong,
-                    Some(&inv),
-                    config,
-                    &mut fh2,
-                    &mut sessions,
-                    &mut stats,
-                    false,
-                ) {
+                let o = match Cegar::new(&voc, &cfa, &strong, config)
+                    .with_invariants(Some(&inv))
+                    .run(&mut fh2, &mut sessions, &mut stats)
+                {
                     LoopEnd::Done(o) => finish(*o, &mut fh2),
                     LoopEnd::Diverging => unreachable_outcome(&stats),
                 };
@@ -236,12 +211,7 @@ fn run_inner(program: &Program, config: &Config) -> Outcome {
     outcome
 }
 
-struct Sessions<'s> {
-    trace: &'s mut Session,
-    qe: &'s mut Session,
-}
-
-enum LoopEnd {
+pub enum LoopEnd {
     Done(Box<Outcome>),
     /// A refuted trace repeated a location [`DIVERGENCE_REPEATS`] times (only when asked to stop).
     Diverging,
@@ -284,146 +254,174 @@ fn finish(mut outcome: Outcome, fh: &mut FloydHoare) -> Outcome {
     outcome
 }
 
-/// The CEGAR loop over the encoded automaton `enc` (whose letters may be strengthened by `inv`).
-#[allow(clippy::too_many_arguments)]
-fn cegar_loop(
-    voc: &Vocabulary,
-    cfa: &Cfa,
-    enc: &Encoded,
-    inv: Option<&invariants::Invariants>,
-    config: &Config,
-    fh: &mut FloydHoare,
-    sessions: &mut Sessions,
-    stats: &mut Stats,
+/// One CEGAR loop over the encoded automaton `enc` (whose letters may be strengthened by `inv`), in
+/// the style of egg's `Runner`: `Cegar::new(…).with_invariants(…).stop_on_divergence(…)
+/// .run(&mut fh, &mut sessions, &mut stats)`. The mutable state (Floyd–Hoare automaton, solver
+/// sessions, counters) is passed to `run`, so one automaton and its sessions can serve two loops.
+pub struct Cegar<'a, 'p> {
+    voc: &'a Vocabulary<'p>,
+    cfa: &'a Cfa,
+    enc: &'a Encoded,
+    inv: Option<&'a invariants::Invariants>,
+    config: &'a Config,
+    budget: Budget,
     stop_on_divergence: bool,
-) -> LoopEnd {
-    let aut = ProgramAutomaton { cfa, enc };
-    let budget = match config.deadline {
-        Some(d) => Budget::unlimited().with_deadline(d),
-        None => Budget::unlimited(),
-    };
-    let outcome = loop {
-        if config.timed_out() {
-            break timeout_outcome(stats.clone());
-        }
-        if stats.iterations >= config.max_iterations {
-            break Outcome::unknown(
-                UnknownReason::ResourceLimit(format!(
-                    "iteration limit ({}) reached",
-                    config.max_iterations
-                )),
-                stats.clone(),
-            );
-        }
-        stats.iterations += 1;
-        let run = {
-            let diff = Difference::new(&aut, &mut *fh);
-            automata::shortest_accepting_run(&diff, &budget)
+}
+
+/// The solver sessions of a loop besides the Hoare-triple checker's.
+pub struct Sessions<'s> {
+    pub trace: &'s mut Session,
+    pub qe: &'s mut Session,
+}
+
+impl<'a, 'p> Cegar<'a, 'p> {
+    /// A loop over `enc` with the run's deadline as its budget.
+    pub fn new(
+        voc: &'a Vocabulary<'p>,
+        cfa: &'a Cfa,
+        enc: &'a Encoded,
+        config: &'a Config,
+    ) -> Self {
+        let budget = match config.deadline {
+            Some(d) => Budget::unlimited().with_deadline(d),
+            None => Budget::unlimited(),
         };
-        let run = match run {
-            Ok(Some(run)) => run,
-            Ok(None) => {
-                match proof(
-                    voc,
-                    cfa,
-                    enc,
-                    &aut,
-                    fh,
-                    &budget,
-                    inv,
-                    config,
-                    sessions.qe,
-                    stats,
-                ) {
+        Cegar {
+            voc,
+            cfa,
+            enc,
+            inv: None,
+            config,
+            budget,
+            stop_on_divergence: false,
+        }
+    }
+
+    /// The letters of `enc` are strengthened by these invariants (part of the proof).
+    pub fn with_invariants(mut self, inv: Option<&'a invariants::Invariants>) -> Self {
+        self.inv = inv;
+        self
+    }
+
+    /// The budget of each emptiness check.
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// Stop with [`LoopEnd::Diverging`] when a refuted trace unrolls a loop.
+    pub fn stop_on_divergence(mut self, yes: bool) -> Self {
+        self.stop_on_divergence = yes;
+        self
+    }
+
+    /// Runs the loop to SAFE, UNSAFE or UNKNOWN (or divergence, when asked to stop on it).
+    pub fn run(&self, fh: &mut FloydHoare, sessions: &mut Sessions, stats: &mut Stats) -> LoopEnd {
+        let (voc, cfa, enc, config) = (self.voc, self.cfa, self.enc, self.config);
+        let stop_on_divergence = self.stop_on_divergence;
+        let budget = &self.budget;
+        let aut = ProgramAutomaton { cfa, enc };
+        let outcome = loop {
+            if config.timed_out() {
+                break timeout_outcome(stats.clone());
+            }
+            if stats.iterations >= config.max_iterations {
+                break Outcome::unknown(
+                    UnknownReason::ResourceLimit(format!(
+                        "iteration limit ({}) reached",
+                        config.max_iterations
+                    )),
+                    stats.clone(),
+                );
+            }
+            stats.iterations += 1;
+            let run = {
+                let diff = Difference::new(&aut, &mut *fh);
+                automata::shortest_accepting_run(&diff, budget)
+            };
+            let run = match run {
+                Ok(Some(run)) => run,
+                Ok(None) => match self.proof(&aut, fh, sessions.qe, stats) {
                     Ok(proof) => {
                         break Outcome::safe(None, proof, stats.clone());
                     }
                     Err(e) => break Outcome::unknown(e, stats.clone()),
-                }
+                },
+                Err(ExploreError::Cancelled(_)) => break timeout_outcome(stats.clone()),
+                Err(ExploreError::Successor(Interrupted)) => break timeout_outcome(stats.clone()),
+            };
+            let letters: Vec<usize> = run.letters.clone();
+            let locs: Vec<LocId> = run.states.iter().map(|(l, _)| *l).collect();
+            stats.max_trace_length = stats.max_trace_length.max(letters.len());
+            if debug() {
+                eprintln!(
+                    "iteration {}: trace of {} letters, {} predicates, {} Floyd–Hoare states",
+                    stats.iterations,
+                    letters.len(),
+                    fh.preds.len(),
+                    fh.preds.num_states()
+                );
             }
-            Err(ExploreError::Cancelled(_)) => break timeout_outcome(stats.clone()),
-            Err(ExploreError::Successor(Interrupted)) => break timeout_outcome(stats.clone()),
-        };
-        let letters: Vec<usize> = run.letters.clone();
-        let locs: Vec<LocId> = run.states.iter().map(|(l, _)| *l).collect();
-        stats.max_trace_length = stats.max_trace_length.max(letters.len());
-        if debug() {
-            eprintln!(
-                "iteration {}: trace of {} letters, {} predicates, {} Floyd–Hoare states",
-                stats.iterations,
-                letters.len(),
-                fh.preds.len(),
-                fh.preds.num_states()
-            );
-        }
-        let tfs: Vec<&TransFormula> = letters.iter().map(|a| &enc.letters[*a].tf).collect();
-        let ssa = tracecheck::ssa(voc, &tfs);
-        let uses_core = config.interpolation.uses_core();
-        match tracecheck::check(sessions.trace, &ssa, uses_core) {
-            Feasibility::Unknown(r) => {
-                break if config.timed_out() {
-                    timeout_outcome(stats.clone())
-                } else {
-                    Outcome::unknown(
-                        UnknownReason::SolverUnknown {
-                            during: "a trace check",
-                            kind: r,
-                        },
-                        stats.clone(),
-                    )
-                };
-            }
-            Feasibility::Feasible(_) => {
-                let mut fresh = match Session::new(session_config(config, config.solver, false)) {
-                    Ok(s) => s,
-                    Err(e) => {
-                        break Outcome::unknown(
-                            UnknownReason::SolverUnavailable(e.to_string()),
+            let tfs: Vec<&TransFormula> = letters.iter().map(|a| &enc.letters[*a].tf).collect();
+            let ssa = tracecheck::ssa(voc, &tfs);
+            let uses_core = config.interpolation.uses_core();
+            match tracecheck::check(sessions.trace, &ssa, uses_core) {
+                Feasibility::Unknown(r) => {
+                    break if config.timed_out() {
+                        timeout_outcome(stats.clone())
+                    } else {
+                        Outcome::unknown(
+                            UnknownReason::SolverUnknown {
+                                during: "a trace check",
+                                kind: r,
+                            },
                             stats.clone(),
-                        );
+                        )
+                    };
+                }
+                Feasibility::Feasible(_) => {
+                    let mut fresh = match Session::new(session_config(config, config.solver, false))
+                    {
+                        Ok(s) => s,
+                        Err(e) => {
+                            break Outcome::unknown(
+                                UnknownReason::SolverUnavailable(e.to_string()),
+                                stats.clone(),
+                            );
+                        }
+                    };
+                    break match counterexample::build(
+                        voc,
+                        cfa,
+                        enc,
+                        &letters,
+                        &cfa.definitions,
+                        &mut fresh,
+                    ) {
+                        Ok(cex) => Outcome::violated(cex, stats.clone()),
+                        Err(e) => Outcome::unknown(UnknownReason::NotConfirmed(e), stats.clone()),
+                    };
+                }
+                Feasibility::Infeasible(core) => {
+                    let core = if uses_core { Some(&core) } else { None };
+                    match self.refine(&ssa, core, &locs, &letters, fh, sessions.qe, stats) {
+                        Ok(()) => {}
+                        Err(reason) => {
+                            break if config.timed_out() {
+                                timeout_outcome(stats.clone())
+                            } else {
+                                Outcome::unknown(reason, stats.clone())
+                            };
+                        }
                     }
-                };
-                break match counterexample::build(
-                    voc,
-                    cfa,
-                    enc,
-                    &letters,
-                    &cfa.definitions,
-                    &mut fresh,
-                ) {
-                    Ok(cex) => Outcome::violated(cex, stats.clone()),
-                    Err(e) => Outcome::unknown(UnknownReason::NotConfirmed(e), stats.clone()),
-                };
-            }
-            Feasibility::Infeasible(core) => {
-                let core = if uses_core { Some(&core) } else { None };
-                match refine(
-                    voc,
-                    &ssa,
-                    core,
-                    &locs,
-                    &letters,
-                    config,
-                    fh,
-                    sessions.qe,
-                    stats,
-                ) {
-                    Ok(()) => {}
-                    Err(reason) => {
-                        break if config.timed_out() {
-                            timeout_outcome(stats.clone())
-                        } else {
-                            Outcome::unknown(reason, stats.clone())
-                        };
+                    if stop_on_divergence && repeats(&locs) >= DIVERGENCE_REPEATS {
+                        return LoopEnd::Diverging;
                     }
                 }
-                if stop_on_divergence && repeats(&locs) >= DIVERGENCE_REPEATS {
-                    return LoopEnd::Diverging;
-                }
             }
-        }
-    };
-    LoopEnd::Done(Box::new(outcome))
+        };
+        LoopEnd::Done(Box::new(outcome))
+    }
 }
 
 /// How often the most visited location occurs in a run.
@@ -435,104 +433,108 @@ fn repeats(locs: &[LocId]) -> usize {
     count.values().copied().max().unwrap_or(0)
 }
 
-/// Adds the interpolants of the infeasible trace to the Floyd–Hoare automaton and checks progress.
-#[allow(clippy::too_many_arguments)]
-fn refine(
-    voc: &Vocabulary,
-    ssa: &tracecheck::SsaTrace,
-    core: Option<&BTreeSet<(usize, usize)>>,
-    locs: &[LocId],
-    letters: &[usize],
-    config: &Config,
-    fh: &mut FloydHoare,
-    qe: &mut Session,
-    stats: &mut Stats,
-) -> Result<(), UnknownReason> {
-    let live = config.interpolation.uses_live();
-    // (direction, relax by the unsat core)
-    let plan: Vec<(Direction, bool)> = match config.interpolation {
-        Interpolation::Sp | Interpolation::SpLive | Interpolation::SpLiveUc => {
-            vec![(Direction::Forward, core.is_some())]
+impl Cegar<'_, '_> {
+    /// Adds the interpolants of the infeasible trace to the Floyd–Hoare automaton and checks
+    /// progress.
+    #[allow(clippy::too_many_arguments)]
+    fn refine(
+        &self,
+        ssa: &tracecheck::SsaTrace,
+        core: Option<&BTreeSet<(usize, usize)>>,
+        locs: &[LocId],
+        letters: &[usize],
+        fh: &mut FloydHoare,
+        qe: &mut Session,
+        stats: &mut Stats,
+    ) -> Result<(), UnknownReason> {
+        let (voc, config) = (self.voc, self.config);
+        let live = config.interpolation.uses_live();
+        // (direction, relax by the unsat core)
+        let plan: Vec<(Direction, bool)> = match config.interpolation {
+            Interpolation::Sp | Interpolation::SpLive | Interpolation::SpLiveUc => {
+                vec![(Direction::Forward, core.is_some())]
+            }
+            Interpolation::Wp | Interpolation::WpLive | Interpolation::WpLiveUc => {
+                vec![(Direction::Backward, core.is_some())]
+            }
+            // A portfolio as Ultimate's strategies: sequences in order until one is perfect; all of them
+            // go into the Floyd–Hoare automaton.
+            Interpolation::FpBp => vec![
+                (Direction::Forward, true),
+                (Direction::Backward, true),
+                (Direction::Backward, false),
+                (Direction::Forward, false),
+            ],
+        };
+        let mut errors = Vec::new();
+        let mut added_any = false;
+        for (k, (direction, relax)) in plan.iter().enumerate() {
+            if config.timed_out() {
+                return Err(UnknownReason::Timeout);
+            }
+            let settings = Settings {
+                direction: *direction,
+                live,
+            };
+            let used_core = if *relax { core } else { None };
+            let mut preds =
+                match interpolate::interpolants(voc, ssa, used_core, settings, qe, stats) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        errors.push(e);
+                        continue;
+                    }
+                };
+            if let Err(e) = interpolate::close_ends(&mut preds, &mut fh.htc.session) {
+                errors.push(e);
+                continue;
+            }
+            add_sequence(voc, &preds, locs, fh);
+            added_any = true;
+            if k + 1 < plan.len() && interpolate::is_perfect(&preds, locs, &mut fh.htc.session) {
+                stats.perfect_sequences += 1;
+                break;
+            }
         }
-        Interpolation::Wp | Interpolation::WpLive | Interpolation::WpLiveUc => {
-            vec![(Direction::Backward, core.is_some())]
+        if !added_any {
+            return Err(UnknownReason::Interpolation(errors.join("; ")));
         }
-        // A portfolio as Ultimate's strategies: sequences in order until one is perfect; all of them
-        // go into the Floyd–Hoare automaton.
-        Interpolation::FpBp => vec![
+        if progress(fh, letters)? {
+            return Ok(());
+        }
+        // No progress yet (e.g. a Hoare-triple check was unknown): try the sequences the plan skipped.
+        let fallback = [
             (Direction::Forward, true),
             (Direction::Backward, true),
             (Direction::Backward, false),
             (Direction::Forward, false),
-        ],
-    };
-    let mut errors = Vec::new();
-    let mut added_any = false;
-    for (k, (direction, relax)) in plan.iter().enumerate() {
-        if config.timed_out() {
-            return Err(UnknownReason::Timeout);
-        }
-        let settings = Settings {
-            direction: *direction,
-            live,
-        };
-        let used_core = if *relax { core } else { None };
-        let mut preds = match interpolate::interpolants(voc, ssa, used_core, settings, qe, stats) {
-            Ok(p) => p,
-            Err(e) => {
-                errors.push(e);
+        ];
+        for (direction, use_core) in fallback.into_iter().filter(|x| !plan.contains(x)) {
+            let use_core = use_core && core.is_some();
+            if config.timed_out() {
+                return Err(UnknownReason::Timeout);
+            }
+            let settings = Settings { direction, live };
+            let Ok(mut preds) = interpolate::interpolants(
+                voc,
+                ssa,
+                if use_core { core } else { None },
+                settings,
+                qe,
+                stats,
+            ) else {
+                continue;
+            };
+            if interpolate::close_ends(&mut preds, &mut fh.htc.session).is_err() {
                 continue;
             }
-        };
-        if let Err(e) = interpolate::close_ends(&mut preds, &mut fh.htc.session) {
-            errors.push(e);
-            continue;
+            add_sequence(voc, &preds, locs, fh);
+            if progress(fh, letters)? {
+                return Ok(());
+            }
         }
-        add_sequence(voc, &preds, locs, fh);
-        added_any = true;
-        if k + 1 < plan.len() && interpolate::is_perfect(&preds, locs, &mut fh.htc.session) {
-            stats.perfect_sequences += 1;
-            break;
-        }
+        Err(UnknownReason::NoProgress(fh.htc.last_unknown.clone()))
     }
-    if !added_any {
-        return Err(UnknownReason::Interpolation(errors.join("; ")));
-    }
-    if progress(fh, letters)? {
-        return Ok(());
-    }
-    // No progress yet (e.g. a Hoare-triple check was unknown): try the sequences the plan skipped.
-    let fallback = [
-        (Direction::Forward, true),
-        (Direction::Backward, true),
-        (Direction::Backward, false),
-        (Direction::Forward, false),
-    ];
-    for (direction, use_core) in fallback.into_iter().filter(|x| !plan.contains(x)) {
-        let use_core = use_core && core.is_some();
-        if config.timed_out() {
-            return Err(UnknownReason::Timeout);
-        }
-        let settings = Settings { direction, live };
-        let Ok(mut preds) = interpolate::interpolants(
-            voc,
-            ssa,
-            if use_core { core } else { None },
-            settings,
-            qe,
-            stats,
-        ) else {
-            continue;
-        };
-        if interpolate::close_ends(&mut preds, &mut fh.htc.session).is_err() {
-            continue;
-        }
-        add_sequence(voc, &preds, locs, fh);
-        if progress(fh, letters)? {
-            return Ok(());
-        }
-    }
-    Err(UnknownReason::NoProgress(fh.htc.last_unknown.clone()))
 }
 
 fn add_sequence(voc: &Vocabulary, preds: &[Term], locs: &[LocId], fh: &mut FloydHoare) {
@@ -573,7 +575,6 @@ fn progress(fh: &mut FloydHoare, letters: &[usize]) -> Result<bool, UnknownReaso
 /// reached location the disjunction of its Floyd–Hoare states (minus subsumed ones), conjoined with
 /// the synthesised invariant. `None` when the exploration is cut short.
 fn certificate(
-    cfa: &Cfa,
     aut: &ProgramAutomaton,
     fh: &mut FloydHoare,
     budget: &Budget,
@@ -589,7 +590,6 @@ fn certificate(
         at.entry(*l).or_default().insert(*s);
     }
     fh.stats.abstraction_states = nfa.num_states();
-    let _ = cfa;
     let at = at
         .into_iter()
         .map(|(l, states)| {
@@ -619,43 +619,41 @@ fn certificate(
     Some(Certificate { at })
 }
 
-/// The proof of a SAFE run: the invariants of the source's loops, re-checked in a fresh session when
-/// `config.check_proof` asks for it (a failed check is an UNKNOWN, never a SAFE with a false proof).
-#[allow(clippy::too_many_arguments)]
-fn proof(
-    voc: &Vocabulary,
-    cfa: &Cfa,
-    enc: &Encoded,
-    aut: &ProgramAutomaton,
-    fh: &mut FloydHoare,
-    budget: &Budget,
-    inv: Option<&invariants::Invariants>,
-    config: &Config,
-    qe: &mut Session,
-    stats: &mut Stats,
-) -> Result<Vec<LoopInvariant>, UnknownReason> {
-    let Some(cert) = certificate(cfa, aut, fh, budget, inv) else {
-        return if config.check_proof {
-            Err(UnknownReason::ProofCheck(
-                "proof check: the abstraction could not be explored again".into(),
-            ))
-        } else {
-            Ok(Vec::new())
+impl Cegar<'_, '_> {
+    /// The proof of a SAFE run: the invariants of the source's loops, re-checked in a fresh session when
+    /// `config.check_proof` asks for it (a failed check is an UNKNOWN, never a SAFE with a false
+    /// proof).
+    fn proof(
+        &self,
+        aut: &ProgramAutomaton,
+        fh: &mut FloydHoare,
+        qe: &mut Session,
+        stats: &mut Stats,
+    ) -> Result<Vec<LoopInvariant>, UnknownReason> {
+        let (voc, cfa, enc, config) = (self.voc, self.cfa, self.enc, self.config);
+        let Some(cert) = certificate(aut, fh, &self.budget, self.inv) else {
+            return if config.check_proof {
+                Err(UnknownReason::ProofCheck(
+                    "proof check: the abstraction could not be explored again".into(),
+                ))
+            } else {
+                Ok(Vec::new())
+            };
         };
-    };
-    if !config.proof && !config.check_proof {
-        return Ok(Vec::new());
+        if !config.proof && !config.check_proof {
+            return Ok(Vec::new());
+        }
+        let source = match super::proof::source_invariants(voc, cfa, &cert, qe, stats) {
+            Ok(s) => s,
+            Err(e) if config.check_proof => return Err(UnknownReason::ProofCheck(e)),
+            Err(_) => return Ok(Vec::new()),
+        };
+        if config.check_proof {
+            let session = Session::new(session_config(config, config.solver, false))
+                .map_err(|e| UnknownReason::SolverUnavailable(e.to_string()))?;
+            super::proof::check(voc, cfa, enc, &cert, &source, session)
+                .map_err(UnknownReason::ProofCheck)?;
+        }
+        Ok(source.into_iter().map(|s| s.printed).collect())
     }
-    let source = match super::proof::source_invariants(voc, cfa, &cert, qe, stats) {
-        Ok(s) => s,
-        Err(e) if config.check_proof => return Err(UnknownReason::ProofCheck(e)),
-        Err(_) => return Ok(Vec::new()),
-    };
-    if config.check_proof {
-        let session = Session::new(session_config(config, config.solver, false))
-            .map_err(|e| UnknownReason::SolverUnavailable(e.to_string()))?;
-        super::proof::check(voc, cfa, enc, &cert, &source, session)
-            .map_err(UnknownReason::ProofCheck)?;
-    }
-    Ok(source.into_iter().map(|s| s.printed).collect())
 }
