@@ -6,24 +6,46 @@
 
 use std::fmt;
 
+/// Which source file a span points into: an index into the driver's list of sources. The file given
+/// on the command line is `FileId::MAIN`; front ends that read several sources (a C file and its
+/// headers, an IR file a front end emitted) number the others.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u16);
+
+impl FileId {
+    pub const MAIN: FileId = FileId(0);
+}
+
 /// A byte range `start..end` in one source file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
+    pub file: FileId,
     pub start: u32,
     pub end: u32,
 }
 
 impl Span {
+    /// A span in the main file.
     pub fn new(start: usize, end: usize) -> Span {
+        Span::in_file(FileId::MAIN, start, end)
+    }
+
+    /// A span in `file`.
+    pub fn in_file(file: FileId, start: usize, end: usize) -> Span {
         Span {
+            file,
             start: start as u32,
             end: end as u32,
         }
     }
 
-    /// The smallest span covering both.
+    /// The smallest span covering both (of `self`'s file: spans of different files do not mix).
     pub fn to(self, other: Span) -> Span {
+        if other.file != self.file {
+            return self;
+        }
         Span {
+            file: self.file,
             start: self.start.min(other.start),
             end: self.end.max(other.end),
         }

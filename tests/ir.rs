@@ -123,7 +123,10 @@ fn valid_examples_check() {
     assert!(ex.len() >= 9, "examples/ir missing");
     for (name, src) in ex {
         assert!(
-            src.starts_with("//#Safe") || src.starts_with("//#Unsafe"),
+            src.starts_with("//#Safe")
+                || src.starts_with("//#Unsafe")
+                || (src.starts_with("//#Unknown ")
+                    && src.lines().nth(1).is_some_and(|l| l.starts_with("//#"))),
             "{name}: no verdict line"
         );
         let (prog, diags) = check_src(&src);
