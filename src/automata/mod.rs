@@ -81,6 +81,7 @@
 //! | [`explore`](mod@explore) | reachable-states materialization and dead-end removal |
 //! | [`emptiness`] | shortest accepting run by BFS, word membership, the CEGAR progress check |
 //! | [`dfs`] | an accepting run by DFS with a pluggable letter preference ([`DfsOrder`]) |
+//! | [`lasso`] | Büchi emptiness: an accepting [`Lasso`] by on-the-fly Tarjan SCCs |
 //! | [`minimize`](mod@minimize) | partition-refinement minimization restricted by an initial partition |
 
 pub mod automaton;
@@ -91,6 +92,7 @@ pub mod difference;
 pub mod emptiness;
 pub mod explore;
 pub mod intersection;
+pub mod lasso;
 pub mod minimize;
 pub mod nfa;
 
@@ -104,5 +106,6 @@ pub use emptiness::{
 };
 pub use explore::{NfaOf, explore, remove_dead_ends};
 pub use intersection::Intersection;
+pub use lasso::{Lasso, LassoOf, accepting_lasso};
 pub use minimize::minimize;
 pub use nfa::{Nfa, ParseError};
