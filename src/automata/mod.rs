@@ -82,6 +82,7 @@
 //! | [`emptiness`] | shortest accepting run by BFS, word membership, the CEGAR progress check |
 //! | [`dfs`] | an accepting run by DFS with a pluggable letter preference ([`DfsOrder`]) |
 //! | [`lasso`] | Büchi emptiness: an accepting [`Lasso`] by on-the-fly Tarjan SCCs |
+//! | [`nested`] | nested word automata, emptiness with summaries over double deckers |
 //! | [`minimize`](mod@minimize) | partition-refinement minimization restricted by an initial partition |
 
 pub mod automaton;
@@ -94,6 +95,7 @@ pub mod explore;
 pub mod intersection;
 pub mod lasso;
 pub mod minimize;
+pub mod nested;
 pub mod nfa;
 
 pub use automaton::{Automaton, DeterministicAutomaton, FallibleAutomaton, Successors};
@@ -108,4 +110,8 @@ pub use explore::{NfaOf, explore, remove_dead_ends};
 pub use intersection::Intersection;
 pub use lasso::{Lasso, LassoOf, accepting_lasso};
 pub use minimize::minimize;
+pub use nested::{
+    DoubleDecker, NestedLetter, NestedRun, NestedRunOf, NestedWordAutomaton, Nwa,
+    nested_accepting_run,
+};
 pub use nfa::{Nfa, ParseError};
