@@ -1,6 +1,11 @@
 //! Tests of the automata library: language laws on random small automata (checked by enumerating
 //! all words up to length 5 against a brute-force reference), plus unit tests for cancellation,
 //! error propagation, trap pruning, the progress check and the text format.
+//!
+//! The rungs of the emptiness ladder each have a brute-force twin: DFS against BFS and word
+//! enumeration; the Büchi lasso search against enumeration of `u · v^ω` lassos with short `u`, `v`
+//! (exact for the automata sizes generated); nested-word emptiness against a bounded-stack
+//! exploration of configurations, with every returned run replayed on the raw automaton.
 
 use std::collections::BTreeSet;
 use std::convert::Infallible;
@@ -111,11 +116,15 @@ fn words(k: usize, max_len: usize) -> Vec<Vec<char>> {
 }
 
 fn raw_nfa(k: usize) -> impl Strategy<Value = RawNfa> {
-    (1usize..=6).prop_flat_map(move |n| {
+    raw_nfa_sized(k, 6, 12)
+}
+
+fn raw_nfa_sized(k: usize, max_n: usize, max_edges: usize) -> impl Strategy<Value = RawNfa> {
+    (1usize..=max_n).prop_flat_map(move |n| {
         (
             prop::collection::vec(0..n, 1..=2),
             prop::collection::vec(0..n, 0..=2),
-            prop::collection::vec((0..n, 0..k, 0..n), 0..=12),
+            prop::collection::vec((0..n, 0..k, 0..n), 0..=max_edges),
         )
             .prop_map(move |(initial, accepting, edges)| RawNfa {
                 n,
@@ -539,4 +548,577 @@ fn minimization_respects_the_partition() {
     );
     let separated = minimize(&nfa, |s| s.clone());
     assert_eq!(separated, nfa);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-letter queries and DFS emptiness.
+// ---------------------------------------------------------------------------------------------
+
+/// The per-letter contract on every reachable state: `enabled_letters` covers the letters of
+/// `successors`, and `successor(s, x)` lists exactly the `x`-targets of `successors(s)`, in order.
+fn check_per_letter_contract<A: FallibleAutomaton>(aut: &A) -> Result<(), String>
+where
+    A::Error: std::fmt::Debug,
+{
+    let explored = explore(aut, &Budget::unlimited()).map_err(|e| format!("{e:?}"))?;
+    for s in explored.states() {
+        let all = aut.try_successors(s).map_err(|e| format!("{e:?}"))?;
+        let enabled = aut.try_enabled_letters(s).map_err(|e| format!("{e:?}"))?;
+        for (x, _) in &all {
+            if !enabled.contains(x) {
+                return Err(format!("{s:?}: letter {x:?} not enabled"));
+            }
+        }
+        for x in &enabled {
+            let expected: Vec<A::State> = all
+                .iter()
+                .filter(|(y, _)| y == x)
+                .map(|(_, t)| t.clone())
+                .collect();
+            let got = aut.try_successor(s, x).map_err(|e| format!("{e:?}"))?;
+            if got != expected {
+                return Err(format!("{s:?} {x:?}: {got:?} vs {expected:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Orders to run DFS with: the automaton's, ascending, descending, and one depending on the state.
+fn with_each_order<S: std::fmt::Debug, T>(
+    mut f: impl FnMut(&dyn DfsOrder<S, char>) -> T,
+) -> Vec<T> {
+    let reversed = |_: &S, ls: &mut [char]| ls.sort_by(|x, y| y.cmp(x));
+    let rotated = |s: &S, ls: &mut [char]| {
+        let n = format!("{s:?}").len();
+        if !ls.is_empty() {
+            ls.rotate_left(n % ls.len());
+        }
+    };
+    vec![f(&EnabledOrder), f(&LetterOrder), f(&reversed), f(&rotated)]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn per_letter_queries_agree_with_all_successors((_k, a, b) in nfa_and_dfa()) {
+        let nfa = a.to_nfa();
+        prop_assert_eq!(check_per_letter_contract(&nfa), Ok(()));
+        prop_assert_eq!(check_per_letter_contract(&Difference::new(&nfa, b.to_dfa())), Ok(()));
+        let unpruned = Difference::new(&nfa, b.to_dfa()).with_trap_pruning(false);
+        prop_assert_eq!(check_per_letter_contract(&unpruned), Ok(()));
+        prop_assert_eq!(check_per_letter_contract(&Intersection::new(&nfa, &nfa)), Ok(()));
+    }
+
+    #[test]
+    fn dfs_agrees_with_bfs_and_brute_force((k, a, b) in nfa_and_dfa()) {
+        let nfa = a.to_nfa();
+        // With ≤ 6 states, a shortest accepted word has length ≤ 5: the enumeration is exact.
+        let brute = words(k, MAX_LEN).into_iter().any(|w| a.accepts(&w));
+        let bfs = ok(shortest_accepting_run(&nfa, &Budget::unlimited()));
+        prop_assert_eq!(bfs.is_some(), brute);
+        for run in with_each_order(|order| ok(accepting_run_dfs(&nfa, order, &Budget::unlimited()))) {
+            prop_assert_eq!(run.is_some(), brute, "dfs {:?}", run);
+            if let Some(run) = run {
+                prop_assert!(ok(run.is_run_of(&nfa)), "not a run: {:?}", run);
+                prop_assert!(a.accepts(&run.letters));
+            }
+        }
+        // The lazy difference, explored letter by letter.
+        let diff = Difference::new(&nfa, b.to_dfa());
+        let bfs = ok(shortest_accepting_run(&diff, &Budget::unlimited()));
+        for run in with_each_order(|order| ok(accepting_run_dfs(&diff, order, &Budget::unlimited()))) {
+            prop_assert_eq!(run.is_some(), bfs.is_some(), "dfs {:?} bfs {:?}", run, bfs);
+            if let Some(run) = run {
+                prop_assert!(ok(run.is_run_of(&diff)), "not a run: {:?}", run);
+                prop_assert!(a.accepts(&run.letters) && !b.accepts(&run.letters));
+                if let Some(bfs) = &bfs {
+                    prop_assert!(run.len() >= bfs.len());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dfs_follows_the_preference_order() {
+    let nfa = Nfa::from_text("init q; final f; q a x; q b y; x c f; y c f;").expect("valid");
+    let budget = Budget::unlimited();
+    let run = accepting_run_dfs(&nfa, &EnabledOrder, &budget)
+        .expect("ok")
+        .expect("nonempty");
+    assert_eq!(run.letters, ["a", "c"]);
+    let prefer_b = |_: &String, ls: &mut [String]| ls.sort_by_key(|l| l != "b");
+    let run = accepting_run_dfs(&nfa, &prefer_b, &budget)
+        .expect("ok")
+        .expect("nonempty");
+    assert_eq!(run.letters, ["b", "c"]);
+    assert_eq!(run.states, ["q", "y", "f"]);
+    // DFS goes deep first: not necessarily a shortest run.
+    let nfa = Nfa::from_text("init q; final f; q a x; x a f; q b f;").expect("valid");
+    let run = accepting_run_dfs(&nfa, &LetterOrder, &budget)
+        .expect("ok")
+        .expect("nonempty");
+    assert_eq!(run.letters, ["a", "a"]);
+    let empty = Nfa::from_text("init q; final f; q a q;").expect("valid");
+    assert_eq!(accepting_run_dfs(&empty, &LetterOrder, &budget), Ok(None));
+}
+
+#[test]
+fn dfs_on_a_difference_asks_the_subtrahend_only_for_explored_letters() {
+    // From q0, letter a reaches the error at once; b and d are never explored.
+    let abstraction =
+        Nfa::from_text("init q0; final err; q0 a err; q0 b q1; q0 d q2; q1 e err;").expect("valid");
+    let mut fh = FakeFloydHoare {
+        queries: Vec::new(),
+    };
+    let diff = Difference::new(&abstraction, &mut fh);
+    let run = accepting_run_dfs(&diff, &EnabledOrder, &Budget::unlimited())
+        .expect("no solver failure")
+        .expect("nonempty");
+    assert_eq!(run.letters, ["a"]);
+    let (_, _) = diff.into_parts();
+    assert_eq!(fh.queries, [("true".to_string(), "a".to_string())]);
+    // BFS asks for every successor of an expanded state.
+    let mut fh = FakeFloydHoare {
+        queries: Vec::new(),
+    };
+    let diff = Difference::new(&abstraction, &mut fh);
+    shortest_accepting_run(&diff, &Budget::unlimited()).expect("ok");
+    let (_, _) = diff.into_parts();
+    assert_eq!(fh.queries.len(), 3, "{:?}", fh.queries);
+    // Subtrahend errors propagate from the letter being explored.
+    let nfa = Nfa::from_text("init q; final f; q a r; r boom f;").expect("valid");
+    let diff = Difference::new(
+        &nfa,
+        FakeFloydHoare {
+            queries: Vec::new(),
+        },
+    );
+    assert_eq!(
+        accepting_run_dfs(&diff, &EnabledOrder, &Budget::unlimited()),
+        Err(ExploreError::Successor(SolverUnknown))
+    );
+    assert_eq!(
+        accepting_lasso(&diff, &Budget::unlimited()),
+        Err(ExploreError::Successor(SolverUnknown))
+    );
+}
+
+#[test]
+fn budgets_cancel_dfs_and_lasso_search() {
+    let limit = Budget::unlimited().with_max_states(100);
+    assert_eq!(
+        accepting_run_dfs(&Counter, &EnabledOrder, &limit),
+        Err(ExploreError::Cancelled(Cancelled::StateLimit(100)))
+    );
+    assert_eq!(
+        accepting_lasso(&Counter, &limit),
+        Err(ExploreError::Cancelled(Cancelled::StateLimit(100)))
+    );
+    let flag = Arc::new(AtomicBool::new(true));
+    let requested = Budget::unlimited().with_cancel_flag(flag);
+    assert_eq!(
+        accepting_run_dfs(&Counter, &LetterOrder, &requested),
+        Err(ExploreError::Cancelled(Cancelled::Requested))
+    );
+    let past = Budget::unlimited().with_deadline(Instant::now());
+    assert_eq!(
+        accepting_lasso(&Counter, &past),
+        Err(ExploreError::Cancelled(Cancelled::Deadline))
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Büchi lassos.
+// ---------------------------------------------------------------------------------------------
+
+impl RawNfa {
+    /// The states reachable from `from` by `w` (reference semantics).
+    fn post(&self, from: &BTreeSet<usize>, w: &[char]) -> BTreeSet<usize> {
+        let mut cur = from.clone();
+        for &c in w {
+            cur = self
+                .edges
+                .iter()
+                .filter(|(s, l, _)| cur.contains(s) && *l == c)
+                .map(|(_, _, t)| *t)
+                .collect();
+        }
+        cur
+    }
+
+    /// Whether some run reads `v` from `p` back to `p` and visits an accepting state after a letter.
+    fn accepting_cycle(&self, p: usize, v: &[char]) -> bool {
+        let mut cur: BTreeSet<(usize, bool)> = BTreeSet::from([(p, false)]);
+        for &c in v {
+            cur = cur
+                .iter()
+                .flat_map(|&(s, seen)| {
+                    self.edges
+                        .iter()
+                        .filter(move |(s2, l, _)| *s2 == s && *l == c)
+                        .map(move |&(_, _, t)| (t, seen || self.accepting.contains(&t)))
+                })
+                .collect();
+        }
+        cur.contains(&(p, true))
+    }
+
+    /// Whether `u · v^ω` has an accepting lasso run `u` to `p`, `v` from `p` back to `p`.
+    fn accepts_lasso(&self, u: &[char], v: &[char]) -> bool {
+        let init: BTreeSet<usize> = self.initial.iter().copied().collect();
+        self.post(&init, u)
+            .into_iter()
+            .any(|p| self.accepting_cycle(p, v))
+    }
+
+    /// Whether the run is made of raw edges.
+    fn has_steps(&self, states: &[usize], letters: &[char]) -> bool {
+        states.len() == letters.len() + 1
+            && letters
+                .iter()
+                .enumerate()
+                .all(|(i, &l)| self.edges.contains(&(states[i], l, states[i + 1])))
+    }
+}
+
+/// Lassos of raw NFAs with ≤ 4 states found by enumeration: stems of length ≤ 3 and loops of
+/// length 1..=4. Exact for ≤ 4 states: an accepting lasso can always be chosen with its loop
+/// starting at an accepting state `f`, a simple stem to `f` (≤ 3 letters) and a simple cycle
+/// through `f` (≤ 4 letters).
+fn enumerated_lasso(a: &RawNfa, k: usize) -> Option<(Vec<char>, Vec<char>)> {
+    let stems = words(k, 3);
+    let loops: Vec<Vec<char>> = words(k, 4).into_iter().filter(|w| !w.is_empty()).collect();
+    for u in &stems {
+        for v in &loops {
+            if a.accepts_lasso(u, v) {
+                return Some((u.clone(), v.clone()));
+            }
+        }
+    }
+    None
+}
+
+fn small_nfa() -> impl Strategy<Value = (usize, RawNfa)> {
+    (1usize..=2).prop_flat_map(|k| (Just(k), raw_nfa_sized(k, 4, 8)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn lasso_search_agrees_with_lasso_enumeration((k, a) in small_nfa()) {
+        let nfa = a.to_nfa();
+        let lasso = ok(accepting_lasso(&nfa, &Budget::unlimited()));
+        let enumerated = enumerated_lasso(&a, k);
+        prop_assert_eq!(lasso.is_some(), enumerated.is_some(), "{:?} vs {:?}\n{}", lasso, enumerated, nfa);
+        if let Some(l) = lasso {
+            prop_assert!(ok(l.is_lasso_of(&nfa)), "not a lasso: {:?}", l);
+            // Independently of the library: raw edges, an initial start, an accepting loop state.
+            prop_assert!(a.initial.contains(&l.stem.states[0]));
+            prop_assert!(a.has_steps(&l.stem.states, &l.stem.letters));
+            prop_assert!(a.has_steps(&l.cycle.states, &l.cycle.letters));
+            prop_assert!(!l.cycle.letters.is_empty());
+            prop_assert_eq!(l.stem.states.last(), l.cycle.states.first());
+            prop_assert_eq!(l.cycle.states.first(), l.cycle.states.last());
+            prop_assert!(l.cycle.states.iter().any(|s| a.accepting.contains(s)));
+            prop_assert!(a.accepts_lasso(&l.stem.letters, &l.cycle.letters));
+        }
+    }
+
+    #[test]
+    fn lasso_search_on_a_lazy_difference((_k, a, b) in nfa_and_dfa()) {
+        let nfa = a.to_nfa();
+        let diff = Difference::new(&nfa, b.to_dfa());
+        let explored = ok(explore(&diff, &Budget::unlimited()));
+        let lazy = ok(accepting_lasso(&diff, &Budget::unlimited()));
+        let materialized = ok(accepting_lasso(&explored, &Budget::unlimited()));
+        prop_assert_eq!(lazy.is_some(), materialized.is_some());
+        prop_assert_eq!(&lazy, &materialized, "same search order, same lasso");
+        if let Some(l) = lazy {
+            prop_assert!(ok(l.is_lasso_of(&diff)));
+            prop_assert!(a.has_steps(
+                &l.stem.states.iter().map(|s| s.0).collect::<Vec<_>>(),
+                &l.stem.letters
+            ));
+        }
+    }
+}
+
+#[test]
+fn lasso_examples() {
+    let budget = Budget::unlimited();
+    // q0 a q1, then (b c)^ω through the accepting q2.
+    let nfa =
+        Nfa::from_text("init q0; final q2; q0 a q1; q1 b q2; q2 c q1; q1 d q3;").expect("valid");
+    let lasso = accepting_lasso(&nfa, &budget).expect("ok").expect("lasso");
+    assert_eq!(lasso.stem.letters, ["a"]);
+    assert_eq!(lasso.stem.states, ["q0", "q1"]);
+    assert_eq!(lasso.cycle.letters, ["b", "c"]);
+    assert_eq!(lasso.cycle.states, ["q1", "q2", "q1"]);
+    assert_eq!(lasso.is_lasso_of(&nfa), Ok(true));
+    // An accepting state reachable, but on no cycle: finite-word nonempty, Büchi empty.
+    let nfa = Nfa::from_text("init q0; final f; q0 a q0; q0 b f;").expect("valid");
+    assert_eq!(accepting_lasso(&nfa, &budget), Ok(None));
+    assert!(shortest_accepting_run(&nfa, &budget).expect("ok").is_some());
+    // A self-loop on an accepting initial state: empty stem.
+    let nfa = Nfa::from_text("init q; final q; q a q;").expect("valid");
+    let lasso = accepting_lasso(&nfa, &budget).expect("ok").expect("lasso");
+    assert!(lasso.stem.letters.is_empty());
+    assert_eq!(lasso.cycle.letters, ["a"]);
+    // A malformed lasso is rejected.
+    let mut bad = lasso.clone();
+    bad.cycle.letters.clear();
+    bad.cycle.states.truncate(1);
+    assert_eq!(bad.is_lasso_of(&nfa), Ok(false));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Nested words.
+// ---------------------------------------------------------------------------------------------
+
+/// A random nested word automaton in raw form: internal letters `a`, `b`, call `c`, return `r`.
+#[derive(Clone, Debug)]
+struct RawNwa {
+    n: usize,
+    initial: Vec<usize>,
+    accepting: Vec<usize>,
+    internal: Vec<(usize, char, usize)>,
+    calls: Vec<(usize, usize)>,
+    returns: Vec<(usize, usize, usize)>,
+}
+
+const CALL: char = 'c';
+const RETURN: char = 'r';
+
+impl RawNwa {
+    fn to_nwa(&self) -> Nwa<usize, char> {
+        let mut nwa = Nwa::new();
+        for s in 0..self.n {
+            nwa.add_state(s, self.accepting.contains(&s));
+        }
+        for &s in &self.initial {
+            nwa.add_initial(s);
+        }
+        for &(s, l, t) in &self.internal {
+            nwa.add_internal(s, l, t);
+        }
+        for &(s, t) in &self.calls {
+            nwa.add_call(s, CALL, t);
+        }
+        for &(s, h, t) in &self.returns {
+            nwa.add_return(s, h, RETURN, t);
+        }
+        nwa
+    }
+
+    /// Whether some configuration (state, stack) with an accepting state is reachable within
+    /// `max_len` letters and stack height `max_stack` (reference: explicit stacks).
+    fn bounded_nonempty(&self, max_len: usize, max_stack: usize) -> bool {
+        let mut layer: BTreeSet<(usize, Vec<usize>)> =
+            self.initial.iter().map(|&s| (s, Vec::new())).collect();
+        let mut seen = layer.clone();
+        for _ in 0..=max_len {
+            if layer.iter().any(|(s, _)| self.accepting.contains(s)) {
+                return true;
+            }
+            let mut next = BTreeSet::new();
+            for (s, stack) in &layer {
+                for &(s2, _, t) in &self.internal {
+                    if s2 == *s {
+                        next.insert((t, stack.clone()));
+                    }
+                }
+                if stack.len() < max_stack {
+                    for &(s2, t) in &self.calls {
+                        if s2 == *s {
+                            let mut st = stack.clone();
+                            st.push(*s);
+                            next.insert((t, st));
+                        }
+                    }
+                }
+                if let Some((&h, rest)) = stack.split_last() {
+                    for &(s2, h2, t) in &self.returns {
+                        if s2 == *s && h2 == h {
+                            next.insert((t, rest.to_vec()));
+                        }
+                    }
+                }
+            }
+            layer = next
+                .into_iter()
+                .filter(|c| seen.insert(c.clone()))
+                .collect();
+        }
+        false
+    }
+
+    /// Replays a nested run on the raw transitions with an explicit stack.
+    fn replays(&self, run: &NestedRun<usize, char>) -> bool {
+        if run.states.len() != run.letters.len() + 1
+            || !self.initial.contains(&run.states[0])
+            || !run
+                .states
+                .last()
+                .is_some_and(|s| self.accepting.contains(s))
+        {
+            return false;
+        }
+        let mut stack = Vec::new();
+        for (i, l) in run.letters.iter().enumerate() {
+            let (s, t) = (run.states[i], run.states[i + 1]);
+            let ok = match l {
+                NestedLetter::Internal(x) => self.internal.contains(&(s, *x, t)),
+                NestedLetter::Call(x) => {
+                    stack.push(s);
+                    *x == CALL && self.calls.contains(&(s, t))
+                }
+                NestedLetter::Return(x) => match stack.pop() {
+                    Some(h) => *x == RETURN && self.returns.contains(&(s, h, t)),
+                    None => false,
+                },
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+fn raw_nwa() -> impl Strategy<Value = RawNwa> {
+    (1usize..=6).prop_flat_map(|n| {
+        (
+            prop::collection::vec(0..n, 1..=2),
+            prop::collection::vec(0..n, 0..=1),
+            prop::collection::vec((0..n, 0..2usize, 0..n), 0..=4),
+            prop::collection::vec((0..n, 0..n), 1..=4),
+            // Returns (s, i, t): the hierarchical predecessor is mostly the source of call `i`,
+            // so that returns can match (uniformly random ones almost never do).
+            prop::collection::vec((0..n, 0..6usize, 0..n), 1..=8),
+        )
+            .prop_map(move |(initial, accepting, internal, calls, returns)| {
+                let returns = returns
+                    .into_iter()
+                    .map(|(s, i, t)| {
+                        let hier = calls.get(i).map_or(i % n, |c| c.0);
+                        (s, hier, t)
+                    })
+                    .collect();
+                RawNwa {
+                    n,
+                    initial,
+                    accepting,
+                    internal: internal
+                        .into_iter()
+                        .map(|(s, l, t)| (s, letter(l), t))
+                        .collect(),
+                    calls,
+                    returns,
+                }
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    #[test]
+    fn nested_emptiness_agrees_with_bounded_stacks(a in raw_nwa()) {
+        // Once with the generated accepting states, then once per state as the only accepting
+        // one: the reachability of every state is checked.
+        let variants = std::iter::once(a.clone()).chain((0..a.n).map(|q| RawNwa {
+            accepting: vec![q],
+            ..a.clone()
+        }));
+        for a in variants {
+            let nwa = a.to_nwa();
+            let run = ok(nested_accepting_run(&nwa, &Budget::unlimited()));
+            if a.bounded_nonempty(12, 3) {
+                prop_assert!(run.is_some(), "missed an accepting configuration: {:?}", a);
+            }
+            if let Some(run) = run {
+                prop_assert!(ok(run.is_run_of(&nwa)), "not a run: {:?}", run);
+                prop_assert!(a.replays(&run), "raw replay failed: {:?} on {:?}", run, a);
+            }
+        }
+    }
+}
+
+#[test]
+fn nested_runs_use_summaries() {
+    // main: m0 calls p (entry p0) and returns to m1, then calls p again from m1 and returns to the
+    // accepting m2. p: p0 --x--> p1, returns to its caller.
+    let mut nwa: Nwa<&str, &str> = Nwa::new();
+    nwa.add_initial("m0");
+    nwa.add_state("m2", true);
+    nwa.add_call("m0", "call", "p0");
+    nwa.add_call("m1", "call", "p0");
+    nwa.add_internal("p0", "x", "p1");
+    nwa.add_return("p1", "m0", "ret", "m1");
+    nwa.add_return("p1", "m1", "ret", "m2");
+    let run = nested_accepting_run(&nwa, &Budget::unlimited())
+        .expect("ok")
+        .expect("nonempty");
+    use NestedLetter::{Call, Internal, Return};
+    assert_eq!(
+        run.letters,
+        [
+            Call("call"),
+            Internal("x"),
+            Return("ret"),
+            Call("call"),
+            Internal("x"),
+            Return("ret")
+        ]
+    );
+    assert_eq!(run.states, ["m0", "p0", "p1", "m1", "p0", "p1", "m2"]);
+    assert_eq!(run.is_run_of(&nwa), Ok(true));
+    // Without the return to m1 nothing is accepted: the return to m2 needs m1 on the stack.
+    let mut empty: Nwa<&str, &str> = Nwa::new();
+    empty.add_initial("m0");
+    empty.add_state("m2", true);
+    empty.add_call("m0", "call", "p0");
+    empty.add_internal("p0", "x", "p1");
+    empty.add_return("p1", "m1", "ret", "m2");
+    assert_eq!(nested_accepting_run(&empty, &Budget::unlimited()), Ok(None));
+    // A pending call is fine; a return on the empty stack is not a run.
+    let mut pending: Nwa<&str, &str> = Nwa::new();
+    pending.add_initial("m0");
+    pending.add_state("f", true);
+    pending.add_call("m0", "call", "f");
+    let run = nested_accepting_run(&pending, &Budget::unlimited())
+        .expect("ok")
+        .expect("nonempty");
+    assert_eq!(run.letters, [Call("call")]);
+    let bad = NestedRun {
+        states: vec!["m0", "f"],
+        letters: vec![Return("call")],
+    };
+    assert_eq!(bad.is_run_of(&pending), Ok(false));
+}
+
+#[test]
+fn nested_summaries_apply_to_callers_found_later() {
+    // The procedure entered at `e` is called from `d` twice: first with the empty stack (the
+    // summary d ⇒ g is recorded), then, three steps later, with `m0` on the stack; only that
+    // second context can return to the accepting `f`.
+    let mut nwa: Nwa<&str, &str> = Nwa::new();
+    nwa.add_initial("m0");
+    nwa.add_state("f", true);
+    nwa.add_internal("m0", "a", "d");
+    nwa.add_call("m0", "call", "y1");
+    nwa.add_internal("y1", "b", "y2");
+    nwa.add_internal("y2", "b", "d");
+    nwa.add_call("d", "call", "e");
+    nwa.add_return("e", "d", "ret", "g");
+    nwa.add_return("g", "m0", "ret", "f");
+    let run = nested_accepting_run(&nwa, &Budget::unlimited())
+        .expect("ok")
+        .expect("nonempty");
+    assert_eq!(run.states, ["m0", "y1", "y2", "d", "e", "g", "f"]);
+    assert_eq!(run.is_run_of(&nwa), Ok(true));
 }

@@ -8,7 +8,19 @@
 //! Invariant for all implementations: answers are *pure functions of the state* for the lifetime of
 //! one exploration (an on-demand automaton may compute an answer late, but must then keep it), and
 //! `successors` returns each (letter, state) pair in a deterministic order.
+//!
+//! **Per-letter queries.** Besides all successors of a state, [`Automaton`] and
+//! [`FallibleAutomaton`] answer `enabled_letters(s)` and `successor(s, letter)` (Ultimate's
+//! `INwaOutgoingLetterAndTransitionProvider`). Both default to filtering `successors`, so every
+//! implementation gets them for free; lazy views ([`Intersection`](super::Intersection),
+//! [`Difference`](super::Difference)) override them so that a search which explores one letter at a
+//! time (the DFS of [`dfs`](super::dfs), the lasso search of [`lasso`](super::lasso)) computes only
+//! the successors it asks for. Contract between the three: every letter of `successors(s)` occurs in
+//! `enabled_letters(s)` (which may be a *superset*: a letter may have no successor), and
+//! `successor(s, x)` lists exactly the targets of the pairs `(x, t)` of `successors(s)`, in the same
+//! order.
 
+use std::collections::BTreeSet;
 use std::convert::Infallible;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -32,6 +44,33 @@ pub trait Automaton {
     fn is_accepting(&self, s: &Self::State) -> bool;
     /// All outgoing transitions of `s`, as (letter, target) pairs in a deterministic order.
     fn successors(&self, s: &Self::State) -> Vec<(Self::Letter, Self::State)>;
+    /// The letters enabled in `s` (a superset of the letters of `successors(s)`), in a
+    /// deterministic order. Defaults to the letters of `successors(s)` in order of first occurrence.
+    fn enabled_letters(&self, s: &Self::State) -> Vec<Self::Letter> {
+        letters_of(&self.successors(s))
+    }
+    /// The targets of `s` under `letter`, in the order `successors(s)` lists them. Defaults to
+    /// filtering `successors(s)`.
+    fn successor(&self, s: &Self::State, letter: &Self::Letter) -> Vec<Self::State> {
+        targets_of(self.successors(s), letter)
+    }
+}
+
+/// The letters of `succ` in order of first occurrence, without duplicates.
+pub(crate) fn letters_of<S, L: Ord + Clone>(succ: &[(L, S)]) -> Vec<L> {
+    let mut seen = BTreeSet::new();
+    succ.iter()
+        .filter(|(l, _)| seen.insert(l))
+        .map(|(l, _)| l.clone())
+        .collect()
+}
+
+/// The targets of the pairs of `succ` whose letter is `letter`, in order.
+pub(crate) fn targets_of<S, L: PartialEq>(succ: Vec<(L, S)>, letter: &L) -> Vec<S> {
+    succ.into_iter()
+        .filter(|(l, _)| l == letter)
+        .map(|(_, t)| t)
+        .collect()
 }
 
 impl<A: Automaton + ?Sized> Automaton for &A {
@@ -45,6 +84,12 @@ impl<A: Automaton + ?Sized> Automaton for &A {
     }
     fn successors(&self, s: &Self::State) -> Vec<(Self::Letter, Self::State)> {
         (**self).successors(s)
+    }
+    fn enabled_letters(&self, s: &Self::State) -> Vec<Self::Letter> {
+        (**self).enabled_letters(s)
+    }
+    fn successor(&self, s: &Self::State, letter: &Self::Letter) -> Vec<Self::State> {
+        (**self).successor(s, letter)
     }
 }
 
@@ -121,6 +166,20 @@ pub trait FallibleAutomaton {
         &self,
         s: &Self::State,
     ) -> Result<Successors<Self::State, Self::Letter>, Self::Error>;
+    /// The letters enabled in `s` (a superset of the letters of `try_successors(s)`), in a
+    /// deterministic order. Defaults to the letters of `try_successors(s)`.
+    fn try_enabled_letters(&self, s: &Self::State) -> Result<Vec<Self::Letter>, Self::Error> {
+        Ok(letters_of(&self.try_successors(s)?))
+    }
+    /// The targets of `s` under `letter`, in the order `try_successors(s)` lists them. Defaults to
+    /// filtering `try_successors(s)`.
+    fn try_successor(
+        &self,
+        s: &Self::State,
+        letter: &Self::Letter,
+    ) -> Result<Vec<Self::State>, Self::Error> {
+        Ok(targets_of(self.try_successors(s)?, letter))
+    }
 }
 
 impl<A: Automaton> FallibleAutomaton for A {
@@ -138,5 +197,15 @@ impl<A: Automaton> FallibleAutomaton for A {
         s: &Self::State,
     ) -> Result<Successors<Self::State, Self::Letter>, Infallible> {
         Ok(Automaton::successors(self, s))
+    }
+    fn try_enabled_letters(&self, s: &Self::State) -> Result<Vec<Self::Letter>, Infallible> {
+        Ok(Automaton::enabled_letters(self, s))
+    }
+    fn try_successor(
+        &self,
+        s: &Self::State,
+        letter: &Self::Letter,
+    ) -> Result<Vec<Self::State>, Infallible> {
+        Ok(Automaton::successor(self, s, letter))
     }
 }

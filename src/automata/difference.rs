@@ -24,6 +24,14 @@
 //! [`shortest_accepting_run`](super::shortest_accepting_run) can drive; the first subtrahend error
 //! aborts the query and propagates as [`ExploreError::Successor`](super::ExploreError::Successor).
 //! After exploring, [`Difference::into_parts`] hands the (now partly constructed) subtrahend back.
+//!
+//! **Per-letter laziness.** `try_enabled_letters((a, b))` is the minuend's `enabled_letters(a)` and
+//! asks the subtrahend nothing (it is a superset: a letter may lead only into a pruned trap);
+//! `try_successor((a, b), x)` asks the minuend for its `x`-targets and the subtrahend for the one
+//! successor `B.successor(b, x)`, and only if the minuend has an `x`-target. So a search that explores
+//! letters one at a time (DFS, the lasso search) computes a Floyd–Hoare transition only for the
+//! letters it actually explores. `try_successors` (used by BFS and [`explore`](super::explore())) still
+//! queries the subtrahend once per minuend transition, in the minuend's order, exactly as before.
 
 use std::cell::RefCell;
 
@@ -106,6 +114,32 @@ where
             }
         }
         Ok(out)
+    }
+
+    fn try_enabled_letters(&self, (a, b): &Self::State) -> Result<Vec<Self::Letter>, B::Error> {
+        if self.pruned(b) {
+            return Ok(Vec::new());
+        }
+        Ok(self.minuend.enabled_letters(a))
+    }
+
+    fn try_successor(
+        &self,
+        (a, b): &Self::State,
+        letter: &Self::Letter,
+    ) -> Result<Vec<Self::State>, B::Error> {
+        if self.pruned(b) {
+            return Ok(Vec::new());
+        }
+        let a_targets = self.minuend.successor(a, letter);
+        if a_targets.is_empty() {
+            return Ok(Vec::new());
+        }
+        let b2 = self.subtrahend.borrow_mut().successor(b, letter)?;
+        if self.pruned(&b2) {
+            return Ok(Vec::new());
+        }
+        Ok(a_targets.into_iter().map(|a2| (a2, b2.clone())).collect())
     }
 }
 

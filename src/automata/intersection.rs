@@ -4,6 +4,9 @@
 //! in `B`; a pair is initial/accepting iff both components are (Rabin and Scott, 1959).
 //! Invariant: `L(A ∩ B) = L(A) ∩ L(B)`. Successors are listed in the order of `A`'s successors, then
 //! `B`'s, so BFS tie-breaking is inherited from the operands.
+//!
+//! Per-letter queries are lazy: `enabled_letters((a, b))` asks both operands only for their
+//! enabled letters, and `successor((a, b), x)` asks each operand only for its `x`-successors.
 
 use super::automaton::Automaton;
 
@@ -60,6 +63,30 @@ where
                 if &x == y {
                     out.push((x.clone(), (a2.clone(), b2.clone())));
                 }
+            }
+        }
+        out
+    }
+
+    fn enabled_letters(&self, (a, b): &Self::State) -> Vec<Self::Letter> {
+        let b_letters = self.b.enabled_letters(b);
+        self.a
+            .enabled_letters(a)
+            .into_iter()
+            .filter(|x| b_letters.contains(x))
+            .collect()
+    }
+
+    fn successor(&self, (a, b): &Self::State, letter: &Self::Letter) -> Vec<Self::State> {
+        let a_targets = self.a.successor(a, letter);
+        if a_targets.is_empty() {
+            return Vec::new();
+        }
+        let b_targets = self.b.successor(b, letter);
+        let mut out = Vec::new();
+        for a2 in &a_targets {
+            for b2 in &b_targets {
+                out.push((a2.clone(), b2.clone()));
             }
         }
         out

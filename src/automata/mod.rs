@@ -16,11 +16,23 @@
 //! * [`FallibleAutomaton`]: what the explorer and the emptiness check consume. It is `Automaton` with
 //!   an associated `Error` type; every `Automaton` is one (with `Error = Infallible`), and
 //!   [`Difference`] is one with the subtrahend's error type.
+//! * Both answer per-letter queries, `enabled_letters(s)` and `successor(s, letter)`, by default by
+//!   filtering all successors; the lazy views override them so that letter-by-letter searches
+//!   ([`accepting_run_dfs`], [`accepting_lasso`]) compute only the successors they explore.
+//! * [`NestedWordAutomaton`]: call / internal / return letters, return transitions reading the
+//!   hierarchical predecessor; emptiness by summaries over double deckers
+//!   ([`nested_accepting_run`]).
+//!
+//! Emptiness comes in four rungs: BFS ([`shortest_accepting_run`], shortest counterexample), DFS with
+//! a preference order ([`accepting_run_dfs`]), Büchi lassos ([`accepting_lasso`], acceptance read as
+//! Büchi acceptance) and nested words ([`nested_accepting_run`]). All poll a [`Budget`].
 //!
 //! # Architecture invariants
 //!
 //! * **Only [`explore()`] materializes.** Products, differences and subset constructions are lazy
-//!   views; [`explore()`] builds the reachable part as an [`Nfa`].
+//!   views; [`explore()`] builds the reachable part as an [`Nfa`]. The emptiness searches
+//!   (BFS, DFS, lasso, nested) walk the views too, keeping only what their answer needs (parents,
+//!   visited states; the lasso search the explored edges, to build the loop).
 //! * **Cancellation is explicit.** Every loop that can run long polls a [`Budget`] and stops with
 //!   [`ExploreError::Cancelled`]; a subtrahend's failure surfaces as [`ExploreError::Successor`].
 //! * **Deterministic iteration.** Explicit automata use `BTreeMap`/`BTreeSet`; BFS visits successors
@@ -28,7 +40,7 @@
 //!   reproducible.
 //! * **Ready for concurrency and Büchi acceptance.** Letters are opaque (a letter may carry a thread
 //!   id); acceptance is a state predicate, which is also how Büchi acceptance is expressed, so only
-//!   the emptiness check (a lasso search instead of BFS) changes for termination analysis.
+//!   the emptiness check ([`accepting_lasso`] instead of BFS) changes for termination analysis.
 //!
 //! # Example: one refinement step of the CEGAR loop
 //!
@@ -68,26 +80,38 @@
 //! | [`difference`] | lazy `A ∩ complement(B)` for deterministic total `B`, with trap pruning |
 //! | [`explore`](mod@explore) | reachable-states materialization and dead-end removal |
 //! | [`emptiness`] | shortest accepting run by BFS, word membership, the CEGAR progress check |
+//! | [`dfs`] | an accepting run by DFS with a pluggable letter preference ([`DfsOrder`]) |
+//! | [`lasso`] | Büchi emptiness: an accepting [`Lasso`] by on-the-fly Tarjan SCCs |
+//! | [`nested`] | nested word automata, emptiness with summaries over double deckers |
 //! | [`minimize`](mod@minimize) | partition-refinement minimization restricted by an initial partition |
 
 pub mod automaton;
 pub mod budget;
 pub mod dfa;
+pub mod dfs;
 pub mod difference;
 pub mod emptiness;
 pub mod explore;
 pub mod intersection;
+pub mod lasso;
 pub mod minimize;
+pub mod nested;
 pub mod nfa;
 
 pub use automaton::{Automaton, DeterministicAutomaton, FallibleAutomaton, Successors};
 pub use budget::{Budget, Cancelled, ExploreError};
 pub use dfa::{Determinize, Dfa, MissingTransition};
+pub use dfs::{DfsOrder, EnabledOrder, LetterOrder, accepting_run_dfs};
 pub use difference::{Difference, check_bounded as check_difference_bounded};
 pub use emptiness::{
     NoProgress, Run, RunOf, accepts, accepts_deterministic, ensure_progress, shortest_accepting_run,
 };
 pub use explore::{NfaOf, explore, remove_dead_ends};
 pub use intersection::Intersection;
+pub use lasso::{Lasso, LassoOf, accepting_lasso};
 pub use minimize::minimize;
+pub use nested::{
+    DoubleDecker, NestedLetter, NestedRun, NestedRunOf, NestedWordAutomaton, Nwa,
+    nested_accepting_run,
+};
 pub use nfa::{Nfa, ParseError};
