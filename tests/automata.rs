@@ -1122,3 +1122,32 @@ fn nested_summaries_apply_to_callers_found_later() {
     assert_eq!(run.states, ["m0", "y1", "y2", "d", "e", "g", "f"]);
     assert_eq!(run.is_run_of(&nwa), Ok(true));
 }
+
+/// `Counted` counts each state the emptiness check expands exactly once: on an automaton whose
+/// language is empty, BFS expands every reachable state, so the count equals the explored states
+/// (`--stats` reports this count as "abstraction: N states explored").
+#[test]
+fn counted_view_counts_expanded_states() {
+    // Five states reachable from q0 (q0..q4), one unreachable (q9), no reachable final state.
+    let aut = Nfa::from_text(
+        "init q0; final q9; q0 a q1; q0 b q2; q1 a q3; q2 a q3; q3 b q4; q4 a q0; q9 a q9;",
+    )
+    .expect("valid");
+    let counted = Counted::new(&aut);
+    let run = shortest_accepting_run(&counted, &Budget::unlimited()).expect("infallible");
+    assert!(run.is_none());
+    assert_eq!(counted.expanded(), 5);
+    let explored = explore(&aut, &Budget::unlimited()).expect("infallible");
+    assert_eq!(counted.expanded(), explored.num_states());
+    // With a reachable final state the search stops early: fewer expansions, never more.
+    let aut =
+        Nfa::from_text("init q0; final q1; q0 a q1; q0 b q2; q2 a q3; q3 a q4;").expect("valid");
+    let counted = Counted::new(&aut);
+    let run = shortest_accepting_run(&counted, &Budget::unlimited()).expect("infallible");
+    assert_eq!(run.map(|r| r.letters), Some(vec!["a".to_string()]));
+    assert!(
+        (1..=2).contains(&counted.expanded()),
+        "{}",
+        counted.expanded()
+    );
+}

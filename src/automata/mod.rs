@@ -87,6 +87,7 @@
 
 pub mod automaton;
 pub mod budget;
+pub mod counted;
 pub mod dfa;
 pub mod dfs;
 pub mod difference;
@@ -100,6 +101,7 @@ pub mod nfa;
 
 pub use automaton::{Automaton, DeterministicAutomaton, FallibleAutomaton, Successors};
 pub use budget::{Budget, Cancelled, ExploreError};
+pub use counted::Counted;
 pub use dfa::{Determinize, Dfa, MissingTransition};
 pub use dfs::{DfsOrder, EnabledOrder, LetterOrder, accepting_run_dfs};
 pub use difference::{Difference, check_bounded as check_difference_bounded};

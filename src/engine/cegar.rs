@@ -26,7 +26,7 @@ use super::transition::{TransFormula, Vocabulary};
 use super::{
     Config, Interpolation, LoopInvariant, Outcome, Stats, UnknownReason, counterexample, pretty,
 };
-use crate::automata::{self, Automaton, Budget, Difference, ExploreError};
+use crate::automata::{self, Automaton, Budget, Counted, Difference, ExploreError};
 use crate::ir::Program;
 use crate::smt::{Session, SolverConfig, SolverKind, Term};
 use std::collections::{BTreeMap, BTreeSet};
@@ -336,8 +336,10 @@ impl<'a, 'p> Cegar<'a, 'p> {
             }
             stats.iterations += 1;
             let run = {
-                let diff = Difference::new(&aut, &mut *fh);
-                automata::shortest_accepting_run(&diff, budget)
+                let diff = Counted::new(Difference::new(&aut, &mut *fh));
+                let run = automata::shortest_accepting_run(&diff, budget);
+                stats.abstraction_states += diff.expanded();
+                run
             };
             let run = match run {
                 Ok(Some(run)) => run,
@@ -589,7 +591,6 @@ fn certificate(
     for (l, s) in nfa.states() {
         at.entry(*l).or_default().insert(*s);
     }
-    fh.stats.abstraction_states = nfa.num_states();
     let at = at
         .into_iter()
         .map(|(l, states)| {

@@ -57,7 +57,7 @@ impl Stats {
             0.0
         };
         format!(
-            "statistics:\n  iterations: {}\n  longest trace: {} letters\n  CFA: {} locations, {} edges; {} letters after block encoding\n  abstraction: {} states explored (last iteration)\n  predicates: {}, Floyd–Hoare states: {}\n  Hoare triples: {} cache, {} syntactic, {} SMT\n  solver: {} calls, {:.3} s ({:.0}% of {:.3} s)\n  interpolation: {:.3} s; QE: {:.3} s, {} solver QE calls, {} quantified predicates\n  perfect sequences: {}\n  invariants: {} proven, {} Houdini queries, {:.3} s\n",
+            "statistics:\n  iterations: {}\n  longest trace: {} letters\n  CFA: {} locations, {} edges; {} letters after block encoding\n  abstraction: {} states explored (all emptiness checks)\n  predicates: {}, Floyd–Hoare states: {}\n  Hoare triples: {} cache, {} syntactic, {} SMT\n  solver: {} calls, {:.3} s ({:.0}% of {:.3} s)\n  interpolation: {:.3} s; QE: {:.3} s, {} solver QE calls, {} quantified predicates\n  perfect sequences: {}\n  invariants: {} proven, {} Houdini queries, {:.3} s\n",
             self.iterations,
             self.max_trace_length,
             self.cfa_locations,
