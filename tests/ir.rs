@@ -258,7 +258,7 @@ procedure p(x: int) returns (r: int)
   ensures r == old(x + g);
 {
   var rec: { f: int, h: bool };
-  r := x div 2 + x mod 3 + x / 2 + x % 2;
+  r := x / 3 + x % 3 + x / 2 + x % 2;
   m[1][2], g := 3, g + 1;
   rec!h := (rec!f > 0 <== true);
   assert 1.5 / 0.5 == 3.0 && 0.1 != 1.0 / 3.0;

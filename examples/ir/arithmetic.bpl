@@ -1,6 +1,6 @@
 //#Unknown unsupported: quantifiers
 //#Safe
-// int and real arithmetic: `/` is div on int and real division on real; `%` and `mod`; `<==`, `!=`,
+// int and real arithmetic: `/` is div on int and real division on real; `%`; `<==`, `!=`,
 // if-then-else, quantifiers.
 procedure main()
 {

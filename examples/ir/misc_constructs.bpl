@@ -1,7 +1,7 @@
 //#Unknown unsupported: call forall
 //#Safe
 // The remaining constructs: finite and builtin types, builtin constants and functions, const arrays,
-// unique constants with an order, polymorphic procedures, lambda, triggers, `div`/`mod`, `<==>`,
+// unique constants with an order, polymorphic procedures, triggers, `/`/`%`, `<==>`,
 // `else if`, `if (*)`, free ensures, where clauses, join with assign, and `call forall` (in a procedure
 // that `main` never calls, so it cannot make the verdict UNKNOWN).
 type finite Color;
@@ -36,10 +36,10 @@ procedure main()
   k := 7;
   call k := poly(k);
   assert k == 7;
-  inc := (lambda i: int :: i + 1);
+  assume (forall i: int :: inc[i] == i + 1);
   assert pick(inc, 1) == 2 && zeros(5)[3] == 5;
   assert (forall i: int :: { inc[i] } inc[i] > i);
-  assert k div 2 == 3 && k mod 2 == 1;
+  assert k / 2 == 3 && k % 2 == 1;
   assert (k > 0 <==> 0 < k);
   if (k < 0) {
     assert false;

@@ -1,4 +1,4 @@
 //#Safe
 procedure main() { var x: int; x := 0;
   while (*) { x := x + 1000000007; }
-  assert x mod 1000000007 == 0 || x >= 0; }
+  assert x % 1000000007 == 0 || x >= 0; }

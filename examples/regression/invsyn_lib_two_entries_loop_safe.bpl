@@ -1,4 +1,4 @@
 //#Safe
 var g: int;
-procedure loop() modifies g; requires g mod 2 == 0; { var i: int; i := 0; while (i < 3) { g := g + 2; i := i + 1; } assert g mod 2 == 0; }
+procedure loop() modifies g; requires g % 2 == 0; { var i: int; i := 0; while (i < 3) { g := g + 2; i := i + 1; } assert g % 2 == 0; }
 procedure main() modifies g; { g := 0; call loop(); }

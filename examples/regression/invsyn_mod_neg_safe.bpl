@@ -2,4 +2,4 @@
 // x decreases below zero; mod is Euclidean (non-negative remainder) in Boogie/SMT.
 procedure main() { var x: int; x := 1;
   while (*) { x := x - 3; }
-  assert x mod 3 == 1; }
+  assert x % 3 == 1; }

@@ -1,4 +1,4 @@
 //#Safe
 procedure main() { var x: int; x := 0;
   while (*) { x := x + 3; }
-  assert x mod 3 == 0; }
+  assert x % 3 == 0; }

@@ -1,3 +1,3 @@
 //#Safe
 // mod with nonzero divisor is >= 0 and < |d|.
-procedure ULTIMATE.start() { var x, y, m: int; havoc x; havoc y; assume y != 0; m := x mod y; assert m >= 0 && (m < y || m < -y); }
+procedure ULTIMATE.start() { var x, y, m: int; havoc x; havoc y; assume y != 0; m := x % y; assert m >= 0 && (m < y || m < -y); }

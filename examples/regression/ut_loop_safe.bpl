@@ -2,4 +2,4 @@
 type T; const unique a, b: T;
 procedure main() { var x: T; var n: int; x := a; n := 0;
   while (*) { if (x == a) { x := b; } else { x := a; } n := n + 1; }
-  assert (x == a) == (n mod 2 == 0); }
+  assert (x == a) == (n % 2 == 0); }

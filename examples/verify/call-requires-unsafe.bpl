@@ -4,7 +4,7 @@ procedure half(a: int) returns (r: int)
   requires a >= 0;
   ensures r + r <= a;
 {
-  r := a div 2;
+  r := a / 2;
 }
 
 procedure main()

@@ -13,6 +13,6 @@ procedure main()
     }
     y := y + 1;
   }
-  assert x mod 2 == 0;
+  assert x % 2 == 0;
   assert x >= 2 * y;
 }

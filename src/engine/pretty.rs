@@ -157,8 +157,9 @@ fn write(voc: &Vocabulary, t: &Term, outer: u8, s: &mut String) {
                 Op::Add => Some(" + "),
                 Op::Sub => Some(" - "),
                 Op::Mul => Some(" * "),
-                Op::IntDiv => Some(" div "),
-                Op::Mod => Some(" mod "),
+                // Ultimate's dialect has no `div`/`mod` keywords: `/` and `%` on int are SMT's.
+                Op::IntDiv => Some(" / "),
+                Op::Mod => Some(" % "),
                 Op::RealDiv => Some(" / "),
                 _ => None,
             };

@@ -1057,14 +1057,6 @@ impl<'e, 'a> Checker<'e, 'a> {
                         };
                         (q, Type::Bool)
                     }
-                    ast::Quantifier::Lambda => (
-                        Quantifier::Lambda,
-                        Type::Map {
-                            type_params: type_params.iter().map(|t| t.name.clone()).collect(),
-                            args: tys,
-                            result: Box::new(bt),
-                        },
-                    ),
                 };
                 (
                     Expr::Quant {
@@ -1184,7 +1176,7 @@ impl<'e, 'a> Checker<'e, 'a> {
                 };
                 (mk(o, ax, bx), Type::Bool)
             }
-            B::Add | B::Sub | B::Mul | B::Div | B::Mod | B::IntDiv | B::IntMod => {
+            B::Add | B::Sub | B::Mul | B::Div | B::Mod => {
                 self.expect(&at, &bt, b.span);
                 let t = self.numeric(&at, a.span, op_str(op), false);
                 let o = match (op, &t) {
@@ -1192,10 +1184,10 @@ impl<'e, 'a> Checker<'e, 'a> {
                     (B::Sub, _) => BinOp::Sub,
                     (B::Mul, _) => BinOp::Mul,
                     (B::Div, Type::Real) => BinOp::RealDiv,
-                    (B::Div | B::IntDiv, _) => BinOp::IntDiv,
+                    (B::Div, _) => BinOp::IntDiv,
                     _ => BinOp::Mod,
                 };
-                if matches!(op, B::Mod | B::IntDiv | B::IntMod) && t == Type::Real {
+                if matches!(op, B::Mod) && t == Type::Real {
                     self.diags.push(Diagnostic::error(
                         "E0309",
                         format!("invalid operand type real for `{}`", op_str(op)),
@@ -1858,8 +1850,6 @@ fn op_str(op: ast::BinOp) -> &'static str {
         B::Mul => "*",
         B::Div => "/",
         B::Mod => "%",
-        B::IntDiv => "div",
-        B::IntMod => "mod",
     }
 }
 

@@ -308,17 +308,12 @@ pub enum BinOp {
     Div,
     /// `%`: SMT `mod` on int.
     Mod,
-    /// `div` keyword (Boogie 2): integer division.
-    IntDiv,
-    /// `mod` keyword (Boogie 2): integer modulus.
-    IntMod,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Quantifier {
     Forall,
     Exists,
-    Lambda,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -4,9 +4,11 @@
 //! - `//` and (non-nested) `/* */` comments and whitespace are skipped;
 //! - identifiers are `Letter (Letter | Digit)*` where `Letter` is any Unicode letter or one of
 //!   `' ~ # $ ^ _ . ? \` (so `ULTIMATE.start`, `#res`, `~x`, `x'`, `$p` are identifiers);
-//! - keywords are those of Ultimate's lexer plus Boogie 2's `div`, `mod` and `lambda` (no benchmark file
-//!   uses these as identifiers);
-//! - literals: decimal integers, reals `DEC.DEC`, bit-vector literals `5bv32`, bit-vector types `bv32`,
+//! - keywords are exactly those of Ultimate's lexer (design notes §1.1); Boogie 2's `div`, `mod` and
+//!   `lambda` are not keywords there, so they are identifiers (`/` and `%` are integer division and
+//!   modulus on `int`);
+//! - literals: decimal integers `0 | [1-9][0-9]*` (a leading zero, as in `007`, is the lexical error
+//!   `LeadingZero`), reals `DEC.[0-9]+`, bit-vector literals `DECbvN`, bit-vector types `bv32`,
 //!   strings (attribute arguments only) with the escapes `\t \n \r \" \\`;
 //! - the Unicode aliases `∀ ∃ ≔ ≤ ≥ ≠ ¬ ∧ ∨ ⇒ ⇐ ⇔ •` produce the same tokens as their ASCII forms;
 //! - `{` followed by optional whitespace/comments and `:` is the single attribute-opener token `{:`.
@@ -32,6 +34,9 @@ pub enum LexErrorKind {
     InvalidEscape,
     /// `bvN` / `NbvM` whose width is missing or does not fit in 32 bits.
     BadBvWidth,
+    /// A number written with a leading zero (`007`): Ultimate's integer literals are `0` or start with
+    /// 1–9.
+    LeadingZero,
 }
 
 /// A lexical error and the byte range where it occurred.
@@ -126,8 +131,6 @@ pub enum Tok<'input> {
     #[token("exists")]
     #[token("∃")]
     Exists,
-    #[token("lambda")]
-    Lambda,
     #[token("bool")]
     Bool,
     #[token("int")]
@@ -138,10 +141,6 @@ pub enum Tok<'input> {
     False,
     #[token("true")]
     True,
-    #[token("div")]
-    DivKw,
-    #[token("mod")]
-    ModKw,
 
     // ----- operators and punctuation -----
     #[token(":=")]
@@ -221,13 +220,19 @@ pub enum Tok<'input> {
     Semi,
 
     // ----- literals and identifiers -----
-    #[regex(r"[0-9]+")]
+    /// `0` or `[1-9][0-9]*` (Ultimate's `DecIntegerLiteral`).
+    #[regex(r"0|[1-9][0-9]*")]
     IntLit(&'input str),
-    #[regex(r"[0-9]+\.[0-9]+")]
+    /// `DEC.[0-9]+`.
+    #[regex(r"(0|[1-9][0-9]*)\.[0-9]+")]
     RealLit(&'input str),
     /// `5bv32`, as written; the width is validated by the lexer.
-    #[regex(r"[0-9]+bv[0-9]*", bv_literal)]
+    #[regex(r"(0|[1-9][0-9]*)bv[0-9]*", bv_literal)]
     BvLit(&'input str),
+    /// A number with a leading zero (`007`, `00.5`, `01bv8`): not a literal of Ultimate's dialect,
+    /// reported as an error instead of being read as `0` followed by `07`.
+    #[regex(r"0[0-9]+(\.[0-9]+|bv[0-9]*)?", leading_zero)]
+    LeadingZero,
     /// `bv32`: the width.
     #[regex(r"bv[0-9]+", bv_type, priority = 10)]
     BvType(u32),
@@ -235,6 +240,10 @@ pub enum Tok<'input> {
     Str(String),
     #[regex(r"[\p{L}'~#$^_.?\\][\p{L}0-9'~#$^_.?\\]*")]
     Ident(&'input str),
+}
+
+fn leading_zero<'a>(_: &mut logos::Lexer<'a, Tok<'a>>) -> Result<(), LexErrorKind> {
+    Err(LexErrorKind::LeadingZero)
 }
 
 fn block_comment<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> FilterResult<(), LexErrorKind> {

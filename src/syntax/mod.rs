@@ -16,6 +16,7 @@
 //! | `E0102` | unterminated string literal |
 //! | `E0103` | invalid escape sequence in a string literal (only `\t \n \r \" \\` exist) |
 //! | `E0104` | invalid bit-vector width in `NbvM` or `bvM` (missing or larger than 32 bits) |
+//! | `E0105` | a number with a leading zero (`007`, `00.5`, `01bv8`): literals are `0` or start with 1–9 |
 //! | `E0110` | unexpected token |
 //! | `E0111` | unexpected end of file |
 //! | `E0112` | extra token after the end of the input |
@@ -55,6 +56,7 @@ pub mod codes {
     pub const UNTERMINATED_STRING: &str = "E0102";
     pub const INVALID_ESCAPE: &str = "E0103";
     pub const BAD_BV_WIDTH: &str = "E0104";
+    pub const LEADING_ZERO: &str = "E0105";
     pub const UNEXPECTED_TOKEN: &str = "E0110";
     pub const UNEXPECTED_EOF: &str = "E0111";
     pub const EXTRA_TOKEN: &str = "E0112";
@@ -210,6 +212,13 @@ fn lex_diagnostic(e: LexError) -> Diagnostic {
             "width is missing or does not fit in 32 bits",
         )
         .with_help("write a width such as `5bv32` or `bv32`"),
+        LexErrorKind::LeadingZero => Diagnostic::error(
+            codes::LEADING_ZERO,
+            "number with a leading zero",
+            span,
+            "not a literal of this dialect",
+        )
+        .with_help("integer literals are `0` or start with a digit 1–9 (write `7`, not `007`)"),
     }
 }
 

@@ -1,0 +1,5 @@
+//#SyntaxError
+procedure main() {
+  var x: int;
+  x := 00;
+}

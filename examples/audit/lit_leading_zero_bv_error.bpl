@@ -1,0 +1,5 @@
+//#SyntaxError
+procedure main() {
+  var x: bv8;
+  x := 01bv8;
+}

@@ -1,0 +1,5 @@
+//#SyntaxError
+procedure main() {
+  var x: real;
+  x := 01.5;
+}
