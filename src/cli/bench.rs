@@ -495,11 +495,12 @@ pub fn run_with_wall_limit(mut cmd: Command, limit: Duration) -> Result<ChildRun
         });
     }
     drop(tx);
-    let deadline = start + limit;
+    // A limit too large to add to an instant is no limit.
+    let deadline = start.checked_add(limit);
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() >= deadline => {
+            Ok(None) if deadline.is_some_and(|d| Instant::now() >= d) => {
                 kill_group(&mut child);
                 let _ = child.wait();
                 break None;
@@ -710,7 +711,7 @@ fn run_one(opts: &BenchOptions, base: &Path, entry: &ManifestEntry) -> FileResul
             cmd.arg("--property").arg("termination");
         }
         cmd.args(&opts.extra_args).arg(&file);
-        let limit = Duration::from_secs_f64((opts.timeout_s + GRACE_S).max(0.0));
+        let limit = super::limit(opts.timeout_s + GRACE_S).unwrap_or(Duration::MAX);
         match run_with_wall_limit(cmd, limit) {
             Ok(run) => {
                 let (v, o, r) = classify(entry.expected, &run, opts.timeout_s);
@@ -760,8 +761,15 @@ pub fn run_bench(opts: &BenchOptions) -> Result<BenchSummary, String> {
         }
         None => None,
     };
+    // An unwritable results file is found before the run, not after it.
+    if let Some(out) = &opts.out {
+        std::fs::File::create(out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    }
     if !(opts.timeout_s.is_finite() && opts.timeout_s >= 0.0) {
-        return Err(format!("invalid timeout {}", opts.timeout_s));
+        return Err(format!(
+            "invalid timeout {}: a finite, non-negative number of seconds",
+            opts.timeout_s
+        ));
     }
     let base = opts
         .manifest
@@ -812,7 +820,7 @@ pub fn run_bench(opts: &BenchOptions) -> Result<BenchSummary, String> {
         }
     });
     if show_progress {
-        eprint!("\r\x1b[2K");
+        let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
     }
     let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
     let mut summary =

@@ -35,8 +35,9 @@ pub struct Cli {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Wall-clock limit for each file, in seconds.
-    #[arg(long, default_value_t = 60.0)]
+    /// Wall-clock limit for each file, in seconds (a finite number ≥ 0; ten years or more means no
+    /// limit).
+    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,
     /// Write the lowered program's control-flow graphs as Graphviz DOT to this file.
     #[arg(long, value_name = "OUT.dot")]
@@ -111,8 +112,8 @@ pub struct BenchArgs {
     /// Files verified in parallel.
     #[arg(long, default_value_t = 2)]
     pub jobs: usize,
-    /// Limit per file, in seconds.
-    #[arg(long, default_value_t = 10.0)]
+    /// Limit per file, in seconds (a finite number ≥ 0; ten years or more means no limit).
+    #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
     pub timeout: f64,
     /// Write per-file results as JSON.
     #[arg(long)]
@@ -155,6 +156,31 @@ pub struct FileResult {
     /// Rendered diagnostics (input errors) or counterexample/proof text.
     pub details: String,
     pub outcome: Option<Outcome>,
+}
+
+/// Seconds from which a limit means "no limit" (ten years): a larger duration may not even be
+/// representable as an instant.
+pub const NO_LIMIT_S: f64 = 315_360_000.0;
+
+/// Parses a number of seconds: finite and non-negative, else a usage error (exit 3). `nan`, `inf` and
+/// negative values are rejected; a huge finite value means no limit ([`limit`]).
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !v.is_finite() || v < 0.0 {
+        return Err(format!(
+            "`{s}` is not a finite, non-negative number of seconds"
+        ));
+    }
+    Ok(v)
+}
+
+/// A limit in seconds as a duration; `None` means no limit (not finite, negative, or [`NO_LIMIT_S`]
+/// and more).
+pub fn limit(secs: f64) -> Option<Duration> {
+    (secs.is_finite() && secs >= 0.0 && secs < NO_LIMIT_S).then(|| Duration::from_secs_f64(secs))
 }
 
 /// Exit code of one verdict.
@@ -210,7 +236,7 @@ pub fn run(cli: Cli) -> i32 {
         return list_solvers();
     }
     if cli.files.is_empty() {
-        eprintln!("error: no input files (try `verify --help`)");
+        warn("error: no input files (try `verify --help`)");
         return 3;
     }
     let color = match cli.color {
@@ -230,9 +256,11 @@ pub fn run(cli: Cli) -> i32 {
         let result = verify_file(file, &cli, color);
         let _guard = print_lock.lock().unwrap_or_else(|e| e.into_inner());
         done.store(true, Ordering::SeqCst);
-        print!("{}", output::render(&result, cli.format, &cli.engine));
-        let _ = std::io::Write::flush(&mut std::io::stdout());
         combine(&worst, exit_code(result.verdict));
+        emit(
+            &output::render(&result, cli.format, &cli.engine),
+            worst.load(Ordering::SeqCst),
+        );
     }
     worst.load(Ordering::SeqCst)
 }
@@ -260,7 +288,10 @@ fn spawn_watchdog(
     worst: Arc<AtomicI32>,
     print_lock: Arc<Mutex<()>>,
 ) {
-    let limit = Duration::from_secs_f64(cli.timeout.max(0.0)) + WATCHDOG_GRACE;
+    let Some(limit) = limit(cli.timeout) else {
+        return; // no limit: nothing to guard
+    };
+    let limit = limit + WATCHDOG_GRACE;
     let start = Instant::now();
     let result = FileResult {
         file: file.display().to_string(),
@@ -285,10 +316,12 @@ fn spawn_watchdog(
         if done.load(Ordering::SeqCst) {
             return;
         }
-        print!("{}", output::render(&result, format, &args));
-        let _ = std::io::Write::flush(&mut std::io::stdout());
-        kill_children();
         combine(&worst, exit_code(Verdict::Unknown));
+        emit(
+            &output::render(&result, format, &args),
+            worst.load(Ordering::SeqCst),
+        );
+        kill_children();
         std::process::exit(worst.load(Ordering::SeqCst));
     });
 }
@@ -350,8 +383,19 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
     };
     if let Some(out) = &cli.dump_cfg {
         if let Err(e) = std::fs::write(out, crate::ir::dot::to_dot(&program)) {
-            result.verdict = Verdict::InternalError;
+            // The user's path cannot be written: an input error (exit 3), not a bug.
+            result.verdict = Verdict::Error;
             result.reason = Some(format!("cannot write {}: {e}", out.display()));
+            return finish(result, start);
+        }
+    }
+    if let Some(dir) = &cli.engine.smt_log {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            result.verdict = Verdict::Error;
+            result.reason = Some(format!(
+                "cannot write solver logs to {}: {e}",
+                dir.display()
+            ));
             return finish(result, start);
         }
     }
@@ -446,7 +490,7 @@ pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
         smt_log: args.smt_log.clone(),
         block_encoding: args.block_encoding,
         interpolation: args.interpolation,
-        deadline: Some(Instant::now() + Duration::from_secs_f64(timeout_s.max(0.0))),
+        deadline: limit(timeout_s).and_then(|d| Instant::now().checked_add(d)),
         invariants: !args.no_invariants,
         check_proof: args.check_proof,
         proof: args.proof || args.check_proof,
@@ -464,6 +508,7 @@ fn solver_kind(s: SolverArg) -> crate::smt::SolverKind {
 
 fn list_solvers() -> i32 {
     let mut found = 0;
+    let mut text = String::new();
     for (name, kind) in [
         ("z3", crate::smt::SolverKind::Z3),
         ("yices", crate::smt::SolverKind::Yices),
@@ -472,12 +517,14 @@ fn list_solvers() -> i32 {
         match crate::smt::discover(kind) {
             Ok((path, version)) => {
                 found += 1;
-                println!("{name:6} {version:12} {}", path.display());
+                text.push_str(&format!("{name:6} {version:12} {}\n", path.display()));
             }
-            Err(e) => println!("{name:6} not found: {e}"),
+            Err(e) => text.push_str(&format!("{name:6} not found: {e}\n")),
         }
     }
-    if found == 0 { 2 } else { 0 }
+    let code = if found == 0 { 2 } else { 0 };
+    emit(&text, code);
+    code
 }
 
 fn run_bench_smt(solver: SolverArg, queries: usize) -> i32 {
@@ -485,25 +532,24 @@ fn run_bench_smt(solver: SolverArg, queries: usize) -> i32 {
         Ok(report) => {
             let per_q =
                 |d: std::time::Duration| d.as_secs_f64() * 1e6 / report.queries.max(1) as f64;
-            println!(
-                "solver={} queries={} sat={} unsat={}",
+            let text = format!(
+                "solver={} queries={} sat={} unsat={}\n\
+                 mean: layer_qps={:.0} raw_qps={:.0}; thread cpu per query: layer={:.2}us raw={:.2}us\n\
+                 {report}\n",
                 report.kind.name(),
                 report.queries,
                 report.sat,
-                report.unsat
-            );
-            println!(
-                "mean: layer_qps={:.0} raw_qps={:.0}; thread cpu per query: layer={:.2}us raw={:.2}us",
+                report.unsat,
                 report.layer_mean_qps,
                 report.raw_mean_qps,
                 per_q(report.layer_cpu),
                 per_q(report.raw_cpu)
             );
-            println!("{report}");
+            emit(&text, 0);
             0
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            warn(&format!("error: {e}"));
             2
         }
     }
@@ -513,7 +559,7 @@ fn run_bench(args: &BenchArgs, _cli: &Cli) -> i32 {
     let exe = match std::env::current_exe() {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: cannot locate the verify executable: {e}");
+            warn(&format!("error: cannot locate the verify executable: {e}"));
             return 4;
         }
     };
@@ -530,14 +576,39 @@ fn run_bench(args: &BenchArgs, _cli: &Cli) -> i32 {
     };
     match bench::run_bench(&opts) {
         Ok(summary) => {
-            print!("{}", bench::render_tables(&summary));
+            emit(&bench::render_tables(&summary), 0);
             0
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            warn(&format!("error: {e}"));
             3
         }
     }
+}
+
+/// Writes `text` to standard output and flushes it. Never panics: a closed pipe (`verify … | head`)
+/// ends the process quietly, as Unix tools do, with the exit code of what was verified so far
+/// (`code_so_far`); any other failure (a full disk, `> /dev/full`) is reported on stderr and ends the
+/// process with exit code 3. The solver processes are killed first.
+pub fn emit(text: &str, code_so_far: i32) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let r = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    drop(out);
+    if let Err(e) = r {
+        kill_children();
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(code_so_far);
+        }
+        warn(&format!("error: cannot write the output: {e}"));
+        std::process::exit(3);
+    }
+}
+
+/// Writes a line to standard error; a failure there is ignored (there is nowhere left to report it).
+pub fn warn(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 /// Kills this process's child processes (the SMT solvers) before an early exit. Linux: children are

@@ -336,7 +336,11 @@ impl Session {
     }
 
     fn deadline(&self) -> Instant {
-        Instant::now() + self.cfg.query_timeout + self.grace()
+        // Saturating: a query limit too large to add to now is at most a year away.
+        let now = Instant::now();
+        now.checked_add(self.cfg.query_timeout.saturating_add(self.grace()))
+            .or_else(|| now.checked_add(std::time::Duration::from_secs(365 * 24 * 3600)))
+            .unwrap_or(now)
     }
 
     /// Makes sure a live process exists; starts one and replays the session state if not.
