@@ -180,7 +180,9 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
 /// A limit in seconds as a duration; `None` means no limit (not finite, negative, or [`NO_LIMIT_S`]
 /// and more).
 pub fn limit(secs: f64) -> Option<Duration> {
-    (secs.is_finite() && secs >= 0.0 && secs < NO_LIMIT_S).then(|| Duration::from_secs_f64(secs))
+    (0.0..NO_LIMIT_S)
+        .contains(&secs)
+        .then(|| Duration::from_secs_f64(secs))
 }
 
 /// Exit code of one verdict.
