@@ -307,3 +307,77 @@ fn no_verify_accepts_the_dev_benchmark() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(rate >= 0.99, "acceptance {:.2} % below 99 %", 100.0 * rate);
 }
+
+#[test]
+fn sarif_log_has_one_result_per_violation_with_its_trace() {
+    let unsafe_ = temp_file(
+        "sunsafe.bpl",
+        "procedure main() {\n  var x: int;\n  x := 1;\n  assert x == 2;\n}\n",
+    );
+    let safe = temp_file(
+        "ssafe.bpl",
+        "procedure main() { var x: int; x := 1; assert x == 1; }\n",
+    );
+    let bad = temp_file("sbad.bpl", "procedure main() {\n  x := 007;\n}\n");
+    let out = verify()
+        .args(["--format", "sarif"])
+        .args([&unsafe_, &safe, &bad])
+        .output()
+        .expect("run verify");
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "the worst code: the input error"
+    );
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    let results = run["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2, "{results:?}");
+    // The violation: at the assertion (line 4), with the trace as a code flow ending there.
+    let v = &results[0];
+    assert_eq!(v["ruleId"], "V0001");
+    assert_eq!(v["level"], "error");
+    assert_eq!(
+        v["locations"][0]["physicalLocation"]["region"]["startLine"],
+        4
+    );
+    let steps = v["codeFlows"][0]["threadFlows"][0]["locations"]
+        .as_array()
+        .expect("steps");
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    assert_eq!(
+        steps[0]["location"]["physicalLocation"]["region"]["startLine"],
+        3
+    );
+    assert!(
+        steps[0]["location"]["message"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("x := 1") && t.contains("x = 1"))
+    );
+    // The syntax error: its code as the rule, at line 2.
+    let e = &results[1];
+    assert_eq!(e["ruleId"], "E0105");
+    assert_eq!(
+        e["locations"][0]["physicalLocation"]["region"]["startLine"],
+        2
+    );
+    // The safe file: a note, no result.
+    let notes = run["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .expect("notifications");
+    assert_eq!(notes.len(), 1);
+    assert!(
+        notes[0]["message"]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("SAFE")),
+        "{notes:?}"
+    );
+    let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert_eq!(rules, ["E0105", "V0001"]);
+}

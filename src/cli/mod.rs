@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod output;
 pub mod render;
+pub mod sarif;
 
 use crate::diag::Diagnostic;
 use crate::engine::{self, Config, Outcome, Verdict};
@@ -130,6 +131,8 @@ pub struct BenchArgs {
 pub enum Format {
     Text,
     Json,
+    /// One SARIF 2.1.0 log for all files (for code scanning), printed at the end.
+    Sarif,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,6 +159,10 @@ pub struct FileResult {
     /// Rendered diagnostics (input errors) or counterexample/proof text.
     pub details: String,
     pub outcome: Option<Outcome>,
+    /// The diagnostics as data (input errors and warnings), for SARIF.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The source text, when it was read (to turn spans into lines and columns).
+    pub source: Option<String>,
 }
 
 /// Seconds from which a limit means "no limit" (ten years): a larger duration may not even be
@@ -250,6 +257,7 @@ pub fn run(cli: Cli) -> i32 {
     };
     let worst = Arc::new(AtomicI32::new(0));
     let print_lock = Arc::new(Mutex::new(()));
+    let mut sarif_results = Vec::new();
     for file in &cli.files {
         let done = Arc::new(AtomicBool::new(false));
         if !cli.no_verify {
@@ -259,10 +267,17 @@ pub fn run(cli: Cli) -> i32 {
         let _guard = print_lock.lock().unwrap_or_else(|e| e.into_inner());
         done.store(true, Ordering::SeqCst);
         combine(&worst, exit_code(result.verdict));
-        emit(
-            &output::render(&result, cli.format, &cli.engine),
-            worst.load(Ordering::SeqCst),
-        );
+        if cli.format == Format::Sarif {
+            sarif_results.push(result);
+        } else {
+            emit(
+                &output::render(&result, cli.format, &cli.engine),
+                worst.load(Ordering::SeqCst),
+            );
+        }
+    }
+    if cli.format == Format::Sarif {
+        emit(&sarif::log(&sarif_results), worst.load(Ordering::SeqCst));
     }
     worst.load(Ordering::SeqCst)
 }
@@ -302,6 +317,8 @@ fn spawn_watchdog(
         time_s: limit.as_secs_f64(),
         details: String::new(),
         outcome: None,
+        diagnostics: Vec::new(),
+        source: None,
     };
     let format = cli.format;
     let args = cli.engine.clone();
@@ -342,6 +359,8 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
         time_s: 0.0,
         details: String::new(),
         outcome: None,
+        diagnostics: Vec::new(),
+        source: None,
     };
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
@@ -368,18 +387,23 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
             (src, Some(warning))
         }
     };
+    if cli.format == Format::Sarif {
+        result.source = Some(src.clone());
+    }
     let program = match frontend(&src) {
         Ok((program, mut warnings)) => {
             warnings.extend(encoding_warning);
             if !warnings.is_empty() && cli.format == Format::Text {
                 result.details = render_diags(&name, &src, &warnings, color);
             }
+            result.diagnostics = warnings;
             program
         }
         Err(diags) => {
             let first = diags.iter().find(|d| d.is_error()).unwrap_or(&diags[0]);
             result.reason = Some(format!("{}[{}]: {}", "error", first.code, first.message));
             result.details = render_diags(&name, &src, &diags, color);
+            result.diagnostics = diags;
             return finish(result, start);
         }
     };

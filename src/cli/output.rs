@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 /// The text printed for one file (ends with a newline).
 pub fn render(r: &FileResult, format: Format, args: &EngineArgs) -> String {
     match format {
+        Format::Sarif => super::sarif::log(std::slice::from_ref(r)),
         Format::Json => {
             let mut obj = json!({
                 "file": r.file,
@@ -71,7 +72,7 @@ pub fn render(r: &FileResult, format: Format, args: &EngineArgs) -> String {
 }
 
 /// Line and column (1-based) of a byte offset.
-fn line_col(src: &str, offset: u32) -> (usize, usize) {
+pub(super) fn line_col(src: &str, offset: u32) -> (usize, usize) {
     let offset = (offset as usize).min(src.len());
     let mut end = offset;
     while !src.is_char_boundary(end) {
