@@ -29,6 +29,7 @@ pub mod floyd_hoare;
 pub mod hoare;
 pub mod interpolate;
 pub mod invariants;
+pub mod model;
 pub mod predicates;
 pub mod pretty;
 pub mod proof;
