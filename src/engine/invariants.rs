@@ -843,6 +843,11 @@ mod tests {
         match Session::new(cfg) {
             Ok(s) => Some(s),
             Err(e) => {
+                // Under CI the pinned solver must be there: never pass by skipping.
+                assert!(
+                    std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false" || v == "0"),
+                    "z3 is missing and CI is set: {e}"
+                );
                 eprintln!("note: skipping invariant synthesis tests: {e}");
                 None
             }
@@ -934,7 +939,7 @@ mod tests {
         let Some((printed, _)) = check(src, BlockEncoding::Large) else {
             return;
         };
-        assert!(printed.iter().any(|s| s == "x mod 3 == 0"), "{printed:?}");
+        assert!(printed.iter().any(|s| s == "x % 3 == 0"), "{printed:?}");
         assert!(printed.iter().any(|s| s == "x <= 501"), "{printed:?}");
     }
 
