@@ -530,44 +530,11 @@ impl Env for SummaryEnv<'_, '_, '_> {
 }
 
 fn collect_old(e: &Expr, out: &mut BTreeSet<VarId>) {
-    match e {
-        Expr::Old(v) => {
+    e.visit(&mut |x| {
+        if let Expr::Old(v) = x {
             out.insert(*v);
         }
-        Expr::Unary(_, a) | Expr::Extract { expr: a, .. } | Expr::Field(a, _) => {
-            collect_old(a, out)
-        }
-        Expr::Binary(_, a, b) => {
-            collect_old(a, out);
-            collect_old(b, out);
-        }
-        Expr::Ite(a, b, c) => {
-            collect_old(a, out);
-            collect_old(b, out);
-            collect_old(c, out);
-        }
-        Expr::Select(a, is) => {
-            collect_old(a, out);
-            is.iter().for_each(|i| collect_old(i, out));
-        }
-        Expr::Store(a, is, v) => {
-            collect_old(a, out);
-            is.iter().for_each(|i| collect_old(i, out));
-            collect_old(v, out);
-        }
-        Expr::App { args, .. } => args.iter().for_each(|a| collect_old(a, out)),
-        Expr::Quant { body, triggers, .. } => {
-            collect_old(body, out);
-            triggers.iter().flatten().for_each(|t| collect_old(t, out));
-        }
-        Expr::Record(fs) => fs.iter().for_each(|(_, a)| collect_old(a, out)),
-        Expr::Bool(_)
-        | Expr::Int(_)
-        | Expr::Real(_)
-        | Expr::BitVec { .. }
-        | Expr::Float { .. }
-        | Expr::Var(_) => {}
-    }
+    });
 }
 
 /// The first `{:overapproximation}` function a statement applies (directly or through definitions).

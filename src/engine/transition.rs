@@ -356,45 +356,13 @@ fn uf_decl(f: &ir::Function, func: ir::FuncId) -> Result<FuncDecl, Unsupported> 
 
 /// The functions whose definition reaches an application of themselves through definitions.
 fn recursive_functions(program: &Program) -> BTreeSet<ir::FuncId> {
-    fn apps(e: &Expr, out: &mut BTreeSet<ir::FuncId>) {
-        match e {
-            Expr::Bool(_)
-            | Expr::Int(_)
-            | Expr::Real(_)
-            | Expr::BitVec { .. }
-            | Expr::Float { .. }
-            | Expr::Var(_)
-            | Expr::Old(_) => {}
-            Expr::Unary(_, a) | Expr::Extract { expr: a, .. } | Expr::Field(a, _) => apps(a, out),
-            Expr::Binary(_, a, b) => {
-                apps(a, out);
-                apps(b, out);
-            }
-            Expr::Ite(a, b, c) => {
-                apps(a, out);
-                apps(b, out);
-                apps(c, out);
-            }
-            Expr::Select(m, idx) => {
-                apps(m, out);
-                idx.iter().for_each(|i| apps(i, out));
-            }
-            Expr::Store(m, idx, v) => {
-                apps(m, out);
-                idx.iter().for_each(|i| apps(i, out));
-                apps(v, out);
-            }
-            Expr::App { func, args, .. } => {
+    let apps = |e: &Expr, out: &mut BTreeSet<ir::FuncId>| {
+        e.visit(&mut |x| {
+            if let Expr::App { func, .. } = x {
                 out.insert(*func);
-                args.iter().for_each(|a| apps(a, out));
             }
-            Expr::Quant { triggers, body, .. } => {
-                triggers.iter().flatten().for_each(|t| apps(t, out));
-                apps(body, out);
-            }
-            Expr::Record(fields) => fields.iter().for_each(|(_, e)| apps(e, out)),
-        }
-    }
+        })
+    };
     let n = program.functions.len();
     let calls: Vec<BTreeSet<ir::FuncId>> = program
         .functions

@@ -155,6 +155,48 @@ pub enum Expr {
     Record(Vec<(String, Expr)>),
 }
 
+impl Expr {
+    /// Calls `f` on this expression and every subexpression, parent before children, children in
+    /// source order (quantifier triggers before the body).
+    pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match self {
+            Expr::Bool(_)
+            | Expr::Int(_)
+            | Expr::Real(_)
+            | Expr::BitVec { .. }
+            | Expr::Float { .. }
+            | Expr::Var(_)
+            | Expr::Old(_) => {}
+            Expr::Unary(_, a) | Expr::Extract { expr: a, .. } | Expr::Field(a, _) => a.visit(f),
+            Expr::Binary(_, a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            Expr::Ite(a, b, c) => {
+                a.visit(f);
+                b.visit(f);
+                c.visit(f);
+            }
+            Expr::Select(m, idx) => {
+                m.visit(f);
+                idx.iter().for_each(|i| i.visit(f));
+            }
+            Expr::Store(m, idx, v) => {
+                m.visit(f);
+                idx.iter().for_each(|i| i.visit(f));
+                v.visit(f);
+            }
+            Expr::App { args, .. } => args.iter().for_each(|a| a.visit(f)),
+            Expr::Quant { triggers, body, .. } => {
+                triggers.iter().flatten().for_each(|t| t.visit(f));
+                body.visit(f);
+            }
+            Expr::Record(fields) => fields.iter().for_each(|(_, e)| e.visit(f)),
+        }
+    }
+}
+
 /// The statements on CFG edges.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stmt {

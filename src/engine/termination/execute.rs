@@ -1330,45 +1330,11 @@ fn implicit_constraints(prog: &Program) -> Option<String> {
 }
 
 fn collect_apps(e: &Expr, out: &mut BTreeSet<u32>) {
-    match e {
-        Expr::App { func, args, .. } => {
+    e.visit(&mut |x| {
+        if let Expr::App { func, .. } = x {
             out.insert(func.0);
-            args.iter().for_each(|a| collect_apps(a, out));
         }
-        Expr::Unary(_, a) | Expr::Extract { expr: a, .. } | Expr::Field(a, _) => {
-            collect_apps(a, out)
-        }
-        Expr::Binary(_, a, b) => {
-            collect_apps(a, out);
-            collect_apps(b, out);
-        }
-        Expr::Ite(c, a, b) => {
-            collect_apps(c, out);
-            collect_apps(a, out);
-            collect_apps(b, out);
-        }
-        Expr::Select(m, idx) => {
-            collect_apps(m, out);
-            idx.iter().for_each(|a| collect_apps(a, out));
-        }
-        Expr::Store(m, idx, v) => {
-            collect_apps(m, out);
-            idx.iter().for_each(|a| collect_apps(a, out));
-            collect_apps(v, out);
-        }
-        Expr::Quant { body, triggers, .. } => {
-            collect_apps(body, out);
-            triggers.iter().flatten().for_each(|a| collect_apps(a, out));
-        }
-        Expr::Record(fs) => fs.iter().for_each(|(_, a)| collect_apps(a, out)),
-        Expr::Bool(_)
-        | Expr::Int(_)
-        | Expr::Real(_)
-        | Expr::BitVec { .. }
-        | Expr::Float { .. }
-        | Expr::Var(_)
-        | Expr::Old(_) => {}
-    }
+    });
 }
 
 #[cfg(test)]
