@@ -3,7 +3,8 @@
 //! Lexical rules follow Ultimate's `Boogie.flex` (see docs, ultimate-design-notes §1.1):
 //! - `//` and (non-nested) `/* */` comments and whitespace are skipped;
 //! - identifiers are `Letter (Letter | Digit)*` where `Letter` is any Unicode letter or one of
-//!   `' ~ # $ ^ _ . ? \` (so `ULTIMATE.start`, `#res`, `~x`, `x'`, `$p` are identifiers);
+//!   `' ~ # $ ^ _ . ? \` and `Digit` any Unicode decimal digit (so `ULTIMATE.start`, `#res`, `~x`,
+//!   `x'`, `$p` are identifiers);
 //! - keywords are exactly those of Ultimate's lexer (design notes §1.1); Boogie 2's `div`, `mod` and
 //!   `lambda` are not keywords there, so they are identifiers (`/` and `%` are integer division and
 //!   modulus on `int`);
@@ -233,12 +234,12 @@ pub enum Tok<'input> {
     /// reported as an error instead of being read as `0` followed by `07`.
     #[regex(r"0[0-9]+(\.[0-9]+|bv[0-9]*)?", leading_zero)]
     LeadingZero,
-    /// `bv32`: the width.
-    #[regex(r"bv[0-9]+", bv_type, priority = 10)]
+    /// `bv32`: the width, `bv` followed by `DEC` (`bv032` is longer as an identifier, and one).
+    #[regex(r"bv(0|[1-9][0-9]*)", bv_type, priority = 10)]
     BvType(u32),
     #[token("\"", string_literal)]
     Str(String),
-    #[regex(r"[\p{L}'~#$^_.?\\][\p{L}0-9'~#$^_.?\\]*")]
+    #[regex(r"[\p{L}'~#$^_.?\\][\p{L}\p{Nd}'~#$^_.?\\]*")]
     Ident(&'input str),
 }
 
@@ -263,6 +264,9 @@ fn block_comment<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> FilterResult<(), Le
 fn parse_width(digits: &str) -> Result<u32, LexErrorKind> {
     if digits.is_empty() {
         return Err(LexErrorKind::BadBvWidth);
+    }
+    if digits.len() > 1 && digits.starts_with('0') {
+        return Err(LexErrorKind::LeadingZero); // `5bv08`: the width is a `DEC` too
     }
     digits.parse::<u32>().map_err(|_| LexErrorKind::BadBvWidth)
 }
