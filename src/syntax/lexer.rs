@@ -10,7 +10,8 @@
 //!   modulus on `int`);
 //! - literals: decimal integers `0 | [1-9][0-9]*` (a leading zero, as in `007`, is the lexical error
 //!   `LeadingZero`), reals `DEC.[0-9]+`, bit-vector literals `DECbvN`, bit-vector types `bv32`,
-//!   strings (attribute arguments only) with the escapes `\t \n \r \" \\`;
+//!   strings (attribute arguments only) in which `\t \n \r \"` are escapes and any other backslash
+//!   stands for itself (as in Ultimate's lexer);
 //! - the Unicode aliases `∀ ∃ ≔ ≤ ≥ ≠ ¬ ∧ ∨ ⇒ ⇐ ⇔ •` produce the same tokens as their ASCII forms;
 //! - `{` followed by optional whitespace/comments and `:` is the single attribute-opener token `{:`.
 //!
@@ -31,8 +32,6 @@ pub enum LexErrorKind {
     UnterminatedComment,
     /// `"` without a closing quote on the same line.
     UnterminatedString,
-    /// An escape sequence other than `\t \n \r \" \\` inside a string.
-    InvalidEscape,
     /// `bvN` / `NbvM` whose width is missing or does not fit in 32 bits.
     BadBvWidth,
     /// A number written with a leading zero (`007`): Ultimate's integer literals are `0` or start with
@@ -283,37 +282,36 @@ fn bv_type<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> Result<u32, LexErrorKind>
 }
 
 fn string_literal<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> Result<String, LexErrorKind> {
+    // As Ultimate's lexer: `\t \n \r \"` are escapes; any other backslash stands for itself.
     let rest = lex.remainder();
     let mut out = String::new();
-    let mut chars = rest.char_indices();
-    let mut bad_escape = false;
+    let mut chars = rest.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         match c {
             '"' => {
                 lex.bump(i + 1);
-                return if bad_escape {
-                    Err(LexErrorKind::InvalidEscape)
-                } else {
-                    Ok(out)
-                };
+                return Ok(out);
             }
             '\n' => {
                 lex.bump(i);
                 return Err(LexErrorKind::UnterminatedString);
             }
-            '\\' => match chars.next() {
-                Some((_, 't')) => out.push('\t'),
-                Some((_, 'n')) => out.push('\n'),
-                Some((_, 'r')) => out.push('\r'),
-                Some((_, '"')) => out.push('"'),
-                Some((_, '\\')) => out.push('\\'),
-                Some((j, '\n')) => {
-                    lex.bump(j);
-                    return Err(LexErrorKind::UnterminatedString);
+            '\\' => {
+                let escaped = match chars.peek() {
+                    Some((_, 't')) => Some('\t'),
+                    Some((_, 'n')) => Some('\n'),
+                    Some((_, 'r')) => Some('\r'),
+                    Some((_, '"')) => Some('"'),
+                    _ => None,
+                };
+                match escaped {
+                    Some(e) => {
+                        chars.next();
+                        out.push(e);
+                    }
+                    None => out.push('\\'),
                 }
-                Some(_) => bad_escape = true,
-                None => break,
-            },
+            }
             c => out.push(c),
         }
     }

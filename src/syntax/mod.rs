@@ -14,7 +14,7 @@
 //! | `E0100` | invalid character (starts no token) |
 //! | `E0101` | unterminated block comment `/* …` |
 //! | `E0102` | unterminated string literal |
-//! | `E0103` | invalid escape sequence in a string literal (only `\t \n \r \" \\` exist) |
+//! | `E0103` | (retired: a backslash that starts no escape stands for itself, as in Ultimate) |
 //! | `E0104` | invalid bit-vector width in `NbvM` or `bvM` (missing or larger than 32 bits) |
 //! | `E0105` | a number with a leading zero (`007`, `00.5`, `01bv8`): literals are `0` or start with 1–9 |
 //! | `E0110` | unexpected token |
@@ -54,7 +54,6 @@ pub mod codes {
     pub const INVALID_CHAR: &str = "E0100";
     pub const UNTERMINATED_COMMENT: &str = "E0101";
     pub const UNTERMINATED_STRING: &str = "E0102";
-    pub const INVALID_ESCAPE: &str = "E0103";
     pub const BAD_BV_WIDTH: &str = "E0104";
     pub const LEADING_ZERO: &str = "E0105";
     pub const UNEXPECTED_TOKEN: &str = "E0110";
@@ -198,13 +197,6 @@ fn lex_diagnostic(e: LexError) -> Diagnostic {
             "missing closing `\"`",
         )
         .with_help("string literals end on the line where they start"),
-        LexErrorKind::InvalidEscape => Diagnostic::error(
-            codes::INVALID_ESCAPE,
-            "invalid escape sequence in string literal",
-            span,
-            "contains an unknown escape",
-        )
-        .with_help("the supported escapes are `\\t`, `\\n`, `\\r`, `\\\"` and `\\\\`"),
         LexErrorKind::BadBvWidth => Diagnostic::error(
             codes::BAD_BV_WIDTH,
             "invalid bit-vector width",

@@ -1,4 +1,0 @@
-//#SyntaxError
-procedure {:msg "bad \q escape"} main()
-{
-}
