@@ -632,6 +632,10 @@ impl Cegar<'_, '_> {
         stats: &mut Stats,
     ) -> Result<Vec<LoopInvariant>, UnknownReason> {
         let (voc, cfa, enc, config) = (self.voc, self.cfa, self.enc, self.config);
+        if !config.proof && !config.check_proof {
+            // Nobody asked: do not explore the abstraction again.
+            return Ok(Vec::new());
+        }
         let Some(cert) = certificate(aut, fh, &self.budget, self.inv) else {
             return if config.check_proof {
                 Err(UnknownReason::ProofCheck(
@@ -641,9 +645,6 @@ impl Cegar<'_, '_> {
                 Ok(Vec::new())
             };
         };
-        if !config.proof && !config.check_proof {
-            return Ok(Vec::new());
-        }
         let source = match super::proof::source_invariants(voc, cfa, &cert, qe, stats) {
             Ok(s) => s,
             Err(e) if config.check_proof => return Err(UnknownReason::ProofCheck(e)),

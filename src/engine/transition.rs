@@ -355,14 +355,7 @@ fn uf_decl(f: &ir::Function, func: ir::FuncId) -> Result<FuncDecl, Unsupported> 
 }
 
 /// The functions whose definition reaches an application of themselves through definitions.
-fn recursive_functions(program: &Program) -> BTreeSet<ir::FuncId> {
-    let apps = |e: &Expr, out: &mut BTreeSet<ir::FuncId>| {
-        e.visit(&mut |x| {
-            if let Expr::App { func, .. } = x {
-                out.insert(*func);
-            }
-        })
-    };
+pub fn recursive_functions(program: &Program) -> BTreeSet<ir::FuncId> {
     let n = program.functions.len();
     let calls: Vec<BTreeSet<ir::FuncId>> = program
         .functions
@@ -370,7 +363,7 @@ fn recursive_functions(program: &Program) -> BTreeSet<ir::FuncId> {
         .map(|f| {
             let mut out = BTreeSet::new();
             if let Some((_, body)) = &f.body {
-                apps(body, &mut out);
+                body.applied_functions(&mut out);
             }
             out
         })

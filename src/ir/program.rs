@@ -156,6 +156,15 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// The functions applied anywhere in this expression.
+    pub fn applied_functions(&self, out: &mut std::collections::BTreeSet<FuncId>) {
+        self.visit(&mut |x| {
+            if let Expr::App { func, .. } = x {
+                out.insert(*func);
+            }
+        });
+    }
+
     /// Calls `f` on this expression and every subexpression, parent before children, children in
     /// source order (quantifier triggers before the body).
     pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {

@@ -70,7 +70,6 @@ use petgraph::Direction;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use std::cell::Cell;
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// Function applications allowed per step.
@@ -1276,65 +1275,10 @@ fn implicit_constraints(prog: &Program) -> Option<String> {
             return Some(format!("function {} is {{:smtdefined}}", f.name));
         }
     }
-    // Recursion among function bodies: depth-first search for a cycle.
-    let n = prog.functions.len();
-    let callees: Vec<BTreeSet<u32>> = prog
-        .functions
-        .iter()
-        .map(|f| {
-            let mut out = BTreeSet::new();
-            if let Some((_, body)) = &f.body {
-                collect_apps(body, &mut out);
-            }
-            out
-        })
-        .collect();
-    // 0 = unvisited, 1 = on stack, 2 = done.
-    let mut mark = vec![0u8; n];
-    for start in 0..n {
-        if mark[start] != 0 {
-            continue;
-        }
-        let mut stack: Vec<(usize, Vec<u32>)> =
-            vec![(start, callees[start].iter().copied().collect())];
-        mark[start] = 1;
-        while let Some((node, rest)) = stack.last_mut() {
-            match rest.pop() {
-                Some(next) => {
-                    let next = next as usize;
-                    if next >= n {
-                        continue;
-                    }
-                    match mark[next] {
-                        1 => {
-                            return Some(format!(
-                                "function {} is defined recursively",
-                                prog.functions[next].name
-                            ));
-                        }
-                        0 => {
-                            mark[next] = 1;
-                            stack.push((next, callees[next].iter().copied().collect()));
-                        }
-                        _ => {}
-                    }
-                }
-                None => {
-                    mark[*node] = 2;
-                    stack.pop();
-                }
-            }
-        }
-    }
-    None
-}
-
-fn collect_apps(e: &Expr, out: &mut BTreeSet<u32>) {
-    e.visit(&mut |x| {
-        if let Expr::App { func, .. } = x {
-            out.insert(func.0);
-        }
-    });
+    // Recursion among function bodies.
+    crate::engine::transition::recursive_functions(prog)
+        .first()
+        .map(|f| format!("function {} is defined recursively", prog.func(*f).name))
 }
 
 #[cfg(test)]
