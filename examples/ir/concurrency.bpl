@@ -1,4 +1,3 @@
-//#Unknown unsupported: concurrency
 //#Safe
 // fork, join and atomic blocks.
 var c: int;

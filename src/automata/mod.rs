@@ -98,6 +98,7 @@ pub mod lasso;
 pub mod minimize;
 pub mod nested;
 pub mod nfa;
+pub mod sleep;
 
 pub use automaton::{Automaton, DeterministicAutomaton, FallibleAutomaton, Successors};
 pub use budget::{Budget, Cancelled, ExploreError};
@@ -117,3 +118,4 @@ pub use nested::{
     nested_accepting_run,
 };
 pub use nfa::{Nfa, ParseError};
+pub use sleep::{Independence, SleepSetReduction, SleepState};

@@ -71,6 +71,9 @@ pub struct EngineArgs {
     /// Interpolation technique for proofs of infeasible traces.
     #[arg(long, value_enum, default_value_t = engine::Interpolation::FpBp)]
     pub interpolation: engine::Interpolation,
+    /// Partial-order reduction of the interleavings of concurrent programs.
+    #[arg(long, value_enum, default_value_t = engine::Por::Sleep)]
+    pub por: engine::Por,
     /// Print statistics (iterations, Hoare-triple checks per tier, solver calls and time, …).
     #[arg(long)]
     pub stats: bool,
@@ -520,6 +523,7 @@ pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
         invariants: !args.no_invariants,
         check_proof: args.check_proof,
         proof: args.proof || args.check_proof,
+        por: args.por,
         ..Config::default()
     }
 }

@@ -115,13 +115,18 @@ fn render_trace(
     } else {
         format!("{title} ({} steps):\n", cex.steps.len())
     };
+    // Concurrent programs: each step names its thread instance.
+    let text = |s: &crate::engine::Step| match &s.thread {
+        Some(t) => format!("[{t}] {}", s.statement),
+        None => s.statement.clone(),
+    };
     let width = cex
         .steps
         .iter()
-        .map(|s| s.statement.chars().count())
+        .map(|s| text(s).chars().count())
         .max()
         .unwrap_or(0)
-        .min(40);
+        .min(48);
     for (i, step) in cex.steps.iter().enumerate() {
         let at = step
             .span
@@ -130,7 +135,7 @@ fn render_trace(
                 format!("{l}:{c}")
             })
             .unwrap_or_else(|| "-".into());
-        let mut line = format!("  {:>3}  {at:<8} {:<width$}", i + 1, step.statement);
+        let mut line = format!("  {:>3}  {at:<8} {:<width$}", i + 1, text(step));
         if !step.reads.is_empty() {
             line.push_str(&format!("  reads {}", values(&step.reads)));
         }

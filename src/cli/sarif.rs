@@ -101,7 +101,10 @@ fn violation(file: &str, src: Option<&str>, cex: &Counterexample) -> Value {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let mut text = s.statement.clone();
+            let mut text = match &s.thread {
+                Some(t) => format!("[{t}] {}", s.statement),
+                None => s.statement.clone(),
+            };
             let show = |vs: &[(String, String)]| {
                 vs.iter()
                     .map(|(n, v)| format!("{n} = {v}"))

@@ -10,8 +10,10 @@
 //! - a conjunct `b = store(a, i, v)` (with `a` quantified and not in `b`, `i`) yields `select(b, i) = v`
 //!   and turns every other conjunct `C` whose occurrences of `a` are all selects `a[j1], …, a[jn]` into
 //!   `(j1 ≠ i ∧ … ∧ jn ≠ i) ⇒ C[b[jk] / a[jk]]` (true because `b` and `a` agree off `i`);
-//! - a remaining select `a[j]` becomes a fresh existential variable of the element sort (forgetting
-//!   functional consistency, which only weakens);
+//! - a remaining select `a[j]` becomes a fresh existential variable `e_j` of the element sort, and
+//!   functional consistency is kept by Ackermann's constraints `j = k ⇒ e_j = e_k` for each pair of
+//!   distinct indices (up to [`ACKERMANN_MAX`] selects; beyond that it is forgotten, which only
+//!   weakens) — so `∃a. s = a[j] ∧ j = 0 ∧ u = a[0]` keeps `s = u`;
 //! - a conjunct that still mentions `a` any other way is dropped (replaced by `true`).
 //!
 //! Every step only weakens the existential, i.e. `∃xs. φ ⇒ weaken(∃xs. φ)`. Forward, a weaker post is
@@ -172,6 +174,7 @@ fn eliminate_one(
     // Remaining selects of `a` become fresh variables; other uses drop the conjunct.
     let mut out = Vec::with_capacity(conj.len());
     let mut fresh_of: HashMap<u32, Term> = HashMap::new();
+    let mut introduced: Vec<(Term, Term)> = Vec::new();
     for c in conj {
         if !c.has_free_var(a) {
             out.push(c);
@@ -193,6 +196,7 @@ fn eliminate_one(
                     } else {
                         others.push(x.clone());
                     }
+                    introduced.push((j.clone(), Term::var(&x)));
                     Term::var(&x)
                 })
                 .clone();
@@ -200,8 +204,18 @@ fn eliminate_one(
         }
         out.push(replace(&c, &map));
     }
+    if introduced.len() <= ACKERMANN_MAX {
+        for (k, (jk, ek)) in introduced.iter().enumerate() {
+            for (jl, el) in &introduced[k + 1..] {
+                out.push(Term::implies(&Term::eq(jk, jl), &Term::eq(ek, el)));
+            }
+        }
+    }
     out
 }
+
+/// At most this many selects of one array get Ackermann's consistency constraints (quadratic).
+pub const ACKERMANN_MAX: usize = 12;
 
 /// `c` is `b = store(a, i, v)` (either side) with `a` neither in `b` nor in `i`: returns `(b, i, v)`.
 fn store_def(c: &Term, at: &Term, a: &Var) -> Option<(Term, Term, Term)> {

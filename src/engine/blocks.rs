@@ -18,7 +18,7 @@
 //! in `Letter::edges` for counterexample reconstruction.
 
 use super::BlockEncoding;
-use super::cfa::{Cfa, EdgeId, LocId};
+use super::cfa::{Cfa, EdgeId, EdgeKind, LocId};
 use super::transition::{TransFormula, Unsupported, Vocabulary, par, seq};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -31,6 +31,8 @@ pub struct Letter {
     pub tf: TransFormula,
     /// The CFA edges this letter is composed of.
     pub edges: BTreeSet<EdgeId>,
+    /// What the letter does besides its formula: [`EdgeKind::Plain`] for every composed letter.
+    pub kind: EdgeKind,
 }
 
 /// The program automaton after block encoding: locations are CFA locations (those kept), letters are
@@ -106,11 +108,21 @@ pub fn encode(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encode
             tgt: e.tgt,
             tf,
             edges: BTreeSet::from([i]),
+            kind: e.kind,
         });
     }
-    prune(cfa, &mut g);
+    let concurrent = cfa.is_concurrent();
+    if !concurrent {
+        // (In a concurrent program, a location that cannot reach an error in its own thread may
+        // still write what another thread reads.)
+        prune(cfa, &mut g);
+    }
     if mode != BlockEncoding::None {
-        let protected = cut_points(cfa, &g);
+        let mut protected = cut_points(cfa, &g);
+        for t in &cfa.threads {
+            protected.insert(t.entry);
+            protected.insert(t.exit);
+        }
         let mut changed = true;
         while changed {
             changed = false;
@@ -127,6 +139,21 @@ pub fn encode(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encode
                 }
                 if ins.iter().any(|a| outs.contains(a)) {
                     continue; // self-loop
+                }
+                if ins
+                    .iter()
+                    .chain(outs)
+                    .any(|a| g.letters[a].kind != EdgeKind::Plain)
+                {
+                    continue; // forks, joins and atomic brackets stay letters of their own
+                }
+                if concurrent
+                    && !ins.iter().all(|a| {
+                        outs.iter()
+                            .all(|b| movers_compose(voc, &g.letters[a], &g.letters[b]))
+                    })
+                {
+                    continue;
                 }
                 let (ni, no) = (ins.len(), outs.len());
                 let allowed = match mode {
@@ -148,13 +175,16 @@ pub fn encode(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encode
                             tgt: b.tgt,
                             tf,
                             edges: a.edges.union(&b.edges).copied().collect(),
+                            kind: EdgeKind::Plain,
                         });
                     }
                 }
                 changed = true;
             }
         }
-        prune(cfa, &mut g);
+        if !concurrent {
+            prune(cfa, &mut g);
+        }
     }
     // Renumber letters densely in a deterministic order.
     let mut letters = Vec::new();
@@ -178,7 +208,7 @@ pub fn encode(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encode
 /// Merges letters with the same source and target.
 fn merge_parallel(voc: &Vocabulary, g: &mut Graph) -> Result<bool, Unsupported> {
     let mut groups: BTreeMap<(LocId, LocId), Vec<LetterId>> = BTreeMap::new();
-    for (&id, l) in &g.letters {
+    for (&id, l) in g.letters.iter().filter(|(_, l)| l.kind == EdgeKind::Plain) {
         groups.entry((l.src, l.tgt)).or_default().push(id);
     }
     let mut changed = false;
@@ -196,6 +226,26 @@ fn merge_parallel(voc: &Vocabulary, g: &mut Graph) -> Result<bool, Unsupported> 
         changed = true;
     }
     Ok(changed)
+}
+
+/// Does only thread-local data (no global variable) occur in the letter? Such a letter commutes with
+/// every letter of another thread.
+fn is_local(voc: &Vocabulary, l: &Letter) -> bool {
+    l.tf.reads.iter().chain(&l.tf.writes).all(|x| match x {
+        super::transition::PVar::Var { id, .. } => {
+            voc.program.var(*id).kind != crate::ir::VarKind::Global
+        }
+        _ => true,
+    })
+}
+
+/// May `a` then `b` of one thread become one letter of a concurrent program (Lipton's reduction)?
+/// Yes if `a` is thread-local (a right mover: any interleaving `a x… b` is equivalent to `x… a b`,
+/// and a run that stops after `a` loses nothing without it), or if `b` is thread-local and total (a
+/// non-blocking left mover: `a x… b` is equivalent to `a b x…`, and a run that stops before `b`
+/// can take `b` first without disabling anything).
+fn movers_compose(voc: &Vocabulary, a: &Letter, b: &Letter) -> bool {
+    is_local(voc, a) || (is_local(voc, b) && super::hoare::is_total(voc, b))
 }
 
 /// Removes letters from or to locations that are unreachable from the initial location or cannot reach
@@ -240,26 +290,33 @@ fn cut_points(cfa: &Cfa, g: &Graph) -> BTreeSet<LocId> {
     let mut cut = BTreeSet::from([cfa.init]);
     // 0 = unvisited, 1 = on stack, 2 = done
     let mut state = vec![0u8; n];
-    // Iterative DFS with explicit successor iterators.
+    // Iterative DFS with explicit successor iterators, from the start of every thread.
     let mut stack: Vec<(LocId, Vec<LocId>)> = Vec::new();
     let succ = |l: LocId| -> Vec<LocId> { g.outs[l].iter().map(|a| g.letters[a].tgt).collect() };
-    state[cfa.init] = 1;
-    stack.push((cfa.init, succ(cfa.init)));
-    while let Some((_, todo)) = stack.last_mut() {
-        if let Some(t) = todo.pop() {
-            match state[t] {
-                0 => {
-                    state[t] = 1;
-                    let s = succ(t);
-                    stack.push((t, s));
+    let mut roots: Vec<LocId> = vec![cfa.init];
+    roots.extend(cfa.threads.iter().skip(1).map(|t| t.entry));
+    for root in roots {
+        if state[root] != 0 {
+            continue;
+        }
+        state[root] = 1;
+        stack.push((root, succ(root)));
+        while let Some((_, todo)) = stack.last_mut() {
+            if let Some(t) = todo.pop() {
+                match state[t] {
+                    0 => {
+                        state[t] = 1;
+                        let s = succ(t);
+                        stack.push((t, s));
+                    }
+                    1 => {
+                        cut.insert(t);
+                    }
+                    _ => {}
                 }
-                1 => {
-                    cut.insert(t);
-                }
-                _ => {}
+            } else if let Some((l, _)) = stack.pop() {
+                state[l] = 2;
             }
-        } else if let Some((l, _)) = stack.pop() {
-            state[l] = 2;
         }
     }
     // Loop heads marked by the front end stay too (they carry invariants in proofs).

@@ -17,6 +17,7 @@ use super::blocks::{self, Encoded};
 use super::cfa::{self, Cfa, LocId};
 use super::floyd_hoare::{FloydHoare, Interrupted};
 use super::hoare::HoareChecker;
+use super::interleaving::{self, Conf, Interleaving, ProgramAutomaton};
 use super::interpolate::{self, Direction, Settings};
 use super::invariants;
 use super::predicates::{FALSE_STATE, StateId};
@@ -26,34 +27,11 @@ use super::transition::{TransFormula, Vocabulary};
 use super::{
     Config, Interpolation, LoopInvariant, Outcome, Stats, UnknownReason, counterexample, pretty,
 };
-use crate::automata::{self, Automaton, Budget, Counted, Difference, ExploreError};
+use crate::automata::{self, Budget, Counted, Difference, ExploreError};
 use crate::ir::Program;
 use crate::smt::{Session, SolverConfig, SolverKind, Term};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
-
-/// The block-encoded CFA as an automaton: states are locations, letters are letter ids.
-pub struct ProgramAutomaton<'a> {
-    pub cfa: &'a Cfa,
-    pub enc: &'a Encoded,
-}
-
-impl Automaton for ProgramAutomaton<'_> {
-    type State = LocId;
-    type Letter = usize;
-    fn initial_states(&self) -> Vec<LocId> {
-        vec![self.enc.init]
-    }
-    fn is_accepting(&self, s: &LocId) -> bool {
-        self.cfa.error_of(*s).is_some()
-    }
-    fn successors(&self, s: &LocId) -> Vec<(usize, LocId)> {
-        self.enc.out[*s]
-            .iter()
-            .map(|&a| (a, self.enc.letters[a].tgt))
-            .collect()
-    }
-}
 
 fn session_config(config: &Config, kind: SolverKind, cores: bool) -> SolverConfig {
     let mut c = SolverConfig::new(kind);
@@ -79,29 +57,50 @@ fn timeout_outcome(stats: Stats) -> Outcome {
     Outcome::unknown(UnknownReason::Timeout, stats)
 }
 
-/// Runs trace abstraction on `program`.
+/// Thread instances per fork statement tried before answering "unbounded threads".
+pub const MAX_INSTANCES: usize = 4;
+
+/// Iterations spent looking for a real error once a feasible trace needs more than
+/// [`MAX_INSTANCES`] instances (the limit marker is then a dead end; see `Interleaving::ignore_limit`).
+pub const LOOK_ON_ITERATIONS: usize = 30;
+
+/// Runs trace abstraction on `program`: with one thread instance per `fork` statement first, and
+/// with more while a feasible trace finds every instance in use (up to [`MAX_INSTANCES`]).
 pub fn run(program: &Program, config: &Config) -> Outcome {
     let start = Instant::now();
-    let mut outcome = run_inner(program, config);
+    let voc = Vocabulary::new(program);
+    let mut instances = 1;
+    let mut iterations = 0;
+    let mut outcome = loop {
+        let mut o = run_inner(&voc, config, instances);
+        iterations += o.stats.iterations;
+        o.stats.iterations = iterations;
+        match o.unknown {
+            Some(UnknownReason::InsufficientInstances(_)) if instances < MAX_INSTANCES => {
+                instances += 1;
+            }
+            _ => break o,
+        }
+    };
     outcome.stats.total_time = start.elapsed();
     outcome
 }
 
-fn run_inner(program: &Program, config: &Config) -> Outcome {
+fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
+    let program = voc.program;
     let mut stats = Stats::default();
-    let voc = Vocabulary::new(program);
-    let cfa = match cfa::build(&voc, config.max_locations) {
+    let cfa = match cfa::build_with(voc, config.max_locations, instances) {
         Ok(c) => c,
         Err(e) => return Outcome::unknown(e.reason(), stats),
     };
     stats.cfa_locations = cfa.locs.len();
     stats.cfa_edges = cfa.edges.len();
-    let enc = match blocks::encode(&cfa, &voc, config.block_encoding) {
+    let enc = match blocks::encode(&cfa, voc, config.block_encoding) {
         Ok(e) => e,
         Err(u) => return Outcome::unknown(UnknownReason::Unsupported(u.0), stats),
     };
     stats.letters = enc.letters.len();
-    if blocks::reachable_errors(&cfa, &enc).is_empty() {
+    if !cfa.is_concurrent() && blocks::reachable_errors(&cfa, &enc).is_empty() {
         return Outcome::safe(
             Some(if program.errors.is_empty() {
                 "no specification to check".into()
@@ -141,14 +140,16 @@ fn run_inner(program: &Program, config: &Config) -> Outcome {
             stats,
         );
     }
-    let mut fh = FloydHoare::new(&voc, &enc, HoareChecker::new(htc_session));
+    let mut fh = FloydHoare::new(voc, &enc, HoareChecker::new(htc_session));
     fh.deadline = config.deadline;
+    fh.preds.set_global(cfa.is_concurrent());
     let mut sessions = Sessions {
         trace: &mut trace_session,
         qe: &mut qe_session,
     };
-    let first = Cegar::new(&voc, &cfa, &enc, config)
-        .stop_on_divergence(config.invariants)
+    // Invariant synthesis is per location of one thread: sequential programs only.
+    let first = Cegar::new(voc, &cfa, &enc, config)
+        .stop_on_divergence(config.invariants && !cfa.is_concurrent())
         .run(&mut fh, &mut sessions, &mut stats);
     let mut outcome = match first {
         LoopEnd::Done(o) => finish(*o, &mut fh),
@@ -160,32 +161,32 @@ fn run_inner(program: &Program, config: &Config) -> Outcome {
                 ..invariants::Limits::default()
             };
             let t0 = Instant::now();
-            let inv = invariants::synthesize(&voc, &cfa, &enc, &mut fh.htc.session, &limits);
+            let inv = invariants::synthesize(voc, &cfa, &enc, &mut fh.htc.session, &limits);
             stats.invariant_time += t0.elapsed();
             stats.invariant_queries += inv.queries;
             stats.invariants = inv.count();
             if debug() {
                 for (l, ts) in &inv.at {
                     for t in ts {
-                        eprintln!("  invariant @{l}: {}", pretty::term(&voc, t));
+                        eprintln!("  invariant @{l}: {}", pretty::term(voc, t));
                     }
                 }
             }
             if inv.is_empty() {
-                match Cegar::new(&voc, &cfa, &enc, config).run(&mut fh, &mut sessions, &mut stats) {
+                match Cegar::new(voc, &cfa, &enc, config).run(&mut fh, &mut sessions, &mut stats) {
                     LoopEnd::Done(o) => finish(*o, &mut fh),
                     LoopEnd::Diverging => unreachable_outcome(&stats),
                 }
             } else {
-                let strong = invariants::strengthen(&voc, &enc, &inv);
+                let strong = invariants::strengthen(voc, &enc, &inv);
                 let mut old = finish(
                     Outcome::unknown(UnknownReason::Internal(String::new()), Stats::default()),
                     &mut fh,
                 );
                 let session = fh.htc.session;
-                let mut fh2 = FloydHoare::new(&voc, &strong, HoareChecker::new(session));
+                let mut fh2 = FloydHoare::new(voc, &strong, HoareChecker::new(session));
                 fh2.deadline = config.deadline;
-                let o = match Cegar::new(&voc, &cfa, &strong, config)
+                let o = match Cegar::new(voc, &cfa, &strong, config)
                     .with_invariants(Some(&inv))
                     .run(&mut fh2, &mut sessions, &mut stats)
                 {
@@ -317,11 +318,38 @@ impl<'a, 'p> Cegar<'a, 'p> {
 
     /// Runs the loop to SAFE, UNSAFE or UNKNOWN (or divergence, when asked to stop on it).
     pub fn run(&self, fh: &mut FloydHoare, sessions: &mut Sessions, stats: &mut Stats) -> LoopEnd {
+        let (cfa, enc) = (self.cfa, self.enc);
+        let product = Interleaving::new(cfa, enc);
+        if cfa.is_concurrent() && self.config.por == super::Por::Sleep {
+            let reduced =
+                automata::SleepSetReduction::new(&product, move |a: &usize, b: &usize| {
+                    interleaving::independent(cfa, enc, *a, *b)
+                });
+            self.run_on(&reduced, fh, sessions, stats)
+        } else {
+            self.run_on(&product, fh, sessions, stats)
+        }
+    }
+
+    /// The loop on the program automaton `aut` (the product, or a reduction of it).
+    fn run_on<A: ProgramAutomaton>(
+        &self,
+        aut: &A,
+        fh: &mut FloydHoare,
+        sessions: &mut Sessions,
+        stats: &mut Stats,
+    ) -> LoopEnd {
         let (voc, cfa, enc, config) = (self.voc, self.cfa, self.enc, self.config);
         let stop_on_divergence = self.stop_on_divergence;
         let budget = &self.budget;
-        let aut = ProgramAutomaton { cfa, enc };
+        // A feasible trace reached a fork without a free thread instance (see `ignore_limit`).
+        let mut limit_reached = false;
+        let mut limit_iterations = usize::MAX;
         let outcome = loop {
+            if limit_reached && stats.iterations >= limit_iterations {
+                let k = cfa.pools.first().map_or(0, |p| p.threads.len());
+                break Outcome::unknown(UnknownReason::InsufficientInstances(k), stats.clone());
+            }
             if config.timed_out() {
                 break timeout_outcome(stats.clone());
             }
@@ -336,14 +364,18 @@ impl<'a, 'p> Cegar<'a, 'p> {
             }
             stats.iterations += 1;
             let run = {
-                let diff = Counted::new(Difference::new(&aut, &mut *fh));
+                let diff = Counted::new(Difference::new(aut, &mut *fh));
                 let run = automata::shortest_accepting_run(&diff, budget);
                 stats.abstraction_states += diff.expanded();
                 run
             };
             let run = match run {
                 Ok(Some(run)) => run,
-                Ok(None) => match self.proof(&aut, fh, sessions.qe, stats) {
+                Ok(None) if limit_reached => {
+                    let k = cfa.pools.first().map_or(0, |p| p.threads.len());
+                    break Outcome::unknown(UnknownReason::InsufficientInstances(k), stats.clone());
+                }
+                Ok(None) => match self.proof(aut, fh, sessions.qe, stats) {
                     Ok(proof) => {
                         break Outcome::safe(None, proof, stats.clone());
                     }
@@ -353,7 +385,26 @@ impl<'a, 'p> Cegar<'a, 'p> {
                 Err(ExploreError::Successor(Interrupted)) => break timeout_outcome(stats.clone()),
             };
             let letters: Vec<usize> = run.letters.clone();
-            let locs: Vec<LocId> = run.states.iter().map(|(l, _)| *l).collect();
+            // Interpolant i is attached at the location the i-th letter leads its thread to (for a
+            // sequential program: the i-th state of the run).
+            let locs: Vec<LocId> = std::iter::once(enc.init)
+                .chain(letters.iter().map(|a| enc.letters[*a].tgt))
+                .collect();
+            // Positions with equal states (for the perfect-sequence test).
+            let state_keys: Vec<usize> = {
+                let mut ids: std::collections::HashMap<&Conf, usize> = Default::default();
+                run.states
+                    .iter()
+                    .map(|(c, _)| {
+                        let n = ids.len();
+                        *ids.entry(aut.conf(c)).or_insert(n)
+                    })
+                    .collect()
+            };
+            let at_limit = run
+                .states
+                .last()
+                .is_some_and(|(c, _)| aut.product().at_limit(aut.conf(c)));
             stats.max_trace_length = stats.max_trace_length.max(letters.len());
             if debug() {
                 eprintln!(
@@ -363,6 +414,21 @@ impl<'a, 'p> Cegar<'a, 'p> {
                     fh.preds.len(),
                     fh.preds.num_states()
                 );
+                for a in &letters {
+                    let l = &enc.letters[*a];
+                    let texts: Vec<&str> = l
+                        .edges
+                        .iter()
+                        .map(|e| cfa.edges[*e].text.as_str())
+                        .collect();
+                    eprintln!(
+                        "    [{}] {} -> {}: {}",
+                        cfa.thread_of[l.src],
+                        l.src,
+                        l.tgt,
+                        texts.join("; ")
+                    );
+                }
             }
             let tfs: Vec<&TransFormula> = letters.iter().map(|a| &enc.letters[*a].tf).collect();
             let ssa = tracecheck::ssa(voc, &tfs);
@@ -380,6 +446,22 @@ impl<'a, 'p> Cegar<'a, 'p> {
                             stats.clone(),
                         )
                     };
+                }
+                Feasibility::Feasible(_) if at_limit => {
+                    // The bound is too small. Below the largest bound, retry with more instances;
+                    // at the largest, look on for a real error (a few more iterations) before
+                    // answering "unbounded threads".
+                    let k = cfa.pools.first().map_or(0, |p| p.threads.len());
+                    if k < MAX_INSTANCES || limit_reached {
+                        break Outcome::unknown(
+                            UnknownReason::InsufficientInstances(k),
+                            stats.clone(),
+                        );
+                    }
+                    limit_reached = true;
+                    limit_iterations = stats.iterations + LOOK_ON_ITERATIONS;
+                    aut.product().ignore_limit();
+                    continue;
                 }
                 Feasibility::Feasible(_) => {
                     let mut fresh = match Session::new(session_config(config, config.solver, false))
@@ -406,7 +488,16 @@ impl<'a, 'p> Cegar<'a, 'p> {
                 }
                 Feasibility::Infeasible(core) => {
                     let core = if uses_core { Some(&core) } else { None };
-                    match self.refine(&ssa, core, &locs, &letters, fh, sessions.qe, stats) {
+                    match self.refine(
+                        &ssa,
+                        core,
+                        &locs,
+                        &state_keys,
+                        &letters,
+                        fh,
+                        sessions.qe,
+                        stats,
+                    ) {
                         Ok(()) => {}
                         Err(reason) => {
                             break if config.timed_out() {
@@ -444,6 +535,7 @@ impl Cegar<'_, '_> {
         ssa: &tracecheck::SsaTrace,
         core: Option<&BTreeSet<(usize, usize)>>,
         locs: &[LocId],
+        state_keys: &[usize],
         letters: &[usize],
         fh: &mut FloydHoare,
         qe: &mut Session,
@@ -488,12 +580,20 @@ impl Cegar<'_, '_> {
                     }
                 };
             if let Err(e) = interpolate::close_ends(&mut preds, &mut fh.htc.session) {
+                if debug() {
+                    eprintln!("  failed sequence ({e}):");
+                    for (i, p) in preds.iter().enumerate() {
+                        eprintln!("    I{i}: {}", pretty::term(voc, p));
+                    }
+                }
                 errors.push(e);
                 continue;
             }
             add_sequence(voc, &preds, locs, fh);
             added_any = true;
-            if k + 1 < plan.len() && interpolate::is_perfect(&preds, locs, &mut fh.htc.session) {
+            if k + 1 < plan.len()
+                && interpolate::is_perfect(&preds, state_keys, &mut fh.htc.session)
+            {
                 stats.perfect_sequences += 1;
                 break;
             }
@@ -576,20 +676,20 @@ fn progress(fh: &mut FloydHoare, letters: &[usize]) -> Result<bool, UnknownReaso
 /// The certificate of the explored abstraction `CFA \ FH` (see [`proof`](super::proof)): at each
 /// reached location the disjunction of its Floyd–Hoare states (minus subsumed ones), conjoined with
 /// the synthesised invariant. `None` when the exploration is cut short.
-fn certificate(
-    aut: &ProgramAutomaton,
+fn certificate<A: ProgramAutomaton>(
+    aut: &A,
     fh: &mut FloydHoare,
     budget: &Budget,
     inv: Option<&invariants::Invariants>,
-) -> Option<Certificate> {
+) -> Option<BTreeMap<A::State, Term>> {
     let explored = {
         let diff = Difference::new(aut, &mut *fh);
         automata::explore(&diff, budget)
     };
     let nfa = explored.ok()?;
-    let mut at: BTreeMap<LocId, BTreeSet<StateId>> = BTreeMap::new();
+    let mut at: BTreeMap<A::State, BTreeSet<StateId>> = BTreeMap::new();
     for (l, s) in nfa.states() {
-        at.entry(*l).or_default().insert(*s);
+        at.entry(l.clone()).or_default().insert(*s);
     }
     let at = at
         .into_iter()
@@ -612,21 +712,21 @@ fn certificate(
             let mut disj = Term::or(keep.iter().map(|s| fh.preds.state_term(*s)).collect());
             if let Some(inv) = inv {
                 // The letters leaving `l` assume the synthesised invariant: it is part of the proof.
-                disj = Term::and(vec![inv.term_at(l), disj]);
+                disj = Term::and(vec![inv.term_at(aut.conf(&l).main_loc()), disj]);
             }
             (l, crate::smt::simplify(&disj))
         })
         .collect();
-    Some(Certificate { at })
+    Some(at)
 }
 
 impl Cegar<'_, '_> {
     /// The proof of a SAFE run: the invariants of the source's loops, re-checked in a fresh session when
     /// `config.check_proof` asks for it (a failed check is an UNKNOWN, never a SAFE with a false
     /// proof).
-    fn proof(
+    fn proof<A: ProgramAutomaton>(
         &self,
-        aut: &ProgramAutomaton,
+        aut: &A,
         fh: &mut FloydHoare,
         qe: &mut Session,
         stats: &mut Stats,
@@ -636,7 +736,7 @@ impl Cegar<'_, '_> {
             // Nobody asked: do not explore the abstraction again.
             return Ok(Vec::new());
         }
-        let Some(cert) = certificate(aut, fh, &self.budget, self.inv) else {
+        let Some(by_conf) = certificate(aut, fh, &self.budget, self.inv) else {
             return if config.check_proof {
                 Err(UnknownReason::ProofCheck(
                     "proof check: the abstraction could not be explored again".into(),
@@ -644,6 +744,26 @@ impl Cegar<'_, '_> {
             } else {
                 Ok(Vec::new())
             };
+        };
+        if cfa.is_concurrent() {
+            // The certificate maps configurations to invariants; it is checked over the product.
+            if config.check_proof {
+                let session = Session::new(session_config(config, config.solver, false))
+                    .map_err(|e| UnknownReason::SolverUnavailable(e.to_string()))?;
+                super::proof::check_interleaving(voc, aut, &by_conf, session)
+                    .map_err(UnknownReason::ProofCheck)?;
+            }
+            return Ok(Vec::new());
+        }
+        let mut at: BTreeMap<LocId, Vec<Term>> = BTreeMap::new();
+        for (s, t) in by_conf {
+            at.entry(aut.conf(&s).main_loc()).or_default().push(t);
+        }
+        let cert = Certificate {
+            at: at
+                .into_iter()
+                .map(|(l, ts)| (l, crate::smt::simplify(&Term::or(ts))))
+                .collect(),
         };
         let source = match super::proof::source_invariants(voc, cfa, &cert, qe, stats) {
             Ok(s) => s,

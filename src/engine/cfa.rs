@@ -10,11 +10,22 @@
 //! Calls: call edge (parameters := arguments, `old(g)` := `g`, the callee's locals and returns havocked,
 //! then `assume requires`), then the callee's body, then a return edge (results := returns). A call of a
 //! procedure without a body is one summary edge that havocs the results and the callee's `modifies`
-//! and assumes every `ensures` (with `old(g)` the value before the call). Recursion and the concurrency
-//! statements are [`BuildError`]s, reported as UNKNOWN.
+//! and assumes every `ensures` (with `old(g)` the value before the call). Recursion is a
+//! [`BuildError`], reported as UNKNOWN.
+//!
+//! Threads (Ultimate's thread instances, design notes §5.1): every `fork` statement of the program
+//! gets `instances` thread instances ([`Thread`]), each an inlined copy of the forked procedure with
+//! its own locals, plus thread-id variables ([`PVar::Tid`]). A `fork` becomes one edge per instance
+//! ([`EdgeKind::Fork`]: parameters := arguments, thread id := the fork's id, `old(g)` := `g`, the
+//! instance's locals and returns havocked) and one edge to the [`Cfa::limit`] marker
+//! ([`EdgeKind::ForkLimit`], taken when every instance is in use); a `join` becomes one edge per
+//! instance of every fork statement whose id arity (and number of returns, with `assign`) fits
+//! ([`EdgeKind::Join`]: assume the ids are equal, results := returns). Which edge is enabled where is
+//! decided by the interleaving product ([`super::interleaving`]); locations belong to threads
+//! ([`Cfa::thread_of`]). The entry thread is thread 0 and starts at `init`.
 //!
 //! Invariant: error locations (accepting) have no outgoing edges; every edge's formula mentions only
-//! int/bool program variables.
+//! program variables of supported sorts; an edge's source and target belong to the same thread.
 
 use super::transition::{
     Env, PVar, PreEnv, TransFormula, Translator, Unsupported, Vocabulary, instance_of, seq,
@@ -80,6 +91,48 @@ pub struct Loc {
     pub span: Option<Span>,
 }
 
+/// What an edge does besides its formula (for the interleaving product).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EdgeKind {
+    Plain,
+    /// Starts thread `thread` (which must be free: the lowest free instance of its fork statement).
+    Fork {
+        thread: u32,
+    },
+    /// A fork when every instance of fork statement `pool` is in use: leads to [`Cfa::limit`].
+    ForkLimit {
+        pool: u32,
+    },
+    /// Joins thread `thread` (which must be at its exit); the thread becomes free.
+    Join {
+        thread: u32,
+    },
+    AtomicBegin,
+    AtomicEnd,
+}
+
+/// A thread instance: thread 0 is the entry thread; the others belong to a fork statement.
+#[derive(Clone, Debug)]
+pub struct Thread {
+    pub proc: ProcId,
+    /// The inlined instance of `proc` that the thread runs.
+    pub inst: u32,
+    pub entry: LocId,
+    pub exit: LocId,
+    /// The fork statement (pool) it belongs to; `None` for the entry thread.
+    pub pool: Option<u32>,
+    /// A readable name: the procedure's name, with `#k` for the `k`-th instance of a pool.
+    pub name: String,
+}
+
+/// The thread instances of one `fork` statement.
+#[derive(Clone, Debug)]
+pub struct Pool {
+    pub callee: ProcId,
+    pub tid_sorts: Vec<crate::smt::Sort>,
+    pub threads: Vec<u32>,
+}
+
 #[derive(Clone, Debug)]
 pub struct CfaEdge {
     pub src: LocId,
@@ -91,6 +144,7 @@ pub struct CfaEdge {
     /// An `{:overapproximation}` function the statement applies: a counterexample through this edge is
     /// not reported as a violation.
     pub overapprox: Option<String>,
+    pub kind: EdgeKind,
 }
 
 #[derive(Clone, Debug)]
@@ -106,9 +160,22 @@ pub struct Cfa {
     /// reproduce them); checked with the background up front and asserted when a counterexample is
     /// re-validated.
     pub definitions: Vec<Term>,
+    /// Thread instances (thread 0 is the entry thread; a sequential program has only it).
+    pub threads: Vec<Thread>,
+    /// Fork statements with their instances.
+    pub pools: Vec<Pool>,
+    /// The thread each location belongs to.
+    pub thread_of: Vec<u32>,
+    /// The accepting marker "a fork found no free instance" (only if the program forks).
+    pub limit: Option<LocId>,
 }
 
 impl Cfa {
+    /// Does the program have more than one thread instance?
+    pub fn is_concurrent(&self) -> bool {
+        self.threads.len() > 1
+    }
+
     pub fn error_of(&self, l: LocId) -> Option<ErrorId> {
         match self.locs[l].kind {
             LocKind::Error(e) => Some(e),
@@ -123,10 +190,40 @@ struct Builder<'v, 'p> {
     next_inst: u32,
     max_locations: usize,
     old_globals: HashMap<ProcId, BTreeSet<VarId>>,
+    /// Instances per fork statement.
+    instances: usize,
+    /// The thread whose locations are being added.
+    current_thread: u32,
+    /// Fork statements (procedure, IR edge) → pool.
+    pool_of: HashMap<(ProcId, petgraph::graph::EdgeIndex), u32>,
+    /// Threads allocated but not instantiated yet.
+    pending: Vec<u32>,
+    /// Joins seen so far: their edges are made once every fork statement has its pool.
+    joins: Vec<PendingJoin>,
 }
 
-/// Builds the inlined CFA of `program`.
+/// A `join` statement whose edges are made at the end of the build.
+struct PendingJoin {
+    src: LocId,
+    tgt: LocId,
+    inst: u32,
+    tid: Vec<Expr>,
+    rets: Vec<VarId>,
+    text: String,
+    span: Option<Span>,
+}
+
+/// Builds the inlined CFA of `program` (sequential programs; a `fork` gets one thread instance).
 pub fn build(voc: &Vocabulary, max_locations: usize) -> Result<Cfa, BuildError> {
+    build_with(voc, max_locations, 1)
+}
+
+/// Builds the inlined CFA with `instances` thread instances per `fork` statement.
+pub fn build_with(
+    voc: &Vocabulary,
+    max_locations: usize,
+    instances: usize,
+) -> Result<Cfa, BuildError> {
     let program = voc.program;
     let mut b = Builder {
         voc,
@@ -136,10 +233,19 @@ pub fn build(voc: &Vocabulary, max_locations: usize) -> Result<Cfa, BuildError> 
             init: 0,
             background: Vec::new(),
             definitions: Vec::new(),
+            threads: Vec::new(),
+            pools: Vec::new(),
+            thread_of: Vec::new(),
+            limit: None,
         },
         next_inst: 1,
         max_locations,
         old_globals: HashMap::new(),
+        instances: instances.max(1),
+        current_thread: 0,
+        pool_of: HashMap::new(),
+        pending: Vec::new(),
+        joins: Vec::new(),
     };
     let init = b.add_loc(Loc {
         proc: None,
@@ -152,6 +258,17 @@ pub fn build(voc: &Vocabulary, max_locations: usize) -> Result<Cfa, BuildError> 
         ir::Entry::Procedure(p) => vec![*p],
         ir::Entry::Library(ps) => ps.clone(),
     };
+    b.cfa.threads.push(Thread {
+        proc: entries.first().copied().unwrap_or(ProcId(0)),
+        inst: 1,
+        entry: init,
+        exit: init,
+        pool: None,
+        name: entries
+            .first()
+            .map(|p| program.proc(*p).name.clone())
+            .unwrap_or_default(),
+    });
     // Background facts: axioms and distinct unique constants.
     let tr = Translator { voc };
     let env0 = PreEnv::new(voc, 0);
@@ -180,13 +297,17 @@ pub fn build(voc: &Vocabulary, max_locations: usize) -> Result<Cfa, BuildError> 
     let background_reads = env0.reads.borrow().clone();
     b.cfa.background = background.clone();
     b.cfa.definitions = super::transition::recursive_definitions(voc)?;
-    for p in entries {
+    for &p in &entries {
         let procedure = program.proc(p);
         if procedure.body.is_none() {
             continue;
         }
         let inst = b.fresh_inst();
-        let (entry, _exit) = b.instantiate(p, inst, &mut vec![p])?;
+        let (entry, exit) = b.instantiate(p, inst, &mut vec![p])?;
+        if b.cfa.threads[0].exit == init {
+            b.cfa.threads[0].inst = inst;
+            b.cfa.threads[0].exit = exit;
+        }
         // assume axioms ∧ requires ∧ old(g) = g
         let env = PreEnv::new(voc, inst);
         let mut conj = background.clone();
@@ -209,6 +330,32 @@ pub fn build(voc: &Vocabulary, max_locations: usize) -> Result<Cfa, BuildError> 
             Some(procedure.span),
         );
     }
+    // The forked threads (a thread may fork more: the worklist grows until every fork statement has
+    // its pool).
+    while let Some(t) = b.pending.pop() {
+        if matches!(program.entry, ir::Entry::Library(_)) {
+            return Err(BuildError::Unsupported(
+                "fork in a program without an entry procedure".into(),
+            ));
+        }
+        let (p, inst) = (
+            b.cfa.threads[t as usize].proc,
+            b.cfa.threads[t as usize].inst,
+        );
+        b.current_thread = t;
+        let (entry, exit) = b.instantiate(p, inst, &mut vec![p])?;
+        b.cfa.threads[t as usize].entry = entry;
+        b.cfa.threads[t as usize].exit = exit;
+    }
+    // A join may wait for a thread of any fork statement, also one found after it.
+    for j in std::mem::take(&mut b.joins) {
+        b.join(j.src, j.tgt, j.inst, &j.tid, &j.rets, j.text, j.span)?;
+    }
+    if b.cfa.is_concurrent() && entries.len() != 1 {
+        return Err(BuildError::Unsupported(
+            "fork in a program without an entry procedure".into(),
+        ));
+    }
     Ok(b.cfa)
 }
 
@@ -224,6 +371,7 @@ impl Builder<'_, '_> {
             return Err(BuildError::TooLarge(self.max_locations));
         }
         self.cfa.locs.push(loc);
+        self.cfa.thread_of.push(self.current_thread);
         Ok(self.cfa.locs.len() - 1)
     }
 
@@ -235,6 +383,18 @@ impl Builder<'_, '_> {
         text: String,
         span: Option<Span>,
     ) {
+        self.add_kind_edge(src, tgt, tf, text, span, EdgeKind::Plain);
+    }
+
+    fn add_kind_edge(
+        &mut self,
+        src: LocId,
+        tgt: LocId,
+        tf: TransFormula,
+        text: String,
+        span: Option<Span>,
+        kind: EdgeKind,
+    ) {
         self.cfa.edges.push(CfaEdge {
             src,
             tgt,
@@ -242,6 +402,7 @@ impl Builder<'_, '_> {
             text,
             span,
             overapprox: None,
+            kind,
         });
     }
 
@@ -334,13 +495,51 @@ impl Builder<'_, '_> {
                     self.add_edge(src, tgt, TransFormula::havoc(xs), text, edge.span);
                 }
                 Stmt::Call { callee, args, rets } => {
-                    self.call(src, tgt, inst, *callee, args, rets, text, edge.span, stack)?;
+                    // Ultimate's markers of an atomic section (its C translation emits them):
+                    // calls of these body-less procedures open and close an atomic block.
+                    let cp = program.proc(*callee);
+                    let marker = match cp.name.as_str() {
+                        _ if cp.body.is_some() => None,
+                        "__VERIFIER_atomic_begin" => Some(EdgeKind::AtomicBegin),
+                        "__VERIFIER_atomic_end" => Some(EdgeKind::AtomicEnd),
+                        _ => None,
+                    };
+                    match marker {
+                        Some(kind) => self.add_kind_edge(
+                            src,
+                            tgt,
+                            TransFormula::skip(),
+                            text,
+                            edge.span,
+                            kind,
+                        ),
+                        None => {
+                            self.call(src, tgt, inst, *callee, args, rets, text, edge.span, stack)?
+                        }
+                    }
                 }
                 Stmt::AtomicBegin | Stmt::AtomicEnd => {
-                    self.add_edge(src, tgt, TransFormula::skip(), text, edge.span);
+                    let kind = if matches!(edge.stmt, Stmt::AtomicBegin) {
+                        EdgeKind::AtomicBegin
+                    } else {
+                        EdgeKind::AtomicEnd
+                    };
+                    self.add_kind_edge(src, tgt, TransFormula::skip(), text, edge.span, kind);
                 }
-                Stmt::Fork { .. } | Stmt::Join { .. } => {
-                    return Err(BuildError::Unsupported("concurrency (fork/join)".into()));
+                Stmt::Fork { tid, callee, args } => {
+                    let pool = self.pool(p, e.id(), *callee, tid, inst)?;
+                    self.fork(src, tgt, inst, pool, tid, args, text, edge.span)?;
+                }
+                Stmt::Join { tid, rets } => {
+                    self.joins.push(PendingJoin {
+                        src,
+                        tgt,
+                        inst,
+                        tid: tid.clone(),
+                        rets: rets.clone(),
+                        text,
+                        span: edge.span,
+                    });
                 }
                 Stmt::Unsupported(reason) => return Err(BuildError::Unsupported(reason.clone())),
             }
@@ -351,6 +550,240 @@ impl Builder<'_, '_> {
             }
         }
         Ok((map[&cfg.entry], map[&cfg.exit]))
+    }
+
+    /// The pool of fork statement `(p, e)`, allocated (with its threads pending) on first sight.
+    fn pool(
+        &mut self,
+        p: ProcId,
+        e: petgraph::graph::EdgeIndex,
+        callee: ProcId,
+        tid: &[Expr],
+        inst: u32,
+    ) -> Result<u32, BuildError> {
+        if let Some(&k) = self.pool_of.get(&(p, e)) {
+            return Ok(k);
+        }
+        let program = self.voc.program;
+        let cp = program.proc(callee);
+        if cp.body.is_none() {
+            return Err(BuildError::Unsupported(format!(
+                "fork of procedure {} without a body",
+                cp.name
+            )));
+        }
+        if !cp.requires.is_empty() {
+            return Err(BuildError::Unsupported(format!(
+                "requires of the forked procedure {}",
+                cp.name
+            )));
+        }
+        let tr = Translator { voc: self.voc };
+        let env = PreEnv::new(self.voc, inst);
+        let tid_sorts = tid
+            .iter()
+            .map(|x| tr.expr(x, &env).map(|t| t.sort()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let k = self.cfa.pools.len() as u32;
+        let mut threads = Vec::new();
+        for j in 0..self.instances {
+            let t = self.cfa.threads.len() as u32;
+            let tinst = self.fresh_inst();
+            for (i, s) in tid_sorts.iter().enumerate() {
+                self.voc.declare_tid(t, i as u32, s.clone());
+            }
+            self.cfa.threads.push(Thread {
+                proc: callee,
+                inst: tinst,
+                entry: 0,
+                exit: 0,
+                pool: Some(k),
+                name: format!("{}#{}", cp.name, self.cfa.threads.len()),
+            });
+            let _ = j;
+            threads.push(t);
+            self.pending.push(t);
+        }
+        self.pending.sort_unstable_by(|a, b| b.cmp(a));
+        self.cfa.pools.push(Pool {
+            callee,
+            tid_sorts,
+            threads,
+        });
+        self.pool_of.insert((p, e), k);
+        Ok(k)
+    }
+
+    /// The edges of `fork tid callee(args)` in instance `inst`: one per thread of `pool`, and one
+    /// to the limit marker.
+    #[allow(clippy::too_many_arguments)]
+    fn fork(
+        &mut self,
+        src: LocId,
+        tgt: LocId,
+        inst: u32,
+        pool: u32,
+        tid: &[Expr],
+        args: &[Expr],
+        text: String,
+        span: Option<Span>,
+    ) -> Result<(), BuildError> {
+        let program = self.voc.program;
+        let tr = Translator { voc: self.voc };
+        let threads = self.cfa.pools[pool as usize].threads.clone();
+        let callee = self.cfa.pools[pool as usize].callee;
+        let cp = program.proc(callee);
+        for t in threads {
+            let k = self.cfa.threads[t as usize].inst;
+            let env = PreEnv::new(self.voc, inst);
+            let mut assigned: Vec<(PVar, Term)> = Vec::new();
+            for (prm, a) in cp.params.iter().zip(args) {
+                assigned.push((PVar::Var { id: *prm, inst: k }, tr.expr(a, &env)?));
+            }
+            for (i, x) in tid.iter().enumerate() {
+                assigned.push((
+                    PVar::Tid {
+                        thread: t,
+                        idx: i as u32,
+                    },
+                    tr.expr(x, &env)?,
+                ));
+            }
+            for g in self.old_globals_of(callee) {
+                assigned.push((PVar::Old { id: g, inst: k }, env.var(g)?));
+            }
+            let assign = TransFormula::assign(self.voc, assigned, env.reads.into_inner())?;
+            for v in cp.returns.iter().chain(&cp.locals) {
+                self.voc.sort(PVar::Var { id: *v, inst: k })?;
+            }
+            let havoc = TransFormula::havoc(
+                cp.returns
+                    .iter()
+                    .chain(&cp.locals)
+                    .map(|v| PVar::Var { id: *v, inst: k }),
+            );
+            let tf = seq(self.voc, &assign, &havoc)?;
+            let name = self.cfa.threads[t as usize].name.clone();
+            self.add_kind_edge(
+                src,
+                tgt,
+                tf,
+                format!("{text} // starts {name}"),
+                span,
+                EdgeKind::Fork { thread: t },
+            );
+        }
+        let limit = match self.cfa.limit {
+            Some(l) => l,
+            None => {
+                let saved = std::mem::replace(&mut self.current_thread, 0);
+                let l = self.add_loc(Loc {
+                    proc: None,
+                    inst: 0,
+                    kind: LocKind::Exit,
+                    span: None,
+                })?;
+                self.current_thread = saved;
+                self.cfa.limit = Some(l);
+                l
+            }
+        };
+        self.add_kind_edge(
+            src,
+            limit,
+            TransFormula::skip(),
+            format!("{text} // no free thread instance"),
+            span,
+            EdgeKind::ForkLimit { pool },
+        );
+        Ok(())
+    }
+
+    /// The edges of `join tid assign rets` in instance `inst`: one per thread of every pool whose id
+    /// arity and sorts (and returns, with `assign`) fit.
+    #[allow(clippy::too_many_arguments)]
+    fn join(
+        &mut self,
+        src: LocId,
+        tgt: LocId,
+        inst: u32,
+        tid: &[Expr],
+        rets: &[VarId],
+        text: String,
+        span: Option<Span>,
+    ) -> Result<(), BuildError> {
+        let program = self.voc.program;
+        let tr = Translator { voc: self.voc };
+        let probe = PreEnv::new(self.voc, inst);
+        let tid_terms = tid
+            .iter()
+            .map(|x| tr.expr(x, &probe))
+            .collect::<Result<Vec<_>, _>>()?;
+        let sorts: Vec<_> = tid_terms.iter().map(|t| t.sort()).collect();
+        let ret_vars: Vec<PVar> = rets
+            .iter()
+            .map(|v| PVar::Var {
+                id: *v,
+                inst: instance_of(program, *v, inst),
+            })
+            .collect();
+        for pool in 0..self.cfa.pools.len() {
+            let Pool {
+                callee,
+                tid_sorts,
+                threads,
+            } = self.cfa.pools[pool].clone();
+            let cp = program.proc(callee);
+            if tid_sorts != sorts {
+                continue;
+            }
+            if !rets.is_empty() {
+                if cp.returns.len() != rets.len() {
+                    continue;
+                }
+                let fits = cp.returns.iter().zip(&ret_vars).all(|(r, x)| {
+                    self.voc.sort(PVar::Var { id: *r, inst: 0 }).ok() == self.voc.sort(*x).ok()
+                });
+                if !fits {
+                    continue;
+                }
+            }
+            for t in threads {
+                let k = self.cfa.threads[t as usize].inst;
+                let env = PreEnv::new(self.voc, inst);
+                let mut eqs = Vec::new();
+                let mut reads = BTreeSet::new();
+                for (i, x) in tid.iter().enumerate() {
+                    let v = PVar::Tid {
+                        thread: t,
+                        idx: i as u32,
+                    };
+                    reads.insert(v);
+                    eqs.push(Term::eq(&Term::var(&self.voc.pre(v)?), &tr.expr(x, &env)?));
+                }
+                reads.extend(env.reads.into_inner());
+                let check = TransFormula::assume(Term::and(eqs), reads);
+                let mut back = Vec::new();
+                let mut back_reads = BTreeSet::new();
+                for (x, r) in ret_vars.iter().zip(&cp.returns) {
+                    let rv = PVar::Var { id: *r, inst: k };
+                    back_reads.insert(rv);
+                    back.push((*x, Term::var(&self.voc.pre(rv)?)));
+                }
+                let assign = TransFormula::assign(self.voc, back, back_reads)?;
+                let tf = seq(self.voc, &check, &assign)?;
+                let name = self.cfa.threads[t as usize].name.clone();
+                self.add_kind_edge(
+                    src,
+                    tgt,
+                    tf,
+                    format!("{text} // joins {name}"),
+                    span,
+                    EdgeKind::Join { thread: t },
+                );
+            }
+        }
+        Ok(())
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -47,7 +47,12 @@ impl Search<'_, '_> {
         }
         let letter = &self.enc.letters[self.letters[i]];
         if started && loc == letter.tgt {
-            return self.go(i + 1, loc, false, ssa);
+            // The next letter may belong to another thread: it starts at its own source.
+            let next = match self.letters.get(i + 1) {
+                Some(&b) => self.enc.letters[b].src,
+                None => loc,
+            };
+            return self.go(i + 1, next, false, ssa);
         }
         let outgoing = self.out[loc].clone();
         for e in outgoing {
@@ -175,7 +180,11 @@ pub fn build(
             .iter()
             .map(|(x, v)| (voc.display_name(*x), value(v)))
             .collect();
+        let thread = cfa
+            .is_concurrent()
+            .then(|| cfa.threads[cfa.thread_of[edge.src] as usize].name.clone());
         steps.push(Step {
+            thread,
             span: edge.span,
             statement: edge.text.clone(),
             reads,

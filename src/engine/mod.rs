@@ -27,6 +27,7 @@ pub mod cfa;
 pub mod counterexample;
 pub mod floyd_hoare;
 pub mod hoare;
+pub mod interleaving;
 pub mod interpolate;
 pub mod invariants;
 pub mod model;
@@ -108,6 +109,17 @@ impl Interpolation {
     }
 }
 
+/// Partial-order reduction of the interleavings of a concurrent program.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Por {
+    /// Every interleaving.
+    None,
+    /// Sleep sets: one representative per class of interleavings that differ only in the order of
+    /// independent letters.
+    #[default]
+    Sleep,
+}
+
 /// The property to decide.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Property {
@@ -144,6 +156,8 @@ pub struct Config {
     pub check_proof: bool,
     /// Compute the invariants of the source's loops for a SAFE answer (`--proof`).
     pub proof: bool,
+    /// Partial-order reduction for concurrent programs.
+    pub por: Por,
 }
 
 impl Default for Config {
@@ -162,6 +176,7 @@ impl Default for Config {
             max_exec_steps: 500_000_000,
             check_proof: false,
             proof: false,
+            por: Por::Sleep,
         }
     }
 }
@@ -179,6 +194,9 @@ pub struct Step {
     /// Source span of the statement, if known.
     #[serde(skip)]
     pub span: Option<crate::diag::Span>,
+    /// The thread instance that executes the step (concurrent programs only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thread: Option<String>,
     /// The statement in Boogie syntax.
     pub statement: String,
     pub reads: Vec<(String, String)>,
@@ -226,6 +244,9 @@ pub enum UnknownReason {
     NoProgress(Option<crate::smt::UnknownKind>),
     /// A feasible trace could not be confirmed as a violation (re-validation, over-approximation).
     NotConfirmed(String),
+    /// A feasible trace reaches a `fork` with no free thread instance, with this many instances per
+    /// fork statement (the engine retries with more, up to a bound).
+    InsufficientInstances(usize),
     /// A limit other than time (iterations, program size, search steps).
     ResourceLimit(String),
     /// `--check-proof` rejected the proof (a bug in Lapidary if it ever happens).
@@ -252,6 +273,10 @@ impl std::fmt::Display for UnknownReason {
             UnknownReason::NoProgress(None) => {
                 f.write_str("no progress: the refined abstraction still accepts the counterexample")
             }
+            UnknownReason::InsufficientInstances(k) => write!(
+                f,
+                "unbounded threads: a fork needs more than {k} thread instances"
+            ),
             UnknownReason::NotConfirmed(s)
             | UnknownReason::ResourceLimit(s)
             | UnknownReason::ProofCheck(s)

@@ -51,6 +51,9 @@ pub struct Predicates {
     at_loc: BTreeMap<LocId, Vec<PredId>>,
     states: Vec<Vec<PredId>>,
     by_state: HashMap<Vec<PredId>, StateId>,
+    /// Every predicate is a candidate everywhere (concurrent programs: a predicate found at one
+    /// interleaving's location must be available wherever another interleaving passes).
+    global: bool,
 }
 
 impl Default for Predicates {
@@ -70,6 +73,7 @@ impl Predicates {
             at_loc: BTreeMap::new(),
             states: Vec::new(),
             by_state: HashMap::new(),
+            global: false,
         };
         p.by_term.insert(Term::ff(), Some(FALSE));
         p.by_term.insert(Term::tt(), None);
@@ -77,6 +81,15 @@ impl Predicates {
         let f = p.state(vec![FALSE]);
         debug_assert_eq!((t, f), (TRUE_STATE, FALSE_STATE));
         p
+    }
+
+    /// Makes every predicate a candidate at every location (see the field).
+    pub fn set_global(&mut self, global: bool) {
+        self.global = global;
+    }
+
+    fn key(&self, loc: LocId) -> LocId {
+        if self.global { 0 } else { loc }
     }
 
     pub fn get(&self, p: PredId) -> &Predicate {
@@ -156,7 +169,7 @@ impl Predicates {
         if p == FALSE {
             return false;
         }
-        let v = self.at_loc.entry(loc).or_default();
+        let v = self.at_loc.entry(self.key(loc)).or_default();
         if v.contains(&p) {
             return false;
         }
@@ -166,7 +179,10 @@ impl Predicates {
 
     /// Candidates at `loc`, in the order they were attached (append-only).
     pub fn candidates(&self, loc: LocId) -> &[PredId] {
-        self.at_loc.get(&loc).map(Vec::as_slice).unwrap_or(&[])
+        self.at_loc
+            .get(&self.key(loc))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     /// Interns the state for a set of predicates.

@@ -64,6 +64,7 @@ fn in_scope(voc: &Vocabulary, x: PVar, proc: Option<ProcId>, inst: u32) -> bool 
             VarKind::Bound => false,
         },
         PVar::Old { inst: i, .. } => i == inst,
+        PVar::Tid { .. } => false,
     }
 }
 
@@ -233,6 +234,67 @@ pub fn check(
                     inv.printed.procedure
                 )
             })?;
+        }
+    }
+    Ok(())
+}
+
+/// Re-checks, in a fresh session, the certificate of a concurrent program: `I(c)` per reached
+/// configuration `c` of the interleaving product ([`super::interleaving`]), `false` elsewhere. `I` of
+/// the initial configuration must be valid, and every transition `c -a-> c'` of the product from a
+/// reached configuration must satisfy `{I(c)} a {I(c')}`, with `I(c') = false` when `c'` is
+/// accepting (an error location or the thread-instance limit). Invariant: a certificate that passes
+/// is an inductive invariant of the product that excludes every accepting configuration.
+pub fn check_interleaving<A: super::interleaving::ProgramAutomaton>(
+    voc: &Vocabulary,
+    aut: &A,
+    cert: &BTreeMap<A::State, Term>,
+    session: Session,
+) -> Result<(), String> {
+    let mut htc = HoareChecker::new(session);
+    let get = |c: &A::State| cert.get(c).cloned().unwrap_or_else(Term::ff);
+    let inits = aut.initial_states();
+    let init = Term::and(inits.iter().map(get).collect());
+    htc.session.push();
+    htc.session.assert(&Term::not(&init));
+    let r = htc.session.check_sat();
+    htc.session.pop();
+    match r {
+        SatResult::Unsat => {}
+        SatResult::Sat => {
+            return Err("proof check failed: the invariant at the start is not valid".into());
+        }
+        SatResult::Unknown(k) => {
+            return Err(format!("proof check: solver unknown ({k}) on the start"));
+        }
+    }
+    for (c, pre) in cert {
+        if *pre == Term::ff() {
+            continue;
+        }
+        for (a, next) in aut.successors(c) {
+            let post = if aut.is_accepting(&next) {
+                Term::ff()
+            } else {
+                get(&next)
+            };
+            let letter = &aut.product().enc.letters[a];
+            match htc.check_triple(voc, pre, letter, &post) {
+                SatResult::Unsat => {}
+                SatResult::Sat => {
+                    return Err(format!(
+                        "proof check failed: the invariant is not inductive for the letter {} → {} of thread {}",
+                        letter.src,
+                        letter.tgt,
+                        aut.product().thread_of(a)
+                    ));
+                }
+                SatResult::Unknown(k) => {
+                    return Err(format!(
+                        "proof check: solver unknown ({k}) on a Hoare triple"
+                    ));
+                }
+            }
         }
     }
     Ok(())

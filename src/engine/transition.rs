@@ -22,8 +22,20 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// the snapshot `old(g)` of a global at the entry of an instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PVar {
-    Var { id: VarId, inst: u32 },
-    Old { id: VarId, inst: u32 },
+    Var {
+        id: VarId,
+        inst: u32,
+    },
+    Old {
+        id: VarId,
+        inst: u32,
+    },
+    /// Component `idx` of the thread id of thread instance `thread` (assigned by the `fork` that
+    /// starts it, compared by `join`); its sort is registered with [`Vocabulary::declare_tid`].
+    Tid {
+        thread: u32,
+        idx: u32,
+    },
 }
 
 /// A construct the engine does not interpret yet; the run answers UNKNOWN "unsupported: …".
@@ -48,6 +60,8 @@ pub struct Vocabulary<'p> {
     /// Functions whose definition is recursive (directly or through other definitions): their
     /// definitions are ∀-axioms that expansion cannot reproduce (see [`recursive_definitions`]).
     pub recursive: BTreeSet<ir::FuncId>,
+    /// Sorts of the thread-id variables ([`PVar::Tid`]).
+    tid_sorts: std::cell::RefCell<HashMap<(u32, u32), Sort>>,
 }
 
 impl<'p> Vocabulary<'p> {
@@ -79,6 +93,7 @@ impl<'p> Vocabulary<'p> {
             fresh: Cell::new(0),
             index: Default::default(),
             recursive: recursive_functions(program),
+            tid_sorts: Default::default(),
         }
     }
 
@@ -87,7 +102,13 @@ impl<'p> Vocabulary<'p> {
         match x {
             PVar::Var { id, .. } => self.program.var(id).name.clone(),
             PVar::Old { id, .. } => format!("old({})", self.program.var(id).name),
+            PVar::Tid { thread, idx } => format!("tid#{thread}.{idx}"),
         }
+    }
+
+    /// Registers the sort of a thread-id variable.
+    pub fn declare_tid(&self, thread: u32, idx: u32, sort: Sort) {
+        self.tid_sorts.borrow_mut().insert((thread, idx), sort);
     }
 
     /// The canonical name: unique per program variable.
@@ -95,6 +116,7 @@ impl<'p> Vocabulary<'p> {
         let (id, inst, old) = match x {
             PVar::Var { id, inst } => (id, inst, false),
             PVar::Old { id, inst } => (id, inst, true),
+            PVar::Tid { thread, idx } => return format!("tid#{thread}.{idx}"),
         };
         let base = &self.base_names[id.0 as usize];
         let mut s = if old {
@@ -108,14 +130,18 @@ impl<'p> Vocabulary<'p> {
         s
     }
 
-    pub fn ty(&self, x: PVar) -> &Type {
-        match x {
-            PVar::Var { id, .. } | PVar::Old { id, .. } => &self.program.var(id).ty,
-        }
-    }
-
     pub fn sort(&self, x: PVar) -> Result<Sort, Unsupported> {
-        sort_of(self.ty(x))
+        match x {
+            PVar::Var { id, .. } | PVar::Old { id, .. } => sort_of(&self.program.var(id).ty),
+            PVar::Tid { thread, idx } => self
+                .tid_sorts
+                .borrow()
+                .get(&(thread, idx))
+                .cloned()
+                .ok_or_else(|| {
+                    Unsupported(format!("thread id of an unknown thread ({thread}.{idx})"))
+                }),
+        }
     }
 
     /// The pre-state (canonical) variable.
@@ -157,7 +183,7 @@ impl<'p> Vocabulary<'p> {
     pub fn is_const(&self, x: PVar) -> bool {
         match x {
             PVar::Var { id, .. } => matches!(self.program.var(id).kind, ir::VarKind::Const { .. }),
-            PVar::Old { .. } => false,
+            PVar::Old { .. } | PVar::Tid { .. } => false,
         }
     }
 }

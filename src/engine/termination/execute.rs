@@ -678,6 +678,7 @@ impl<'p> Machine<'p> {
         let top = self.state.frames.len() - 1;
         if let Some(rec) = &mut self.record {
             rec.push(Step {
+                thread: None,
                 span: None,
                 statement: format!("return from {}", callee_proc.name),
                 reads: Vec::new(),
@@ -749,6 +750,7 @@ impl<'p> Machine<'p> {
                     .collect::<R<Vec<_>>>()?;
                 if let Some(rec) = &mut self.record {
                     rec.push(Step {
+                        thread: None,
                         span: e.span,
                         statement: prog.show_stmt(&e.stmt).to_string(),
                         reads: Vec::new(),
@@ -768,6 +770,7 @@ impl<'p> Machine<'p> {
                 .collect();
             let rec = self.record.get_or_insert_with(Vec::new);
             rec.push(Step {
+                thread: None,
                 span: e.span,
                 statement: prog.show_stmt(&e.stmt).to_string(),
                 reads: Vec::new(),

@@ -1,0 +1,274 @@
+//! The program automaton of trace abstraction: the interleaving product of the thread instances of
+//! the block-encoded control-flow automaton, built on demand (design notes §5.1; Ultimate explores
+//! the Petri net of thread instances lazily as a finite automaton in the same way).
+//!
+//! A state is a [`Conf`]iguration: the location of every thread instance (or "not in use"), and the
+//! owner of a running `atomic` block with its nesting depth. Letters are the letters of the encoding
+//! ([`Encoded`]); a letter belongs to the thread whose location is its source, so a letter names an
+//! action of a thread instance. A sequential program is the one-thread case: its configurations are
+//! its locations and its letters exactly the encoding's.
+//!
+//! Enabled letters of a configuration: every letter leaving the location of a thread in use (only the
+//! atomic owner's while it runs an atomic block), where
+//! * `Fork { thread }` needs `thread` to be the lowest free instance of its fork statement (the
+//!   instances of one statement are interchangeable: a symmetry reduction, as in Ultimate) and puts
+//!   it at its entry;
+//! * `ForkLimit { pool }` needs every instance of the statement to be in use and leads to the
+//!   accepting limit marker (the engine must refute such a trace or retry with more instances);
+//! * `Join { thread }` needs `thread` to be at its exit, and frees it;
+//! * `AtomicBegin` / `AtomicEnd` set and release the owner (nested blocks count a depth).
+//!
+//! Accepting: some thread is at an error location or at the limit marker. Invariant: every
+//! interleaving of the threads' letters that the program can execute is a path of this automaton,
+//! and vice versa up to the data constraints the letters carry (thread-id matches, assumes).
+
+use super::blocks::Encoded;
+use super::cfa::{Cfa, EdgeKind, LocId};
+use crate::automata::Automaton;
+
+/// "Not in use" in [`Conf::locs`].
+pub const FREE: u32 = u32::MAX;
+
+/// A configuration of the program.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Conf {
+    /// Per thread instance its location, or [`FREE`].
+    pub locs: Box<[u32]>,
+    /// The thread running an atomic block and the block's nesting depth.
+    pub atomic: Option<(u32, u32)>,
+}
+
+impl Conf {
+    /// The location of thread 0 (the only one of a sequential program).
+    pub fn main_loc(&self) -> LocId {
+        self.locs[0] as LocId
+    }
+}
+
+/// The interleaving product of the threads of `cfa` under the encoding `enc`.
+pub struct Interleaving<'a> {
+    pub cfa: &'a Cfa,
+    pub enc: &'a Encoded,
+    /// Is the limit marker accepting? Once a feasible trace has reached it, the engine knows the
+    /// bound is too small and only looks for real errors (the marker becomes a dead end); it may
+    /// then answer UNSAFE, but never SAFE.
+    limit_accepting: std::cell::Cell<bool>,
+}
+
+impl<'a> Interleaving<'a> {
+    pub fn new(cfa: &'a Cfa, enc: &'a Encoded) -> Self {
+        Interleaving {
+            cfa,
+            enc,
+            limit_accepting: std::cell::Cell::new(true),
+        }
+    }
+
+    /// Makes the limit marker a non-accepting dead end (see the field).
+    pub fn ignore_limit(&self) {
+        self.limit_accepting.set(false);
+    }
+
+    pub fn initial(&self) -> Conf {
+        let mut locs = vec![FREE; self.cfa.threads.len()];
+        locs[0] = self.enc.init as u32;
+        Conf {
+            locs: locs.into_boxed_slice(),
+            atomic: None,
+        }
+    }
+
+    /// Is some thread at an error location?
+    pub fn error_in(&self, c: &Conf) -> Option<LocId> {
+        c.locs
+            .iter()
+            .filter(|&&l| l != FREE)
+            .map(|&l| l as LocId)
+            .find(|&l| self.cfa.error_of(l).is_some())
+    }
+
+    /// Is some thread at the limit marker (a fork found no free instance)?
+    pub fn at_limit(&self, c: &Conf) -> bool {
+        self.cfa
+            .limit
+            .is_some_and(|m| c.locs.iter().any(|&l| l as LocId == m))
+    }
+
+    /// The thread that letter `a` moves.
+    pub fn thread_of(&self, a: usize) -> u32 {
+        self.cfa.thread_of[self.enc.letters[a].src]
+    }
+
+    /// The successor of `c` under letter `a`, if `a` is enabled there.
+    pub fn step(&self, c: &Conf, a: usize) -> Option<Conf> {
+        let letter = &self.enc.letters[a];
+        let t = self.cfa.thread_of[letter.src] as usize;
+        if c.locs.get(t).copied() != Some(letter.src as u32) {
+            return None;
+        }
+        if let Some((owner, _)) = c.atomic
+            && owner as usize != t
+        {
+            return None;
+        }
+        let mut next = c.clone();
+        next.locs[t] = letter.tgt as u32;
+        match letter.kind {
+            EdgeKind::Plain => {}
+            EdgeKind::Fork { thread } => {
+                let th = &self.cfa.threads[thread as usize];
+                let pool = th.pool? as usize;
+                let lowest = self.cfa.pools[pool]
+                    .threads
+                    .iter()
+                    .copied()
+                    .find(|&u| c.locs[u as usize] == FREE)?;
+                if lowest != thread {
+                    return None;
+                }
+                next.locs[thread as usize] = th.entry as u32;
+            }
+            EdgeKind::ForkLimit { pool } => {
+                if self.cfa.pools[pool as usize]
+                    .threads
+                    .iter()
+                    .any(|&u| c.locs[u as usize] == FREE)
+                {
+                    return None;
+                }
+            }
+            EdgeKind::Join { thread } => {
+                let th = &self.cfa.threads[thread as usize];
+                if c.locs[thread as usize] != th.exit as u32 || thread as usize == t {
+                    return None;
+                }
+                next.locs[thread as usize] = FREE;
+            }
+            EdgeKind::AtomicBegin => {
+                next.atomic = Some(match c.atomic {
+                    Some((o, d)) => (o, d + 1),
+                    None => (t as u32, 1),
+                });
+            }
+            EdgeKind::AtomicEnd => {
+                next.atomic = match c.atomic {
+                    Some((o, d)) if d > 1 => Some((o, d - 1)),
+                    _ => None,
+                };
+            }
+        }
+        Some(next)
+    }
+}
+
+impl Automaton for Interleaving<'_> {
+    type State = Conf;
+    type Letter = usize;
+
+    fn initial_states(&self) -> Vec<Conf> {
+        vec![self.initial()]
+    }
+
+    fn is_accepting(&self, c: &Conf) -> bool {
+        self.error_in(c).is_some() || (self.limit_accepting.get() && self.at_limit(c))
+    }
+
+    fn enabled_letters(&self, c: &Conf) -> Vec<usize> {
+        if self.is_accepting(c) || self.at_limit(c) {
+            return Vec::new();
+        }
+        let threads: Vec<usize> = match c.atomic {
+            Some((o, _)) => vec![o as usize],
+            None => (0..c.locs.len()).collect(),
+        };
+        let mut out = Vec::new();
+        for t in threads {
+            let l = c.locs[t];
+            if l == FREE {
+                continue;
+            }
+            for &a in &self.enc.out[l as usize] {
+                if self.step(c, a).is_some() {
+                    out.push(a);
+                }
+            }
+        }
+        out
+    }
+
+    fn successor(&self, c: &Conf, a: &usize) -> Vec<Conf> {
+        if self.is_accepting(c) || self.at_limit(c) {
+            return Vec::new();
+        }
+        self.step(c, *a).into_iter().collect()
+    }
+
+    fn successors(&self, c: &Conf) -> Vec<(usize, Conf)> {
+        self.enabled_letters(c)
+            .into_iter()
+            .filter_map(|a| self.step(c, a).map(|n| (a, n)))
+            .collect()
+    }
+}
+
+/// A program automaton the CEGAR loop can run on: the interleaving product or a reduction of it.
+pub trait ProgramAutomaton: Automaton<Letter = usize> {
+    /// The configuration of a state.
+    fn conf<'s>(&self, s: &'s Self::State) -> &'s Conf;
+    /// The product this automaton is (a reduction of).
+    fn product(&self) -> &Interleaving<'_>;
+}
+
+impl ProgramAutomaton for Interleaving<'_> {
+    fn conf<'s>(&self, s: &'s Conf) -> &'s Conf {
+        s
+    }
+    fn product(&self) -> &Interleaving<'_> {
+        self
+    }
+}
+
+impl<I: crate::automata::Independence<usize>> ProgramAutomaton
+    for crate::automata::SleepSetReduction<'_, Interleaving<'_>, I>
+{
+    fn conf<'s>(&self, s: &'s Self::State) -> &'s Conf {
+        &s.0
+    }
+    fn product(&self) -> &Interleaving<'_> {
+        self.inner
+    }
+}
+
+/// Syntactic independence of two letters (a commutativity relation of the product): letters of
+/// different threads whose variables do not conflict (neither writes what the other reads or
+/// writes), where at most one is a fork or join and neither opens or closes an atomic block. A fork
+/// or join of thread `j` commutes with the letters of other threads: it only changes `j`'s
+/// location and reads or writes `j`'s variables (which no other thread's letter accesses).
+pub fn independent(cfa: &Cfa, enc: &Encoded, a: usize, b: usize) -> bool {
+    let (la, lb) = (&enc.letters[a], &enc.letters[b]);
+    let (ta, tb) = (cfa.thread_of[la.src], cfa.thread_of[lb.src]);
+    if ta == tb {
+        return false;
+    }
+    let atomic = |k: EdgeKind| matches!(k, EdgeKind::AtomicBegin | EdgeKind::AtomicEnd);
+    if atomic(la.kind) || atomic(lb.kind) {
+        return false;
+    }
+    if la.kind != EdgeKind::Plain && lb.kind != EdgeKind::Plain {
+        return false;
+    }
+    // A fork or join of a thread is dependent with that thread's letters.
+    let touches = |k: EdgeKind, t: u32| match k {
+        EdgeKind::Fork { thread } | EdgeKind::Join { thread } => thread == t,
+        _ => false,
+    };
+    if touches(la.kind, tb) || touches(lb.kind, ta) {
+        return false;
+    }
+    let conflict = |x: &super::transition::TransFormula, y: &super::transition::TransFormula| {
+        x.writes
+            .iter()
+            .any(|v| y.reads.contains(v) || y.writes.contains(v))
+    };
+    !conflict(&la.tf, &lb.tf) && !conflict(&lb.tf, &la.tf)
+}
