@@ -74,6 +74,9 @@ pub struct EngineArgs {
     /// Partial-order reduction of the interleavings of concurrent programs.
     #[arg(long, value_enum, default_value_t = engine::Por::Sleep)]
     pub por: engine::Por,
+    /// Preference order of the reduction (which interleaving represents its class).
+    #[arg(long, value_enum, default_value_t = engine::PorOrder::Serial)]
+    pub por_order: engine::PorOrder,
     /// Print statistics (iterations, Hoare-triple checks per tier, solver calls and time, …).
     #[arg(long)]
     pub stats: bool,
@@ -524,6 +527,7 @@ pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
         check_proof: args.check_proof,
         proof: args.proof || args.check_proof,
         por: args.por,
+        por_order: args.por_order,
         ..Config::default()
     }
 }

@@ -140,9 +140,9 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
             stats,
         );
     }
-    let mut fh = FloydHoare::new(voc, &enc, HoareChecker::new(htc_session));
-    fh.deadline = config.deadline;
-    fh.preds.set_global(cfa.is_concurrent());
+    let mut fh = FloydHoare::new(voc, &enc, HoareChecker::new(htc_session))
+        .with_deadline(config.deadline)
+        .with_global_predicates(cfa.is_concurrent());
     let mut sessions = Sessions {
         trace: &mut trace_session,
         qe: &mut qe_session,
@@ -161,7 +161,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
                 ..invariants::Limits::default()
             };
             let t0 = Instant::now();
-            let inv = invariants::synthesize(voc, &cfa, &enc, &mut fh.htc.session, &limits);
+            let inv = invariants::synthesize(voc, &cfa, &enc, fh.session(), &limits);
             stats.invariant_time += t0.elapsed();
             stats.invariant_queries += inv.queries;
             stats.invariants = inv.count();
@@ -183,9 +183,9 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
                     Outcome::unknown(UnknownReason::Internal(String::new()), Stats::default()),
                     &mut fh,
                 );
-                let session = fh.htc.session;
-                let mut fh2 = FloydHoare::new(voc, &strong, HoareChecker::new(session));
-                fh2.deadline = config.deadline;
+                let session = fh.into_session();
+                let mut fh2 = FloydHoare::new(voc, &strong, HoareChecker::new(session))
+                    .with_deadline(config.deadline);
                 let o = match Cegar::new(voc, &cfa, &strong, config)
                     .with_invariants(Some(&inv))
                     .run(&mut fh2, &mut sessions, &mut stats)
@@ -246,10 +246,9 @@ fn background_consistent(session: &mut Session, background: &[Term], definitions
 
 /// Adds the Floyd–Hoare automaton's counters and its session's solver counters to the outcome.
 fn finish(mut outcome: Outcome, fh: &mut FloydHoare) -> Outcome {
-    outcome.stats.absorb(&fh.stats);
-    outcome.stats.predicates = fh.preds.len();
-    outcome.stats.fh_states = fh.preds.num_states();
-    let st = fh.htc.session.stats();
+    outcome.stats.absorb(fh.stats());
+    (outcome.stats.predicates, outcome.stats.fh_states) = fh.size();
+    let st = fh.session().stats();
     outcome.stats.solver_calls += st.checks as usize;
     outcome.stats.solver_time += st.solver_time;
     outcome
@@ -319,13 +318,41 @@ impl<'a, 'p> Cegar<'a, 'p> {
     /// Runs the loop to SAFE, UNSAFE or UNKNOWN (or divergence, when asked to stop on it).
     pub fn run(&self, fh: &mut FloydHoare, sessions: &mut Sessions, stats: &mut Stats) -> LoopEnd {
         let (cfa, enc) = (self.cfa, self.enc);
-        let product = Interleaving::new(cfa, enc);
+        let product = Interleaving::new(cfa, enc)
+            .with_lockstep(self.config.por_order == super::PorOrder::Lockstep);
         if cfa.is_concurrent() && self.config.por == super::Por::Sleep {
-            let reduced =
-                automata::SleepSetReduction::new(&product, move |a: &usize, b: &usize| {
-                    interleaving::independent(cfa, enc, *a, *b)
-                });
-            self.run_on(&reduced, fh, sessions, stats)
+            // Syntactic independence first; for conflicting assignments of different threads, a
+            // semantic commutativity check in a session of its own (cached by the reduction).
+            let voc = self.voc;
+            let session = Session::new(session_config(self.config, self.config.solver, false)).ok();
+            let session = std::cell::RefCell::new(session);
+            let semantic = std::cell::Cell::new(0usize);
+            let reduced = automata::SleepSetReduction::new(&product, |a: &usize, b: &usize| {
+                if interleaving::independent(cfa, enc, *a, *b) {
+                    return true;
+                }
+                let (la, lb) = (&enc.letters[*a], &enc.letters[*b]);
+                if cfa.thread_of[la.src] == cfa.thread_of[lb.src]
+                    || la.kind != super::cfa::EdgeKind::Plain
+                    || lb.kind != super::cfa::EdgeKind::Plain
+                {
+                    return false;
+                }
+                let mut guard = session.borrow_mut();
+                let Some(s) = guard.as_mut() else {
+                    return false;
+                };
+                semantic.set(semantic.get() + 1);
+                interleaving::commute(voc, la, lb, s)
+            });
+            let end = self.run_on(&reduced, fh, sessions, stats);
+            stats.commutativity_checks += semantic.get();
+            if let Some(s) = session.borrow().as_ref() {
+                let st = s.stats();
+                stats.solver_calls += st.checks as usize;
+                stats.solver_time += st.solver_time;
+            }
+            end
         } else {
             self.run_on(&product, fh, sessions, stats)
         }
@@ -411,8 +438,8 @@ impl<'a, 'p> Cegar<'a, 'p> {
                     "iteration {}: trace of {} letters, {} predicates, {} Floyd–Hoare states",
                     stats.iterations,
                     letters.len(),
-                    fh.preds.len(),
-                    fh.preds.num_states()
+                    fh.size().0,
+                    fh.size().1
                 );
                 for a in &letters {
                     let l = &enc.letters[*a];
@@ -579,7 +606,7 @@ impl Cegar<'_, '_> {
                         continue;
                     }
                 };
-            if let Err(e) = interpolate::close_ends(&mut preds, &mut fh.htc.session) {
+            if let Err(e) = interpolate::close_ends(&mut preds, fh.session()) {
                 if debug() {
                     eprintln!("  failed sequence ({e}):");
                     for (i, p) in preds.iter().enumerate() {
@@ -591,9 +618,7 @@ impl Cegar<'_, '_> {
             }
             add_sequence(voc, &preds, locs, fh);
             added_any = true;
-            if k + 1 < plan.len()
-                && interpolate::is_perfect(&preds, state_keys, &mut fh.htc.session)
-            {
+            if k + 1 < plan.len() && interpolate::is_perfect(&preds, state_keys, fh.session()) {
                 stats.perfect_sequences += 1;
                 break;
             }
@@ -627,7 +652,7 @@ impl Cegar<'_, '_> {
             ) else {
                 continue;
             };
-            if interpolate::close_ends(&mut preds, &mut fh.htc.session).is_err() {
+            if interpolate::close_ends(&mut preds, fh.session()).is_err() {
                 continue;
             }
             add_sequence(voc, &preds, locs, fh);
@@ -635,7 +660,7 @@ impl Cegar<'_, '_> {
                 return Ok(());
             }
         }
-        Err(UnknownReason::NoProgress(fh.htc.last_unknown.clone()))
+        Err(UnknownReason::NoProgress(fh.last_unknown()))
     }
 }
 
@@ -647,10 +672,7 @@ fn add_sequence(voc: &Vocabulary, preds: &[Term], locs: &[LocId], fh: &mut Floyd
         }
     }
     for i in 1..n {
-        if let Some(p) = fh.preds.intern(voc, &preds[i], &mut fh.htc.session) {
-            let p = fh.preds.unify_at(locs[i], p, &mut fh.htc.session);
-            fh.preds.attach(locs[i], p);
-        }
+        fh.add_predicate(locs[i], &preds[i]);
     }
 }
 
@@ -697,7 +719,7 @@ fn certificate<A: ProgramAutomaton>(
             // A state whose predicates include all of another state's is subsumed by it.
             let sets: Vec<BTreeSet<_>> = states
                 .iter()
-                .map(|s| fh.preds.state_preds(*s).iter().copied().collect())
+                .map(|s| fh.state_preds(*s).iter().copied().collect())
                 .collect();
             let keep: Vec<StateId> = states
                 .iter()
@@ -709,7 +731,7 @@ fn certificate<A: ProgramAutomaton>(
                 })
                 .map(|(_, s)| *s)
                 .collect();
-            let mut disj = Term::or(keep.iter().map(|s| fh.preds.state_term(*s)).collect());
+            let mut disj = Term::or(keep.iter().map(|s| fh.state_term(*s)).collect());
             if let Some(inv) = inv {
                 // The letters leaving `l` assume the synthesised invariant: it is part of the proof.
                 disj = Term::and(vec![inv.term_at(aut.conf(&l).main_loc()), disj]);

@@ -130,7 +130,15 @@ pub struct Thread {
 pub struct Pool {
     pub callee: ProcId,
     pub tid_sorts: Vec<crate::smt::Sort>,
+    /// The fork's id tuple when it is made of literals (a join whose literal id differs cannot
+    /// match a thread of this pool: no edge is made for it).
+    pub tid_literals: Option<Vec<Term>>,
     pub threads: Vec<u32>,
+}
+
+/// Is `t` a literal (an integer, real or Boolean constant)?
+fn is_literal(t: &Term) -> bool {
+    matches!(t.kind(), crate::smt::TermKind::Const(_))
 }
 
 #[derive(Clone, Debug)]
@@ -580,10 +588,12 @@ impl Builder<'_, '_> {
         }
         let tr = Translator { voc: self.voc };
         let env = PreEnv::new(self.voc, inst);
-        let tid_sorts = tid
+        let tid_terms = tid
             .iter()
-            .map(|x| tr.expr(x, &env).map(|t| t.sort()))
+            .map(|x| tr.expr(x, &env).map(|t| crate::smt::simplify(&t)))
             .collect::<Result<Vec<_>, _>>()?;
+        let tid_sorts: Vec<_> = tid_terms.iter().map(|t| t.sort()).collect();
+        let tid_literals = tid_terms.iter().all(is_literal).then_some(tid_terms);
         let k = self.cfa.pools.len() as u32;
         let mut threads = Vec::new();
         for j in 0..self.instances {
@@ -608,6 +618,7 @@ impl Builder<'_, '_> {
         self.cfa.pools.push(Pool {
             callee,
             tid_sorts,
+            tid_literals,
             threads,
         });
         self.pool_of.insert((p, e), k);
@@ -731,11 +742,21 @@ impl Builder<'_, '_> {
             let Pool {
                 callee,
                 tid_sorts,
+                tid_literals,
                 threads,
             } = self.cfa.pools[pool].clone();
             let cp = program.proc(callee);
             if tid_sorts != sorts {
                 continue;
+            }
+            if let Some(lits) = &tid_literals {
+                let differs = lits.iter().zip(&tid_terms).any(|(f, j)| {
+                    let j = crate::smt::simplify(j);
+                    is_literal(&j) && j != *f
+                });
+                if differs {
+                    continue;
+                }
             }
             if !rets.is_empty() {
                 if cp.returns.len() != rets.len() {

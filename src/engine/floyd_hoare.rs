@@ -24,15 +24,15 @@ use crate::automata::DeterministicAutomaton;
 use std::collections::HashMap;
 
 pub struct FloydHoare<'a, 'p> {
-    pub voc: &'a Vocabulary<'p>,
-    pub enc: &'a Encoded,
-    pub preds: Predicates,
-    pub htc: HoareChecker,
-    pub stats: Stats,
+    voc: &'a Vocabulary<'p>,
+    enc: &'a Encoded,
+    preds: Predicates,
+    htc: HoareChecker,
+    stats: Stats,
     total: Vec<bool>,
     /// (state, letter) → (successor, number of candidates considered)
     trans: HashMap<(StateId, usize), (StateId, usize)>,
-    pub deadline: Option<std::time::Instant>,
+    deadline: Option<std::time::Instant>,
 }
 
 /// A successor could not be computed: the run's deadline passed.
@@ -58,6 +58,62 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
             trans: HashMap::new(),
             deadline: None,
         }
+    }
+
+    /// Successors are not computed after this instant ([`Interrupted`]).
+    pub fn with_deadline(mut self, deadline: Option<std::time::Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Makes every predicate a candidate at every location (concurrent programs).
+    pub fn with_global_predicates(mut self, global: bool) -> Self {
+        self.preds.set_global(global);
+        self
+    }
+
+    /// Adds predicate `t` (over canonical variables) as a candidate at location `loc`, unified with an
+    /// equivalent candidate already there.
+    pub fn add_predicate(&mut self, loc: super::cfa::LocId, t: &crate::smt::Term) {
+        if let Some(p) = self.preds.intern(self.voc, t, &mut self.htc.session) {
+            let p = self.preds.unify_at(loc, p, &mut self.htc.session);
+            self.preds.attach(loc, p);
+        }
+    }
+
+    /// The conjunction of a state's predicates, and its predicates.
+    pub fn state_term(&self, s: StateId) -> crate::smt::Term {
+        self.preds.state_term(s)
+    }
+
+    pub fn state_preds(&self, s: StateId) -> &[super::predicates::PredId] {
+        self.preds.state_preds(s)
+    }
+
+    /// Number of predicates and of states so far.
+    pub fn size(&self) -> (usize, usize) {
+        (self.preds.len(), self.preds.num_states())
+    }
+
+    /// The solver session of the Hoare-triple checker (shared with interpolation checks and
+    /// invariant synthesis).
+    pub fn session(&mut self) -> &mut crate::smt::Session {
+        &mut self.htc.session
+    }
+
+    /// Hands the checker's session on (to the automaton of a second loop).
+    pub fn into_session(self) -> crate::smt::Session {
+        self.htc.session
+    }
+
+    /// The kind of the last `unknown` Hoare-triple answer, if any.
+    pub fn last_unknown(&self) -> Option<crate::smt::UnknownKind> {
+        self.htc.last_unknown.clone()
+    }
+
+    /// The automaton's counters.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
     }
 }
 

@@ -43,36 +43,73 @@ pub struct HoareChecker {
     pub last_unknown: Option<crate::smt::UnknownKind>,
 }
 
-/// Is the letter total: a conjunction of `x@post = t` (each post variable at most once, `t` without
-/// post variables)?
+/// Reads a conjunct as an assignment `x@post = t` (`t` without post variables or the letter's
+/// auxiliaries): written that way round or the other, or — as the simplifier normalises it —
+/// `x@post + s = c` (a sum with `x@post` as one plain summand), read as `x@post = c - s`.
+pub fn assignment_of(
+    voc: &Vocabulary,
+    letter: &Letter,
+    c: &Term,
+) -> Option<(super::transition::PVar, Term)> {
+    let TermKind::App(crate::smt::Op::Eq, args) = c.kind() else {
+        return None;
+    };
+    if args.len() != 2 {
+        return None;
+    }
+    let clean = |t: &Term| {
+        !t.free_vars().iter().any(|w| {
+            matches!(voc.lookup(w), Some((_, true)))
+                || (!letter.tf.aux.is_empty() && letter.tf.aux.contains(w))
+        })
+    };
+    let post_var = |t: &Term| match t.kind() {
+        TermKind::Var(v) => match voc.lookup(v) {
+            Some((x, true)) => Some(x),
+            _ => None,
+        },
+        _ => None,
+    };
+    for (l, r) in [(&args[0], &args[1]), (&args[1], &args[0])] {
+        if let Some(x) = post_var(l)
+            && clean(r)
+        {
+            return Some((x, r.clone()));
+        }
+        if let TermKind::App(crate::smt::Op::Add, summands) = l.kind()
+            && clean(r)
+        {
+            let posts: Vec<usize> = (0..summands.len())
+                .filter(|&k| post_var(&summands[k]).is_some())
+                .collect();
+            if let [k] = posts[..] {
+                let rest: Vec<Term> = summands
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != k)
+                    .map(|(_, t)| t.clone())
+                    .collect();
+                if rest.iter().all(clean) {
+                    let x = post_var(&summands[k])?;
+                    return Some((x, crate::smt::simplify(&Term::sub(r, &Term::add(rest)))));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Is the letter total: a conjunction of assignments `x@post = t` ([`assignment_of`]; each post
+/// variable at most once, `t` without post variables)?
 pub fn is_total(voc: &Vocabulary, letter: &Letter) -> bool {
     let mut defined = std::collections::BTreeSet::new();
     for c in letter.tf.formula.conjuncts() {
         if c == Term::tt() {
             continue;
         }
-        let TermKind::App(crate::smt::Op::Eq, args) = c.kind() else {
-            return false;
-        };
-        if args.len() != 2 {
-            return false;
-        }
-        let TermKind::Var(v) = args[0].kind() else {
-            return false;
-        };
-        match voc.lookup(v) {
-            Some((x, true)) => {
-                if !defined.insert(x) {
-                    return false;
-                }
-            }
+        match assignment_of(voc, letter, &c) {
+            Some((x, _)) if defined.insert(x) => {}
             _ => return false,
-        }
-        if args[1].free_vars().iter().any(|w| {
-            matches!(voc.lookup(w), Some((_, true)))
-                || (!letter.tf.aux.is_empty() && letter.tf.aux.contains(w))
-        }) {
-            return false;
         }
     }
     true

@@ -36,6 +36,9 @@ pub struct Conf {
     pub locs: Box<[u32]>,
     /// The thread running an atomic block and the block's nesting depth.
     pub atomic: Option<(u32, u32)>,
+    /// The thread whose letters come first in the preference order (lockstep order only; always 0
+    /// otherwise).
+    pub turn: u32,
 }
 
 impl Conf {
@@ -53,6 +56,10 @@ pub struct Interleaving<'a> {
     /// bound is too small and only looks for real errors (the marker becomes a dead end); it may
     /// then answer UNSAFE, but never SAFE.
     limit_accepting: std::cell::Cell<bool>,
+    /// Lockstep preference order: a thread keeps the turn until it reaches a loop head, then the
+    /// next thread has it (so representatives interleave loop iterations one per thread, and
+    /// proofs relate the threads' counters); otherwise threads are preferred in index order.
+    lockstep: bool,
 }
 
 impl<'a> Interleaving<'a> {
@@ -61,7 +68,14 @@ impl<'a> Interleaving<'a> {
             cfa,
             enc,
             limit_accepting: std::cell::Cell::new(true),
+            lockstep: false,
         }
+    }
+
+    /// Uses the lockstep preference order (see the field).
+    pub fn with_lockstep(mut self, yes: bool) -> Self {
+        self.lockstep = yes;
+        self
     }
 
     /// Makes the limit marker a non-accepting dead end (see the field).
@@ -75,6 +89,7 @@ impl<'a> Interleaving<'a> {
         Conf {
             locs: locs.into_boxed_slice(),
             atomic: None,
+            turn: 0,
         }
     }
 
@@ -113,6 +128,14 @@ impl<'a> Interleaving<'a> {
         }
         let mut next = c.clone();
         next.locs[t] = letter.tgt as u32;
+        if self.lockstep {
+            let head = self.cfa.locs[letter.tgt].kind == crate::ir::LocKind::LoopHead;
+            next.turn = if head {
+                ((t + 1) % c.locs.len()) as u32
+            } else {
+                t as u32
+            };
+        }
         match letter.kind {
             EdgeKind::Plain => {}
             EdgeKind::Fork { thread } => {
@@ -177,9 +200,10 @@ impl Automaton for Interleaving<'_> {
         if self.is_accepting(c) || self.at_limit(c) {
             return Vec::new();
         }
+        let n = c.locs.len();
         let threads: Vec<usize> = match c.atomic {
             Some((o, _)) => vec![o as usize],
-            None => (0..c.locs.len()).collect(),
+            None => (0..n).map(|k| (k + c.turn as usize) % n).collect(),
         };
         let mut out = Vec::new();
         for t in threads {
@@ -271,4 +295,85 @@ pub fn independent(cfa: &Cfa, enc: &Encoded, a: usize, b: usize) -> bool {
             .any(|v| y.reads.contains(v) || y.writes.contains(v))
     };
     !conflict(&la.tf, &lb.tf) && !conflict(&lb.tf, &la.tf)
+}
+
+/// The assignments of a total, deterministic letter: written variable → its new value over the
+/// pre-state (`None` unless the formula is a conjunction of `x' = e` with `e` over pre variables).
+fn assignments(
+    voc: &super::transition::Vocabulary,
+    letter: &super::blocks::Letter,
+) -> Option<std::collections::BTreeMap<super::transition::PVar, crate::smt::Term>> {
+    if !super::hoare::is_total(voc, letter) {
+        return None;
+    }
+    let mut out = std::collections::BTreeMap::new();
+    for c in letter.tf.formula.conjuncts() {
+        if c == crate::smt::Term::tt() {
+            continue;
+        }
+        let (x, e) = super::hoare::assignment_of(voc, letter, &c)?;
+        out.insert(x, e);
+    }
+    // Havocked variables (written without an equation) make the letter nondeterministic.
+    if letter.tf.writes.iter().any(|x| !out.contains_key(x)) {
+        return None;
+    }
+    Some(out)
+}
+
+/// Semantic commutativity of two total, deterministic letters (Ultimate GemCutter's semantic
+/// independence, restricted to assignments): `a;b` and `b;a` compute the same final value of every
+/// variable either writes, for every pre-state — one solver query (`unsat` of the disjunction of the
+/// differences). Both are always enabled, so neither disables the other. Any answer but `unsat`
+/// means dependent.
+pub fn commute(
+    voc: &super::transition::Vocabulary,
+    a: &super::blocks::Letter,
+    b: &super::blocks::Letter,
+    session: &mut crate::smt::Session,
+) -> bool {
+    use crate::smt::Term;
+    use std::collections::HashMap;
+    let (Some(sa), Some(sb)) = (assignments(voc, a), assignments(voc, b)) else {
+        return false;
+    };
+    // The substitution "pre-state variable ↦ its value after the letter".
+    let as_subst = |s: &std::collections::BTreeMap<super::transition::PVar, Term>| {
+        let mut m: HashMap<crate::smt::Var, Term> = HashMap::new();
+        for (x, e) in s {
+            if let Ok(v) = voc.pre(*x) {
+                m.insert(v, e.clone());
+            }
+        }
+        m
+    };
+    let (ma, mb) = (as_subst(&sa), as_subst(&sb));
+    let written: std::collections::BTreeSet<_> = sa.keys().chain(sb.keys()).copied().collect();
+    let mut diffs = Vec::new();
+    for x in written {
+        let Ok(v) = voc.pre(x) else {
+            return false;
+        };
+        let pre = Term::var(&v);
+        // After a;b: b's value (over the state after a) or a's value.
+        let ab = match sb.get(&x) {
+            Some(e) => e.substitute(&ma),
+            None => ma.get(&v).cloned().unwrap_or_else(|| pre.clone()),
+        };
+        let ba = match sa.get(&x) {
+            Some(e) => e.substitute(&mb),
+            None => mb.get(&v).cloned().unwrap_or_else(|| pre.clone()),
+        };
+        if ab != ba {
+            diffs.push(Term::not(&Term::eq(&ab, &ba)));
+        }
+    }
+    if diffs.is_empty() {
+        return true;
+    }
+    session.push();
+    session.assert(&Term::or(diffs));
+    let r = session.check_sat();
+    session.pop();
+    r == crate::smt::SatResult::Unsat
 }

@@ -120,6 +120,16 @@ pub enum Por {
     Sleep,
 }
 
+/// The preference order of the reduction: which interleaving represents its class.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PorOrder {
+    /// Threads in index order (each thread runs as long as it can).
+    #[default]
+    Serial,
+    /// Threads take turns at loop heads (one loop iteration per thread), GemCutter's lockstep order.
+    Lockstep,
+}
+
 /// The property to decide.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Property {
@@ -158,6 +168,8 @@ pub struct Config {
     pub proof: bool,
     /// Partial-order reduction for concurrent programs.
     pub por: Por,
+    /// The preference order of the reduction.
+    pub por_order: PorOrder,
 }
 
 impl Default for Config {
@@ -177,6 +189,7 @@ impl Default for Config {
             check_proof: false,
             proof: false,
             por: Por::Sleep,
+            por_order: PorOrder::Serial,
         }
     }
 }

@@ -28,6 +28,9 @@ pub struct Stats {
     /// Invariants proven by the synthesis step (0 if it did not run or found none).
     pub invariants: usize,
     pub invariant_queries: usize,
+    /// Semantic commutativity checks of the partial-order reduction (solver queries unless the
+    /// composed assignments are syntactically equal).
+    pub commutativity_checks: usize,
     #[serde(serialize_with = "secs")]
     pub invariant_time: Duration,
     #[serde(serialize_with = "secs")]
@@ -51,6 +54,17 @@ impl Stats {
     }
 
     pub fn to_text(&self) -> String {
+        let mut text = self.base_text();
+        if self.commutativity_checks > 0 {
+            text.push_str(&format!(
+                "  partial-order reduction: {} semantic commutativity checks\n",
+                self.commutativity_checks
+            ));
+        }
+        text
+    }
+
+    fn base_text(&self) -> String {
         let share = if self.total_time.as_secs_f64() > 0.0 {
             100.0 * self.solver_time.as_secs_f64() / self.total_time.as_secs_f64()
         } else {

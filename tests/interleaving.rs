@@ -1,0 +1,147 @@
+//! Tests of the interleaving product the CEGAR loop runs on (`lapidary::engine::interleaving`):
+//! reachable configurations of small fork/join programs against hand counts, the sleep-set reduction
+//! (same configurations, fewer transitions), the fork limit, and joins matched by literal ids.
+
+use std::collections::BTreeSet;
+
+use lapidary::automata::{Automaton, Budget, SleepSetReduction, explore};
+use lapidary::engine::BlockEncoding;
+use lapidary::engine::blocks;
+use lapidary::engine::cfa::{self, EdgeKind};
+use lapidary::engine::interleaving::{self, Conf, FREE, Interleaving};
+use lapidary::engine::transition::Vocabulary;
+use lapidary::ir;
+use lapidary::syntax::parse;
+
+fn program(src: &str) -> ir::Program {
+    let (ast, diags) = parse(src);
+    let ast = ast.unwrap_or_else(|| panic!("parse errors: {diags:?}"));
+    let (prog, diags) = ir::check_inline(&ast);
+    prog.unwrap_or_else(|| panic!("check errors: {diags:?}"))
+}
+
+/// Two threads, each one assignment to its own global, forked and joined by the main thread.
+const TWO_WRITERS: &str = "
+var x, y : int;
+procedure ULTIMATE.start()
+modifies x, y;
+{
+  fork 1 a();
+  fork 2 b();
+  join 1;
+  join 2;
+  assert x == 1 && y == 2;
+}
+procedure a() modifies x; { x := 1; }
+procedure b() modifies y; { y := 2; }
+";
+
+fn configurations<A: Automaton>(a: &A) -> (usize, usize) {
+    let nfa = explore(a, &Budget::unlimited()).expect("exploration");
+    let states = nfa.states().count();
+    let transitions: usize = nfa.states().map(|s| a.successors(s).len()).sum();
+    (states, transitions)
+}
+
+#[test]
+fn two_writers_configurations_match_a_hand_count() {
+    let prog = program(TWO_WRITERS);
+    let voc = Vocabulary::new(&prog);
+    let cfa = cfa::build_with(&voc, 10_000, 1).expect("cfa");
+    assert_eq!(
+        cfa.threads.len(),
+        3,
+        "main and one instance per fork statement"
+    );
+    let enc = blocks::encode(&cfa, &voc, BlockEncoding::None).expect("encoding");
+    let product = Interleaving::new(&cfa, &enc);
+    let nfa = explore(&product, &Budget::unlimited()).expect("exploration");
+    // Hand count (block encoding none; main's locations: init, entry, after fork 1, after fork 2,
+    // after join 1, after join 2, exit, error; a and b are FREE, at their entry or at their exit):
+    //   init (F,F) 1 + entry (F,F) 1 + after fork 1 (a ∈ {entry, exit}, F) 2
+    //   + after fork 2 (a × b, 2 × 2) 4 + after join 1 (F, b ∈ {entry, exit}; join 1 needs a at
+    //   its exit) 2 + after join 2 (F,F) 1 + exit 1 + error 1 = 13.
+    let mut seen: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); 3];
+    for c in nfa.states() {
+        for (t, l) in c.locs.iter().enumerate() {
+            seen[t].insert(*l);
+        }
+    }
+    assert_eq!(
+        seen.iter().map(BTreeSet::len).collect::<Vec<_>>(),
+        [8, 3, 3]
+    );
+    assert_eq!(nfa.states().count(), 13);
+    assert!(seen[1].contains(&FREE) && seen[2].contains(&FREE));
+    // The sleep-set reduction reaches the same configurations with fewer transitions.
+    let reduced = SleepSetReduction::new(&product, |a: &usize, b: &usize| {
+        interleaving::independent(&cfa, &enc, *a, *b)
+    });
+    let red = explore(&reduced, &Budget::unlimited()).expect("exploration");
+    let confs: BTreeSet<Conf> = nfa.states().cloned().collect();
+    let red_confs: BTreeSet<Conf> = red.states().map(|s| s.0.clone()).collect();
+    assert_eq!(confs, red_confs);
+    let (_, full_t) = configurations(&product);
+    let (_, red_t) = configurations(&reduced);
+    assert!(red_t < full_t, "{red_t} < {full_t}");
+}
+
+#[test]
+fn joins_are_made_only_for_matching_literal_ids() {
+    let prog = program(TWO_WRITERS);
+    let voc = Vocabulary::new(&prog);
+    let cfa = cfa::build_with(&voc, 10_000, 2).expect("cfa");
+    // Two fork statements with two instances each; `join 1` matches only the instances of
+    // `fork 1`, `join 2` only those of `fork 2`: 4 join edges, not 8.
+    let joins = cfa
+        .edges
+        .iter()
+        .filter(|e| matches!(e.kind, EdgeKind::Join { .. }))
+        .count();
+    assert_eq!(joins, 4);
+    let forks = cfa
+        .edges
+        .iter()
+        .filter(|e| matches!(e.kind, EdgeKind::Fork { .. }))
+        .count();
+    let limits = cfa
+        .edges
+        .iter()
+        .filter(|e| matches!(e.kind, EdgeKind::ForkLimit { .. }))
+        .count();
+    assert_eq!((forks, limits), (4, 2));
+}
+
+#[test]
+fn a_fork_in_a_loop_reaches_the_limit_marker() {
+    let prog = program(
+        "
+var x : int;
+procedure ULTIMATE.start()
+modifies x;
+{
+  while (*) { fork 0 w(); }
+}
+procedure w() modifies x; { x := x + 1; }
+",
+    );
+    let voc = Vocabulary::new(&prog);
+    for k in 1..=3 {
+        let cfa = cfa::build_with(&voc, 10_000, k).expect("cfa");
+        let enc = blocks::encode(&cfa, &voc, BlockEncoding::None).expect("encoding");
+        let product = Interleaving::new(&cfa, &enc);
+        let nfa = explore(&product, &Budget::unlimited()).expect("exploration");
+        assert!(
+            nfa.states().any(|c| product.at_limit(c)),
+            "with {k} instances a (k+1)-th fork finds none free"
+        );
+        // The lowest free instance is forked first: instance j is never in use while a lower one
+        // of the same statement is free.
+        for c in nfa.states() {
+            let used: Vec<bool> = c.locs[1..].iter().map(|&l| l != FREE).collect();
+            for j in 1..used.len() {
+                assert!(!used[j] || used[j - 1], "{used:?}");
+            }
+        }
+    }
+}
