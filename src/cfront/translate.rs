@@ -1,0 +1,2298 @@
+//! lang-c's C AST → the Boogie parse tree, with C's integer semantics (see `ints`).
+//!
+//! Only functions reachable from `main` are translated, and a global only when it is used, so an
+//! unsupported declaration in a header costs nothing until the program uses it. Every construct
+//! that is not translated faithfully is an [`Unsupported`] error: never a different program.
+
+use super::build::*;
+use super::ints::{self, Arch, IntKind, IntTy};
+use super::preprocess::{ACSL_ASSERT, SpanMap};
+use crate::diag::Span;
+use crate::syntax::ast as b;
+use crate::syntax::ast::BinOp;
+use lang_c::ast as c;
+use lang_c::span::Node;
+use num_bigint::BigInt;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A construct that is not translated, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsupported {
+    pub what: String,
+    pub span: Span,
+}
+
+type R<T> = Result<T, Unsupported>;
+
+fn unsupported<T>(what: impl Into<String>, span: Span) -> R<T> {
+    Err(Unsupported {
+        what: what.into(),
+        span,
+    })
+}
+
+/// Most array cells a zero or list initialisation may write.
+const MAX_INIT_CELLS: u64 = 1024;
+
+#[derive(Clone, Debug, PartialEq)]
+enum CType {
+    Void,
+    Int(IntTy),
+    Array(Box<CType>, u64),
+    /// A type that is not translated (pointer, struct, float, …): the reason.
+    Other(String),
+}
+
+impl CType {
+    fn describe(&self) -> String {
+        match self {
+            CType::Void => "void".into(),
+            CType::Int(t) => t.name().into(),
+            CType::Array(..) => "array".into(),
+            CType::Other(s) => s.clone(),
+        }
+    }
+
+    /// `(dimensions, element type)` of an array of integers.
+    fn int_array(&self) -> Option<(Vec<u64>, IntTy)> {
+        let mut dims = Vec::new();
+        let mut t = self;
+        while let CType::Array(e, n) = t {
+            dims.push(*n);
+            t = e;
+        }
+        match t {
+            CType::Int(i) => Some((dims, *i)),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum V {
+    Int(b::Expr),
+    Bool(b::Expr),
+}
+
+#[derive(Clone, Debug)]
+struct TV {
+    v: V,
+    ty: CType,
+}
+
+impl TV {
+    fn int(e: b::Expr, t: IntTy) -> TV {
+        TV {
+            v: V::Int(e),
+            ty: CType::Int(t),
+        }
+    }
+
+    fn boolean(e: b::Expr) -> TV {
+        TV {
+            v: V::Bool(e),
+            ty: CType::Int(IntTy::INT),
+        }
+    }
+
+    fn void(span: Span) -> TV {
+        TV {
+            v: V::Int(int(0, span)),
+            ty: CType::Void,
+        }
+    }
+
+    fn int_ty(&self, span: Span) -> R<IntTy> {
+        match &self.ty {
+            CType::Int(t) => Ok(*t),
+            other => unsupported(format!("value of type {}", other.describe()), span),
+        }
+    }
+
+    fn to_int(&self, span: Span) -> b::Expr {
+        match &self.v {
+            V::Int(e) => e.clone(),
+            V::Bool(c) => ite(c.clone(), int(1, span), int(0, span), span),
+        }
+    }
+
+    fn to_bool(&self, span: Span) -> R<b::Expr> {
+        self.int_ty(span)?;
+        Ok(match &self.v {
+            V::Bool(c) => c.clone(),
+            V::Int(e) => match as_lit(e) {
+                Some(v) => boolean(!v.is_zero(), span),
+                None => bin(BinOp::Neq, e.clone(), int(0, span), span),
+            },
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Binding {
+    Local { name: String, ty: CType },
+    Global(String),
+    Enum(BigInt),
+    Typedef(CType),
+}
+
+#[derive(Clone)]
+struct FnInfo<'a> {
+    ret: CType,
+    params: Vec<(Option<String>, CType)>,
+    variadic: bool,
+    def: Option<&'a Node<c::FunctionDefinition>>,
+    /// Declared or defined in the main file (not only in a system header).
+    in_main: bool,
+    span: Span,
+}
+
+struct Global<'a> {
+    name: String,
+    ty: CType,
+    init: Option<&'a Node<c::Initializer>>,
+    order: usize,
+    span: Span,
+}
+
+/// The parameter list of a function declarator: a prototype, or `()` (old style, no parameters).
+#[derive(Clone, Copy)]
+enum FDecl<'a> {
+    Proto(&'a c::FunctionDeclarator),
+    NoParams,
+}
+
+struct LVal {
+    base: String,
+    indices: Vec<b::Expr>,
+    ty: CType,
+}
+
+impl LVal {
+    fn read(&self, span: Span) -> b::Expr {
+        let mut e = var(&self.base, span);
+        for i in &self.indices {
+            e = ex(b::ExprKind::Select(Box::new(e), vec![i.clone()]), span);
+        }
+        e
+    }
+}
+
+enum BreakTarget {
+    Loop,
+    Label(String),
+}
+
+struct SwitchCtx {
+    ty: IntTy,
+    cases: Vec<(Option<BigInt>, String)>,
+}
+
+#[derive(Default)]
+struct FnCtx {
+    locals: Vec<(String, b::Type)>,
+    counter: usize,
+    ret: Option<IntTy>,
+    /// Continue label of each enclosing loop, and whether it is used.
+    loops: Vec<(String, bool)>,
+    breaks: Vec<BreakTarget>,
+    switches: Vec<SwitchCtx>,
+}
+
+struct ProcOut {
+    name: String,
+    params: Vec<b::TypedIdents>,
+    returns: Vec<b::TypedIdents>,
+    locals: Vec<(String, b::Type)>,
+    body: Vec<b::Stmt>,
+    span: Span,
+}
+
+pub struct Translator<'a> {
+    arch: Arch,
+    map: &'a SpanMap,
+    scopes: Vec<HashMap<String, Binding>>,
+    funcs: HashMap<String, FnInfo<'a>>,
+    globals: BTreeMap<String, Global<'a>>,
+    used_globals: BTreeSet<String>,
+    queue: Vec<String>,
+    queued: BTreeSet<String>,
+    procs: Vec<ProcOut>,
+    f: FnCtx,
+    statics: usize,
+}
+
+/// Names of Boogie keywords a C function could be called.
+const BOOGIE_KEYWORDS: &[&str] = &[
+    "assert",
+    "assume",
+    "atomic",
+    "axiom",
+    "bool",
+    "break",
+    "call",
+    "complete",
+    "const",
+    "div",
+    "else",
+    "ensures",
+    "exists",
+    "false",
+    "finite",
+    "forall",
+    "fork",
+    "free",
+    "function",
+    "goto",
+    "havoc",
+    "if",
+    "implementation",
+    "int",
+    "invariant",
+    "join",
+    "lambda",
+    "mod",
+    "modifies",
+    "old",
+    "procedure",
+    "real",
+    "requires",
+    "return",
+    "returns",
+    "then",
+    "true",
+    "type",
+    "unique",
+    "var",
+    "where",
+    "while",
+    "async",
+];
+
+fn proc_name(c: &str) -> String {
+    if BOOGIE_KEYWORDS.contains(&c) {
+        format!("{c}~")
+    } else {
+        c.to_string()
+    }
+}
+
+fn unsigned_of(t: IntTy) -> Option<IntTy> {
+    (!t.signed).then_some(t)
+}
+
+impl<'a> Translator<'a> {
+    pub fn new(arch: Arch, map: &'a SpanMap) -> Self {
+        Translator {
+            arch,
+            map,
+            scopes: vec![HashMap::new()],
+            funcs: HashMap::new(),
+            globals: BTreeMap::new(),
+            used_globals: BTreeSet::new(),
+            queue: Vec::new(),
+            queued: BTreeSet::new(),
+            procs: Vec::new(),
+            f: FnCtx::default(),
+            statics: 0,
+        }
+    }
+
+    fn sp(&self, s: lang_c::span::Span) -> Span {
+        self.map.span(s.start, s.end)
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn bind(&mut self, name: &str, b: Binding) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), b);
+        }
+    }
+
+    // ----- declarations -------------------------------------------------------------------
+
+    /// Reads the file-scope declarations, then translates `main` and every function it reaches.
+    pub fn translate(mut self, unit: &'a c::TranslationUnit) -> R<b::Program> {
+        for ext in &unit.0 {
+            match &ext.node {
+                c::ExternalDeclaration::Declaration(d) => self.global_declaration(d)?,
+                c::ExternalDeclaration::StaticAssert(_) => {}
+                c::ExternalDeclaration::FunctionDefinition(fd) => self.function_definition(fd),
+            }
+        }
+        let main_span = match self.funcs.get("main") {
+            Some(FnInfo {
+                def: Some(_), span, ..
+            }) => *span,
+            _ => return unsupported("a program without a `main` function", Span::new(0, 0)),
+        };
+        self.enqueue("main");
+        while let Some(name) = self.queue.pop() {
+            self.function(&name)?;
+        }
+        self.finish(main_span)
+    }
+
+    fn enqueue(&mut self, name: &str) {
+        if self.queued.insert(name.to_string()) {
+            self.queue.push(name.to_string());
+        }
+    }
+
+    fn storage(specs: &[Node<c::DeclarationSpecifier>]) -> Option<c::StorageClassSpecifier> {
+        specs.iter().find_map(|s| match &s.node {
+            c::DeclarationSpecifier::StorageClass(sc) => Some(sc.node.clone()),
+            _ => None,
+        })
+    }
+
+    fn global_declaration(&mut self, d: &'a Node<c::Declaration>) -> R<()> {
+        let storage = Self::storage(&d.node.specifiers);
+        let base = self.base_type_decl(&d.node.specifiers);
+        for id in &d.node.declarators {
+            let (name, ty, fdecl) = self.declarator(base.clone(), &id.node.declarator);
+            let Some(name) = name else { continue };
+            let span = self.sp(id.span);
+            if storage == Some(c::StorageClassSpecifier::Typedef) {
+                self.scopes[0].insert(name, Binding::Typedef(ty));
+                continue;
+            }
+            if let Some(fd) = fdecl {
+                self.declare_function(&name, ty, fd, None, span, id.span.start);
+                continue;
+            }
+            let order = self.globals.len();
+            let entry = self.globals.entry(name.clone()).or_insert_with(|| Global {
+                name: format!("~{name}"),
+                ty: ty.clone(),
+                init: None,
+                order,
+                span,
+            });
+            if id.node.initializer.is_some() {
+                entry.init = id.node.initializer.as_ref();
+                entry.ty = ty;
+                entry.span = span;
+            } else if matches!(entry.ty, CType::Array(..)) && !matches!(ty, CType::Array(..)) {
+                // keep the sized declaration
+            } else if let (CType::Other(_), CType::Array(..)) = (&entry.ty, &ty) {
+                entry.ty = ty;
+            }
+            self.scopes[0].insert(name.clone(), Binding::Global(name));
+        }
+        Ok(())
+    }
+
+    fn declare_function(
+        &mut self,
+        name: &str,
+        ret: CType,
+        fd: FDecl<'a>,
+        def: Option<&'a Node<c::FunctionDefinition>>,
+        span: Span,
+        offset: usize,
+    ) {
+        let mut params = Vec::new();
+        let (parameters, variadic): (&[Node<c::ParameterDeclaration>], bool) = match fd {
+            FDecl::Proto(f) => (&f.parameters, matches!(f.ellipsis, c::Ellipsis::Some)),
+            FDecl::NoParams => (&[], false),
+        };
+        for p in parameters {
+            let base = self.base_type_decl(&p.node.specifiers);
+            let (pname, ty) = match &p.node.declarator {
+                Some(d) => {
+                    let (n, t, f) = self.declarator(base, d);
+                    (
+                        n,
+                        if f.is_some() {
+                            CType::Other("function pointer".into())
+                        } else {
+                            t
+                        },
+                    )
+                }
+                None => (None, base),
+            };
+            params.push((pname, ty));
+        }
+        if params.len() == 1 && params[0].1 == CType::Void && params[0].0.is_none() {
+            params.clear();
+        }
+        let in_main = self.map.in_main(offset);
+        let info = FnInfo {
+            ret,
+            params,
+            variadic,
+            def,
+            in_main,
+            span,
+        };
+        match self.funcs.get_mut(name) {
+            Some(old) if old.def.is_some() && def.is_none() => old.in_main |= in_main,
+            Some(old) => {
+                let was_main = old.in_main;
+                *old = info;
+                old.in_main |= was_main;
+            }
+            None => {
+                self.funcs.insert(name.to_string(), info);
+            }
+        }
+    }
+
+    fn function_definition(&mut self, fd: &'a Node<c::FunctionDefinition>) {
+        let base = self.base_type_decl(&fd.node.specifiers);
+        let span = self.sp(fd.span);
+        let (name, ret, fdecl) = self.declarator(base, &fd.node.declarator);
+        let Some(name) = name else { return };
+        match fdecl {
+            Some(f) if fd.node.declarations.is_empty() => {
+                self.declare_function(&name, ret, f, Some(fd), span, fd.span.start)
+            }
+            _ => {
+                // K&R definitions: recorded so that a call reports them.
+                self.funcs.insert(
+                    name,
+                    FnInfo {
+                        ret: CType::Other("K&R-style function definition".into()),
+                        params: Vec::new(),
+                        variadic: false,
+                        def: Some(fd),
+                        in_main: true,
+                        span,
+                    },
+                );
+            }
+        }
+    }
+
+    /// The type named by declaration specifiers (enum constants are bound on the way).
+    fn base_type_decl(&mut self, specs: &'a [Node<c::DeclarationSpecifier>]) -> CType {
+        let ts: Vec<&'a Node<c::TypeSpecifier>> = specs
+            .iter()
+            .filter_map(|s| match &s.node {
+                c::DeclarationSpecifier::TypeSpecifier(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        self.base_type(&ts)
+    }
+
+    fn base_type_spec(&mut self, specs: &'a [Node<c::SpecifierQualifier>]) -> CType {
+        let ts: Vec<&'a Node<c::TypeSpecifier>> = specs
+            .iter()
+            .filter_map(|s| match &s.node {
+                c::SpecifierQualifier::TypeSpecifier(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        self.base_type(&ts)
+    }
+
+    fn base_type(&mut self, ts: &[&'a Node<c::TypeSpecifier>]) -> CType {
+        let (mut longs, mut signed, mut unsigned) = (0, false, false);
+        let mut kind: Option<IntKind> = None;
+        let mut void = false;
+        for t in ts {
+            match &t.node {
+                c::TypeSpecifier::Void => void = true,
+                c::TypeSpecifier::Char => kind = Some(IntKind::Char),
+                c::TypeSpecifier::Short => kind = Some(IntKind::Short),
+                c::TypeSpecifier::Int => kind = kind.or(Some(IntKind::Int)),
+                c::TypeSpecifier::Long => longs += 1,
+                c::TypeSpecifier::Signed => signed = true,
+                c::TypeSpecifier::Unsigned => unsigned = true,
+                c::TypeSpecifier::Bool => kind = Some(IntKind::Bool),
+                c::TypeSpecifier::Float
+                | c::TypeSpecifier::Double
+                | c::TypeSpecifier::Complex
+                | c::TypeSpecifier::TS18661Float(_) => {
+                    return CType::Other("floating-point type".into());
+                }
+                c::TypeSpecifier::Atomic(_) => return CType::Other("_Atomic type".into()),
+                c::TypeSpecifier::Struct(s) => {
+                    return CType::Other(match s.node.kind.node {
+                        c::StructKind::Struct => "struct".into(),
+                        c::StructKind::Union => "union".into(),
+                    });
+                }
+                c::TypeSpecifier::Enum(e) => {
+                    self.enumerators(&e.node);
+                    return CType::Int(IntTy::INT);
+                }
+                c::TypeSpecifier::TypedefName(n) => {
+                    return match self.lookup(&n.node.name) {
+                        Some(Binding::Typedef(t)) => t.clone(),
+                        _ => CType::Other(format!("type `{}`", n.node.name)),
+                    };
+                }
+                c::TypeSpecifier::TypeOf(_) => return CType::Other("typeof".into()),
+            }
+        }
+        if void {
+            return CType::Void;
+        }
+        let kind = match (kind, longs) {
+            (Some(IntKind::Char), _) => IntKind::Char,
+            (Some(IntKind::Short), _) => IntKind::Short,
+            (Some(IntKind::Bool), _) => IntKind::Bool,
+            (_, 0) => IntKind::Int,
+            (_, 1) => IntKind::Long,
+            _ => IntKind::LongLong,
+        };
+        let _ = signed;
+        CType::Int(IntTy::new(kind, !unsigned))
+    }
+
+    fn enumerators(&mut self, e: &'a c::EnumType) {
+        let mut next = BigInt::zero();
+        for en in &e.enumerators {
+            if let Some(x) = &en.node.expression {
+                match self.const_eval(x) {
+                    Some((v, _)) => next = v,
+                    None => continue,
+                }
+            }
+            let name = en.node.identifier.node.name.clone();
+            self.bind(&name, Binding::Enum(next.clone()));
+            next += 1;
+        }
+    }
+
+    /// Name, type and (for a function declarator) its parameters.
+    fn declarator(
+        &mut self,
+        base: CType,
+        d: &'a Node<c::Declarator>,
+    ) -> (Option<String>, CType, Option<FDecl<'a>>) {
+        let (name, nested) = match &d.node.kind.node {
+            c::DeclaratorKind::Identifier(i) => (Some(i.node.name.clone()), false),
+            c::DeclaratorKind::Abstract => (None, false),
+            c::DeclaratorKind::Declarator(inner) => {
+                let (n, _, _) = self.declarator(CType::Void, inner);
+                (n, !inner.node.derived.is_empty())
+            }
+        };
+        if nested {
+            return (name, CType::Other("pointer".into()), None);
+        }
+        let mut fdecl = None;
+        let mut ty = base;
+        // derived: outermost first (`a[2][3]`: array 2 of array 3; `f(int)`: function)
+        let mut arrays = Vec::new();
+        for der in &d.node.derived {
+            match &der.node {
+                c::DerivedDeclarator::Pointer(_) | c::DerivedDeclarator::Block(_) => {
+                    return (name, CType::Other("pointer".into()), None);
+                }
+                c::DerivedDeclarator::Array(a) => arrays.push(a),
+                c::DerivedDeclarator::Function(f) => {
+                    if fdecl.is_some() || !arrays.is_empty() {
+                        return (name, CType::Other("function pointer".into()), None);
+                    }
+                    fdecl = Some(FDecl::Proto(&f.node));
+                }
+                c::DerivedDeclarator::KRFunction(ps) => {
+                    if !ps.is_empty() || fdecl.is_some() || !arrays.is_empty() {
+                        return (name, CType::Other("K&R-style function".into()), None);
+                    }
+                    fdecl = Some(FDecl::NoParams);
+                }
+            }
+        }
+        for a in arrays.iter().rev() {
+            let n = match &a.node.size {
+                c::ArraySize::VariableExpression(e) | c::ArraySize::StaticExpression(e) => {
+                    self.const_eval(e).and_then(|(v, _)| v.to_u64())
+                }
+                _ => None,
+            };
+            ty = match n {
+                Some(n) => CType::Array(Box::new(ty), n),
+                None => CType::Other("array of unknown or variable size".into()),
+            };
+        }
+        (name, ty, fdecl)
+    }
+
+    fn type_name(&mut self, t: &'a Node<c::TypeName>) -> CType {
+        let base = self.base_type_spec(&t.node.specifiers);
+        match &t.node.declarator {
+            Some(d) => {
+                let (_, ty, f) = self.declarator(base, d);
+                if f.is_some() {
+                    CType::Other("function type".into())
+                } else {
+                    ty
+                }
+            }
+            None => base,
+        }
+    }
+
+    fn size_of(&self, t: &CType, span: Span) -> R<u64> {
+        match t {
+            CType::Int(i) => Ok(i.size(self.arch)),
+            CType::Array(e, n) => Ok(self.size_of(e, span)? * n),
+            other => unsupported(format!("sizeof of {}", other.describe()), span),
+        }
+    }
+
+    // ----- constant expressions ------------------------------------------------------------
+
+    fn const_eval(&mut self, e: &'a Node<c::Expression>) -> Option<(BigInt, IntTy)> {
+        let a = self.arch;
+        match &e.node {
+            c::Expression::Constant(k) => self.constant(&k.node).ok(),
+            c::Expression::Identifier(i) => match self.lookup(&i.node.name) {
+                Some(Binding::Enum(v)) => Some((v.clone(), IntTy::INT)),
+                _ => None,
+            },
+            c::Expression::Cast(cst) => {
+                let (v, _) = self.const_eval(&cst.node.expression)?;
+                match self.type_name(&cst.node.type_name) {
+                    CType::Int(t) => Some((ints::convert(&v, t, a), t)),
+                    _ => None,
+                }
+            }
+            c::Expression::SizeOfTy(s) => {
+                let t = self.type_name(&s.node.0);
+                let n = self.size_of(&t, Span::default()).ok()?;
+                Some((BigInt::from(n), IntTy::SIZE_T))
+            }
+            c::Expression::UnaryOperator(u) => {
+                let (v, t) = self.const_eval(&u.node.operand)?;
+                let p = ints::promote(t);
+                let v = ints::convert(&v, p, a);
+                match u.node.operator.node {
+                    c::UnaryOperator::Plus => Some((v, p)),
+                    c::UnaryOperator::Minus => Some((ints::convert(&-v, p, a), p)),
+                    c::UnaryOperator::Complement => Some((ints::convert(&(-v - 1), p, a), p)),
+                    c::UnaryOperator::Negate => {
+                        Some((BigInt::from(v.is_zero() as i32), IntTy::INT))
+                    }
+                    _ => None,
+                }
+            }
+            c::Expression::Conditional(cd) => {
+                let (cv, _) = self.const_eval(&cd.node.condition)?;
+                let (x, tx) = self.const_eval(&cd.node.then_expression)?;
+                let (y, ty) = self.const_eval(&cd.node.else_expression)?;
+                let ct = ints::common(tx, ty, a);
+                let v = if cv.is_zero() { y } else { x };
+                Some((ints::convert(&v, ct, a), ct))
+            }
+            c::Expression::BinaryOperator(bo) => {
+                use c::BinaryOperator as O;
+                let (x, tx) = self.const_eval(&bo.node.lhs)?;
+                let (y, ty) = self.const_eval(&bo.node.rhs)?;
+                let op = bo.node.operator.node.clone();
+                if matches!(op, O::LogicalAnd | O::LogicalOr) {
+                    let r = match op {
+                        O::LogicalAnd => !x.is_zero() && !y.is_zero(),
+                        _ => !x.is_zero() || !y.is_zero(),
+                    };
+                    return Some((BigInt::from(r as i32), IntTy::INT));
+                }
+                if matches!(op, O::ShiftLeft | O::ShiftRight) {
+                    let p = ints::promote(tx);
+                    let x = ints::convert(&x, p, a);
+                    let s = y.to_u32().filter(|s| *s < p.bits(a))?;
+                    let r = if op == O::ShiftLeft {
+                        x << s
+                    } else {
+                        num_integer::Integer::div_floor(&x, &(BigInt::one() << s))
+                    };
+                    return Some((ints::convert(&r, p, a), p));
+                }
+                let ct = ints::common(tx, ty, a);
+                let (x, y) = (ints::convert(&x, ct, a), ints::convert(&y, ct, a));
+                let bool_res = |b: bool| Some((BigInt::from(b as i32), IntTy::INT));
+                let r = match op {
+                    O::Multiply => x * y,
+                    O::Divide => ints::c_div(&x, &y)?,
+                    O::Modulo => ints::c_rem(&x, &y)?,
+                    O::Plus => x + y,
+                    O::Minus => x - y,
+                    O::BitwiseAnd => x & y,
+                    O::BitwiseOr => x | y,
+                    O::BitwiseXor => x ^ y,
+                    O::Less => return bool_res(x < y),
+                    O::Greater => return bool_res(x > y),
+                    O::LessOrEqual => return bool_res(x <= y),
+                    O::GreaterOrEqual => return bool_res(x >= y),
+                    O::Equals => return bool_res(x == y),
+                    O::NotEquals => return bool_res(x != y),
+                    _ => return None,
+                };
+                let r = if ct.signed {
+                    r
+                } else {
+                    ints::convert(&r, ct, a)
+                };
+                Some((r, ct))
+            }
+            _ => None,
+        }
+    }
+
+    fn constant(&self, k: &c::Constant) -> Result<(BigInt, IntTy), String> {
+        match k {
+            c::Constant::Integer(i) => {
+                let radix = match i.base {
+                    c::IntegerBase::Decimal => 10,
+                    c::IntegerBase::Octal => 8,
+                    c::IntegerBase::Hexadecimal => 16,
+                    c::IntegerBase::Binary => 2,
+                };
+                let digits = i.number.trim_start_matches("0x").trim_start_matches("0X");
+                let digits = digits.trim_start_matches("0b").trim_start_matches("0B");
+                let digits = if digits.is_empty() { "0" } else { digits };
+                let v = BigInt::parse_bytes(digits.as_bytes(), radix)
+                    .ok_or_else(|| format!("integer constant `{}`", i.number))?;
+                if i.suffix.imaginary {
+                    return Err("imaginary constant".into());
+                }
+                let size = match i.suffix.size {
+                    c::IntegerSize::Int => 0,
+                    c::IntegerSize::Long => 1,
+                    c::IntegerSize::LongLong => 2,
+                };
+                let decimal = matches!(i.base, c::IntegerBase::Decimal);
+                let t = ints::literal_type(&v, decimal, i.suffix.unsigned, size, self.arch)
+                    .ok_or_else(|| format!("integer constant `{}` too large", i.number))?;
+                Ok((v, t))
+            }
+            c::Constant::Float(_) => Err("floating-point constant".into()),
+            c::Constant::Character(s) => {
+                let v = char_value(s).ok_or_else(|| format!("character constant {s}"))?;
+                Ok((v, IntTy::INT))
+            }
+        }
+    }
+
+    // ----- functions ------------------------------------------------------------------------
+
+    fn new_local(&mut self, base: &str, ty: b::Type) -> String {
+        self.f.counter += 1;
+        let name = format!("{base}~{}", self.f.counter);
+        self.f.locals.push((name.clone(), ty));
+        name
+    }
+
+    fn temp(&mut self, span: Span) -> String {
+        self.new_local("#t", int_map_type(0, span))
+    }
+
+    fn fresh_label(&mut self, base: &str) -> String {
+        self.f.counter += 1;
+        format!("#{base}~{}", self.f.counter)
+    }
+
+    fn function(&mut self, name: &str) -> R<()> {
+        let Some(info) = self.funcs.get(name).cloned() else {
+            return Ok(());
+        };
+        let Some(fd) = info.def else { return Ok(()) };
+        let span = info.span;
+        if info.variadic {
+            return unsupported(format!("variadic function `{name}`"), span);
+        }
+        self.f = FnCtx::default();
+        self.f.ret = match &info.ret {
+            CType::Int(t) => Some(*t),
+            CType::Void => None,
+            other => {
+                return unsupported(
+                    format!("function `{name}` returning {}", other.describe()),
+                    span,
+                );
+            }
+        };
+        self.scopes.push(HashMap::new());
+        let mut params = Vec::new();
+        let mut body = Vec::new();
+        for (i, (pname, pty)) in info.params.iter().enumerate() {
+            let CType::Int(_) = pty else {
+                return unsupported(format!("parameter of type {}", pty.describe()), span);
+            };
+            let pname = pname.clone().unwrap_or_else(|| format!("#p{i}"));
+            let in_name = format!("#in~{pname}");
+            params.push(typed(&in_name, int_map_type(0, span), span));
+            let local = self.new_local(&pname, int_map_type(0, span));
+            body.push(assign_var(&local, var(&in_name, span), span));
+            self.bind(
+                &pname,
+                Binding::Local {
+                    name: local,
+                    ty: pty.clone(),
+                },
+            );
+        }
+        let returns = match self.f.ret {
+            Some(_) => vec![typed("#res", int_map_type(0, span), span)],
+            None => Vec::new(),
+        };
+        self.stmt(&fd.node.statement, &mut body)?;
+        self.scopes.pop();
+        let f = std::mem::take(&mut self.f);
+        self.procs.push(ProcOut {
+            name: proc_name(name),
+            params,
+            returns,
+            locals: f.locals,
+            body,
+            span,
+        });
+        Ok(())
+    }
+
+    fn finish(mut self, main_span: Span) -> R<b::Program> {
+        // Globals used, in declaration order.
+        let mut used: Vec<&Global> = self
+            .used_globals
+            .iter()
+            .filter_map(|n| self.globals.get(n))
+            .collect();
+        used.sort_by_key(|g| g.order);
+        let used: Vec<(String, CType, Option<&'a Node<c::Initializer>>, Span)> = used
+            .iter()
+            .map(|g| (g.name.clone(), g.ty.clone(), g.init, g.span))
+            .collect();
+        let mut decls = Vec::new();
+        let mut init = Vec::new();
+        self.f = FnCtx::default();
+        for (name, ty, ini, span) in &used {
+            let (dims, _) = ty.int_array().ok_or_else(|| Unsupported {
+                what: format!("global of type {}", ty.describe()),
+                span: *span,
+            })?;
+            decls.push(b::Decl::Var(b::VarDecl {
+                attrs: Vec::new(),
+                vars: vec![typed(name, int_map_type(dims.len(), *span), *span)],
+                span: *span,
+            }));
+            self.global_init(name, ty, *ini, *span, &mut init)?;
+        }
+        let modifies: Vec<b::Ident> = used.iter().map(|(n, _, _, s)| ident(n, *s)).collect();
+        let spec = |span: Span| {
+            if modifies.is_empty() {
+                Vec::new()
+            } else {
+                vec![b::Spec {
+                    free: false,
+                    kind: b::SpecKind::Modifies(modifies.clone()),
+                    span,
+                }]
+            }
+        };
+        // ULTIMATE.start: initialise the globals, call main.
+        let main = self.funcs.get("main").cloned();
+        let mut args = Vec::new();
+        if let Some(m) = &main {
+            for (_, t) in &m.params {
+                let CType::Int(it) = t else {
+                    return unsupported(
+                        format!("`main` with a parameter of type {}", t.describe()),
+                        main_span,
+                    );
+                };
+                let tmp = self.temp(main_span);
+                init.extend(self.nondet(&tmp, *it, main_span));
+                args.push(Some(var(&tmp, main_span)));
+            }
+        }
+        let outs = if matches!(main.as_ref().map(|m| &m.ret), Some(CType::Int(_))) {
+            vec![ident(&self.temp(main_span), main_span)]
+        } else {
+            Vec::new()
+        };
+        init.push(stmt(
+            b::StmtKind::Call {
+                attrs: Vec::new(),
+                forall: false,
+                outs,
+                proc: ident("main", main_span),
+                args,
+            },
+            main_span,
+        ));
+        let start_locals = std::mem::take(&mut self.f.locals);
+        let mut procs = std::mem::take(&mut self.procs);
+        procs.sort_by(|a, b| a.name.cmp(&b.name));
+        procs.insert(
+            0,
+            ProcOut {
+                name: "ULTIMATE.start".into(),
+                params: Vec::new(),
+                returns: Vec::new(),
+                locals: start_locals,
+                body: init,
+                span: main_span,
+            },
+        );
+        for p in procs {
+            let locals = p
+                .locals
+                .into_iter()
+                .map(|(n, t)| b::VarDecl {
+                    attrs: Vec::new(),
+                    vars: vec![typed(&n, t, p.span)],
+                    span: p.span,
+                })
+                .collect();
+            decls.push(b::Decl::Procedure(b::ProcDecl {
+                attrs: Vec::new(),
+                name: ident(&p.name, p.span),
+                type_params: Vec::new(),
+                params: p.params,
+                returns: p.returns,
+                specs: spec(p.span),
+                body: Some(body(locals, p.body, p.span)),
+                span: p.span,
+            }));
+        }
+        Ok(b::Program { decls })
+    }
+
+    /// `havoc x; assume min <= x <= max`.
+    fn nondet(&self, name: &str, t: IntTy, span: Span) -> Vec<b::Stmt> {
+        vec![
+            havoc(name, span),
+            assume(self.in_range(var(name, span), t, span), span),
+        ]
+    }
+
+    fn in_range(&self, e: b::Expr, t: IntTy, span: Span) -> b::Expr {
+        bin(
+            BinOp::And,
+            bin(BinOp::Le, lit(&t.min(self.arch), span), e.clone(), span),
+            bin(BinOp::Le, e, lit(&t.max(self.arch), span), span),
+            span,
+        )
+    }
+
+    fn global_init(
+        &mut self,
+        name: &str,
+        ty: &CType,
+        ini: Option<&'a Node<c::Initializer>>,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        match ty {
+            CType::Int(t) => {
+                let v = match ini.map(|i| &i.node) {
+                    None => BigInt::zero(),
+                    Some(c::Initializer::Expression(e)) => match self.const_eval(e) {
+                        Some((v, _)) => ints::convert(&v, *t, self.arch),
+                        None => return unsupported("non-constant global initialiser", span),
+                    },
+                    Some(c::Initializer::List(items)) => match items.as_slice() {
+                        [one] if one.node.designation.is_empty() => {
+                            match &one.node.initializer.node {
+                                c::Initializer::Expression(e) => match self.const_eval(e) {
+                                    Some((v, _)) => ints::convert(&v, *t, self.arch),
+                                    None => {
+                                        return unsupported("non-constant global initialiser", span);
+                                    }
+                                },
+                                _ => return unsupported("nested initialiser of a scalar", span),
+                            }
+                        }
+                        _ => return unsupported("initialiser list of a scalar", span),
+                    },
+                };
+                out.push(assign_var(name, lit(&v, span), span));
+                Ok(())
+            }
+            CType::Array(..) => {
+                let cells = self.array_cells(ty, ini, span)?;
+                for (idx, e, t) in cells {
+                    let v = match e {
+                        None => BigInt::zero(),
+                        Some(e) => match self.const_eval(e) {
+                            Some((v, _)) => ints::convert(&v, t, self.arch),
+                            None => return unsupported("non-constant global initialiser", span),
+                        },
+                    };
+                    let idx = idx.iter().map(|i| int(*i as i64, span)).collect();
+                    out.push(assign(lhs(name, idx, span), lit(&v, span), span));
+                }
+                Ok(())
+            }
+            other => unsupported(format!("global of type {}", other.describe()), span),
+        }
+    }
+
+    /// Every cell of an integer array with its initialising expression (`None`: zero).
+    #[allow(clippy::type_complexity)]
+    fn array_cells(
+        &mut self,
+        ty: &CType,
+        ini: Option<&'a Node<c::Initializer>>,
+        span: Span,
+    ) -> R<Vec<(Vec<u64>, Option<&'a Node<c::Expression>>, IntTy)>> {
+        let Some((dims, et)) = ty.int_array() else {
+            return unsupported(format!("array of {}", ty.describe()), span);
+        };
+        let total: u64 = dims.iter().product();
+        if total > MAX_INIT_CELLS {
+            return unsupported(format!("initialisation of an array of {total} cells"), span);
+        }
+        let mut given: BTreeMap<Vec<u64>, &'a Node<c::Expression>> = BTreeMap::new();
+        if let Some(ini) = ini {
+            self.fill(&dims, Vec::new(), ini, &mut given, span)?;
+        }
+        let mut cells = Vec::new();
+        let mut idx = vec![0u64; dims.len()];
+        for _ in 0..total {
+            cells.push((idx.clone(), given.get(&idx).copied(), et));
+            for k in (0..dims.len()).rev() {
+                idx[k] += 1;
+                if idx[k] < dims[k] {
+                    break;
+                }
+                idx[k] = 0;
+            }
+        }
+        Ok(cells)
+    }
+
+    fn fill(
+        &mut self,
+        dims: &[u64],
+        prefix: Vec<u64>,
+        ini: &'a Node<c::Initializer>,
+        given: &mut BTreeMap<Vec<u64>, &'a Node<c::Expression>>,
+        span: Span,
+    ) -> R<()> {
+        let items = match &ini.node {
+            c::Initializer::List(items) => items,
+            c::Initializer::Expression(e) if dims.is_empty() => {
+                given.insert(prefix, e);
+                return Ok(());
+            }
+            c::Initializer::Expression(_) => {
+                return unsupported("array initialiser without braces", span);
+            }
+        };
+        if dims.is_empty() {
+            return match items.as_slice() {
+                [one] if one.node.designation.is_empty() => {
+                    self.fill(dims, prefix, &one.node.initializer, given, span)
+                }
+                _ => unsupported("initialiser list of a scalar", span),
+            };
+        }
+        let mut pos = 0u64;
+        for item in items {
+            match item.node.designation.as_slice() {
+                [] => {}
+                [d] => match &d.node {
+                    c::Designator::Index(e) => {
+                        match self.const_eval(e).and_then(|(v, _)| v.to_u64()) {
+                            Some(v) => pos = v,
+                            None => return unsupported("non-constant array designator", span),
+                        }
+                    }
+                    _ => return unsupported("designated initialiser", span),
+                },
+                _ => return unsupported("designated initialiser", span),
+            }
+            if pos >= dims[0] {
+                return unsupported("initialiser beyond the array's size", span);
+            }
+            if dims.len() > 1 && !matches!(item.node.initializer.node, c::Initializer::List(_)) {
+                return unsupported("array initialiser with elided braces", span);
+            }
+            let mut p = prefix.clone();
+            p.push(pos);
+            self.fill(&dims[1..], p, &item.node.initializer, given, span)?;
+            pos += 1;
+        }
+        Ok(())
+    }
+
+    // ----- statements -------------------------------------------------------------------------
+
+    fn stmt(&mut self, s: &'a Node<c::Statement>, out: &mut Vec<b::Stmt>) -> R<()> {
+        let span = self.sp(s.span);
+        match &s.node {
+            c::Statement::Compound(items) => {
+                self.scopes.push(HashMap::new());
+                for it in items {
+                    self.block_item(it, out)?;
+                }
+                self.scopes.pop();
+            }
+            c::Statement::Expression(e) => {
+                if let Some(e) = e {
+                    self.expr(e, out)?;
+                }
+            }
+            c::Statement::If(i) => {
+                let cond = self.cond(&i.node.condition, out)?;
+                let mut then_b = Vec::new();
+                self.stmt(&i.node.then_statement, &mut then_b)?;
+                let mut else_b = Vec::new();
+                if let Some(e) = &i.node.else_statement {
+                    self.stmt(e, &mut else_b)?;
+                }
+                out.push(if_(cond, then_b, else_b, span));
+            }
+            c::Statement::While(w) => self.lp(
+                Some(&w.node.expression),
+                &w.node.statement,
+                None,
+                false,
+                span,
+                out,
+            )?,
+            c::Statement::DoWhile(w) => self.lp(
+                Some(&w.node.expression),
+                &w.node.statement,
+                None,
+                true,
+                span,
+                out,
+            )?,
+            c::Statement::For(f) => {
+                self.scopes.push(HashMap::new());
+                match &f.node.initializer.node {
+                    c::ForInitializer::Empty | c::ForInitializer::StaticAssert(_) => {}
+                    c::ForInitializer::Expression(e) => {
+                        self.expr(e, out)?;
+                    }
+                    c::ForInitializer::Declaration(d) => self.local_declaration(d, out)?,
+                }
+                self.lp(
+                    f.node.condition.as_deref(),
+                    &f.node.statement,
+                    f.node.step.as_deref(),
+                    false,
+                    span,
+                    out,
+                )?;
+                self.scopes.pop();
+            }
+            c::Statement::Goto(l) => out.push(goto(&format!("L~{}", l.node.name), span)),
+            c::Statement::Continue => match self.f.loops.last_mut() {
+                Some((l, used)) => {
+                    *used = true;
+                    let l = l.clone();
+                    out.push(goto(&l, span));
+                }
+                None => return unsupported("`continue` outside a loop", span),
+            },
+            c::Statement::Break => match self.f.breaks.last() {
+                Some(BreakTarget::Loop) => out.push(stmt(b::StmtKind::Break(None), span)),
+                Some(BreakTarget::Label(l)) => {
+                    let l = l.clone();
+                    out.push(goto(&l, span));
+                }
+                None => return unsupported("`break` outside a loop or switch", span),
+            },
+            c::Statement::Return(e) => {
+                if let Some(e) = e {
+                    let v = self.expr(e, out)?;
+                    if let Some(rt) = self.f.ret {
+                        let val = self.convert(&v, rt, span)?;
+                        out.push(assign_var("#res", val, span));
+                    }
+                }
+                out.push(stmt(b::StmtKind::Return, span));
+            }
+            c::Statement::Labeled(l) => {
+                match &l.node.label.node {
+                    c::Label::Identifier(i) => out.push(label(&format!("L~{}", i.node.name), span)),
+                    c::Label::Case(e) => {
+                        let Some(sw) = self.f.switches.len().checked_sub(1) else {
+                            return unsupported("`case` outside a switch", span);
+                        };
+                        let Some((v, _)) = self.const_eval(e) else {
+                            return unsupported("non-constant case label", span);
+                        };
+                        let t = self.f.switches[sw].ty;
+                        let v = ints::convert(&v, t, self.arch);
+                        let name = self.fresh_label("case");
+                        self.f.switches[sw].cases.push((Some(v), name.clone()));
+                        out.push(label(&name, span));
+                    }
+                    c::Label::Default => {
+                        let Some(sw) = self.f.switches.len().checked_sub(1) else {
+                            return unsupported("`default` outside a switch", span);
+                        };
+                        let name = self.fresh_label("default");
+                        self.f.switches[sw].cases.push((None, name.clone()));
+                        out.push(label(&name, span));
+                    }
+                    c::Label::CaseRange(_) => return unsupported("case range", span),
+                }
+                self.stmt(&l.node.statement, out)?;
+            }
+            c::Statement::Switch(sw) => {
+                let v = self.expr(&sw.node.expression, out)?;
+                let t = ints::promote(v.int_ty(span)?);
+                let val = self.convert(&v, t, span)?;
+                let tmp = self.temp(span);
+                out.push(assign_var(&tmp, val, span));
+                let end = self.fresh_label("switch_end");
+                self.f.switches.push(SwitchCtx {
+                    ty: t,
+                    cases: Vec::new(),
+                });
+                self.f.breaks.push(BreakTarget::Label(end.clone()));
+                let mut body = Vec::new();
+                let r = self.stmt(&sw.node.statement, &mut body);
+                self.f.breaks.pop();
+                let ctx = self.f.switches.pop();
+                r?;
+                let mut default = None;
+                for (v, l) in ctx.map(|c| c.cases).unwrap_or_default() {
+                    match v {
+                        Some(v) => out.push(if_(
+                            bin(BinOp::Eq, var(&tmp, span), lit(&v, span), span),
+                            vec![goto(&l, span)],
+                            Vec::new(),
+                            span,
+                        )),
+                        None => default = Some(l),
+                    }
+                }
+                out.push(goto(default.as_ref().unwrap_or(&end), span));
+                out.extend(body);
+                out.push(label(&end, span));
+                out.push(assume(boolean(true, span), span));
+            }
+            c::Statement::Asm(_) => return unsupported("inline assembly", span),
+        }
+        Ok(())
+    }
+
+    fn block_item(&mut self, it: &'a Node<c::BlockItem>, out: &mut Vec<b::Stmt>) -> R<()> {
+        match &it.node {
+            c::BlockItem::Declaration(d) => self.local_declaration(d, out),
+            c::BlockItem::StaticAssert(_) => Ok(()),
+            c::BlockItem::Statement(s) => self.stmt(s, out),
+        }
+    }
+
+    /// `while`, `do … while` and `for` (with `step`): `while (c) { body; #cont: step }`, or with the
+    /// condition's side effects inside `while (true)`.
+    fn lp(
+        &mut self,
+        cond: Option<&'a Node<c::Expression>>,
+        body_s: &'a Node<c::Statement>,
+        step: Option<&'a Node<c::Expression>>,
+        do_while: bool,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        let cont = self.fresh_label("continue");
+        let mut pre = Vec::new();
+        let c = match cond {
+            Some(e) => self.cond(e, &mut pre)?,
+            None => boolean(true, span),
+        };
+        self.f.loops.push((cont.clone(), false));
+        self.f.breaks.push(BreakTarget::Loop);
+        let mut body = Vec::new();
+        let exit = vec![if_(
+            not(c.clone(), span),
+            vec![stmt(b::StmtKind::Break(None), span)],
+            Vec::new(),
+            span,
+        )];
+        let simple = pre.is_empty() && !do_while;
+        if !simple && !do_while {
+            body.extend(pre.clone());
+            body.extend(exit.clone());
+        }
+        let r = self.stmt(body_s, &mut body);
+        self.f.breaks.pop();
+        let used = self.f.loops.pop().is_some_and(|(_, u)| u);
+        r?;
+        if used {
+            body.push(label(&cont, span));
+            body.push(assume(boolean(true, span), span));
+        }
+        if let Some(st) = step {
+            self.expr(st, &mut body)?;
+        }
+        if do_while {
+            // the condition is evaluated again after each iteration
+            let mut pre2 = Vec::new();
+            let c2 = match cond {
+                Some(e) => self.cond(e, &mut pre2)?,
+                None => boolean(true, span),
+            };
+            body.extend(pre2);
+            body.push(if_(
+                not(c2, span),
+                vec![stmt(b::StmtKind::Break(None), span)],
+                Vec::new(),
+                span,
+            ));
+        }
+        out.push(stmt(
+            b::StmtKind::While {
+                cond: Some(if simple { c } else { boolean(true, span) }),
+                invariants: Vec::new(),
+                body,
+            },
+            span,
+        ));
+        Ok(())
+    }
+
+    fn local_declaration(&mut self, d: &'a Node<c::Declaration>, out: &mut Vec<b::Stmt>) -> R<()> {
+        let storage = Self::storage(&d.node.specifiers);
+        let base = self.base_type_decl(&d.node.specifiers);
+        for id in &d.node.declarators {
+            let span = self.sp(id.span);
+            let (name, ty, fdecl) = self.declarator(base.clone(), &id.node.declarator);
+            let Some(name) = name else { continue };
+            match storage {
+                Some(c::StorageClassSpecifier::Typedef) => {
+                    self.bind(&name, Binding::Typedef(ty));
+                    continue;
+                }
+                Some(c::StorageClassSpecifier::Extern) => {
+                    if let Some(fd) = fdecl {
+                        self.declare_function(&name, ty, fd, None, span, id.span.start);
+                    } else if self.globals.contains_key(&name) {
+                        self.bind(&name, Binding::Global(name.clone()));
+                    } else {
+                        return unsupported("block-scope `extern` declaration", span);
+                    }
+                    continue;
+                }
+                Some(c::StorageClassSpecifier::Static) if fdecl.is_none() => {
+                    self.statics += 1;
+                    let key = format!("{name}#static{}", self.statics);
+                    let order = self.globals.len();
+                    self.globals.insert(
+                        key.clone(),
+                        Global {
+                            name: format!("~{name}~static{}", self.statics),
+                            ty,
+                            init: id.node.initializer.as_ref(),
+                            order,
+                            span,
+                        },
+                    );
+                    self.used_globals.insert(key.clone());
+                    self.bind(&name, Binding::Global(key));
+                    continue;
+                }
+                Some(c::StorageClassSpecifier::ThreadLocal) => {
+                    return unsupported("thread-local variable", span);
+                }
+                _ => {}
+            }
+            if let Some(fd) = fdecl {
+                self.declare_function(&name, ty, fd, None, span, id.span.start);
+                continue;
+            }
+            match &ty {
+                CType::Int(t) => {
+                    let local = self.new_local(&name, int_map_type(0, span));
+                    self.bind(
+                        &name,
+                        Binding::Local {
+                            name: local.clone(),
+                            ty: ty.clone(),
+                        },
+                    );
+                    match id.node.initializer.as_ref().map(|i| &i.node) {
+                        None => out.extend(self.nondet(&local, *t, span)),
+                        Some(c::Initializer::Expression(e)) => {
+                            let v = self.expr(e, out)?;
+                            let val = self.convert(&v, *t, span)?;
+                            out.push(assign_var(&local, val, span));
+                        }
+                        Some(c::Initializer::List(items)) => match items.as_slice() {
+                            [one] if one.node.designation.is_empty() => {
+                                match &one.node.initializer.node {
+                                    c::Initializer::Expression(e) => {
+                                        let v = self.expr(e, out)?;
+                                        let val = self.convert(&v, *t, span)?;
+                                        out.push(assign_var(&local, val, span));
+                                    }
+                                    _ => {
+                                        return unsupported("nested initialiser of a scalar", span);
+                                    }
+                                }
+                            }
+                            _ => return unsupported("initialiser list of a scalar", span),
+                        },
+                    }
+                }
+                CType::Array(..) => {
+                    let Some((dims, _)) = ty.int_array() else {
+                        return unsupported(format!("array of {}", ty.describe()), span);
+                    };
+                    let local = self.new_local(&name, int_map_type(dims.len(), span));
+                    self.bind(
+                        &name,
+                        Binding::Local {
+                            name: local.clone(),
+                            ty: ty.clone(),
+                        },
+                    );
+                    out.push(havoc(&local, span));
+                    if let Some(ini) = &id.node.initializer {
+                        let cells = self.array_cells(&ty, Some(ini), span)?;
+                        for (idx, e, t) in cells {
+                            let val = match e {
+                                None => int(0, span),
+                                Some(e) => {
+                                    let v = self.expr(e, out)?;
+                                    self.convert(&v, t, span)?
+                                }
+                            };
+                            let idx = idx.iter().map(|i| int(*i as i64, span)).collect();
+                            out.push(assign(lhs(&local, idx, span), val, span));
+                        }
+                    }
+                }
+                other => {
+                    return unsupported(format!("variable of type {}", other.describe()), span);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- expressions ------------------------------------------------------------------------
+
+    fn cond(&mut self, e: &'a Node<c::Expression>, out: &mut Vec<b::Stmt>) -> R<b::Expr> {
+        let span = self.sp(e.span);
+        let v = self.expr(e, out)?;
+        v.to_bool(span)
+    }
+
+    /// The value of `v` converted to `to` (C11 6.3.1.3, exact).
+    fn convert(&self, v: &TV, to: IntTy, span: Span) -> R<b::Expr> {
+        let from = v.int_ty(span)?;
+        let e = match &v.v {
+            V::Bool(c) => return Ok(ite(c.clone(), int(1, span), int(0, span), span)),
+            V::Int(e) => e.clone(),
+        };
+        if let Some(x) = as_lit(&e) {
+            return Ok(lit(&ints::convert(&x, to, self.arch), span));
+        }
+        if to.kind == IntKind::Bool {
+            if from.kind == IntKind::Bool {
+                return Ok(e);
+            }
+            return Ok(ite(
+                bin(BinOp::Neq, e, int(0, span), span),
+                int(1, span),
+                int(0, span),
+                span,
+            ));
+        }
+        if from.fits_in(to, self.arch) {
+            return Ok(e);
+        }
+        let m = to.modulus(self.arch);
+        if !to.signed {
+            return Ok(modulo(e, &m, span));
+        }
+        let half = &m >> 1;
+        Ok(arith(
+            BinOp::Sub,
+            modulo(arith(BinOp::Add, e, lit(&half, span), span), &m, span),
+            lit(&half, span),
+            span,
+        ))
+    }
+
+    /// Unsigned results wrap modulo `2^n`.
+    fn wrap(&self, e: b::Expr, t: IntTy, span: Span) -> b::Expr {
+        match unsigned_of(t) {
+            Some(u) => modulo(e, &u.modulus(self.arch), span),
+            None => e,
+        }
+    }
+
+    /// Evaluates two operands left to right: if the right one has side effects, the left value is
+    /// saved first.
+    fn operands(
+        &mut self,
+        l: &'a Node<c::Expression>,
+        r: &'a Node<c::Expression>,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<(TV, TV)> {
+        let a = self.expr(l, out)?;
+        let mut buf = Vec::new();
+        let bv = self.expr(r, &mut buf)?;
+        let a = self.snapshot(a, !buf.is_empty(), self.sp(l.span), out);
+        out.extend(buf);
+        Ok((a, bv))
+    }
+
+    fn snapshot(&mut self, a: TV, needed: bool, span: Span, out: &mut Vec<b::Stmt>) -> TV {
+        let CType::Int(t) = a.ty else { return a };
+        if !needed || matches!(&a.v, V::Int(e) if as_lit(e).is_some()) {
+            return a;
+        }
+        let tmp = self.temp(span);
+        out.push(assign_var(&tmp, a.to_int(span), span));
+        TV::int(var(&tmp, span), t)
+    }
+
+    fn expr(&mut self, e: &'a Node<c::Expression>, out: &mut Vec<b::Stmt>) -> R<TV> {
+        let span = self.sp(e.span);
+        match &e.node {
+            c::Expression::Identifier(i) => {
+                let name = &i.node.name;
+                match self.lookup(name).cloned() {
+                    Some(Binding::Local { name, ty }) => Ok(TV {
+                        v: V::Int(var(&name, span)),
+                        ty,
+                    }),
+                    Some(Binding::Global(key)) => {
+                        let Some(g) = self.globals.get(&key) else {
+                            return unsupported(format!("identifier `{name}`"), span);
+                        };
+                        let tv = TV {
+                            v: V::Int(var(&g.name, span)),
+                            ty: g.ty.clone(),
+                        };
+                        if let CType::Other(w) = &tv.ty {
+                            return unsupported(format!("variable of type {w}"), span);
+                        }
+                        self.used_globals.insert(key);
+                        Ok(tv)
+                    }
+                    Some(Binding::Enum(v)) => Ok(TV::int(lit(&v, span), IntTy::INT)),
+                    Some(Binding::Typedef(_)) | None => {
+                        if self.funcs.contains_key(name) {
+                            unsupported("function pointer", span)
+                        } else {
+                            unsupported(format!("undeclared identifier `{name}`"), span)
+                        }
+                    }
+                }
+            }
+            c::Expression::Constant(k) => match self.constant(&k.node) {
+                Ok((v, t)) => Ok(TV::int(lit(&v, span), t)),
+                Err(w) => unsupported(w, span),
+            },
+            c::Expression::StringLiteral(_) => unsupported("string literal", span),
+            c::Expression::Member(_) => unsupported("struct member access", span),
+            c::Expression::Call(ce) => self.call(&ce.node, span, out),
+            c::Expression::SizeOfTy(s) => {
+                let t = self.type_name(&s.node.0);
+                let n = self.size_of(&t, span)?;
+                Ok(TV::int(lit(&BigInt::from(n), span), IntTy::SIZE_T))
+            }
+            c::Expression::SizeOfVal(s) => {
+                let mut scratch = Vec::new();
+                let v = self.expr(&s.node.0, &mut scratch)?;
+                let n = self.size_of(&v.ty, span)?;
+                Ok(TV::int(lit(&BigInt::from(n), span), IntTy::SIZE_T))
+            }
+            c::Expression::AlignOf(a) => {
+                let t = self.type_name(&a.node.0);
+                let n = match t {
+                    CType::Int(i) => i.size(self.arch),
+                    CType::Array(..) => match t.int_array() {
+                        Some((_, i)) => i.size(self.arch),
+                        None => return unsupported("alignof", span),
+                    },
+                    _ => return unsupported("alignof", span),
+                };
+                Ok(TV::int(lit(&BigInt::from(n), span), IntTy::SIZE_T))
+            }
+            c::Expression::UnaryOperator(u) => self.unary(&u.node, span, out),
+            c::Expression::Cast(cst) => {
+                let t = self.type_name(&cst.node.type_name);
+                let v = self.expr(&cst.node.expression, out)?;
+                match t {
+                    CType::Void => Ok(TV::void(span)),
+                    CType::Int(it) => Ok(TV::int(self.convert(&v, it, span)?, it)),
+                    other => unsupported(format!("cast to {}", other.describe()), span),
+                }
+            }
+            c::Expression::BinaryOperator(bo) => self.binary(&bo.node, span, out),
+            c::Expression::Conditional(cd) => {
+                let c = self.cond(&cd.node.condition, out)?;
+                let mut tb = Vec::new();
+                let t = self.expr(&cd.node.then_expression, &mut tb)?;
+                let mut eb = Vec::new();
+                let f = self.expr(&cd.node.else_expression, &mut eb)?;
+                match (&t.ty, &f.ty) {
+                    (CType::Void, CType::Void) => {
+                        if !tb.is_empty() || !eb.is_empty() {
+                            out.push(if_(c, tb, eb, span));
+                        }
+                        Ok(TV::void(span))
+                    }
+                    (CType::Int(x), CType::Int(y)) => {
+                        let ct = ints::common(*x, *y, self.arch);
+                        let tv = self.convert(&t, ct, span)?;
+                        let fv = self.convert(&f, ct, span)?;
+                        if tb.is_empty() && eb.is_empty() {
+                            return Ok(TV::int(ite(c, tv, fv, span), ct));
+                        }
+                        let tmp = self.temp(span);
+                        tb.push(assign_var(&tmp, tv, span));
+                        eb.push(assign_var(&tmp, fv, span));
+                        out.push(if_(c, tb, eb, span));
+                        Ok(TV::int(var(&tmp, span), ct))
+                    }
+                    (x, y) => unsupported(
+                        format!(
+                            "conditional expression on {} and {}",
+                            x.describe(),
+                            y.describe()
+                        ),
+                        span,
+                    ),
+                }
+            }
+            c::Expression::Comma(es) => {
+                let mut last = TV::void(span);
+                for x in es.iter() {
+                    last = self.expr(x, out)?;
+                }
+                Ok(last)
+            }
+            c::Expression::Statement(s) => match &s.node {
+                c::Statement::Compound(items) => {
+                    self.scopes.push(HashMap::new());
+                    let mut last = TV::void(span);
+                    let r = (|| {
+                        for (k, it) in items.iter().enumerate() {
+                            match &it.node {
+                                c::BlockItem::Statement(Node {
+                                    node: c::Statement::Expression(Some(x)),
+                                    ..
+                                }) if k + 1 == items.len() => last = self.expr(x, out)?,
+                                _ => self.block_item(it, out)?,
+                            }
+                        }
+                        Ok(())
+                    })();
+                    self.scopes.pop();
+                    r.map(|()| last)
+                }
+                _ => unsupported("statement expression", span),
+            },
+            c::Expression::GenericSelection(_) => unsupported("_Generic", span),
+            c::Expression::CompoundLiteral(_) => unsupported("compound literal", span),
+            c::Expression::OffsetOf(_) => unsupported("offsetof", span),
+            c::Expression::VaArg(_) => unsupported("va_arg", span),
+        }
+    }
+
+    fn lvalue(&mut self, e: &'a Node<c::Expression>, out: &mut Vec<b::Stmt>) -> R<LVal> {
+        let span = self.sp(e.span);
+        match &e.node {
+            c::Expression::Identifier(_) => {
+                let tv = self.expr(e, out)?;
+                match (&tv.v, &tv.ty) {
+                    (V::Int(x), CType::Int(_) | CType::Array(..)) => match &x.kind {
+                        b::ExprKind::Var(v) => Ok(LVal {
+                            base: v.name.clone(),
+                            indices: Vec::new(),
+                            ty: tv.ty.clone(),
+                        }),
+                        _ => unsupported("assignment to a constant", span),
+                    },
+                    _ => unsupported(format!("assignment to {}", tv.ty.describe()), span),
+                }
+            }
+            c::Expression::BinaryOperator(bo)
+                if bo.node.operator.node == c::BinaryOperator::Index =>
+            {
+                self.lvalue_of_index(&bo.node, span, out)
+            }
+            c::Expression::UnaryOperator(u)
+                if u.node.operator.node == c::UnaryOperator::Indirection =>
+            {
+                unsupported("pointer dereference", span)
+            }
+            c::Expression::Member(_) => unsupported("struct member access", span),
+            _ => unsupported("assignment to this kind of expression", span),
+        }
+    }
+
+    /// Whether an expression denotes an array (syntactically: an array variable or an element of a
+    /// multi-dimensional one).
+    fn is_array_expr(&self, e: &Node<c::Expression>) -> bool {
+        match &e.node {
+            c::Expression::Identifier(i) => match self.lookup(&i.node.name) {
+                Some(Binding::Local { ty, .. }) => matches!(ty, CType::Array(..)),
+                Some(Binding::Global(k)) => self
+                    .globals
+                    .get(k)
+                    .is_some_and(|g| matches!(g.ty, CType::Array(..))),
+                _ => false,
+            },
+            c::Expression::BinaryOperator(bo)
+                if bo.node.operator.node == c::BinaryOperator::Index =>
+            {
+                self.is_array_expr(&bo.node.lhs) || self.is_array_expr(&bo.node.rhs)
+            }
+            _ => false,
+        }
+    }
+
+    fn store(&mut self, lv: &LVal, val: b::Expr, span: Span, out: &mut Vec<b::Stmt>) {
+        out.push(assign(lhs(&lv.base, lv.indices.clone(), span), val, span));
+    }
+
+    fn unary(
+        &mut self,
+        u: &'a c::UnaryOperatorExpression,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        use c::UnaryOperator as U;
+        match u.operator.node {
+            U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
+                let lv = self.lvalue(&u.operand, out)?;
+                let CType::Int(t) = lv.ty else {
+                    return unsupported(format!("increment of {}", lv.ty.describe()), span);
+                };
+                let old = TV::int(lv.read(span), t);
+                let old = self.snapshot(
+                    old,
+                    matches!(u.operator.node, U::PostIncrement | U::PostDecrement),
+                    span,
+                    out,
+                );
+                let one = TV::int(int(1, span), IntTy::INT);
+                let op = if matches!(u.operator.node, U::PostIncrement | U::PreIncrement) {
+                    BinOp::Add
+                } else {
+                    BinOp::Sub
+                };
+                let new = self.arith_op(op, old.clone(), one, span, out)?;
+                let val = self.convert(&new, t, span)?;
+                self.store(&lv, val, span, out);
+                if matches!(u.operator.node, U::PostIncrement | U::PostDecrement) {
+                    Ok(old)
+                } else {
+                    Ok(TV::int(lv.read(span), t))
+                }
+            }
+            U::Address => unsupported("address-of operator `&`", span),
+            U::Indirection => unsupported("pointer dereference", span),
+            U::Plus => {
+                let v = self.expr(&u.operand, out)?;
+                let p = ints::promote(v.int_ty(span)?);
+                Ok(TV::int(self.convert(&v, p, span)?, p))
+            }
+            U::Minus => {
+                let v = self.expr(&u.operand, out)?;
+                let p = ints::promote(v.int_ty(span)?);
+                let e = neg(self.convert(&v, p, span)?, span);
+                Ok(TV::int(self.wrap(e, p, span), p))
+            }
+            U::Complement => {
+                let v = self.expr(&u.operand, out)?;
+                let p = ints::promote(v.int_ty(span)?);
+                let e = self.convert(&v, p, span)?;
+                let r = if p.signed {
+                    arith(BinOp::Sub, neg(e, span), int(1, span), span)
+                } else {
+                    arith(BinOp::Sub, lit(&p.max(self.arch), span), e, span)
+                };
+                Ok(TV::int(r, p))
+            }
+            U::Negate => {
+                let v = self.expr(&u.operand, out)?;
+                Ok(TV::boolean(not(v.to_bool(span)?, span)))
+            }
+        }
+    }
+
+    fn binary(
+        &mut self,
+        bo: &'a c::BinaryOperatorExpression,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        use c::BinaryOperator as O;
+        let op = bo.operator.node.clone();
+        let compound = match op {
+            O::Index => {
+                let lv = self.lvalue_of_index(bo, span, out)?;
+                return Ok(TV {
+                    v: V::Int(lv.read(span)),
+                    ty: lv.ty,
+                });
+            }
+            O::LogicalAnd | O::LogicalOr => {
+                let a = self.expr(&bo.lhs, out)?;
+                let ca = a.to_bool(span)?;
+                let mut buf = Vec::new();
+                let bv = self.expr(&bo.rhs, &mut buf)?;
+                let cb = bv.to_bool(span)?;
+                let and = op == O::LogicalAnd;
+                if buf.is_empty() {
+                    return Ok(TV::boolean(bin(
+                        if and { BinOp::And } else { BinOp::Or },
+                        ca,
+                        cb,
+                        span,
+                    )));
+                }
+                let tmp = self.temp(span);
+                buf.push(assign_var(
+                    &tmp,
+                    ite(cb, int(1, span), int(0, span), span),
+                    span,
+                ));
+                let short = vec![assign_var(&tmp, int(if and { 0 } else { 1 }, span), span)];
+                out.push(if and {
+                    if_(ca, buf, short, span)
+                } else {
+                    if_(ca, short, buf, span)
+                });
+                return Ok(TV::int(var(&tmp, span), IntTy::INT));
+            }
+            O::Assign => None,
+            O::AssignMultiply => Some(O::Multiply),
+            O::AssignDivide => Some(O::Divide),
+            O::AssignModulo => Some(O::Modulo),
+            O::AssignPlus => Some(O::Plus),
+            O::AssignMinus => Some(O::Minus),
+            O::AssignShiftLeft => Some(O::ShiftLeft),
+            O::AssignShiftRight => Some(O::ShiftRight),
+            O::AssignBitwiseAnd => Some(O::BitwiseAnd),
+            O::AssignBitwiseXor => Some(O::BitwiseXor),
+            O::AssignBitwiseOr => Some(O::BitwiseOr),
+            _ => {
+                let (a, b2) = self.operands(&bo.lhs, &bo.rhs, out)?;
+                return self.arith(op, a, b2, span, out);
+            }
+        };
+        // assignments
+        let lv = self.lvalue(&bo.lhs, out)?;
+        let CType::Int(t) = lv.ty else {
+            return unsupported(format!("assignment to {}", lv.ty.describe()), span);
+        };
+        let r = self.expr(&bo.rhs, out)?;
+        let val = match compound {
+            None => self.convert(&r, t, span)?,
+            Some(op) => {
+                let cur = TV::int(lv.read(span), t);
+                let res = self.arith(op, cur, r, span, out)?;
+                self.convert(&res, t, span)?
+            }
+        };
+        self.store(&lv, val, span, out);
+        Ok(TV::int(lv.read(span), t))
+    }
+
+    fn lvalue_of_index(
+        &mut self,
+        bo: &'a c::BinaryOperatorExpression,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<LVal> {
+        let (arr, idx) = if self.is_array_expr(&bo.lhs) {
+            (&bo.lhs, &bo.rhs)
+        } else if self.is_array_expr(&bo.rhs) {
+            (&bo.rhs, &bo.lhs)
+        } else {
+            return unsupported("indexing of a pointer", span);
+        };
+        let mut base = self.lvalue(arr, out)?;
+        let CType::Array(elem, n) = base.ty.clone() else {
+            return unsupported("indexing of a pointer", span);
+        };
+        let i = self.expr(idx, out)?;
+        i.int_ty(span)?;
+        let ie = i.to_int(span);
+        let in_bounds = as_lit(&ie).is_some_and(|v| v >= BigInt::zero() && v < BigInt::from(n));
+        if !in_bounds {
+            out.push(assert(
+                bin(
+                    BinOp::And,
+                    bin(BinOp::Le, int(0, span), ie.clone(), span),
+                    bin(BinOp::Lt, ie.clone(), lit(&BigInt::from(n), span), span),
+                    span,
+                ),
+                span,
+            ));
+        }
+        base.indices.push(ie);
+        base.ty = *elem;
+        Ok(base)
+    }
+
+    fn arith_op(&mut self, op: BinOp, a: TV, b2: TV, span: Span, out: &mut Vec<b::Stmt>) -> R<TV> {
+        let cop = match op {
+            BinOp::Add => c::BinaryOperator::Plus,
+            _ => c::BinaryOperator::Minus,
+        };
+        self.arith(cop, a, b2, span, out)
+    }
+
+    /// A binary arithmetic, comparison, shift or bitwise operator on two evaluated operands.
+    fn arith(
+        &mut self,
+        op: c::BinaryOperator,
+        a: TV,
+        b2: TV,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        use c::BinaryOperator as O;
+        let (ta, tb) = (a.int_ty(span)?, b2.int_ty(span)?);
+        let arch = self.arch;
+        if matches!(op, O::ShiftLeft | O::ShiftRight) {
+            let p = ints::promote(ta);
+            let x = self.convert(&a, p, span)?;
+            let s = as_lit(&b2.to_int(span))
+                .and_then(|s| s.to_u32())
+                .filter(|s| *s < p.bits(arch));
+            let Some(s) = s else {
+                return unsupported("shift by a non-constant or out-of-range amount", span);
+            };
+            let pow = BigInt::one() << s;
+            let r = if op == O::ShiftLeft {
+                self.wrap(arith(BinOp::Mul, x, lit(&pow, span), span), p, span)
+            } else {
+                match as_lit(&x) {
+                    Some(v) => lit(&num_integer::Integer::div_floor(&v, &pow), span),
+                    None if s == 0 => x,
+                    None => bin(BinOp::Div, x, lit(&pow, span), span),
+                }
+            };
+            return Ok(TV::int(r, p));
+        }
+        let ct = ints::common(ta, tb, arch);
+        let x = self.convert(&a, ct, span)?;
+        let y = self.convert(&b2, ct, span)?;
+        let cmp = |o: BinOp| Ok(TV::boolean(bin(o, x.clone(), y.clone(), span)));
+        match op {
+            O::Less => cmp(BinOp::Lt),
+            O::Greater => cmp(BinOp::Gt),
+            O::LessOrEqual => cmp(BinOp::Le),
+            O::GreaterOrEqual => cmp(BinOp::Ge),
+            O::Equals => cmp(BinOp::Eq),
+            O::NotEquals => cmp(BinOp::Neq),
+            O::Plus | O::Minus | O::Multiply => {
+                let o = match op {
+                    O::Plus => BinOp::Add,
+                    O::Minus => BinOp::Sub,
+                    _ => BinOp::Mul,
+                };
+                Ok(TV::int(self.wrap(arith(o, x, y, span), ct, span), ct))
+            }
+            O::Divide | O::Modulo => {
+                let yl = as_lit(&y);
+                if yl.as_ref().is_none_or(|v| v.is_zero()) {
+                    out.push(assert(bin(BinOp::Neq, y.clone(), int(0, span), span), span));
+                }
+                let div = op == O::Divide;
+                if let (Some(p), Some(q)) = (as_lit(&x), yl.as_ref()) {
+                    let r = if div {
+                        ints::c_div(&p, q)
+                    } else {
+                        ints::c_rem(&p, q)
+                    };
+                    if let Some(r) = r {
+                        let r = if ct.signed {
+                            r
+                        } else {
+                            ints::convert(&r, ct, arch)
+                        };
+                        return Ok(TV::int(lit(&r, span), ct));
+                    }
+                }
+                let o = if div { BinOp::Div } else { BinOp::Mod };
+                if !ct.signed || as_lit(&x).is_some_and(|v| !v.is_negative()) {
+                    return Ok(TV::int(bin(o, x, y, span), ct));
+                }
+                // C truncates: for a < 0, a / b = -((-a) div b) and a % b = -((-a) mod b).
+                let pos = bin(o, x.clone(), y.clone(), span);
+                let negv = neg(bin(o, neg(x.clone(), span), y, span), span);
+                Ok(TV::int(
+                    ite(bin(BinOp::Ge, x, int(0, span), span), pos, negv, span),
+                    ct,
+                ))
+            }
+            O::BitwiseAnd | O::BitwiseOr | O::BitwiseXor => {
+                if let (Some(p), Some(q)) = (as_lit(&x), as_lit(&y)) {
+                    let r = match op {
+                        O::BitwiseAnd => p & q,
+                        O::BitwiseOr => p | q,
+                        _ => p ^ q,
+                    };
+                    return Ok(TV::int(lit(&ints::convert(&r, ct, arch), span), ct));
+                }
+                let (other, mask) = match (as_lit(&x), as_lit(&y)) {
+                    (Some(m), None) => (y, m),
+                    (None, Some(m)) => (x, m),
+                    _ => {
+                        return unsupported("bitwise operator on two non-constant operands", span);
+                    }
+                };
+                if mask.is_zero() {
+                    return Ok(TV::int(
+                        if op == O::BitwiseAnd {
+                            int(0, span)
+                        } else {
+                            other
+                        },
+                        ct,
+                    ));
+                }
+                let m1 = &mask + 1u32;
+                let pow2 = !mask.is_negative() && (&m1 & (&m1 - 1u32)).is_zero();
+                if op == O::BitwiseAnd && pow2 {
+                    // x & (2^k - 1) == x mod 2^k in two's complement
+                    return Ok(TV::int(modulo(other, &m1, span), ct));
+                }
+                unsupported("bitwise operator depending on the bit representation", span)
+            }
+            _ => unsupported("binary operator", span),
+        }
+    }
+
+    fn call(&mut self, ce: &'a c::CallExpression, span: Span, out: &mut Vec<b::Stmt>) -> R<TV> {
+        let c::Expression::Identifier(callee) = &ce.callee.node else {
+            return unsupported("call through a function pointer", span);
+        };
+        let name = callee.node.name.as_str();
+        if matches!(
+            self.lookup(name),
+            Some(Binding::Local { .. } | Binding::Global(_))
+        ) {
+            return unsupported("call through a function pointer", span);
+        }
+        match name {
+            "reach_error"
+            | "__VERIFIER_error"
+            | "__assert_fail"
+            | "__assert_perror_fail"
+            | "__assert" => {
+                out.push(assert(boolean(false, span), span));
+                return Ok(TV::void(span));
+            }
+            ACSL_ASSERT | "__VERIFIER_assert"
+                if self.funcs.get(name).is_none_or(|f| f.def.is_none()) =>
+            {
+                let [arg] = ce.arguments.as_slice() else {
+                    return unsupported(format!("`{name}` with other than one argument"), span);
+                };
+                let c = self.cond(arg, out)?;
+                out.push(assert(c, span));
+                return Ok(TV::void(span));
+            }
+            "__VERIFIER_assume" => {
+                let [arg] = ce.arguments.as_slice() else {
+                    return unsupported("`__VERIFIER_assume` with other than one argument", span);
+                };
+                let c = self.cond(arg, out)?;
+                out.push(assume(c, span));
+                return Ok(TV::void(span));
+            }
+            "abort" | "exit" | "_Exit" => {
+                for a in &ce.arguments {
+                    self.expr(a, out)?;
+                }
+                out.push(assume(boolean(false, span), span));
+                return Ok(TV::void(span));
+            }
+            "__builtin_expect" => {
+                let [x, y] = ce.arguments.as_slice() else {
+                    return unsupported("`__builtin_expect` with other than two arguments", span);
+                };
+                let (v, _) = self.operands(x, y, out)?;
+                return Ok(v);
+            }
+            _ => {}
+        }
+        if name.starts_with("pthread_") || name.starts_with("__VERIFIER_atomic_begin") {
+            return unsupported(format!("pthreads (`{name}`)"), span);
+        }
+        let info = self.funcs.get(name).cloned();
+        let nondet_ty = name.strip_prefix("__VERIFIER_nondet_").map(nondet_type);
+        if let Some(info) = info.as_ref().filter(|i| i.def.is_some()) {
+            if info.variadic {
+                return unsupported(format!("variadic function `{name}`"), span);
+            }
+            if info.params.len() != ce.arguments.len() {
+                return unsupported(
+                    format!("call of `{name}` with a different number of arguments"),
+                    span,
+                );
+            }
+            let vals = self.args(&ce.arguments, out)?;
+            let mut args = Vec::new();
+            for (v, (_, pt)) in vals.iter().zip(&info.params) {
+                let CType::Int(pt) = pt else {
+                    return unsupported(format!("parameter of type {}", pt.describe()), span);
+                };
+                args.push(Some(self.convert(v, *pt, span)?));
+            }
+            self.enqueue(name);
+            let (outs, res) = match &info.ret {
+                CType::Int(t) => {
+                    let tmp = self.temp(span);
+                    (vec![ident(&tmp, span)], TV::int(var(&tmp, span), *t))
+                }
+                CType::Void => (Vec::new(), TV::void(span)),
+                other => {
+                    return unsupported(format!("function returning {}", other.describe()), span);
+                }
+            };
+            out.push(stmt(
+                b::StmtKind::Call {
+                    attrs: Vec::new(),
+                    forall: false,
+                    outs,
+                    proc: ident(&proc_name(name), span),
+                    args,
+                },
+                span,
+            ));
+            return Ok(res);
+        }
+        // No body: SV-COMP's nondeterministic functions and functions declared in the program
+        // return an arbitrary value of their type; library functions are modelled one by one.
+        let ret = match (&info, nondet_ty) {
+            (Some(i), _) => i.ret.clone(),
+            (_, Some(Some(t))) => CType::Int(t),
+            (None, _) => return unsupported(format!("call of undeclared function `{name}`"), span),
+        };
+        let in_main = info.as_ref().is_some_and(|i| i.in_main);
+        if matches!(name, "abs" | "labs" | "llabs") && !in_main {
+            let [arg] = ce.arguments.as_slice() else {
+                return unsupported(format!("`{name}` with other than one argument"), span);
+            };
+            let v = self.expr(arg, out)?;
+            let CType::Int(t) = ret else {
+                return unsupported(format!("`{name}`"), span);
+            };
+            let x = self.convert(&v, t, span)?;
+            return Ok(TV::int(
+                ite(
+                    bin(BinOp::Lt, x.clone(), int(0, span), span),
+                    neg(x.clone(), span),
+                    x,
+                    span,
+                ),
+                t,
+            ));
+        }
+        let printing = matches!(name, "printf" | "puts" | "putchar");
+        if !in_main && !name.starts_with("__VERIFIER_nondet_") && !printing {
+            return unsupported(format!("call of library function `{name}`"), span);
+        }
+        for a in &ce.arguments {
+            if printing && matches!(a.node, c::Expression::StringLiteral(_)) {
+                continue;
+            }
+            let v = self.expr(a, out)?;
+            if !matches!(v.ty, CType::Int(_)) {
+                return unsupported(
+                    format!("argument of type {} to `{name}`", v.ty.describe()),
+                    span,
+                );
+            }
+        }
+        match ret {
+            CType::Int(t) => {
+                let tmp = self.temp(span);
+                out.extend(self.nondet(&tmp, t, span));
+                Ok(TV::int(var(&tmp, span), t))
+            }
+            CType::Void => Ok(TV::void(span)),
+            other => Ok(TV {
+                v: V::Int(int(0, span)),
+                ty: CType::Other(format!("result of `{name}` ({})", other.describe())),
+            }),
+        }
+    }
+
+    /// Arguments left to right; a value is saved when a later argument has side effects.
+    fn args(&mut self, es: &'a [Node<c::Expression>], out: &mut Vec<b::Stmt>) -> R<Vec<TV>> {
+        let mut vals: Vec<TV> = Vec::new();
+        for e in es {
+            let mut buf = Vec::new();
+            let v = self.expr(e, &mut buf)?;
+            if !buf.is_empty() {
+                let spn = self.sp(e.span);
+                let old = std::mem::take(&mut vals);
+                for p in old {
+                    let s = self.snapshot(p, true, spn, out);
+                    vals.push(s);
+                }
+            }
+            out.extend(buf);
+            vals.push(v);
+        }
+        Ok(vals)
+    }
+}
+
+/// The type of `__VERIFIER_nondet_<suffix>` (SV-COMP's naming).
+fn nondet_type(suffix: &str) -> Option<IntTy> {
+    use IntKind::*;
+    Some(match suffix {
+        "int" => IntTy::INT,
+        "uint" | "unsigned" | "u32" => IntTy::UINT,
+        "char" => IntTy::CHAR,
+        "uchar" | "u8" => IntTy::new(Char, false),
+        "short" => IntTy::new(Short, true),
+        "ushort" | "u16" => IntTy::new(Short, false),
+        "long" => IntTy::new(Long, true),
+        "ulong" | "size_t" => IntTy::new(Long, false),
+        "longlong" => IntTy::new(LongLong, true),
+        "ulonglong" => IntTy::new(LongLong, false),
+        "bool" | "_Bool" => IntTy::BOOL,
+        _ => return None,
+    })
+}
+
+/// The value of a character constant such as `'a'`, `'\n'`, `'\x41'`, `'\0'` (type `int`; a plain
+/// `char` is signed, so `'\xff'` is -1).
+fn char_value(s: &str) -> Option<BigInt> {
+    let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
+    let v: i64 = if let Some(esc) = inner.strip_prefix('\\') {
+        match esc {
+            "n" => 10,
+            "t" => 9,
+            "r" => 13,
+            "0" => 0,
+            "\\" => 92,
+            "'" => 39,
+            "\"" => 34,
+            "a" => 7,
+            "b" => 8,
+            "f" => 12,
+            "v" => 11,
+            "?" => 63,
+            _ if esc.starts_with('x') => i64::from_str_radix(&esc[1..], 16).ok()?,
+            _ if esc.chars().all(|c| c.is_digit(8)) => i64::from_str_radix(esc, 8).ok()?,
+            _ => return None,
+        }
+    } else {
+        let mut chars = inner.chars();
+        let ch = chars.next()?;
+        if chars.next().is_some() || !ch.is_ascii() {
+            return None;
+        }
+        ch as i64
+    };
+    if !(0..=255).contains(&v) {
+        return None;
+    }
+    Some(BigInt::from(if v > 127 { v - 256 } else { v }))
+}
