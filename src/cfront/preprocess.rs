@@ -98,7 +98,24 @@ fn acsl_assert(body: &str, line: usize) -> Result<String, AcslUnsupported> {
     if expr.contains('\\') || expr.contains("==>") || expr.contains("<==>") || expr.contains(';') {
         return Err(unsupported("ACSL logic in an assertion"));
     }
+    if has_side_effect(&expr) {
+        return Err(unsupported("ACSL assertion with an assignment"));
+    }
     Ok(format!("{ACSL_ASSERT}({expr});"))
+}
+
+/// Whether a C expression's text contains an assignment, `++` or `--` (ACSL terms are pure).
+fn has_side_effect(e: &str) -> bool {
+    let b = e.as_bytes();
+    if e.contains("++") || e.contains("--") {
+        return true;
+    }
+    (0..b.len()).any(|i| {
+        b[i] == b'='
+            && b.get(i + 1) != Some(&b'=')
+            && !(i > 0 && matches!(b[i - 1], b'=' | b'!' | b'<' | b'>'))
+    }) || e.contains("<<=")
+        || e.contains(">>=")
 }
 
 /// Why preprocessing failed.
@@ -287,6 +304,8 @@ mod tests {
         assert_eq!(e.line, 2);
         assert!(rewrite_acsl("//@ assert \\forall int i; i == i;\n").is_err());
         assert!(rewrite_acsl("//@ assert x ==> y;\n").is_err());
+        assert!(rewrite_acsl("//@ assert k = 4;\n").is_err());
+        assert!(rewrite_acsl("//@ assert k <= 4 && k >= 1 && k != 2 && k == 3;\n").is_ok());
         assert!(rewrite_acsl("char *s = \"//@ ghost\";\n").is_ok());
     }
 

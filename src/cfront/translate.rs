@@ -32,6 +32,9 @@ fn unsupported<T>(what: impl Into<String>, span: Span) -> R<T> {
     })
 }
 
+/// The length of `int a[] = {…}` until the initialiser gives it.
+const UNKNOWN_LEN: u64 = u64::MAX;
+
 /// Most array cells a zero or list initialisation may write.
 const MAX_INIT_CELLS: u64 = 1024;
 
@@ -221,6 +224,8 @@ pub struct Translator<'a> {
     procs: Vec<ProcOut>,
     f: FnCtx,
     statics: usize,
+    /// Failing file-scope static assertions (checked at the start of `ULTIMATE.start`).
+    file_asserts: Vec<b::Stmt>,
 }
 
 /// Names of Boogie keywords a C function could be called.
@@ -296,6 +301,7 @@ impl<'a> Translator<'a> {
             procs: Vec::new(),
             f: FnCtx::default(),
             statics: 0,
+            file_asserts: Vec::new(),
         }
     }
 
@@ -320,7 +326,14 @@ impl<'a> Translator<'a> {
         for ext in &unit.0 {
             match &ext.node {
                 c::ExternalDeclaration::Declaration(d) => self.global_declaration(d)?,
-                c::ExternalDeclaration::StaticAssert(_) => {}
+                c::ExternalDeclaration::StaticAssert(sa) => {
+                    if self.map.in_main(sa.span.start) {
+                        let span = self.sp(sa.span);
+                        let mut out = Vec::new();
+                        self.static_assert(&sa.node.expression, span, &mut out)?;
+                        self.file_asserts.extend(out);
+                    }
+                }
                 c::ExternalDeclaration::FunctionDefinition(fd) => self.function_definition(fd),
             }
         }
@@ -365,6 +378,10 @@ impl<'a> Translator<'a> {
                 self.declare_function(&name, ty, fd, None, span, id.span.start);
                 continue;
             }
+            let ty = match &id.node.initializer {
+                Some(_) => self.complete_array(ty, id.node.initializer.as_ref()),
+                None => ty,
+            };
             let order = self.globals.len();
             let entry = self.globals.entry(name.clone()).or_insert_with(|| Global {
                 name: format!("~{name}"),
@@ -604,11 +621,12 @@ impl<'a> Translator<'a> {
                 }
             }
         }
-        for a in arrays.iter().rev() {
+        for (k, a) in arrays.iter().enumerate().rev() {
             let n = match &a.node.size {
                 c::ArraySize::VariableExpression(e) | c::ArraySize::StaticExpression(e) => {
                     self.const_eval(e).and_then(|(v, _)| v.to_u64())
                 }
+                c::ArraySize::Unknown if k == 0 => Some(UNKNOWN_LEN),
                 _ => None,
             };
             ty = match n {
@@ -617,6 +635,40 @@ impl<'a> Translator<'a> {
             };
         }
         (name, ty, fdecl)
+    }
+
+    /// `T a[] = {…}`: the length is the number of elements the initialiser gives; without one the
+    /// array is not translated.
+    fn complete_array(&mut self, ty: CType, ini: Option<&'a Node<c::Initializer>>) -> CType {
+        let CType::Array(elem, UNKNOWN_LEN) = ty else {
+            return ty;
+        };
+        let Some(c::Initializer::List(items)) = ini.map(|i| &i.node) else {
+            return CType::Other("array of unknown size".into());
+        };
+        let multi = matches!(*elem, CType::Array(..));
+        let (mut k, mut n) = (0u64, 0u64);
+        for it in items {
+            if multi && !matches!(it.node.initializer.node, c::Initializer::List(_)) {
+                return CType::Other("array of unknown size with elided braces".into());
+            }
+            match it.node.designation.as_slice() {
+                [] => {}
+                [d] => match &d.node {
+                    c::Designator::Index(e) => {
+                        match self.const_eval(e).and_then(|(v, _)| v.to_u64()) {
+                            Some(v) => k = v,
+                            None => return CType::Other("non-constant array designator".into()),
+                        }
+                    }
+                    _ => return CType::Other("designated initialiser".into()),
+                },
+                _ => return CType::Other("designated initialiser".into()),
+            }
+            k += 1;
+            n = n.max(k);
+        }
+        CType::Array(elem, n)
     }
 
     fn type_name(&mut self, t: &'a Node<c::TypeName>) -> CType {
@@ -799,9 +851,6 @@ impl<'a> Translator<'a> {
         };
         let Some(fd) = info.def else { return Ok(()) };
         let span = info.span;
-        if info.variadic {
-            return unsupported(format!("variadic function `{name}`"), span);
-        }
         self.f = FnCtx::default();
         self.f.ret = match &info.ret {
             CType::Int(t) => Some(*t),
@@ -864,7 +913,7 @@ impl<'a> Translator<'a> {
             .map(|g| (g.name.clone(), g.ty.clone(), g.init, g.span))
             .collect();
         let mut decls = Vec::new();
-        let mut init = Vec::new();
+        let mut init = std::mem::take(&mut self.file_asserts);
         self.f = FnCtx::default();
         for (name, ty, ini, span) in &used {
             let (dims, _) = ty.int_array().ok_or_else(|| Unsupported {
@@ -998,7 +1047,10 @@ impl<'a> Translator<'a> {
                                 c::Initializer::Expression(e) => match self.const_eval(e) {
                                     Some((v, _)) => ints::convert(&v, *t, self.arch),
                                     None => {
-                                        return unsupported("non-constant global initialiser", span);
+                                        return unsupported(
+                                            "non-constant global initialiser",
+                                            span,
+                                        );
                                     }
                                 },
                                 _ => return unsupported("nested initialiser of a scalar", span),
@@ -1040,7 +1092,10 @@ impl<'a> Translator<'a> {
         let Some((dims, et)) = ty.int_array() else {
             return unsupported(format!("array of {}", ty.describe()), span);
         };
-        let total: u64 = dims.iter().product();
+        let total = dims
+            .iter()
+            .try_fold(1u64, |a, d| a.checked_mul(*d))
+            .unwrap_or(u64::MAX);
         if total > MAX_INIT_CELLS {
             return unsupported(format!("initialisation of an array of {total} cells"), span);
         }
@@ -1089,14 +1144,39 @@ impl<'a> Translator<'a> {
                 _ => unsupported("initialiser list of a scalar", span),
             };
         }
-        let mut pos = 0u64;
-        for item in items {
+        let mut pos = 0;
+        self.fill_list(dims, &prefix, items, &mut pos, given, true, span)?;
+        if pos < items.len() {
+            return unsupported("initialiser beyond the array's size", span);
+        }
+        Ok(())
+    }
+
+    /// Initialises the array `dims` at `prefix` from `items[*pos..]` (C11 6.7.9: a braced list, or
+    /// with `braced == false` the items a sub-array takes when its braces are elided).
+    #[allow(clippy::too_many_arguments)]
+    fn fill_list(
+        &mut self,
+        dims: &[u64],
+        prefix: &[u64],
+        items: &'a [Node<c::InitializerListItem>],
+        pos: &mut usize,
+        given: &mut BTreeMap<Vec<u64>, &'a Node<c::Expression>>,
+        braced: bool,
+        span: Span,
+    ) -> R<()> {
+        if dims[0] == 0 {
+            return unsupported("zero-length array", span);
+        }
+        let mut k = 0u64;
+        while *pos < items.len() {
+            let item = &items[*pos];
             match item.node.designation.as_slice() {
                 [] => {}
-                [d] => match &d.node {
+                [d] if braced => match &d.node {
                     c::Designator::Index(e) => {
                         match self.const_eval(e).and_then(|(v, _)| v.to_u64()) {
-                            Some(v) => pos = v,
+                            Some(v) => k = v,
                             None => return unsupported("non-constant array designator", span),
                         }
                     }
@@ -1104,16 +1184,28 @@ impl<'a> Translator<'a> {
                 },
                 _ => return unsupported("designated initialiser", span),
             }
-            if pos >= dims[0] {
-                return unsupported("initialiser beyond the array's size", span);
+            if k >= dims[0] {
+                if braced {
+                    return unsupported("initialiser beyond the array's size", span);
+                }
+                return Ok(());
             }
-            if dims.len() > 1 && !matches!(item.node.initializer.node, c::Initializer::List(_)) {
-                return unsupported("array initialiser with elided braces", span);
+            let mut p = prefix.to_vec();
+            p.push(k);
+            match &item.node.initializer.node {
+                c::Initializer::List(_) => {
+                    self.fill(&dims[1..], p, &item.node.initializer, given, span)?;
+                    *pos += 1;
+                }
+                c::Initializer::Expression(e) if dims.len() == 1 => {
+                    given.insert(p, e);
+                    *pos += 1;
+                }
+                c::Initializer::Expression(_) => {
+                    self.fill_list(&dims[1..], &p, items, pos, given, false, span)?;
+                }
             }
-            let mut p = prefix.clone();
-            p.push(pos);
-            self.fill(&dims[1..], p, &item.node.initializer, given, span)?;
-            pos += 1;
+            k += 1;
         }
         Ok(())
     }
@@ -1164,7 +1256,11 @@ impl<'a> Translator<'a> {
             c::Statement::For(f) => {
                 self.scopes.push(HashMap::new());
                 match &f.node.initializer.node {
-                    c::ForInitializer::Empty | c::ForInitializer::StaticAssert(_) => {}
+                    c::ForInitializer::Empty => {}
+                    c::ForInitializer::StaticAssert(sa) => {
+                        let sp = self.sp(sa.span);
+                        self.static_assert(&sa.node.expression, sp, out)?
+                    }
                     c::ForInitializer::Expression(e) => {
                         self.expr(e, out)?;
                     }
@@ -1274,10 +1370,31 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
+    /// `_Static_assert(e, msg)`: checked as Ultimate does, as an assertion where it stands (a false
+    /// one is an error, as a failing `assert`).
+    fn static_assert(
+        &mut self,
+        e: &'a Node<c::Expression>,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        match self.const_eval(e) {
+            Some((v, _)) if v.is_zero() => {
+                out.push(assert(boolean(false, span), span));
+                Ok(())
+            }
+            Some(_) => Ok(()),
+            None => unsupported("static assertion that is not an integer constant", span),
+        }
+    }
+
     fn block_item(&mut self, it: &'a Node<c::BlockItem>, out: &mut Vec<b::Stmt>) -> R<()> {
         match &it.node {
             c::BlockItem::Declaration(d) => self.local_declaration(d, out),
-            c::BlockItem::StaticAssert(_) => Ok(()),
+            c::BlockItem::StaticAssert(sa) => {
+                let span = self.sp(sa.span);
+                self.static_assert(&sa.node.expression, span, out)
+            }
             c::BlockItem::Statement(s) => self.stmt(s, out),
         }
     }
@@ -1399,6 +1516,7 @@ impl<'a> Translator<'a> {
                 self.declare_function(&name, ty, fd, None, span, id.span.start);
                 continue;
             }
+            let ty = self.complete_array(ty, id.node.initializer.as_ref());
             match &ty {
                 CType::Int(t) => {
                     let local = self.new_local(&name, int_map_type(0, span));
@@ -1553,7 +1671,19 @@ impl<'a> Translator<'a> {
         match &e.node {
             c::Expression::Identifier(i) => {
                 let name = &i.node.name;
-                match self.lookup(name).cloned() {
+                let lookup = self.lookup(name).cloned();
+                let unknown_len = match &lookup {
+                    Some(Binding::Local { ty, .. }) => matches!(ty, CType::Array(_, UNKNOWN_LEN)),
+                    Some(Binding::Global(k)) => self
+                        .globals
+                        .get(k)
+                        .is_some_and(|g| matches!(g.ty, CType::Array(_, UNKNOWN_LEN))),
+                    _ => false,
+                };
+                if unknown_len {
+                    return unsupported("array of unknown size", span);
+                }
+                match lookup {
                     Some(Binding::Local { name, ty }) => Ok(TV {
                         v: V::Int(var(&name, span)),
                         ty,
@@ -2124,16 +2254,28 @@ impl<'a> Translator<'a> {
         let info = self.funcs.get(name).cloned();
         let nondet_ty = name.strip_prefix("__VERIFIER_nondet_").map(nondet_type);
         if let Some(info) = info.as_ref().filter(|i| i.def.is_some()) {
-            if info.variadic {
-                return unsupported(format!("variadic function `{name}`"), span);
-            }
-            if info.params.len() != ce.arguments.len() {
+            let arity_ok = if info.variadic {
+                ce.arguments.len() >= info.params.len()
+            } else {
+                ce.arguments.len() == info.params.len()
+            };
+            if !arity_ok {
                 return unsupported(
                     format!("call of `{name}` with a different number of arguments"),
                     span,
                 );
             }
+            // extra arguments of a variadic function: evaluated (the body cannot read them:
+            // `va_list` is not translated)
             let vals = self.args(&ce.arguments, out)?;
+            for v in vals.iter().skip(info.params.len()) {
+                if !matches!(v.ty, CType::Int(_) | CType::Void) {
+                    return unsupported(
+                        format!("argument of type {} to `{name}`", v.ty.describe()),
+                        span,
+                    );
+                }
+            }
             let mut args = Vec::new();
             for (v, (_, pt)) in vals.iter().zip(&info.params) {
                 let CType::Int(pt) = pt else {
@@ -2169,9 +2311,25 @@ impl<'a> Translator<'a> {
         let ret = match (&info, nondet_ty) {
             (Some(i), _) => i.ret.clone(),
             (_, Some(Some(t))) => CType::Int(t),
-            (None, _) => return unsupported(format!("call of undeclared function `{name}`"), span),
+            (None, _) if name == "static_assert" && !ce.arguments.is_empty() => {
+                self.static_assert(&ce.arguments[0], span, out)?;
+                return Ok(TV::void(span));
+            }
+            (None, _) if name == "assert" => {
+                let [arg] = ce.arguments.as_slice() else {
+                    return unsupported("`assert` with other than one argument", span);
+                };
+                let c = self.cond(arg, out)?;
+                out.push(assert(c, span));
+                return Ok(TV::void(span));
+            }
+            (None, _) if name.starts_with("__builtin") => {
+                return unsupported(format!("call of `{name}`"), span);
+            }
+            // an implicit declaration (C89): `int name()`
+            (None, _) => CType::Int(IntTy::INT),
         };
-        let in_main = info.as_ref().is_some_and(|i| i.in_main);
+        let in_main = info.as_ref().is_none_or(|i| i.in_main);
         if matches!(name, "abs" | "labs" | "llabs") && !in_main {
             let [arg] = ce.arguments.as_slice() else {
                 return unsupported(format!("`{name}` with other than one argument"), span);
