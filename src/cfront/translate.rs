@@ -43,6 +43,9 @@ enum CType {
     Void,
     Int(IntTy),
     Array(Box<CType>, u64),
+    /// A string literal: only its truth value (a non-null address) and its being passed to a
+    /// function without body are translated.
+    Str,
     /// A type that is not translated (pointer, struct, float, …): the reason.
     Other(String),
 }
@@ -53,6 +56,7 @@ impl CType {
             CType::Void => "void".into(),
             CType::Int(t) => t.name().into(),
             CType::Array(..) => "array".into(),
+            CType::Str => "string literal".into(),
             CType::Other(s) => s.clone(),
         }
     }
@@ -121,6 +125,9 @@ impl TV {
     }
 
     fn to_bool(&self, span: Span) -> R<b::Expr> {
+        if self.ty == CType::Str {
+            return Ok(boolean(true, span));
+        }
         self.int_ty(span)?;
         Ok(match &self.v {
             V::Bool(c) => c.clone(),
@@ -1716,7 +1723,10 @@ impl<'a> Translator<'a> {
                 Ok((v, t)) => Ok(TV::int(lit(&v, span), t)),
                 Err(w) => unsupported(w, span),
             },
-            c::Expression::StringLiteral(_) => unsupported("string literal", span),
+            c::Expression::StringLiteral(_) => Ok(TV {
+                v: V::Bool(boolean(true, span)),
+                ty: CType::Str,
+            }),
             c::Expression::Member(_) => unsupported("struct member access", span),
             c::Expression::Call(ce) => self.call(&ce.node, span, out),
             c::Expression::SizeOfTy(s) => {
@@ -2323,6 +2333,9 @@ impl<'a> Translator<'a> {
                 out.push(assert(c, span));
                 return Ok(TV::void(span));
             }
+            (None, _) if overflow_builtin(name).is_some() => {
+                return self.overflow_builtin(name, ce, span, out);
+            }
             (None, _) if name.starts_with("__builtin") => {
                 return unsupported(format!("call of `{name}`"), span);
             }
@@ -2354,11 +2367,8 @@ impl<'a> Translator<'a> {
             return unsupported(format!("call of library function `{name}`"), span);
         }
         for a in &ce.arguments {
-            if printing && matches!(a.node, c::Expression::StringLiteral(_)) {
-                continue;
-            }
             let v = self.expr(a, out)?;
-            if !matches!(v.ty, CType::Int(_)) {
+            if !matches!(v.ty, CType::Int(_) | CType::Str) {
                 return unsupported(
                     format!("argument of type {} to `{name}`", v.ty.describe()),
                     span,
@@ -2379,6 +2389,74 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// `__builtin_{s,u,}{add,sub,mul}{,l,ll}_overflow(a, b, &r)`: `r` gets the exact result converted
+    /// to its type; the value says whether that conversion changed it.
+    fn overflow_builtin(
+        &mut self,
+        name: &str,
+        ce: &'a c::CallExpression,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        let Some((op, operand_ty)) = overflow_builtin(name) else {
+            return unsupported(format!("call of `{name}`"), span);
+        };
+        let [x, y, r] = ce.arguments.as_slice() else {
+            return unsupported(format!("`{name}` with other than three arguments"), span);
+        };
+        let c::Expression::UnaryOperator(u) = &r.node else {
+            return unsupported(
+                format!("`{name}` with a result that is not `&variable`"),
+                span,
+            );
+        };
+        if u.node.operator.node != c::UnaryOperator::Address {
+            return unsupported(
+                format!("`{name}` with a result that is not `&variable`"),
+                span,
+            );
+        }
+        let (a, bv) = self.operands(x, y, out)?;
+        let (ea, eb) = match operand_ty {
+            Some(t) => (self.convert(&a, t, span)?, self.convert(&bv, t, span)?),
+            None => {
+                a.int_ty(span)?;
+                bv.int_ty(span)?;
+                (a.to_int(span), bv.to_int(span))
+            }
+        };
+        let lv = self.lvalue(&u.node.operand, out)?;
+        let CType::Int(rt) = lv.ty else {
+            return unsupported(
+                format!("`{name}` with a result of type {}", lv.ty.describe()),
+                span,
+            );
+        };
+        let tmp = self.temp(span);
+        out.push(assign_var(&tmp, arith(op, ea, eb, span), span));
+        let exact = var(&tmp, span);
+        let stored = if rt.kind == IntKind::Bool {
+            return unsupported(format!("`{name}` with a _Bool result"), span);
+        } else if rt.signed {
+            let m = rt.modulus(self.arch);
+            let half = &m >> 1;
+            arith(
+                BinOp::Sub,
+                modulo(
+                    arith(BinOp::Add, exact.clone(), lit(&half, span), span),
+                    &m,
+                    span,
+                ),
+                lit(&half, span),
+                span,
+            )
+        } else {
+            modulo(exact.clone(), &rt.modulus(self.arch), span)
+        };
+        self.store(&lv, stored, span, out);
+        Ok(TV::boolean(not(self.in_range(exact, rt, span), span)))
+    }
+
     /// Arguments left to right; a value is saved when a later argument has side effects.
     fn args(&mut self, es: &'a [Node<c::Expression>], out: &mut Vec<b::Stmt>) -> R<Vec<TV>> {
         let mut vals: Vec<TV> = Vec::new();
@@ -2397,6 +2475,36 @@ impl<'a> Translator<'a> {
             vals.push(v);
         }
         Ok(vals)
+    }
+}
+
+/// The operation and operand type (`None`: the operands' own types) of a GCC overflow builtin.
+fn overflow_builtin(name: &str) -> Option<(BinOp, Option<IntTy>)> {
+    let core = name.strip_prefix("__builtin_")?.strip_suffix("_overflow")?;
+    let (signed, rest) = match core.as_bytes().first()? {
+        b's' if !core.starts_with("sub") => (Some(true), &core[1..]),
+        b'u' => (Some(false), &core[1..]),
+        _ => (None, core),
+    };
+    let (op, size) = if let Some(s) = rest.strip_prefix("add") {
+        (BinOp::Add, s)
+    } else if let Some(s) = rest.strip_prefix("sub") {
+        (BinOp::Sub, s)
+    } else if let Some(s) = rest.strip_prefix("mul") {
+        (BinOp::Mul, s)
+    } else {
+        return None;
+    };
+    let kind = match size {
+        "" => IntKind::Int,
+        "l" => IntKind::Long,
+        "ll" => IntKind::LongLong,
+        _ => return None,
+    };
+    match signed {
+        Some(sg) => Some((op, Some(IntTy::new(kind, sg)))),
+        None if size.is_empty() => Some((op, None)),
+        None => None,
     }
 }
 
