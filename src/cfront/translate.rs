@@ -46,6 +46,8 @@ enum CType {
     /// A string literal: only its truth value (a non-null address) and its being passed to a
     /// function without body are translated.
     Str,
+    /// A struct, by tag (fields in `Translator::structs`): flattened into one variable per field.
+    Struct(String),
     /// A type that is not translated (pointer, struct, float, …): the reason.
     Other(String),
 }
@@ -57,21 +59,8 @@ impl CType {
             CType::Int(t) => t.name().into(),
             CType::Array(..) => "array".into(),
             CType::Str => "string literal".into(),
+            CType::Struct(t) => format!("struct {t}"),
             CType::Other(s) => s.clone(),
-        }
-    }
-
-    /// `(dimensions, element type)` of an array of integers.
-    fn int_array(&self) -> Option<(Vec<u64>, IntTy)> {
-        let mut dims = Vec::new();
-        let mut t = self;
-        while let CType::Array(e, n) = t {
-            dims.push(*n);
-            t = e;
-        }
-        match t {
-            CType::Int(i) => Some((dims, *i)),
-            _ => None,
         }
     }
 }
@@ -173,15 +162,25 @@ enum FDecl<'a> {
     NoParams,
 }
 
+/// A scalar cell of an aggregate: the leaf's path, the array indices, the type.
+type Cell = (String, Vec<u64>, IntTy);
+
 struct LVal {
     base: String,
+    /// `.f.g`: the fields selected so far (the Boogie variable is `base` followed by the path of
+    /// a leaf).
+    path: String,
     indices: Vec<b::Expr>,
     ty: CType,
 }
 
 impl LVal {
+    fn name(&self) -> String {
+        format!("{}{}", self.base, self.path)
+    }
+
     fn read(&self, span: Span) -> b::Expr {
-        let mut e = var(&self.base, span);
+        let mut e = var(&self.name(), span);
         for i in &self.indices {
             e = ex(b::ExprKind::Select(Box::new(e), vec![i.clone()]), span);
         }
@@ -233,6 +232,8 @@ pub struct Translator<'a> {
     statics: usize,
     /// Failing file-scope static assertions (checked at the start of `ULTIMATE.start`).
     file_asserts: Vec<b::Stmt>,
+    /// Struct tags and their fields (`Err`: the tag is not translated, and why).
+    structs: HashMap<String, Result<Vec<(String, CType)>, String>>,
 }
 
 /// Names of Boogie keywords a C function could be called.
@@ -309,6 +310,7 @@ impl<'a> Translator<'a> {
             f: FnCtx::default(),
             statics: 0,
             file_asserts: Vec::new(),
+            structs: HashMap::new(),
         }
     }
 
@@ -538,11 +540,11 @@ impl<'a> Translator<'a> {
                     return CType::Other("floating-point type".into());
                 }
                 c::TypeSpecifier::Atomic(_) => return CType::Other("_Atomic type".into()),
-                c::TypeSpecifier::Struct(s) => {
-                    return CType::Other(match s.node.kind.node {
-                        c::StructKind::Struct => "struct".into(),
-                        c::StructKind::Union => "union".into(),
-                    });
+                c::TypeSpecifier::Struct(st) => {
+                    if st.node.kind.node == c::StructKind::Union {
+                        return CType::Other("union".into());
+                    }
+                    return self.struct_type(st);
                 }
                 c::TypeSpecifier::Enum(e) => {
                     self.enumerators(&e.node);
@@ -570,6 +572,119 @@ impl<'a> Translator<'a> {
         };
         let _ = signed;
         CType::Int(IntTy::new(kind, !unsigned))
+    }
+
+    /// A struct specifier: its tag, with the fields recorded when it has a body.
+    fn struct_type(&mut self, st: &'a Node<c::StructType>) -> CType {
+        let tag = match &st.node.identifier {
+            Some(i) => i.node.name.clone(),
+            None => format!("#anon@{}", st.span.start),
+        };
+        let Some(decls) = &st.node.declarations else {
+            return CType::Struct(tag);
+        };
+        let mut fields: Result<Vec<(String, CType)>, String> = Ok(Vec::new());
+        for d in decls {
+            let c::StructDeclaration::Field(f) = &d.node else {
+                continue;
+            };
+            let base = self.base_type_spec(&f.node.specifiers);
+            for sd in &f.node.declarators {
+                let field = match (&sd.node.declarator, &sd.node.bit_width) {
+                    (_, Some(_)) => Err("bit-field".to_string()),
+                    (None, None) => Err("anonymous struct member".to_string()),
+                    (Some(decl), None) => match self.declarator(base.clone(), decl) {
+                        (Some(n), ty, None) => Ok((n, ty)),
+                        _ => Err("struct member of a function type".to_string()),
+                    },
+                };
+                match (field, &mut fields) {
+                    (Ok(fd), Ok(list)) => list.push(fd),
+                    (Err(e), Ok(_)) => fields = Err(e),
+                    _ => {}
+                }
+            }
+            if f.node.declarators.is_empty() {
+                fields = Err("anonymous struct member".to_string());
+            }
+        }
+        let same = match (self.structs.get(&tag), &fields) {
+            (None, _) => true,
+            (Some(old), new) => old == new,
+        };
+        if same {
+            self.structs.insert(tag.clone(), fields);
+        } else {
+            self.structs
+                .insert(tag.clone(), Err("struct tag defined twice".to_string()));
+        }
+        CType::Struct(tag)
+    }
+
+    fn struct_fields(&self, tag: &str, span: Span) -> R<Vec<(String, CType)>> {
+        match self.structs.get(tag) {
+            Some(Ok(f)) => Ok(f.clone()),
+            Some(Err(e)) => unsupported(e.clone(), span),
+            None => unsupported(format!("incomplete struct {tag}"), span),
+        }
+    }
+
+    /// The scalar and array variables a value of type `ty` is flattened into: `(path, number of
+    /// map dimensions, element type)`.
+    fn leaves(&self, ty: &CType, span: Span) -> R<Vec<(String, usize, IntTy)>> {
+        match ty {
+            CType::Int(t) => Ok(vec![(String::new(), 0, *t)]),
+            CType::Array(_, UNKNOWN_LEN) => unsupported("array of unknown size", span),
+            CType::Array(e, _) => Ok(self
+                .leaves(e, span)?
+                .into_iter()
+                .map(|(p, d, t)| (p, d + 1, t))
+                .collect()),
+            CType::Struct(tag) => {
+                let mut out = Vec::new();
+                for (f, fty) in self.struct_fields(tag, span)? {
+                    for (p, d, t) in self.leaves(&fty, span)? {
+                        out.push((format!(".{f}{p}"), d, t));
+                    }
+                }
+                Ok(out)
+            }
+            other => unsupported(format!("variable of type {}", other.describe()), span),
+        }
+    }
+
+    /// Every scalar cell of a value of type `ty`: `(path, indices, type)`, in order.
+    fn cells(&self, ty: &CType, path: &str, idx: &[u64], span: Span, out: &mut Vec<Cell>) -> R<()> {
+        if out.len() as u64 > MAX_INIT_CELLS {
+            return unsupported(
+                format!("initialisation of more than {MAX_INIT_CELLS} cells"),
+                span,
+            );
+        }
+        match ty {
+            CType::Int(t) => out.push((path.to_string(), idx.to_vec(), *t)),
+            CType::Array(_, UNKNOWN_LEN) => return unsupported("array of unknown size", span),
+            CType::Array(e, n) => {
+                if *n > MAX_INIT_CELLS {
+                    return unsupported(
+                        format!("initialisation of an array of {n} elements"),
+                        span,
+                    );
+                }
+                for k in 0..*n {
+                    let mut i = idx.to_vec();
+                    i.push(k);
+                    self.cells(e, path, &i, span, out)?;
+                }
+            }
+            CType::Struct(tag) => {
+                for (f, fty) in self.struct_fields(tag, span)? {
+                    self.cells(&fty, &format!("{path}.{f}"), idx, span, out)?;
+                }
+            }
+            other => return unsupported(format!("initialisation of {}", other.describe()), span),
+        }
+        Ok(())
     }
 
     fn enumerators(&mut self, e: &'a c::EnumType) {
@@ -922,19 +1037,19 @@ impl<'a> Translator<'a> {
         let mut decls = Vec::new();
         let mut init = std::mem::take(&mut self.file_asserts);
         self.f = FnCtx::default();
+        let mut modifies: Vec<b::Ident> = Vec::new();
         for (name, ty, ini, span) in &used {
-            let (dims, _) = ty.int_array().ok_or_else(|| Unsupported {
-                what: format!("global of type {}", ty.describe()),
-                span: *span,
-            })?;
-            decls.push(b::Decl::Var(b::VarDecl {
-                attrs: Vec::new(),
-                vars: vec![typed(name, int_map_type(dims.len(), *span), *span)],
-                span: *span,
-            }));
+            for (path, dims, _) in self.leaves(ty, *span)? {
+                let leaf = format!("{name}{path}");
+                decls.push(b::Decl::Var(b::VarDecl {
+                    attrs: Vec::new(),
+                    vars: vec![typed(&leaf, int_map_type(dims, *span), *span)],
+                    span: *span,
+                }));
+                modifies.push(ident(&leaf, *span));
+            }
             self.global_init(name, ty, *ini, *span, &mut init)?;
         }
-        let modifies: Vec<b::Ident> = used.iter().map(|(n, _, _, s)| ident(n, *s)).collect();
         let spec = |span: Span| {
             if modifies.is_empty() {
                 Vec::new()
@@ -1069,9 +1184,9 @@ impl<'a> Translator<'a> {
                 out.push(assign_var(name, lit(&v, span), span));
                 Ok(())
             }
-            CType::Array(..) => {
-                let cells = self.array_cells(ty, ini, span)?;
-                for (idx, e, t) in cells {
+            CType::Array(..) | CType::Struct(_) => {
+                let cells = self.aggregate_cells(ty, ini, span)?;
+                for ((path, idx, t), e) in cells {
                     let v = match e {
                         None => BigInt::zero(),
                         Some(e) => match self.const_eval(e) {
@@ -1080,7 +1195,11 @@ impl<'a> Translator<'a> {
                         },
                     };
                     let idx = idx.iter().map(|i| int(*i as i64, span)).collect();
-                    out.push(assign(lhs(name, idx, span), lit(&v, span), span));
+                    out.push(assign(
+                        lhs(&format!("{name}{path}"), idx, span),
+                        lit(&v, span),
+                        span,
+                    ));
                 }
                 Ok(())
             }
@@ -1088,128 +1207,161 @@ impl<'a> Translator<'a> {
         }
     }
 
-    /// Every cell of an integer array with its initialising expression (`None`: zero).
+    /// Every scalar cell of an aggregate with its initialising expression (`None`: zero).
     #[allow(clippy::type_complexity)]
-    fn array_cells(
+    fn aggregate_cells(
         &mut self,
         ty: &CType,
         ini: Option<&'a Node<c::Initializer>>,
         span: Span,
-    ) -> R<Vec<(Vec<u64>, Option<&'a Node<c::Expression>>, IntTy)>> {
-        let Some((dims, et)) = ty.int_array() else {
-            return unsupported(format!("array of {}", ty.describe()), span);
-        };
-        let total = dims
-            .iter()
-            .try_fold(1u64, |a, d| a.checked_mul(*d))
-            .unwrap_or(u64::MAX);
-        if total > MAX_INIT_CELLS {
-            return unsupported(format!("initialisation of an array of {total} cells"), span);
-        }
-        let mut given: BTreeMap<Vec<u64>, &'a Node<c::Expression>> = BTreeMap::new();
+    ) -> R<Vec<(Cell, Option<&'a Node<c::Expression>>)>> {
+        let mut all = Vec::new();
+        self.cells(ty, "", &[], span, &mut all)?;
+        let mut given: BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>> = BTreeMap::new();
         if let Some(ini) = ini {
-            self.fill(&dims, Vec::new(), ini, &mut given, span)?;
+            self.fill(ty, String::new(), Vec::new(), ini, &mut given, span)?;
         }
-        let mut cells = Vec::new();
-        let mut idx = vec![0u64; dims.len()];
-        for _ in 0..total {
-            cells.push((idx.clone(), given.get(&idx).copied(), et));
-            for k in (0..dims.len()).rev() {
-                idx[k] += 1;
-                if idx[k] < dims[k] {
-                    break;
-                }
-                idx[k] = 0;
-            }
-        }
-        Ok(cells)
+        Ok(all
+            .into_iter()
+            .map(|(p, i, t)| {
+                let e = given.get(&(p.clone(), i.clone())).copied();
+                ((p, i, t), e)
+            })
+            .collect())
     }
 
+    /// Number of elements of an aggregate (array length or number of fields).
+    fn agg_len(&self, ty: &CType, span: Span) -> R<Option<u64>> {
+        Ok(match ty {
+            CType::Array(_, n) => Some(*n),
+            CType::Struct(tag) => Some(self.struct_fields(tag, span)?.len() as u64),
+            _ => None,
+        })
+    }
+
+    /// Element `k` of an aggregate: its type, path and indices.
+    fn agg_elem(
+        &self,
+        ty: &CType,
+        k: u64,
+        path: &str,
+        idx: &[u64],
+        span: Span,
+    ) -> R<(CType, String, Vec<u64>)> {
+        match ty {
+            CType::Array(e, _) => {
+                let mut i = idx.to_vec();
+                i.push(k);
+                Ok(((**e).clone(), path.to_string(), i))
+            }
+            CType::Struct(tag) => {
+                let fields = self.struct_fields(tag, span)?;
+                let Some((f, fty)) = usize::try_from(k).ok().and_then(|k| fields.get(k)) else {
+                    return unsupported("initialiser beyond the struct's fields", span);
+                };
+                Ok((fty.clone(), format!("{path}.{f}"), idx.to_vec()))
+            }
+            other => unsupported(format!("initialiser of {}", other.describe()), span),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn fill(
         &mut self,
-        dims: &[u64],
-        prefix: Vec<u64>,
+        ty: &CType,
+        path: String,
+        idx: Vec<u64>,
         ini: &'a Node<c::Initializer>,
-        given: &mut BTreeMap<Vec<u64>, &'a Node<c::Expression>>,
+        given: &mut BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>>,
         span: Span,
     ) -> R<()> {
         let items = match &ini.node {
             c::Initializer::List(items) => items,
-            c::Initializer::Expression(e) if dims.is_empty() => {
-                given.insert(prefix, e);
+            c::Initializer::Expression(e) if matches!(ty, CType::Int(_)) => {
+                given.insert((path, idx), e);
                 return Ok(());
             }
             c::Initializer::Expression(_) => {
-                return unsupported("array initialiser without braces", span);
+                return unsupported("aggregate initialised by an expression", span);
             }
         };
-        if dims.is_empty() {
+        if matches!(ty, CType::Int(_)) {
             return match items.as_slice() {
                 [one] if one.node.designation.is_empty() => {
-                    self.fill(dims, prefix, &one.node.initializer, given, span)
+                    self.fill(ty, path, idx, &one.node.initializer, given, span)
                 }
                 _ => unsupported("initialiser list of a scalar", span),
             };
         }
         let mut pos = 0;
-        self.fill_list(dims, &prefix, items, &mut pos, given, true, span)?;
+        self.fill_list(ty, &path, &idx, items, &mut pos, given, true, span)?;
         if pos < items.len() {
-            return unsupported("initialiser beyond the array's size", span);
+            return unsupported("initialiser beyond the aggregate's size", span);
         }
         Ok(())
     }
 
-    /// Initialises the array `dims` at `prefix` from `items[*pos..]` (C11 6.7.9: a braced list, or
-    /// with `braced == false` the items a sub-array takes when its braces are elided).
+    /// Initialises the aggregate `ty` at `path`/`idx` from `items[*pos..]` (C11 6.7.9: a braced
+    /// list, or with `braced == false` the items a sub-aggregate takes when its braces are elided).
     #[allow(clippy::too_many_arguments)]
     fn fill_list(
         &mut self,
-        dims: &[u64],
-        prefix: &[u64],
+        ty: &CType,
+        path: &str,
+        idx: &[u64],
         items: &'a [Node<c::InitializerListItem>],
         pos: &mut usize,
-        given: &mut BTreeMap<Vec<u64>, &'a Node<c::Expression>>,
+        given: &mut BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>>,
         braced: bool,
         span: Span,
     ) -> R<()> {
-        if dims[0] == 0 {
-            return unsupported("zero-length array", span);
+        let Some(n) = self.agg_len(ty, span)? else {
+            return unsupported(format!("initialiser of {}", ty.describe()), span);
+        };
+        if n == 0 || n == UNKNOWN_LEN {
+            return unsupported("aggregate of zero or unknown size", span);
         }
         let mut k = 0u64;
         while *pos < items.len() {
             let item = &items[*pos];
             match item.node.designation.as_slice() {
                 [] => {}
-                [d] if braced => match &d.node {
-                    c::Designator::Index(e) => {
+                [d] if braced => match (&d.node, ty) {
+                    (c::Designator::Index(e), CType::Array(..)) => {
                         match self.const_eval(e).and_then(|(v, _)| v.to_u64()) {
                             Some(v) => k = v,
                             None => return unsupported("non-constant array designator", span),
+                        }
+                    }
+                    (c::Designator::Member(m), CType::Struct(tag)) => {
+                        let fields = self.struct_fields(tag, span)?;
+                        match fields.iter().position(|(f, _)| *f == m.node.name) {
+                            Some(i) => k = i as u64,
+                            None => return unsupported("designator of an unknown field", span),
                         }
                     }
                     _ => return unsupported("designated initialiser", span),
                 },
                 _ => return unsupported("designated initialiser", span),
             }
-            if k >= dims[0] {
+            if k >= n {
                 if braced {
-                    return unsupported("initialiser beyond the array's size", span);
+                    return unsupported("initialiser beyond the aggregate's size", span);
                 }
                 return Ok(());
             }
-            let mut p = prefix.to_vec();
-            p.push(k);
+            let (ety, p, ix) = self.agg_elem(ty, k, path, idx, span)?;
             match &item.node.initializer.node {
                 c::Initializer::List(_) => {
-                    self.fill(&dims[1..], p, &item.node.initializer, given, span)?;
+                    self.fill(&ety, p, ix, &item.node.initializer, given, span)?;
                     *pos += 1;
                 }
-                c::Initializer::Expression(e) if dims.len() == 1 => {
-                    given.insert(p, e);
+                c::Initializer::Expression(e) if matches!(ety, CType::Int(_)) => {
+                    given.insert((p, ix), e);
                     *pos += 1;
                 }
                 c::Initializer::Expression(_) => {
-                    self.fill_list(&dims[1..], &p, items, pos, given, false, span)?;
+                    self.fill_list(&ety, &p, &ix, items, pos, given, false, span)?;
                 }
             }
             k += 1;
@@ -1558,11 +1710,17 @@ impl<'a> Translator<'a> {
                         },
                     }
                 }
-                CType::Array(..) => {
-                    let Some((dims, _)) = ty.int_array() else {
-                        return unsupported(format!("array of {}", ty.describe()), span);
-                    };
-                    let local = self.new_local(&name, int_map_type(dims.len(), span));
+                CType::Array(..) | CType::Struct(_) => {
+                    let leaves = self.leaves(&ty, span)?;
+                    self.f.counter += 1;
+                    let local = format!("{name}~{}", self.f.counter);
+                    for (path, dims, _) in &leaves {
+                        let leaf = format!("{local}{path}");
+                        self.f
+                            .locals
+                            .push((leaf.clone(), int_map_type(*dims, span)));
+                        out.push(havoc(&leaf, span));
+                    }
                     self.bind(
                         &name,
                         Binding::Local {
@@ -1570,19 +1728,34 @@ impl<'a> Translator<'a> {
                             ty: ty.clone(),
                         },
                     );
-                    out.push(havoc(&local, span));
-                    if let Some(ini) = &id.node.initializer {
-                        let cells = self.array_cells(&ty, Some(ini), span)?;
-                        for (idx, e, t) in cells {
-                            let val = match e {
-                                None => int(0, span),
-                                Some(e) => {
-                                    let v = self.expr(e, out)?;
-                                    self.convert(&v, t, span)?
-                                }
+                    match id.node.initializer.as_ref().map(|i| (i, &i.node)) {
+                        None => {}
+                        Some((ini, c::Initializer::List(_))) => {
+                            let cells = self.aggregate_cells(&ty, Some(ini), span)?;
+                            for ((path, idx, t), e) in cells {
+                                let val = match e {
+                                    None => int(0, span),
+                                    Some(e) => {
+                                        let v = self.expr(e, out)?;
+                                        self.convert(&v, t, span)?
+                                    }
+                                };
+                                let idx = idx.iter().map(|i| int(*i as i64, span)).collect();
+                                out.push(assign(
+                                    lhs(&format!("{local}{path}"), idx, span),
+                                    val,
+                                    span,
+                                ));
+                            }
+                        }
+                        Some((_, c::Initializer::Expression(e))) => {
+                            let target = LVal {
+                                base: local.clone(),
+                                path: String::new(),
+                                indices: Vec::new(),
+                                ty: ty.clone(),
                             };
-                            let idx = idx.iter().map(|i| int(*i as i64, span)).collect();
-                            out.push(assign(lhs(&local, idx, span), val, span));
+                            self.copy_struct(&target, e, span, out)?;
                         }
                     }
                 }
@@ -1727,7 +1900,13 @@ impl<'a> Translator<'a> {
                 v: V::Bool(boolean(true, span)),
                 ty: CType::Str,
             }),
-            c::Expression::Member(_) => unsupported("struct member access", span),
+            c::Expression::Member(_) => {
+                let lv = self.lvalue(e, out)?;
+                Ok(TV {
+                    v: V::Int(lv.read(span)),
+                    ty: lv.ty,
+                })
+            }
             c::Expression::Call(ce) => self.call(&ce.node, span, out),
             c::Expression::SizeOfTy(s) => {
                 let t = self.type_name(&s.node.0);
@@ -1744,9 +1923,9 @@ impl<'a> Translator<'a> {
                 let t = self.type_name(&a.node.0);
                 let n = match t {
                     CType::Int(i) => i.size(self.arch),
-                    CType::Array(..) => match t.int_array() {
-                        Some((_, i)) => i.size(self.arch),
-                        None => return unsupported("alignof", span),
+                    CType::Array(ref e, _) if matches!(**e, CType::Int(_)) => match **e {
+                        CType::Int(i) => i.size(self.arch),
+                        _ => return unsupported("alignof", span),
                     },
                     _ => return unsupported("alignof", span),
                 };
@@ -1840,14 +2019,17 @@ impl<'a> Translator<'a> {
             c::Expression::Identifier(_) => {
                 let tv = self.expr(e, out)?;
                 match (&tv.v, &tv.ty) {
-                    (V::Int(x), CType::Int(_) | CType::Array(..)) => match &x.kind {
-                        b::ExprKind::Var(v) => Ok(LVal {
-                            base: v.name.clone(),
-                            indices: Vec::new(),
-                            ty: tv.ty.clone(),
-                        }),
-                        _ => unsupported("assignment to a constant", span),
-                    },
+                    (V::Int(x), CType::Int(_) | CType::Array(..) | CType::Struct(_)) => {
+                        match &x.kind {
+                            b::ExprKind::Var(v) => Ok(LVal {
+                                path: String::new(),
+                                base: v.name.clone(),
+                                indices: Vec::new(),
+                                ty: tv.ty.clone(),
+                            }),
+                            _ => unsupported("assignment to a constant", span),
+                        }
+                    }
                     _ => unsupported(format!("assignment to {}", tv.ty.describe()), span),
                 }
             }
@@ -1861,34 +2043,70 @@ impl<'a> Translator<'a> {
             {
                 unsupported("pointer dereference", span)
             }
-            c::Expression::Member(_) => unsupported("struct member access", span),
+            c::Expression::Member(m) => {
+                if m.node.operator.node == c::MemberOperator::Indirect {
+                    return unsupported("struct access through a pointer (`->`)", span);
+                }
+                let mut base = self.lvalue(&m.node.expression, out)?;
+                let CType::Struct(tag) = &base.ty else {
+                    return unsupported(format!("member access on {}", base.ty.describe()), span);
+                };
+                let fields = self.struct_fields(tag, span)?;
+                let f = &m.node.identifier.node.name;
+                let Some((_, fty)) = fields.iter().find(|(n, _)| n == f) else {
+                    return unsupported(format!("unknown struct member `{f}`"), span);
+                };
+                if let CType::Other(w) = fty {
+                    return unsupported(format!("struct member of type {w}"), span);
+                }
+                base.path = format!("{}.{f}", base.path);
+                base.ty = fty.clone();
+                Ok(base)
+            }
             _ => unsupported("assignment to this kind of expression", span),
         }
     }
 
-    /// Whether an expression denotes an array (syntactically: an array variable or an element of a
-    /// multi-dimensional one).
-    fn is_array_expr(&self, e: &Node<c::Expression>) -> bool {
-        match &e.node {
-            c::Expression::Identifier(i) => match self.lookup(&i.node.name) {
-                Some(Binding::Local { ty, .. }) => matches!(ty, CType::Array(..)),
-                Some(Binding::Global(k)) => self
-                    .globals
-                    .get(k)
-                    .is_some_and(|g| matches!(g.ty, CType::Array(..))),
-                _ => false,
-            },
-            c::Expression::BinaryOperator(bo)
-                if bo.node.operator.node == c::BinaryOperator::Index =>
-            {
-                self.is_array_expr(&bo.node.lhs) || self.is_array_expr(&bo.node.rhs)
-            }
-            _ => false,
+    /// `target = e` for a struct `e` that is an lvalue of the same type: field by field.
+    fn copy_struct(
+        &mut self,
+        target: &LVal,
+        e: &'a Node<c::Expression>,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        if !matches!(target.ty, CType::Struct(_)) {
+            return unsupported(format!("assignment to {}", target.ty.describe()), span);
         }
+        let src = self.lvalue(e, out)?;
+        if src.ty != target.ty {
+            return unsupported("assignment between different struct types", span);
+        }
+        let mut assigns = Vec::new();
+        for (path, _, _) in self.leaves(&target.ty, span)? {
+            let from = LVal {
+                base: src.base.clone(),
+                path: format!("{}{path}", src.path),
+                indices: src.indices.clone(),
+                ty: CType::Void,
+            };
+            assigns.push((
+                lhs(
+                    &format!("{}{path}", target.name()),
+                    target.indices.clone(),
+                    span,
+                ),
+                from.read(span),
+            ));
+        }
+        // one parallel assignment: `s = s` and overlapping copies read the old values
+        let (l, r): (Vec<_>, Vec<_>) = assigns.into_iter().unzip();
+        out.push(stmt(b::StmtKind::Assign { lhs: l, rhs: r }, span));
+        Ok(())
     }
 
     fn store(&mut self, lv: &LVal, val: b::Expr, span: Span, out: &mut Vec<b::Stmt>) {
-        out.push(assign(lhs(&lv.base, lv.indices.clone(), span), val, span));
+        out.push(assign(lhs(&lv.name(), lv.indices.clone(), span), val, span));
     }
 
     fn unary(
@@ -2020,6 +2238,10 @@ impl<'a> Translator<'a> {
         };
         // assignments
         let lv = self.lvalue(&bo.lhs, out)?;
+        if matches!(lv.ty, CType::Struct(_)) && compound.is_none() {
+            self.copy_struct(&lv, &bo.rhs, span, out)?;
+            return Ok(TV::void(span));
+        }
         let CType::Int(t) = lv.ty else {
             return unsupported(format!("assignment to {}", lv.ty.describe()), span);
         };
@@ -2042,14 +2264,22 @@ impl<'a> Translator<'a> {
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<LVal> {
-        let (arr, idx) = if self.is_array_expr(&bo.lhs) {
-            (&bo.lhs, &bo.rhs)
-        } else if self.is_array_expr(&bo.rhs) {
-            (&bo.rhs, &bo.lhs)
-        } else {
-            return unsupported("indexing of a pointer", span);
+        // `a[i]` or `i[a]`: the array is the operand that is an lvalue of array type
+        let mut buf = Vec::new();
+        let (mut base, idx) = match self.lvalue(&bo.lhs, &mut buf) {
+            Ok(lv) if matches!(lv.ty, CType::Array(..)) => (lv, &bo.rhs),
+            first => {
+                buf.clear();
+                match self.lvalue(&bo.rhs, &mut buf) {
+                    Ok(lv) if matches!(lv.ty, CType::Array(..)) => (lv, &bo.lhs),
+                    _ => {
+                        first?;
+                        return unsupported("indexing of a pointer", span);
+                    }
+                }
+            }
         };
-        let mut base = self.lvalue(arr, out)?;
+        out.extend(buf);
         let CType::Array(elem, n) = base.ty.clone() else {
             return unsupported("indexing of a pointer", span);
         };
