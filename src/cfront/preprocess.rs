@@ -17,8 +17,8 @@ pub struct AcslUnsupported {
 }
 
 /// Rewrites every ACSL comment `//@ assert e;` / `/*@ assert e; */` into `__lapidary_acsl_assert(e);`
-/// (same lines: a block comment's newlines are kept). `\true`/`\false` become `1`/`0`. Any other ACSL
-/// annotation (ghost code, contracts, loop invariants, logic connectives such as `==>`) is reported:
+/// and `//@ ghost code` into `code` (same lines: a block comment's newlines are kept). `\true`/`\false` become `1`/`0`. Any other ACSL
+/// annotation (contracts, loop invariants, logic connectives such as `==>`) is reported:
 /// Ultimate checks those too, so ignoring one could hide a violation.
 pub fn rewrite_acsl(src: &str) -> Result<String, AcslUnsupported> {
     let bytes = src.as_bytes();
@@ -81,6 +81,13 @@ fn acsl_assert(body: &str, line: usize) -> Result<String, AcslUnsupported> {
         line,
     };
     let t = body.trim();
+    if let Some(code) = t.strip_prefix("ghost") {
+        // ghost code is C code that only the annotations read: executed as written
+        if code.starts_with(char::is_whitespace) && !code.contains('\\') {
+            return Ok(code.trim().to_string());
+        }
+        return Err(unsupported("ACSL ghost code"));
+    }
     let Some(rest) = t.strip_prefix("assert") else {
         let word: String = t
             .chars()
@@ -300,8 +307,12 @@ mod tests {
 
     #[test]
     fn other_acsl_is_reported() {
-        let e = rewrite_acsl("int x;\n//@ ghost int i;\n").expect_err("ghost");
+        let e = rewrite_acsl("int x;\n//@ loop invariant x >= 0;\n").expect_err("invariant");
         assert_eq!(e.line, 2);
+        assert_eq!(
+            rewrite_acsl("//@ ghost int i = 0;\n").expect("ghost"),
+            "int i = 0;\n"
+        );
         assert!(rewrite_acsl("//@ assert \\forall int i; i == i;\n").is_err());
         assert!(rewrite_acsl("//@ assert x ==> y;\n").is_err());
         assert!(rewrite_acsl("//@ assert k = 4;\n").is_err());
