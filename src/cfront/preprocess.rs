@@ -55,7 +55,7 @@ pub fn rewrite_acsl(src: &str) -> Result<String, AcslUnsupported> {
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
                 let end = src[i + 2..].find("*/").map_or(src.len(), |n| i + 2 + n + 2);
-                let body_end = end.saturating_sub(2).max(i + 2);
+                let body_end = end.saturating_sub(2).max(i + 3).min(src.len());
                 if bytes.get(i + 2) == Some(&b'@') {
                     let call = acsl_assert(&src[i + 3..body_end], line)?;
                     out.push_str(&src[last..i]);
@@ -318,6 +318,10 @@ mod tests {
         assert!(rewrite_acsl("//@ assert k = 4;\n").is_err());
         assert!(rewrite_acsl("//@ assert k <= 4 && k >= 1 && k != 2 && k == 3;\n").is_ok());
         assert!(rewrite_acsl("char *s = \"//@ ghost\";\n").is_ok());
+        // unterminated annotations at the end of the file do not panic
+        for src in ["/*@", "/*@ a", "//@", "x /*@ assert 1; *"] {
+            let _ = rewrite_acsl(src);
+        }
     }
 
     #[test]

@@ -881,6 +881,9 @@ impl<'a> Translator<'a> {
                     } else {
                         num_integer::Integer::div_floor(&x, &(BigInt::one() << s))
                     };
+                    if p.signed && !p.contains(&r, a) {
+                        return None; // signed overflow: undefined
+                    }
                     return Some((ints::convert(&r, p, a), p));
                 }
                 let ct = ints::common(tx, ty, a);
@@ -2333,6 +2336,11 @@ impl<'a> Translator<'a> {
                 return unsupported("shift by a non-constant or out-of-range amount", span);
             };
             let pow = BigInt::one() << s;
+            if let (true, true, Some(v)) = (op == O::ShiftLeft, p.signed, as_lit(&x)) {
+                if !p.contains(&(v << s), arch) {
+                    return unsupported("signed left shift that overflows", span);
+                }
+            }
             let r = if op == O::ShiftLeft {
                 self.wrap(arith(BinOp::Mul, x, lit(&pow, span), span), p, span)
             } else {
