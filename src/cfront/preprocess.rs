@@ -88,6 +88,9 @@ fn acsl_assert(body: &str, line: usize) -> Result<String, AcslUnsupported> {
         }
         return Err(unsupported("ACSL ghost code"));
     }
+    if t.starts_with("requires") || t.starts_with("ensures") {
+        return contract(t, line);
+    }
     let Some(rest) = t.strip_prefix("assert") else {
         let word: String = t
             .chars()
@@ -109,6 +112,51 @@ fn acsl_assert(body: &str, line: usize) -> Result<String, AcslUnsupported> {
         return Err(unsupported("ACSL assertion with an assignment"));
     }
     Ok(format!("{ACSL_ASSERT}({expr});"))
+}
+
+/// The function a contract becomes: `void __lapidary_contract(void) { __lapidary_requires(e);
+/// __lapidary_ensures(f); }`, which the translation attaches to the next function.
+pub const ACSL_CONTRACT: &str = "__lapidary_contract";
+pub const ACSL_REQUIRES: &str = "__lapidary_requires";
+pub const ACSL_ENSURES: &str = "__lapidary_ensures";
+pub const ACSL_RESULT: &str = "__lapidary_result";
+pub const ACSL_OLD: &str = "__lapidary_old";
+
+/// `requires e; ensures f;` (continuation lines may start with `@`): each clause a pure C
+/// expression, with `\result` and `\old(…)` in postconditions.
+fn contract(t: &str, line: usize) -> Result<String, AcslUnsupported> {
+    let unsupported = |what: &str| AcslUnsupported {
+        what: what.to_string(),
+        line,
+    };
+    let text: String = t
+        .lines()
+        .map(|l| l.trim().trim_start_matches('@').trim_end_matches('@'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut calls = String::new();
+    for clause in text.split(';').map(str::trim).filter(|c| !c.is_empty()) {
+        let (f, e) = if let Some(e) = clause.strip_prefix("requires") {
+            (ACSL_REQUIRES, e)
+        } else if let Some(e) = clause.strip_prefix("ensures") {
+            (ACSL_ENSURES, e)
+        } else {
+            return Err(unsupported("ACSL contract clause"));
+        };
+        if !e.starts_with(|c: char| c.is_whitespace() || c == '(' || c == '\\') {
+            return Err(unsupported("ACSL contract clause"));
+        }
+        let e = e
+            .replace("\\result", ACSL_RESULT)
+            .replace("\\old", ACSL_OLD)
+            .replace("\\true", "1")
+            .replace("\\false", "0");
+        if e.contains('\\') || e.contains("==>") || has_side_effect(&e) {
+            return Err(unsupported("ACSL logic in a contract"));
+        }
+        calls.push_str(&format!(" {f}({});", e.trim()));
+    }
+    Ok(format!("void {ACSL_CONTRACT}(void) {{{calls} }}"))
 }
 
 /// Whether a C expression's text contains an assignment, `++` or `--` (ACSL terms are pure).
@@ -316,6 +364,14 @@ mod tests {
         assert!(rewrite_acsl("//@ assert \\forall int i; i == i;\n").is_err());
         assert!(rewrite_acsl("//@ assert x ==> y;\n").is_err());
         assert!(rewrite_acsl("//@ assert k = 4;\n").is_err());
+        assert_eq!(
+            rewrite_acsl(
+                "/*@ requires (g > i);\n  @ ensures \\result >= \\old(g);\n  @*/\nint f(int i);\n"
+            )
+            .expect("contract"),
+            "void __lapidary_contract(void) { __lapidary_requires((g > i)); \
+             __lapidary_ensures(__lapidary_result >= __lapidary_old(g)); }\n\n\nint f(int i);\n"
+        );
         assert!(rewrite_acsl("//@ assert k <= 4 && k >= 1 && k != 2 && k == 3;\n").is_ok());
         assert!(rewrite_acsl("char *s = \"//@ ghost\";\n").is_ok());
         // unterminated annotations at the end of the file do not panic

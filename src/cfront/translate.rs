@@ -6,7 +6,9 @@
 
 use super::build::*;
 use super::ints::{self, Arch, IntKind, IntTy};
-use super::preprocess::{ACSL_ASSERT, SpanMap};
+use super::preprocess::{
+    ACSL_ASSERT, ACSL_CONTRACT, ACSL_ENSURES, ACSL_OLD, ACSL_REQUIRES, ACSL_RESULT, SpanMap,
+};
 use crate::diag::Span;
 use crate::syntax::ast as b;
 use crate::syntax::ast::BinOp;
@@ -214,7 +216,10 @@ struct ProcOut {
     params: Vec<b::TypedIdents>,
     returns: Vec<b::TypedIdents>,
     locals: Vec<(String, b::Type)>,
-    body: Vec<b::Stmt>,
+    /// `None`: a function without body that has an ACSL contract.
+    body: Option<Vec<b::Stmt>>,
+    /// The ACSL contract.
+    specs: Vec<b::Spec>,
     span: Span,
 }
 
@@ -234,6 +239,12 @@ pub struct Translator<'a> {
     file_asserts: Vec<b::Stmt>,
     /// Struct tags and their fields (`Err`: the tag is not translated, and why).
     structs: HashMap<String, Result<Vec<(String, CType)>, String>>,
+    /// An ACSL contract waiting for the function it precedes; contracts by function.
+    pending_contract: Option<&'a Node<c::FunctionDefinition>>,
+    contracts: HashMap<String, &'a Node<c::FunctionDefinition>>,
+    /// Translating a postcondition (where `\old` is allowed).
+    in_ensures: bool,
+    contract_error: Option<Unsupported>,
 }
 
 /// Names of Boogie keywords a C function could be called.
@@ -311,6 +322,10 @@ impl<'a> Translator<'a> {
             statics: 0,
             file_asserts: Vec::new(),
             structs: HashMap::new(),
+            pending_contract: None,
+            contracts: HashMap::new(),
+            in_ensures: false,
+            contract_error: None,
         }
     }
 
@@ -333,6 +348,7 @@ impl<'a> Translator<'a> {
     /// Reads the file-scope declarations, then translates `main` and every function it reaches.
     pub fn translate(mut self, unit: &'a c::TranslationUnit) -> R<b::Program> {
         for ext in &unit.0 {
+            let waiting = self.pending_contract.is_some();
             match &ext.node {
                 c::ExternalDeclaration::Declaration(d) => self.global_declaration(d)?,
                 c::ExternalDeclaration::StaticAssert(sa) => {
@@ -345,6 +361,21 @@ impl<'a> Translator<'a> {
                 }
                 c::ExternalDeclaration::FunctionDefinition(fd) => self.function_definition(fd),
             }
+            if waiting && self.pending_contract.is_some() {
+                return unsupported(
+                    "ACSL contract that does not precede a function",
+                    self.sp(ext.span),
+                );
+            }
+            if let Some(e) = self.contract_error.take() {
+                return Err(e);
+            }
+        }
+        if let Some(c) = self.pending_contract {
+            return unsupported(
+                "ACSL contract that does not precede a function",
+                self.sp(c.span),
+            );
         }
         let main_span = match self.funcs.get("main") {
             Some(FnInfo {
@@ -448,6 +479,14 @@ impl<'a> Translator<'a> {
         if params.len() == 1 && params[0].1 == CType::Void && params[0].0.is_none() {
             params.clear();
         }
+        if let Some(c) = self.pending_contract.take() {
+            if self.contracts.insert(name.to_string(), c).is_some() {
+                self.contract_error = Some(Unsupported {
+                    what: "two ACSL contracts for one function".into(),
+                    span,
+                });
+            }
+        }
         let in_main = self.map.in_main(offset);
         let info = FnInfo {
             ret,
@@ -475,6 +514,15 @@ impl<'a> Translator<'a> {
         let span = self.sp(fd.span);
         let (name, ret, fdecl) = self.declarator(base, &fd.node.declarator);
         let Some(name) = name else { return };
+        if name == ACSL_CONTRACT {
+            if self.pending_contract.replace(fd).is_some() {
+                self.contract_error = Some(Unsupported {
+                    what: "two ACSL contracts for one function".into(),
+                    span,
+                });
+            }
+            return;
+        }
         match fdecl {
             Some(f) if fd.node.declarations.is_empty() => {
                 self.declare_function(&name, ret, f, Some(fd), span, fd.span.start)
@@ -974,8 +1022,53 @@ impl<'a> Translator<'a> {
         let Some(info) = self.funcs.get(name).cloned() else {
             return Ok(());
         };
-        let Some(fd) = info.def else { return Ok(()) };
         let span = info.span;
+        let specs = match self.contracts.get(name).copied() {
+            Some(c) => self.contract_specs(c, &info, span)?,
+            None => Vec::new(),
+        };
+        let Some(fd) = info.def else {
+            if specs.is_empty() {
+                return Ok(());
+            }
+            // a declaration with a contract: a procedure without body
+            let mut params = Vec::new();
+            for (i, (pname, pty)) in info.params.iter().enumerate() {
+                let CType::Int(_) = pty else {
+                    return unsupported(format!("parameter of type {}", pty.describe()), span);
+                };
+                let pname = pname.clone().unwrap_or_else(|| format!("#p{i}"));
+                params.push(typed(&format!("#in~{pname}"), int_map_type(0, span), span));
+            }
+            let mut specs = specs;
+            let returns = match &info.ret {
+                CType::Int(t) => {
+                    specs.push(b::Spec {
+                        free: true,
+                        kind: b::SpecKind::Ensures(self.in_range(var("#res", span), *t, span)),
+                        span,
+                    });
+                    vec![typed("#res", int_map_type(0, span), span)]
+                }
+                CType::Void => Vec::new(),
+                other => {
+                    return unsupported(
+                        format!("function `{name}` returning {}", other.describe()),
+                        span,
+                    );
+                }
+            };
+            self.procs.push(ProcOut {
+                name: proc_name(name),
+                params,
+                returns,
+                locals: Vec::new(),
+                body: None,
+                specs,
+                span,
+            });
+            return Ok(());
+        };
         self.f = FnCtx::default();
         self.f.ret = match &info.ret {
             CType::Int(t) => Some(*t),
@@ -1019,10 +1112,93 @@ impl<'a> Translator<'a> {
             params,
             returns,
             locals: f.locals,
-            body,
+            body: Some(body),
+            specs,
             span,
         });
         Ok(())
+    }
+
+    /// The `requires`/`ensures` of an ACSL contract: parameters are the procedure's in-parameters
+    /// (in a postcondition they denote the values at entry, as in ACSL), `\result` is `#res`,
+    /// `\old(e)` is `old(e)`.
+    fn contract_specs(
+        &mut self,
+        c: &'a Node<c::FunctionDefinition>,
+        info: &FnInfo<'a>,
+        span: Span,
+    ) -> R<Vec<b::Spec>> {
+        let c::Statement::Compound(items) = &c.node.statement.node else {
+            return unsupported("ACSL contract", span);
+        };
+        let saved = std::mem::take(&mut self.f);
+        let mut specs = Vec::new();
+        let result = (|| {
+            for it in items {
+                let c::BlockItem::Statement(Node {
+                    node: c::Statement::Expression(Some(e)),
+                    ..
+                }) = &it.node
+                else {
+                    return unsupported("ACSL contract", span);
+                };
+                let c::Expression::Call(call) = &e.node else {
+                    return unsupported("ACSL contract", span);
+                };
+                let (c::Expression::Identifier(f), [arg]) =
+                    (&call.node.callee.node, call.node.arguments.as_slice())
+                else {
+                    return unsupported("ACSL contract", span);
+                };
+                let ensures = f.node.name == ACSL_ENSURES;
+                if !ensures && f.node.name != ACSL_REQUIRES {
+                    return unsupported("ACSL contract", span);
+                }
+                self.scopes.push(HashMap::new());
+                for (pname, pty) in &info.params {
+                    if let Some(p) = pname {
+                        self.bind(
+                            p,
+                            Binding::Local {
+                                name: format!("#in~{p}"),
+                                ty: pty.clone(),
+                            },
+                        );
+                    }
+                }
+                if ensures {
+                    self.bind(
+                        ACSL_RESULT,
+                        Binding::Local {
+                            name: "#res".into(),
+                            ty: info.ret.clone(),
+                        },
+                    );
+                }
+                self.in_ensures = ensures;
+                let mut out = Vec::new();
+                let v = self.expr(arg, &mut out);
+                self.in_ensures = false;
+                self.scopes.pop();
+                let sp = self.sp(arg.span);
+                let e = v?.to_bool(sp)?;
+                if !out.is_empty() {
+                    return unsupported("ACSL contract with a check or a call", sp);
+                }
+                specs.push(b::Spec {
+                    free: false,
+                    kind: if ensures {
+                        b::SpecKind::Ensures(e)
+                    } else {
+                        b::SpecKind::Requires(e)
+                    },
+                    span: sp,
+                });
+            }
+            Ok(())
+        })();
+        self.f = saved;
+        result.map(|()| specs)
     }
 
     fn finish(mut self, main_span: Span) -> R<b::Program> {
@@ -1105,7 +1281,8 @@ impl<'a> Translator<'a> {
                 params: Vec::new(),
                 returns: Vec::new(),
                 locals: start_locals,
-                body: init,
+                body: Some(init),
+                specs: Vec::new(),
                 span: main_span,
             },
         );
@@ -1119,14 +1296,18 @@ impl<'a> Translator<'a> {
                     span: p.span,
                 })
                 .collect();
+            let mut specs = p.specs;
+            if p.body.is_some() {
+                specs.extend(spec(p.span));
+            }
             decls.push(b::Decl::Procedure(b::ProcDecl {
                 attrs: Vec::new(),
                 name: ident(&p.name, p.span),
                 type_params: Vec::new(),
                 params: p.params,
                 returns: p.returns,
-                specs: spec(p.span),
-                body: Some(body(locals, p.body, p.span)),
+                specs,
+                body: p.body.map(|stmts| body(locals, stmts, p.span)),
                 span: p.span,
             }));
         }
@@ -2453,6 +2634,23 @@ impl<'a> Translator<'a> {
         ) {
             return unsupported("call through a function pointer", span);
         }
+        if name == ACSL_OLD {
+            let [arg] = ce.arguments.as_slice() else {
+                return unsupported("`\\old` with other than one argument", span);
+            };
+            if !self.in_ensures {
+                return unsupported("`\\old` outside a postcondition", span);
+            }
+            let v = self.expr(arg, out)?;
+            let wrap = |e: b::Expr| ex(b::ExprKind::Old(Box::new(e)), span);
+            return Ok(TV {
+                v: match v.v {
+                    V::Int(e) => V::Int(wrap(e)),
+                    V::Bool(e) => V::Bool(wrap(e)),
+                },
+                ty: v.ty,
+            });
+        }
         match name {
             "reach_error"
             | "__VERIFIER_error"
@@ -2501,7 +2699,8 @@ impl<'a> Translator<'a> {
         }
         let info = self.funcs.get(name).cloned();
         let nondet_ty = name.strip_prefix("__VERIFIER_nondet_").map(nondet_type);
-        if let Some(info) = info.as_ref().filter(|i| i.def.is_some()) {
+        let has_contract = self.contracts.contains_key(name);
+        if let Some(info) = info.as_ref().filter(|i| i.def.is_some() || has_contract) {
             let arity_ok = if info.variadic {
                 ce.arguments.len() >= info.params.len()
             } else {
