@@ -1,9 +1,22 @@
 //! The C front end: every `examples/c/*.c` translates, its Boogie text (`--emit-ir`) reads back and
 //! type-checks, and printing is a fixpoint (print ∘ parse ∘ print = print).
 
-use lapidary::cfront::{self, Arch, CError};
+use lapidary::cfront::{self, Arch, CError, Options};
 use lapidary::syntax;
 use std::path::Path;
+
+fn options(arch: Arch) -> Options {
+    let dir = std::env::temp_dir().join(format!("lapidary-cfront-test-inc-{}", std::process::id()));
+    for (rel, text) in cfront::preprocess::ILP32_STUBS {
+        let f = dir.join(rel);
+        std::fs::create_dir_all(f.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&f, text).expect("stub");
+    }
+    Options {
+        arch,
+        ilp32_include: Some(dir),
+    }
+}
 
 fn c_examples() -> Vec<std::path::PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c");
@@ -24,7 +37,7 @@ fn emitted_boogie_reads_back() {
     for f in files {
         let src = std::fs::read_to_string(&f).expect("read");
         for arch in [Arch::Ilp32, Arch::Lp64] {
-            let ast = match cfront::translate_file(&f, &src, arch) {
+            let ast = match cfront::translate_file(&f, &src, &options(arch)) {
                 Ok(ast) => ast,
                 Err(CError::Unsupported { .. }) => continue,
                 Err(e) => panic!("{}: {e}", f.display()),
@@ -47,7 +60,7 @@ fn emitted_boogie_reads_back() {
 fn unsupported_constructs_name_the_line() {
     let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c/pointer_unknown.c");
     let src = std::fs::read_to_string(&f).expect("read");
-    match cfront::translate_file(&f, &src, Arch::Ilp32) {
+    match cfront::translate_file(&f, &src, &options(Arch::Ilp32)) {
         Err(CError::Unsupported {
             construct, line, ..
         }) => {
@@ -66,10 +79,26 @@ fn architecture_changes_long() {
     let src = "int main() { unsigned long x = 4294967295UL; x = x + 1; return x == 0; }\n";
     std::fs::write(&f, src).expect("write");
     let text = |arch| {
-        let ast = cfront::translate_file(&f, src, arch).expect("translates");
+        let ast = cfront::translate_file(&f, src, &options(arch)).expect("translates");
         syntax::print::program(&ast)
     };
     assert!(text(Arch::Ilp32).contains("% 4294967296"));
     assert!(text(Arch::Lp64).contains("% 18446744073709551616"));
+    // the headers agree with the data model: LONG_MAX and int64_t
+    let g = dir.join("limits.c");
+    let src = "#include <limits.h>\n#include <stdint.h>\nint main() { long m = LONG_MAX; int64_t w = 0; return sizeof(w) == 8 && m > 0; }\n";
+    std::fs::write(&g, src).expect("write");
+    for (arch, max) in [
+        (Arch::Ilp32, "2147483647"),
+        (Arch::Lp64, "9223372036854775807"),
+    ] {
+        let ast = cfront::translate_file(&g, src, &options(arch)).expect("translates");
+        let text = syntax::print::program(&ast);
+        assert!(text.contains(&format!(":= {max};")), "{text}");
+        assert!(
+            !text.contains(":= 0;\n  #res := 0"),
+            "sizeof(int64_t) is 8: {text}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

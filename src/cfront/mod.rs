@@ -58,9 +58,19 @@ pub fn is_c_file(path: &Path) -> bool {
         .is_some_and(|e| e == "c" || e == "i" || e == "h")
 }
 
+/// How to translate C files.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub arch: Arch,
+    /// A directory holding [`preprocess::ILP32_STUBS`] (for `Arch::Ilp32` with x86-64 headers).
+    pub ilp32_include: Option<std::path::PathBuf>,
+}
+
 /// Translates the C file `path` with contents `src` into a Boogie program whose spans point into
 /// `src`.
-pub fn translate_file(path: &Path, src: &str, arch: Arch) -> Result<ast::Program, CError> {
+pub fn translate_file(path: &Path, src: &str, opts: &Options) -> Result<ast::Program, CError> {
+    let arch = opts.arch;
+    let inc = opts.ilp32_include.as_deref();
     let file = path.display().to_string();
     let preprocessed_input = path.extension().is_some_and(|e| e == "i");
     let unsupported = |construct: String, line: usize| CError::Unsupported {
@@ -72,11 +82,12 @@ pub fn translate_file(path: &Path, src: &str, arch: Arch) -> Result<ast::Program
     let pre = if preprocessed_input {
         text.clone()
     } else {
-        preprocess::gcc_e(path, &text).map_err(|e| match e {
+        preprocess::gcc_e(path, &text, arch, inc).map_err(|e| match e {
             preprocess::PreprocessError::NoCompiler(m) => CError::NoCompiler(m),
             preprocess::PreprocessError::Failed(m) => CError::Invalid(m),
         })?
     };
+    let pre = preprocess::rewrite_gaps(&pre);
     let map = preprocess::SpanMap::from_markers(&pre, src, preprocessed_input);
     let config = lang_c::driver::Config::with_gcc();
     let parsed = match lang_c::driver::parse_preprocessed(&config, pre) {
@@ -85,7 +96,7 @@ pub fn translate_file(path: &Path, src: &str, arch: Arch) -> Result<ast::Program
             // gcc accepts the file but lang-c does not: one of lang-c's gaps.
             if !preprocessed_input {
                 if let Err(preprocess::PreprocessError::Failed(m)) =
-                    preprocess::gcc_syntax_check(path, &text)
+                    preprocess::gcc_syntax_check(path, &text, arch, inc)
                 {
                     return Err(CError::Invalid(m));
                 }

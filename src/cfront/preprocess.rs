@@ -1,6 +1,7 @@
 //! Before parsing: ACSL assertions rewritten into calls, `gcc -E`, and the map from offsets in the
 //! preprocessed text back to the C source.
 
+use super::ints::Arch;
 use crate::diag::Span;
 use std::io::Write;
 use std::path::Path;
@@ -159,6 +160,28 @@ fn contract(t: &str, line: usize) -> Result<String, AcslUnsupported> {
     Ok(format!("void {ACSL_CONTRACT}(void) {{{calls} }}"))
 }
 
+/// Rewrites lang-c's gaps (tooling-notes §5) in preprocessed text where that keeps the meaning:
+/// `__float128` (in glibc's i386 `max_align_t`) becomes `long double` — both floating-point types,
+/// which the translation does not support, so a program using one is still unsupported.
+pub fn rewrite_gaps(pre: &str) -> String {
+    let mut out = String::with_capacity(pre.len());
+    let mut rest = pre;
+    while let Some(i) = rest.find("__float128") {
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + 10..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        out.push_str(&rest[..i]);
+        out.push_str(if word(before) || word(after) {
+            "__float128"
+        } else {
+            "long double"
+        });
+        rest = &rest[i + 10..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Whether a C expression's text contains an assignment, `++` or `--` (ACSL terms are pure).
 fn has_side_effect(e: &str) -> bool {
     let b = e.as_bytes();
@@ -182,18 +205,77 @@ pub enum PreprocessError {
     Failed(String),
 }
 
+/// Header files the ILP32 view of the (x86-64) system headers needs and the system lacks: the
+/// caller writes them into a directory and passes it as `ilp32_include` (only the CLI writes files).
+pub const ILP32_STUBS: &[(&str, &str)] = &[("gnu/stubs-32.h", "/* no stubs */\n")];
+
+/// gcc options that make the x86-64 system headers describe ILP32 (i386): `long` and pointers of
+/// 32 bits, `int64_t` as `long long`, `LONG_MAX` = 2^31-1. Without them a 32-bit `long` in the
+/// translation would not match `int64_t`/`LONG_MAX` of the headers.
+fn arch_flags(arch: Arch, ilp32_include: Option<&Path>) -> Vec<String> {
+    match arch {
+        Arch::Lp64 => Vec::new(),
+        Arch::Ilp32 => {
+            let mut f: Vec<String> = [
+                "-U__x86_64__",
+                "-U__x86_64",
+                "-U__amd64__",
+                "-U__amd64",
+                "-U__LP64__",
+                "-U_LP64",
+                "-U__SIZEOF_INT128__",
+                "-D__i386__=1",
+                "-D__i386=1",
+                "-Di386=1",
+                "-D__ILP32__=1",
+                "-U__LONG_MAX__",
+                "-D__LONG_MAX__=2147483647L",
+                "-U__SIZEOF_LONG__",
+                "-D__SIZEOF_LONG__=4",
+                "-U__SIZEOF_POINTER__",
+                "-D__SIZEOF_POINTER__=4",
+                "-U__SIZE_MAX__",
+                "-D__SIZE_MAX__=4294967295UL",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+            if let Some(dir) = ilp32_include {
+                f.push("-idirafter".into());
+                f.push(dir.display().to_string());
+            }
+            f
+        }
+    }
+}
+
 /// Runs `gcc -E` on `text` (the C file `path`, rewritten), with the file's directory as the place for
 /// `#include "…"`. The output keeps line markers.
-pub fn gcc_e(path: &Path, text: &str) -> Result<String, PreprocessError> {
-    run_gcc(path, text, &["-E"])
+pub fn gcc_e(
+    path: &Path,
+    text: &str,
+    arch: Arch,
+    ilp32_include: Option<&Path>,
+) -> Result<String, PreprocessError> {
+    let mut args = vec!["-E".to_string(), "-w".to_string()];
+    args.extend(arch_flags(arch, ilp32_include));
+    run_gcc(path, text, &args)
 }
 
 /// `gcc -fsyntax-only`: `Ok` if gcc accepts the file, else its message.
-pub fn gcc_syntax_check(path: &Path, text: &str) -> Result<(), PreprocessError> {
-    run_gcc(path, text, &["-fsyntax-only", "-w"]).map(|_| ())
+pub fn gcc_syntax_check(
+    path: &Path,
+    text: &str,
+    arch: Arch,
+    ilp32_include: Option<&Path>,
+) -> Result<(), PreprocessError> {
+    // the file's validity, on the machine's own target (the ILP32 view of the headers is only
+    // for the translation)
+    let _ = (arch, ilp32_include);
+    run_gcc(path, text, &["-fsyntax-only".to_string(), "-w".to_string()]).map(|_| ())
 }
 
-fn run_gcc(path: &Path, text: &str, args: &[&str]) -> Result<String, PreprocessError> {
+fn run_gcc(path: &Path, text: &str, args: &[String]) -> Result<String, PreprocessError> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())

@@ -157,6 +157,33 @@ impl Architecture {
             Architecture::Bits64 => crate::cfront::Arch::Lp64,
         }
     }
+
+    /// Options of the C front end; for ILP32 the stub headers it needs are written to a directory
+    /// under the system's temporary directory (if that fails, gcc reports the missing header).
+    fn c_options(self) -> crate::cfront::Options {
+        let arch = self.arch();
+        let ilp32_include = (arch == crate::cfront::Arch::Ilp32)
+            .then(|| {
+                let dir = std::env::temp_dir().join("lapidary-ilp32-include");
+                for (rel, text) in crate::cfront::preprocess::ILP32_STUBS {
+                    let file = dir.join(rel);
+                    if std::fs::read_to_string(&file).ok().as_deref() != Some(*text) {
+                        let parent = file.parent()?;
+                        std::fs::create_dir_all(parent).ok()?;
+                        // written to a unique name and renamed: concurrent runs never see half a file
+                        let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+                        std::fs::write(&tmp, text).ok()?;
+                        std::fs::rename(&tmp, &file).ok()?;
+                    }
+                }
+                Some(dir)
+            })
+            .flatten();
+        crate::cfront::Options {
+            arch,
+            ilp32_include,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -418,7 +445,7 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
         result.source = Some(src.clone());
     }
     let translated = if crate::cfront::is_c_file(path) {
-        match crate::cfront::translate_file(path, &src, cli.architecture.arch()) {
+        match crate::cfront::translate_file(path, &src, &cli.architecture.c_options()) {
             Ok(ast) => Some(ast),
             Err(e) => {
                 result.verdict = match e {
@@ -534,7 +561,7 @@ fn emit_ir(cli: &Cli) -> i32 {
             }
         };
         let ast = if crate::cfront::is_c_file(path) {
-            match crate::cfront::translate_file(path, &src, cli.architecture.arch()) {
+            match crate::cfront::translate_file(path, &src, &cli.architecture.c_options()) {
                 Ok(ast) => ast,
                 Err(e) => {
                     let code = match e {
