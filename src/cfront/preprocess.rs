@@ -164,6 +164,56 @@ fn contract(t: &str, line: usize) -> Result<String, AcslUnsupported> {
 /// `__float128` (in glibc's i386 `max_align_t`) becomes `long double` — both floating-point types,
 /// which the translation does not support, so a program using one is still unsupported.
 pub fn rewrite_gaps(pre: &str) -> String {
+    static_assert_message(&float128(pre))
+}
+
+/// `_Static_assert(e)` (C23, no message; lang-c wants one) becomes `_Static_assert(e, "")`.
+fn static_assert_message(pre: &str) -> String {
+    let mut out = String::with_capacity(pre.len());
+    let mut rest = pre;
+    while let Some(i) = rest.find("_Static_assert") {
+        let word_before = rest[..i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let after = &rest[i + 14..];
+        out.push_str(&rest[..i + 14]);
+        rest = after;
+        let open = after.len() - after.trim_start().len();
+        if word_before || !after[open..].starts_with('(') {
+            continue;
+        }
+        // the matching `)`, and whether a comma stands at depth 1
+        let (mut depth, mut comma, mut close) = (0usize, false, None);
+        for (k, ch) in after.char_indices().skip(open) {
+            match ch {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        close = Some(k);
+                        break;
+                    }
+                }
+                ',' if depth == 1 => comma = true,
+                '"' | '\'' => {
+                    comma = true; // a literal: leave the text alone
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if let (Some(k), false) = (close, comma) {
+            out.push_str(&after[..k]);
+            out.push_str(", \"\"");
+            rest = &after[k..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn float128(pre: &str) -> String {
     let mut out = String::with_capacity(pre.len());
     let mut rest = pre;
     while let Some(i) = rest.find("__float128") {
@@ -460,6 +510,15 @@ mod tests {
         for src in ["/*@", "/*@ a", "//@", "x /*@ assert 1; *"] {
             let _ = rewrite_acsl(src);
         }
+    }
+
+    #[test]
+    fn gaps_are_rewritten() {
+        assert_eq!(
+            rewrite_gaps("_Static_assert(f(1, 2) == 3); _Static_assert(1, \"m\"); __float128 x;"),
+            "_Static_assert(f(1, 2) == 3, \"\"); _Static_assert(1, \"m\"); long double x;"
+        );
+        assert_eq!(rewrite_gaps("my__float128 y;"), "my__float128 y;");
     }
 
     #[test]
