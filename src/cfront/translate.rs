@@ -2780,13 +2780,15 @@ impl<'a> Translator<'a> {
             (None, _) => CType::Int(IntTy::INT),
         };
         let in_main = info.as_ref().is_none_or(|i| i.in_main);
-        if matches!(name, "abs" | "labs" | "llabs") && !in_main {
+        if matches!(name, "abs" | "labs" | "llabs") {
             let [arg] = ce.arguments.as_slice() else {
                 return unsupported(format!("`{name}` with other than one argument"), span);
             };
             let v = self.expr(arg, out)?;
-            let CType::Int(t) = ret else {
-                return unsupported(format!("`{name}`"), span);
+            let t = match name {
+                "abs" => IntTy::INT,
+                "labs" => IntTy::new(IntKind::Long, true),
+                _ => IntTy::new(IntKind::LongLong, true),
             };
             let x = self.convert(&v, t, span)?;
             return Ok(TV::int(
@@ -2800,7 +2802,12 @@ impl<'a> Translator<'a> {
             ));
         }
         let printing = matches!(name, "printf" | "puts" | "putchar");
-        if !in_main && !name.starts_with("__VERIFIER_nondet_") && !printing {
+        // a C library function is never an arbitrary one, even when the program declares it itself
+        // or calls it without a declaration
+        if (!in_main || LIBC.contains(&name))
+            && !name.starts_with("__VERIFIER_nondet_")
+            && !printing
+        {
             return unsupported(format!("call of library function `{name}`"), span);
         }
         for a in &ce.arguments {
@@ -2914,6 +2921,18 @@ impl<'a> Translator<'a> {
         Ok(vals)
     }
 }
+
+/// C library functions whose results are not arbitrary (called without their header, they must
+/// not become nondeterministic functions).
+const LIBC: &[&str] = &[
+    "rand", "random", "srand", "strlen", "strcmp", "strncmp", "strcpy", "strncpy", "strcat",
+    "strchr", "strrchr", "strstr", "memcpy", "memset", "memcmp", "memmove", "malloc", "calloc",
+    "realloc", "free", "alloca", "atoi", "atol", "atoll", "strtol", "strtoul", "strtoll", "sqrt",
+    "pow", "exp", "log", "sin", "cos", "floor", "ceil", "fabs", "fmin", "fmax", "isdigit",
+    "isalpha", "isalnum", "isspace", "isupper", "islower", "toupper", "tolower", "getchar",
+    "fgetc", "getc", "scanf", "fscanf", "sscanf", "sprintf", "snprintf", "fprintf", "time",
+    "clock", "getenv", "qsort", "bsearch", "ffs", "div", "ldiv",
+];
 
 /// The operation and operand type (`None`: the operands' own types) of a GCC overflow builtin.
 fn overflow_builtin(name: &str) -> Option<(BinOp, Option<IntTy>)> {
