@@ -30,6 +30,8 @@ pub enum CError {
     NoCompiler(String),
     /// The C file is invalid: gcc rejects it (exit 3).
     Invalid(String),
+    /// A bug in the front end (exit 4).
+    Internal(String),
     /// A construct that is not translated faithfully: UNKNOWN with this reason.
     Unsupported {
         construct: String,
@@ -43,6 +45,7 @@ impl fmt::Display for CError {
         match self {
             CError::NoCompiler(m) => write!(f, "{m} (gcc is needed to preprocess C files)"),
             CError::Invalid(m) => write!(f, "{m}"),
+            CError::Internal(m) => write!(f, "internal error: {m}"),
             CError::Unsupported {
                 construct,
                 file,
@@ -69,6 +72,23 @@ pub struct Options {
 /// Translates the C file `path` with contents `src` into a Boogie program whose spans point into
 /// `src`.
 pub fn translate_file(path: &Path, src: &str, opts: &Options) -> Result<ast::Program, CError> {
+    // lang-c and the translation recurse over the syntax: a large stack keeps deeply nested
+    // expressions (generated code) from overflowing it
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("cfront".into())
+            .stack_size(STACK)
+            .spawn_scoped(scope, || translate_file_here(path, src, opts))
+            .map_err(|e| CError::Invalid(format!("cannot start the C front end: {e}")))?
+            .join()
+            .unwrap_or_else(|_| Err(CError::Internal("the C front end panicked".into())))
+    })
+}
+
+/// Stack size of the front-end thread.
+const STACK: usize = 256 * 1024 * 1024;
+
+fn translate_file_here(path: &Path, src: &str, opts: &Options) -> Result<ast::Program, CError> {
     let arch = opts.arch;
     let inc = opts.ilp32_include.as_deref();
     let file = path.display().to_string();

@@ -450,6 +450,7 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
             Err(e) => {
                 result.verdict = match e {
                     crate::cfront::CError::Unsupported { .. } => Verdict::Unknown,
+                    crate::cfront::CError::Internal(_) => Verdict::InternalError,
                     _ => Verdict::Error,
                 };
                 result.reason = Some(e.to_string());
@@ -566,6 +567,7 @@ fn emit_ir(cli: &Cli) -> i32 {
                 Err(e) => {
                     let code = match e {
                         crate::cfront::CError::Unsupported { .. } => 2,
+                        crate::cfront::CError::Internal(_) => 4,
                         _ => 3,
                     };
                     warn(&format!("{name}: UNKNOWN ({e})"));
