@@ -1,9 +1,11 @@
 //! Lapidary: a software verifier based on trace abstraction.
 //!
 //! Modules in pipeline order, dependencies one way: `syntax` → `ir` → `smt` → `automata` → `engine` →
-//! `cli`. See docs/ARCHITECTURE.md.
+//! `cli`; the C front end `cfront` (C → `syntax::ast`) sits beside `syntax` and only `cli` uses it.
+//! See docs/ARCHITECTURE.md.
 
 pub mod automata;
+pub mod cfront;
 pub mod cli;
 pub mod diag;
 pub mod engine;

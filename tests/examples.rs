@@ -1,4 +1,4 @@
-//! Every `examples/**/*.bpl` file: the verdict of `verify` must match the expectation on line one
+//! Every `examples/**/*.bpl` and `examples/**/*.c` file: the verdict of `verify` must match the expectation on line one
 //! (`//#Safe`, `//#Unsafe`, `//#SyntaxError`; `//#Terminating`, `//#Nonterminating`, which are run
 //! with `--property termination`; `//#Unknown REASON` for a program the verifier is expected to answer
 //! UNKNOWN with a reason starting with REASON — line two then states the right answer in the same
@@ -25,7 +25,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         let p = e.path();
         if p.is_dir() {
             collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "bpl") {
+        } else if p.extension().is_some_and(|x| x == "bpl" || x == "c") {
             out.push(p);
         }
     }

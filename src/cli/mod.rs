@@ -28,8 +28,15 @@ use std::time::{Duration, Instant};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Boogie (.bpl) files to verify.
+    /// Files to verify: Boogie (.bpl) or C (.c, preprocessed with `gcc -E`; .i, already preprocessed).
     pub files: Vec<PathBuf>,
+    /// Print the Boogie program a file is translated to (for C files; a Boogie file is printed as
+    /// parsed) instead of verifying it.
+    #[arg(long)]
+    pub emit_ir: bool,
+    /// Data model of C programs: ILP32 (32bit) or LP64 (64bit).
+    #[arg(long, value_enum, default_value_t = Architecture::Bits32)]
+    pub architecture: Architecture,
     /// Parse, resolve and type-check only (exit 0 accepted, 3 rejected).
     #[arg(long)]
     pub no_verify: bool,
@@ -139,6 +146,50 @@ pub enum Format {
     Json,
     /// One SARIF 2.1.0 log for all files (for code scanning), printed at the end.
     Sarif,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Architecture {
+    #[value(name = "32bit")]
+    Bits32,
+    #[value(name = "64bit")]
+    Bits64,
+}
+
+impl Architecture {
+    fn arch(self) -> crate::cfront::Arch {
+        match self {
+            Architecture::Bits32 => crate::cfront::Arch::Ilp32,
+            Architecture::Bits64 => crate::cfront::Arch::Lp64,
+        }
+    }
+
+    /// Options of the C front end; for ILP32 the stub headers it needs are written to a directory
+    /// under the system's temporary directory (if that fails, gcc reports the missing header).
+    fn c_options(self) -> crate::cfront::Options {
+        let arch = self.arch();
+        let ilp32_include = (arch == crate::cfront::Arch::Ilp32)
+            .then(|| {
+                let dir = std::env::temp_dir().join("lapidary-ilp32-include");
+                for (rel, text) in crate::cfront::preprocess::ILP32_STUBS {
+                    let file = dir.join(rel);
+                    if std::fs::read_to_string(&file).ok().as_deref() != Some(*text) {
+                        let parent = file.parent()?;
+                        std::fs::create_dir_all(parent).ok()?;
+                        // written to a unique name and renamed: concurrent runs never see half a file
+                        let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+                        std::fs::write(&tmp, text).ok()?;
+                        std::fs::rename(&tmp, &file).ok()?;
+                    }
+                }
+                Some(dir)
+            })
+            .flatten();
+        crate::cfront::Options {
+            arch,
+            ilp32_include,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -261,6 +312,9 @@ pub fn run(cli: Cli) -> i32 {
             cli.format == Format::Text && std::io::IsTerminal::is_terminal(&std::io::stdout())
         }
     };
+    if cli.emit_ir {
+        return emit_ir(&cli);
+    }
     let worst = Arc::new(AtomicI32::new(0));
     let print_lock = Arc::new(Mutex::new(()));
     let mut sarif_results = Vec::new();
@@ -396,7 +450,27 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
     if cli.format == Format::Sarif {
         result.source = Some(src.clone());
     }
-    let program = match frontend(&src) {
+    let translated = if crate::cfront::is_c_file(path) {
+        match crate::cfront::translate_file(path, &src, &cli.architecture.c_options()) {
+            Ok(ast) => Some(ast),
+            Err(e) => {
+                result.verdict = match e {
+                    crate::cfront::CError::Unsupported { .. } => Verdict::Unknown,
+                    crate::cfront::CError::Internal(_) => Verdict::InternalError,
+                    _ => Verdict::Error,
+                };
+                result.reason = Some(e.to_string());
+                return finish(result, start);
+            }
+        }
+    } else {
+        None
+    };
+    let checked = match &translated {
+        Some(ast) => frontend_ast(ast, Vec::new()),
+        None => frontend(&src),
+    };
+    let program = match checked {
         Ok((program, mut warnings)) => {
             warnings.extend(encoding_warning);
             if !warnings.is_empty() && cli.format == Format::Text {
@@ -479,6 +553,53 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
     finish(result, start)
 }
 
+/// `--emit-ir`: prints the Boogie program of each file (C files translated, Boogie files as parsed).
+/// Exit code 0, 2 when a C construct is unsupported, 3 for input errors.
+fn emit_ir(cli: &Cli) -> i32 {
+    let mut worst = 0;
+    for path in &cli.files {
+        let name = path.display().to_string();
+        let src = match std::fs::read(path) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) => {
+                warn(&format!("error: cannot read {name}: {e}"));
+                worst = worst_of(worst, 3);
+                continue;
+            }
+        };
+        let ast = if crate::cfront::is_c_file(path) {
+            match crate::cfront::translate_file(path, &src, &cli.architecture.c_options()) {
+                Ok(ast) => ast,
+                Err(e) => {
+                    let code = match e {
+                        crate::cfront::CError::Unsupported { .. } => 2,
+                        crate::cfront::CError::Internal(_) => 4,
+                        _ => 3,
+                    };
+                    warn(&format!("{name}: UNKNOWN ({e})"));
+                    worst = worst_of(worst, code);
+                    continue;
+                }
+            }
+        } else {
+            match crate::syntax::parse(&src) {
+                (Some(ast), d) if !crate::diag::has_errors(&d) => ast,
+                (_, d) => {
+                    warn(&render_diags(&name, &src, &non_empty(d), false));
+                    worst = worst_of(worst, 3);
+                    continue;
+                }
+            }
+        };
+        emit(&crate::syntax::print::program(&ast), worst);
+    }
+    worst
+}
+
+fn worst_of(a: i32, b: i32) -> i32 {
+    if severity(b) > severity(a) { b } else { a }
+}
+
 fn finish(mut r: FileResult, start: Instant) -> FileResult {
     r.time_s = start.elapsed().as_secs_f64();
     r
@@ -486,12 +607,20 @@ fn finish(mut r: FileResult, start: Instant) -> FileResult {
 
 /// Parse, resolve, type-check and lower. Returns the program and warnings, or all diagnostics.
 pub fn frontend(src: &str) -> Result<(crate::ir::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let (ast, mut diags) = crate::syntax::parse(src);
+    let (ast, diags) = crate::syntax::parse(src);
     let ast = match ast {
         Some(ast) if !crate::diag::has_errors(&diags) => ast,
         _ => return Err(non_empty(diags)),
     };
-    let (program, more) = crate::ir::check(&ast);
+    frontend_ast(&ast, diags)
+}
+
+/// Resolve, type-check and lower a parse tree (from the Boogie parser or the C front end).
+pub fn frontend_ast(
+    ast: &crate::syntax::ast::Program,
+    mut diags: Vec<Diagnostic>,
+) -> Result<(crate::ir::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let (program, more) = crate::ir::check(ast);
     diags.extend(more);
     match program {
         Some(p) if !crate::diag::has_errors(&diags) => Ok((p, diags)),

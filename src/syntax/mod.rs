@@ -28,6 +28,7 @@ pub mod ast;
 mod depth;
 mod helpers;
 pub mod lexer;
+pub mod print;
 
 use lalrpop_util::ParseError;
 

@@ -1,0 +1,137 @@
+//! The C front end: a C file (`.c`, preprocessed with `gcc -E`; or `.i`, already preprocessed) →
+//! the Boogie parse tree (`syntax::ast`), which then goes through the ordinary resolve / type-check /
+//! lower pipeline.
+//!
+//! Pipeline: `preprocess::rewrite_acsl` (ACSL `//@ assert e;` → a call) → `gcc -E` → lang-c →
+//! `translate` (C semantics over mathematical integers, see `ints`) → `ast::Program` with spans in
+//! the C source (`FileId::MAIN`: the C file is the main file). Semantics follow Ultimate's SV-COMP
+//! defaults: integer types with their ranges (`Arch`), unsigned wrap-around, exact conversions,
+//! truncating division, a division by zero or an array index out of bounds is an error,
+//! `reach_error()`/`__VERIFIER_error()`/failing `assert` are errors, `abort()`/`exit()` end the path,
+//! undefined functions of the program return nondeterministic values of their type. Anything else
+//! (pointers, structs, floats, bit-level operators, pthreads, …) is [`CError::Unsupported`]: the CLI
+//! answers UNKNOWN "unsupported: … at file:line", never a different program.
+
+mod build;
+pub mod ints;
+pub mod preprocess;
+mod translate;
+
+use crate::syntax::ast;
+use std::fmt;
+use std::path::Path;
+
+pub use ints::Arch;
+
+/// Why a C file was not translated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CError {
+    /// `gcc` is not available to preprocess the file (an input error, exit 3).
+    NoCompiler(String),
+    /// The C file is invalid: gcc rejects it (exit 3).
+    Invalid(String),
+    /// A bug in the front end (exit 4).
+    Internal(String),
+    /// A construct that is not translated faithfully: UNKNOWN with this reason.
+    Unsupported {
+        construct: String,
+        file: String,
+        line: usize,
+    },
+}
+
+impl fmt::Display for CError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CError::NoCompiler(m) => write!(f, "{m} (gcc is needed to preprocess C files)"),
+            CError::Invalid(m) => write!(f, "{m}"),
+            CError::Internal(m) => write!(f, "internal error: {m}"),
+            CError::Unsupported {
+                construct,
+                file,
+                line,
+            } => write!(f, "unsupported: {construct} at {file}:{line}"),
+        }
+    }
+}
+
+/// Whether `path` names a C file (`.c` or `.i`).
+pub fn is_c_file(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e == "c" || e == "i" || e == "h")
+}
+
+/// How to translate C files.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub arch: Arch,
+    /// A directory holding [`preprocess::ILP32_STUBS`] (for `Arch::Ilp32` with x86-64 headers).
+    pub ilp32_include: Option<std::path::PathBuf>,
+}
+
+/// Translates the C file `path` with contents `src` into a Boogie program whose spans point into
+/// `src`.
+pub fn translate_file(path: &Path, src: &str, opts: &Options) -> Result<ast::Program, CError> {
+    // lang-c and the translation recurse over the syntax: a large stack keeps deeply nested
+    // expressions (generated code) from overflowing it
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("cfront".into())
+            .stack_size(STACK)
+            .spawn_scoped(scope, || translate_file_here(path, src, opts))
+            .map_err(|e| CError::Invalid(format!("cannot start the C front end: {e}")))?
+            .join()
+            .unwrap_or_else(|_| Err(CError::Internal("the C front end panicked".into())))
+    })
+}
+
+/// Stack size of the front-end thread.
+const STACK: usize = 256 * 1024 * 1024;
+
+fn translate_file_here(path: &Path, src: &str, opts: &Options) -> Result<ast::Program, CError> {
+    let arch = opts.arch;
+    let inc = opts.ilp32_include.as_deref();
+    let file = path.display().to_string();
+    let preprocessed_input = path.extension().is_some_and(|e| e == "i");
+    let unsupported = |construct: String, line: usize| CError::Unsupported {
+        construct,
+        file: file.clone(),
+        line,
+    };
+    let text = preprocess::rewrite_acsl(src).map_err(|e| unsupported(e.what, e.line))?;
+    let pre = if preprocessed_input {
+        text.clone()
+    } else {
+        preprocess::gcc_e(path, &text, arch, inc).map_err(|e| match e {
+            preprocess::PreprocessError::NoCompiler(m) => CError::NoCompiler(m),
+            preprocess::PreprocessError::Failed(m) => CError::Invalid(m),
+        })?
+    };
+    let pre = preprocess::rewrite_gaps(&pre);
+    let map = preprocess::SpanMap::from_markers(&pre, src, preprocessed_input);
+    let config = lang_c::driver::Config::with_gcc();
+    let parsed = match lang_c::driver::parse_preprocessed(&config, pre) {
+        Ok(p) => p,
+        Err(e) => {
+            // gcc accepts the file but lang-c does not: one of lang-c's gaps.
+            if !preprocessed_input {
+                if let Err(preprocess::PreprocessError::Failed(m)) =
+                    preprocess::gcc_syntax_check(path, &text, arch, inc)
+                {
+                    return Err(CError::Invalid(m));
+                }
+            }
+            let span = map.span(e.offset, e.offset);
+            let line = preprocess::line_of(src, span.start as usize);
+            return Err(unsupported(
+                "C syntax the parser (lang-c) does not accept".into(),
+                line,
+            ));
+        }
+    };
+    let tr = translate::Translator::new(arch, &map);
+    tr.translate(&parsed.unit).map_err(|u| {
+        let line = preprocess::line_of(src, u.span.start as usize);
+        unsupported(u.what, line)
+    })
+}

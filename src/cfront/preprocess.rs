@@ -1,0 +1,535 @@
+//! Before parsing: ACSL assertions rewritten into calls, `gcc -E`, and the map from offsets in the
+//! preprocessed text back to the C source.
+
+use super::ints::Arch;
+use crate::diag::Span;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The function an ACSL `//@ assert e;` becomes (`__lapidary_acsl_assert(e);`).
+pub const ACSL_ASSERT: &str = "__lapidary_acsl_assert";
+
+/// An annotation that cannot be translated: what, and the 1-based line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AcslUnsupported {
+    pub what: String,
+    pub line: usize,
+}
+
+/// Rewrites every ACSL comment `//@ assert e;` / `/*@ assert e; */` into `__lapidary_acsl_assert(e);`
+/// and `//@ ghost code` into `code` (same lines: a block comment's newlines are kept). `\true`/`\false` become `1`/`0`. Any other ACSL
+/// annotation (contracts, loop invariants, logic connectives such as `==>`) is reported:
+/// Ultimate checks those too, so ignoring one could hide a violation.
+pub fn rewrite_acsl(src: &str) -> Result<String, AcslUnsupported> {
+    let bytes = src.as_bytes();
+    let mut out = String::with_capacity(src.len());
+    let mut i = 0;
+    let mut line = 1;
+    let mut last = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                line += 1;
+                i += 1;
+            }
+            b'"' | b'\'' => {
+                let q = bytes[i];
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                let end = src[i..].find('\n').map_or(src.len(), |n| i + n);
+                if bytes.get(i + 2) == Some(&b'@') {
+                    let call = acsl_assert(&src[i + 3..end], line)?;
+                    out.push_str(&src[last..i]);
+                    out.push_str(&call);
+                    last = end;
+                }
+                i = end;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let end = src[i + 2..].find("*/").map_or(src.len(), |n| i + 2 + n + 2);
+                let body_end = end.saturating_sub(2).max(i + 3).min(src.len());
+                if bytes.get(i + 2) == Some(&b'@') {
+                    let call = acsl_assert(&src[i + 3..body_end], line)?;
+                    out.push_str(&src[last..i]);
+                    out.push_str(&call);
+                    for _ in src[i..end].matches('\n') {
+                        out.push('\n');
+                    }
+                    last = end;
+                }
+                line += src[i..end].matches('\n').count();
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&src[last..]);
+    Ok(out)
+}
+
+fn acsl_assert(body: &str, line: usize) -> Result<String, AcslUnsupported> {
+    let unsupported = |what: &str| AcslUnsupported {
+        what: what.to_string(),
+        line,
+    };
+    let t = body.trim();
+    if let Some(code) = t.strip_prefix("ghost") {
+        // ghost code is C code that only the annotations read: executed as written
+        if code.starts_with(char::is_whitespace) && !code.contains('\\') {
+            return Ok(code.trim().to_string());
+        }
+        return Err(unsupported("ACSL ghost code"));
+    }
+    if t.starts_with("requires") || t.starts_with("ensures") {
+        return contract(t, line);
+    }
+    let Some(rest) = t.strip_prefix("assert") else {
+        let word: String = t
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        return Err(unsupported(&format!("ACSL annotation `{word}`")));
+    };
+    if !rest.starts_with(|c: char| c.is_whitespace() || c == '(' || c == '\\') {
+        return Err(unsupported("ACSL annotation"));
+    }
+    let Some(expr) = rest.trim().strip_suffix(';') else {
+        return Err(unsupported("ACSL assertion without `;`"));
+    };
+    let expr = expr.replace("\\true", "1").replace("\\false", "0");
+    if expr.contains('\\') || expr.contains("==>") || expr.contains("<==>") || expr.contains(';') {
+        return Err(unsupported("ACSL logic in an assertion"));
+    }
+    if has_side_effect(&expr) {
+        return Err(unsupported("ACSL assertion with an assignment"));
+    }
+    Ok(format!("{ACSL_ASSERT}({expr});"))
+}
+
+/// The function a contract becomes: `void __lapidary_contract(void) { __lapidary_requires(e);
+/// __lapidary_ensures(f); }`, which the translation attaches to the next function.
+pub const ACSL_CONTRACT: &str = "__lapidary_contract";
+pub const ACSL_REQUIRES: &str = "__lapidary_requires";
+pub const ACSL_ENSURES: &str = "__lapidary_ensures";
+pub const ACSL_RESULT: &str = "__lapidary_result";
+pub const ACSL_OLD: &str = "__lapidary_old";
+
+/// `requires e; ensures f;` (continuation lines may start with `@`): each clause a pure C
+/// expression, with `\result` and `\old(…)` in postconditions.
+fn contract(t: &str, line: usize) -> Result<String, AcslUnsupported> {
+    let unsupported = |what: &str| AcslUnsupported {
+        what: what.to_string(),
+        line,
+    };
+    let text: String = t
+        .lines()
+        .map(|l| l.trim().trim_start_matches('@').trim_end_matches('@'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut calls = String::new();
+    for clause in text.split(';').map(str::trim).filter(|c| !c.is_empty()) {
+        let (f, e) = if let Some(e) = clause.strip_prefix("requires") {
+            (ACSL_REQUIRES, e)
+        } else if let Some(e) = clause.strip_prefix("ensures") {
+            (ACSL_ENSURES, e)
+        } else {
+            return Err(unsupported("ACSL contract clause"));
+        };
+        if !e.starts_with(|c: char| c.is_whitespace() || c == '(' || c == '\\') {
+            return Err(unsupported("ACSL contract clause"));
+        }
+        let e = e
+            .replace("\\result", ACSL_RESULT)
+            .replace("\\old", ACSL_OLD)
+            .replace("\\true", "1")
+            .replace("\\false", "0");
+        if e.contains('\\') || e.contains("==>") || has_side_effect(&e) {
+            return Err(unsupported("ACSL logic in a contract"));
+        }
+        calls.push_str(&format!(" {f}({});", e.trim()));
+    }
+    Ok(format!("void {ACSL_CONTRACT}(void) {{{calls} }}"))
+}
+
+/// Rewrites lang-c's gaps (tooling-notes §5) in preprocessed text where that keeps the meaning:
+/// `__float128` (in glibc's i386 `max_align_t`) becomes `long double` — both floating-point types,
+/// which the translation does not support, so a program using one is still unsupported.
+pub fn rewrite_gaps(pre: &str) -> String {
+    static_assert_message(&float128(pre))
+}
+
+/// `_Static_assert(e)` (C23, no message; lang-c wants one) becomes `_Static_assert(e, "")`.
+fn static_assert_message(pre: &str) -> String {
+    let mut out = String::with_capacity(pre.len());
+    let mut rest = pre;
+    while let Some(i) = rest.find("_Static_assert") {
+        let word_before = rest[..i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let after = &rest[i + 14..];
+        out.push_str(&rest[..i + 14]);
+        rest = after;
+        let open = after.len() - after.trim_start().len();
+        if word_before || !after[open..].starts_with('(') {
+            continue;
+        }
+        // the matching `)`, and whether a comma stands at depth 1
+        let (mut depth, mut comma, mut close) = (0usize, false, None);
+        for (k, ch) in after.char_indices().skip(open) {
+            match ch {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        close = Some(k);
+                        break;
+                    }
+                }
+                ',' if depth == 1 => comma = true,
+                '"' | '\'' => {
+                    comma = true; // a literal: leave the text alone
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if let (Some(k), false) = (close, comma) {
+            out.push_str(&after[..k]);
+            out.push_str(", \"\"");
+            rest = &after[k..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn float128(pre: &str) -> String {
+    let mut out = String::with_capacity(pre.len());
+    let mut rest = pre;
+    while let Some(i) = rest.find("__float128") {
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + 10..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        out.push_str(&rest[..i]);
+        out.push_str(if word(before) || word(after) {
+            "__float128"
+        } else {
+            "long double"
+        });
+        rest = &rest[i + 10..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether a C expression's text contains an assignment, `++` or `--` (ACSL terms are pure).
+fn has_side_effect(e: &str) -> bool {
+    let b = e.as_bytes();
+    if e.contains("++") || e.contains("--") {
+        return true;
+    }
+    (0..b.len()).any(|i| {
+        b[i] == b'='
+            && b.get(i + 1) != Some(&b'=')
+            && !(i > 0 && matches!(b[i - 1], b'=' | b'!' | b'<' | b'>'))
+    }) || e.contains("<<=")
+        || e.contains(">>=")
+}
+
+/// Why preprocessing failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PreprocessError {
+    /// `gcc` cannot be started.
+    NoCompiler(String),
+    /// `gcc -E` rejected the input (its message).
+    Failed(String),
+}
+
+/// Header files the ILP32 view of the (x86-64) system headers needs and the system lacks: the
+/// caller writes them into a directory and passes it as `ilp32_include` (only the CLI writes files).
+pub const ILP32_STUBS: &[(&str, &str)] = &[("gnu/stubs-32.h", "/* no stubs */\n")];
+
+/// gcc options that make the x86-64 system headers describe ILP32 (i386): `long` and pointers of
+/// 32 bits, `int64_t` as `long long`, `LONG_MAX` = 2^31-1. Without them a 32-bit `long` in the
+/// translation would not match `int64_t`/`LONG_MAX` of the headers.
+fn arch_flags(arch: Arch, ilp32_include: Option<&Path>) -> Vec<String> {
+    match arch {
+        Arch::Lp64 => Vec::new(),
+        Arch::Ilp32 => {
+            let mut f: Vec<String> = [
+                "-U__x86_64__",
+                "-U__x86_64",
+                "-U__amd64__",
+                "-U__amd64",
+                "-U__LP64__",
+                "-U_LP64",
+                "-U__SIZEOF_INT128__",
+                "-D__i386__=1",
+                "-D__i386=1",
+                "-Di386=1",
+                "-D__ILP32__=1",
+                "-U__LONG_MAX__",
+                "-D__LONG_MAX__=2147483647L",
+                "-U__SIZEOF_LONG__",
+                "-D__SIZEOF_LONG__=4",
+                "-U__SIZEOF_POINTER__",
+                "-D__SIZEOF_POINTER__=4",
+                "-U__SIZE_MAX__",
+                "-D__SIZE_MAX__=4294967295UL",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+            if let Some(dir) = ilp32_include {
+                f.push("-idirafter".into());
+                f.push(dir.display().to_string());
+            }
+            f
+        }
+    }
+}
+
+/// Runs `gcc -E` on `text` (the C file `path`, rewritten), with the file's directory as the place for
+/// `#include "…"`. The output keeps line markers.
+pub fn gcc_e(
+    path: &Path,
+    text: &str,
+    arch: Arch,
+    ilp32_include: Option<&Path>,
+) -> Result<String, PreprocessError> {
+    let mut args = vec!["-E".to_string(), "-w".to_string()];
+    args.extend(arch_flags(arch, ilp32_include));
+    run_gcc(path, text, &args)
+}
+
+/// `gcc -fsyntax-only`: `Ok` if gcc accepts the file, else its message.
+pub fn gcc_syntax_check(
+    path: &Path,
+    text: &str,
+    arch: Arch,
+    ilp32_include: Option<&Path>,
+) -> Result<(), PreprocessError> {
+    // the file's validity, on the machine's own target (the ILP32 view of the headers is only
+    // for the translation)
+    let _ = (arch, ilp32_include);
+    run_gcc(path, text, &["-fsyntax-only".to_string(), "-w".to_string()]).map(|_| ())
+}
+
+fn run_gcc(path: &Path, text: &str, args: &[String]) -> Result<String, PreprocessError> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut child = Command::new("gcc")
+        .args(args)
+        .arg("-iquote")
+        .arg(dir)
+        .args(["-x", "c", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| PreprocessError::NoCompiler(format!("cannot run gcc: {e}")))?;
+    let input = text.as_bytes().to_vec();
+    let mut stdin = child.stdin.take();
+    let writer = std::thread::spawn(move || {
+        if let Some(s) = stdin.as_mut() {
+            let _ = s.write_all(&input);
+        }
+    });
+    let out = child
+        .wait_with_output()
+        .map_err(|e| PreprocessError::NoCompiler(format!("gcc failed: {e}")))?;
+    let _ = writer.join();
+    if !out.status.success() {
+        let msg = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .find(|l| l.contains("error"))
+            .unwrap_or("gcc rejected the file")
+            .replace("<stdin>", &path.display().to_string());
+        return Err(PreprocessError::Failed(msg));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Maps offsets of the preprocessed text to spans in the C source.
+#[derive(Debug, Clone)]
+pub struct SpanMap {
+    /// Start offset of each line of the preprocessed text, and the source line (1-based) it comes
+    /// from if that is the main file.
+    pre_lines: Vec<(usize, Option<usize>)>,
+    /// Start offset of each line of the C source.
+    src_lines: Vec<usize>,
+    src_len: usize,
+    /// The preprocessed text is the source itself (a `.i` file): offsets are kept.
+    identity: bool,
+}
+
+impl SpanMap {
+    /// For text produced by `gcc -E` from `src`: line markers say which lines come from the main
+    /// file (the first marker's file).
+    pub fn from_markers(pre: &str, src: &str, identity: bool) -> SpanMap {
+        let mut pre_lines = Vec::new();
+        let mut main: Option<String> = None;
+        let mut cur_file: Option<String> = None;
+        let mut cur_line = 1usize;
+        let mut off = 0;
+        for l in pre.split_inclusive('\n') {
+            if let Some((n, f)) = line_marker(l) {
+                if main.is_none() {
+                    main = Some(f.clone());
+                }
+                cur_file = Some(f);
+                cur_line = n;
+                pre_lines.push((off, None));
+            } else {
+                let in_main = main.is_none() || cur_file == main;
+                pre_lines.push((off, in_main.then_some(cur_line)));
+                cur_line += 1;
+            }
+            off += l.len();
+        }
+        let mut src_lines = vec![0];
+        src_lines.extend(src.match_indices('\n').map(|(i, _)| i + 1));
+        SpanMap {
+            pre_lines,
+            src_lines,
+            src_len: src.len(),
+            identity,
+        }
+    }
+
+    fn pre_line(&self, off: usize) -> Option<(usize, Option<usize>)> {
+        let i = match self.pre_lines.binary_search_by(|(s, _)| s.cmp(&off)) {
+            Ok(i) => i,
+            Err(0) => return None,
+            Err(i) => i - 1,
+        };
+        let (start, line) = self.pre_lines[i];
+        Some((off - start, line))
+    }
+
+    /// Whether the offset lies in the main file (not in a header).
+    pub fn in_main(&self, off: usize) -> bool {
+        self.pre_line(off).is_some_and(|(_, l)| l.is_some())
+    }
+
+    fn src_offset(&self, off: usize) -> Option<usize> {
+        if self.identity && self.src_len > 0 {
+            return Some(off.min(self.src_len));
+        }
+        let (col, line) = self.pre_line(off)?;
+        let line = line?;
+        let start = *self.src_lines.get(line.checked_sub(1)?)?;
+        let end = self
+            .src_lines
+            .get(line)
+            .map_or(self.src_len, |e| e.saturating_sub(1));
+        Some((start + col).min(end.max(start)))
+    }
+
+    /// The source span of the preprocessed range `start..end` (an empty span at 0 for header code).
+    pub fn span(&self, start: usize, end: usize) -> Span {
+        match self.src_offset(start) {
+            Some(s) => {
+                let e = self.src_offset(end).filter(|e| *e >= s).unwrap_or(s);
+                Span::new(s, e)
+            }
+            None => Span::new(0, 0),
+        }
+    }
+}
+
+/// `# 12 "file.c" 1 3` → (12, "file.c").
+fn line_marker(l: &str) -> Option<(usize, String)> {
+    let rest = l.strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("line").unwrap_or(rest).trim_start();
+    let end = rest.find(|c: char| !c.is_ascii_digit())?;
+    let n: usize = rest[..end].parse().ok()?;
+    let rest = rest[end..].trim_start();
+    let file = rest.strip_prefix('"')?;
+    let close = file.find('"')?;
+    Some((n, file[..close].to_string()))
+}
+
+/// The 1-based line of a byte offset in `src`.
+pub fn line_of(src: &str, off: usize) -> usize {
+    src.as_bytes()[..off.min(src.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn acsl_asserts_become_calls() {
+        let src = "int x;\n  //@ assert x == 1;\n/*@ assert \\false;\n */ x++;\n// //@ assert y;\n";
+        let out = rewrite_acsl(src).expect("rewritten");
+        assert_eq!(
+            out,
+            "int x;\n  __lapidary_acsl_assert(x == 1);\n__lapidary_acsl_assert(0);\n x++;\n// //@ assert y;\n"
+        );
+    }
+
+    #[test]
+    fn other_acsl_is_reported() {
+        let e = rewrite_acsl("int x;\n//@ loop invariant x >= 0;\n").expect_err("invariant");
+        assert_eq!(e.line, 2);
+        assert_eq!(
+            rewrite_acsl("//@ ghost int i = 0;\n").expect("ghost"),
+            "int i = 0;\n"
+        );
+        assert!(rewrite_acsl("//@ assert \\forall int i; i == i;\n").is_err());
+        assert!(rewrite_acsl("//@ assert x ==> y;\n").is_err());
+        assert!(rewrite_acsl("//@ assert k = 4;\n").is_err());
+        assert_eq!(
+            rewrite_acsl(
+                "/*@ requires (g > i);\n  @ ensures \\result >= \\old(g);\n  @*/\nint f(int i);\n"
+            )
+            .expect("contract"),
+            "void __lapidary_contract(void) { __lapidary_requires((g > i)); \
+             __lapidary_ensures(__lapidary_result >= __lapidary_old(g)); }\n\n\nint f(int i);\n"
+        );
+        assert!(rewrite_acsl("//@ assert k <= 4 && k >= 1 && k != 2 && k == 3;\n").is_ok());
+        assert!(rewrite_acsl("char *s = \"//@ ghost\";\n").is_ok());
+        // unterminated annotations at the end of the file do not panic
+        for src in ["/*@", "/*@ a", "//@", "x /*@ assert 1; *"] {
+            let _ = rewrite_acsl(src);
+        }
+    }
+
+    #[test]
+    fn gaps_are_rewritten() {
+        assert_eq!(
+            rewrite_gaps("_Static_assert(f(1, 2) == 3); _Static_assert(1, \"m\"); __float128 x;"),
+            "_Static_assert(f(1, 2) == 3, \"\"); _Static_assert(1, \"m\"); long double x;"
+        );
+        assert_eq!(rewrite_gaps("my__float128 y;"), "my__float128 y;");
+    }
+
+    #[test]
+    fn markers_map_back_to_source_lines() {
+        let pre = "# 1 \"<stdin>\"\n# 1 \"h.h\" 1\nint h;\n# 2 \"<stdin>\" 2\nint x;\n";
+        let src = "#include \"h.h\"\nint x;\n";
+        let m = SpanMap::from_markers(pre, src, false);
+        let off = pre.find("int x").expect("x");
+        assert_eq!(m.span(off, off + 5), Span::new(15, 20));
+        let h = pre.find("int h").expect("h");
+        assert!(!m.in_main(h));
+        assert!(m.in_main(off));
+    }
+}

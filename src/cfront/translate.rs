@@ -1,0 +1,3020 @@
+//! lang-c's C AST → the Boogie parse tree, with C's integer semantics (see `ints`).
+//!
+//! Only functions reachable from `main` are translated, and a global only when it is used, so an
+//! unsupported declaration in a header costs nothing until the program uses it. Every construct
+//! that is not translated faithfully is an [`Unsupported`] error: never a different program.
+
+use super::build::*;
+use super::ints::{self, Arch, IntKind, IntTy};
+use super::preprocess::{
+    ACSL_ASSERT, ACSL_CONTRACT, ACSL_ENSURES, ACSL_OLD, ACSL_REQUIRES, ACSL_RESULT, SpanMap,
+};
+use crate::diag::Span;
+use crate::syntax::ast as b;
+use crate::syntax::ast::BinOp;
+use lang_c::ast as c;
+use lang_c::span::Node;
+use num_bigint::BigInt;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A construct that is not translated, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsupported {
+    pub what: String,
+    pub span: Span,
+}
+
+type R<T> = Result<T, Unsupported>;
+
+fn unsupported<T>(what: impl Into<String>, span: Span) -> R<T> {
+    Err(Unsupported {
+        what: what.into(),
+        span,
+    })
+}
+
+/// The length of `int a[] = {…}` until the initialiser gives it.
+const UNKNOWN_LEN: u64 = u64::MAX;
+
+/// Most array cells a zero or list initialisation may write.
+const MAX_INIT_CELLS: u64 = 1024;
+
+#[derive(Clone, Debug, PartialEq)]
+enum CType {
+    Void,
+    Int(IntTy),
+    Array(Box<CType>, u64),
+    /// A string literal: only its truth value (a non-null address) and its being passed to a
+    /// function without body are translated.
+    Str,
+    /// A struct, by tag (fields in `Translator::structs`): flattened into one variable per field.
+    Struct(String),
+    /// A type that is not translated (pointer, struct, float, …): the reason.
+    Other(String),
+}
+
+impl CType {
+    fn describe(&self) -> String {
+        match self {
+            CType::Void => "void".into(),
+            CType::Int(t) => t.name().into(),
+            CType::Array(..) => "array".into(),
+            CType::Str => "string literal".into(),
+            CType::Struct(t) => format!("struct {t}"),
+            CType::Other(s) => s.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum V {
+    Int(b::Expr),
+    Bool(b::Expr),
+}
+
+#[derive(Clone, Debug)]
+struct TV {
+    v: V,
+    ty: CType,
+}
+
+impl TV {
+    fn int(e: b::Expr, t: IntTy) -> TV {
+        TV {
+            v: V::Int(e),
+            ty: CType::Int(t),
+        }
+    }
+
+    fn boolean(e: b::Expr) -> TV {
+        TV {
+            v: V::Bool(e),
+            ty: CType::Int(IntTy::INT),
+        }
+    }
+
+    fn void(span: Span) -> TV {
+        TV {
+            v: V::Int(int(0, span)),
+            ty: CType::Void,
+        }
+    }
+
+    fn int_ty(&self, span: Span) -> R<IntTy> {
+        match &self.ty {
+            CType::Int(t) => Ok(*t),
+            other => unsupported(format!("value of type {}", other.describe()), span),
+        }
+    }
+
+    fn to_int(&self, span: Span) -> b::Expr {
+        match &self.v {
+            V::Int(e) => e.clone(),
+            V::Bool(c) => ite(c.clone(), int(1, span), int(0, span), span),
+        }
+    }
+
+    fn to_bool(&self, span: Span) -> R<b::Expr> {
+        if self.ty == CType::Str {
+            return Ok(boolean(true, span));
+        }
+        self.int_ty(span)?;
+        Ok(match &self.v {
+            V::Bool(c) => c.clone(),
+            V::Int(e) => match as_lit(e) {
+                Some(v) => boolean(!v.is_zero(), span),
+                None => bin(BinOp::Neq, e.clone(), int(0, span), span),
+            },
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Binding {
+    Local { name: String, ty: CType },
+    Global(String),
+    Enum(BigInt),
+    Typedef(CType),
+}
+
+#[derive(Clone)]
+struct FnInfo<'a> {
+    ret: CType,
+    params: Vec<(Option<String>, CType)>,
+    variadic: bool,
+    def: Option<&'a Node<c::FunctionDefinition>>,
+    /// Declared or defined in the main file (not only in a system header).
+    in_main: bool,
+    span: Span,
+}
+
+struct Global<'a> {
+    name: String,
+    ty: CType,
+    init: Option<&'a Node<c::Initializer>>,
+    order: usize,
+    span: Span,
+}
+
+/// The parameter list of a function declarator: a prototype, or `()` (old style, no parameters).
+#[derive(Clone, Copy)]
+enum FDecl<'a> {
+    Proto(&'a c::FunctionDeclarator),
+    NoParams,
+}
+
+/// A scalar cell of an aggregate: the leaf's path, the array indices, the type.
+type Cell = (String, Vec<u64>, IntTy);
+
+struct LVal {
+    base: String,
+    /// `.f.g`: the fields selected so far (the Boogie variable is `base` followed by the path of
+    /// a leaf).
+    path: String,
+    indices: Vec<b::Expr>,
+    ty: CType,
+}
+
+impl LVal {
+    fn name(&self) -> String {
+        format!("{}{}", self.base, self.path)
+    }
+
+    fn read(&self, span: Span) -> b::Expr {
+        let mut e = var(&self.name(), span);
+        for i in &self.indices {
+            e = ex(b::ExprKind::Select(Box::new(e), vec![i.clone()]), span);
+        }
+        e
+    }
+}
+
+enum BreakTarget {
+    Loop,
+    Label(String),
+}
+
+struct SwitchCtx {
+    ty: IntTy,
+    cases: Vec<(Option<BigInt>, String)>,
+}
+
+#[derive(Default)]
+struct FnCtx {
+    locals: Vec<(String, b::Type)>,
+    counter: usize,
+    ret: Option<IntTy>,
+    /// Continue label of each enclosing loop, and whether it is used.
+    loops: Vec<(String, bool)>,
+    breaks: Vec<BreakTarget>,
+    switches: Vec<SwitchCtx>,
+}
+
+struct ProcOut {
+    name: String,
+    params: Vec<b::TypedIdents>,
+    returns: Vec<b::TypedIdents>,
+    locals: Vec<(String, b::Type)>,
+    /// `None`: a function without body that has an ACSL contract.
+    body: Option<Vec<b::Stmt>>,
+    /// The ACSL contract.
+    specs: Vec<b::Spec>,
+    span: Span,
+}
+
+pub struct Translator<'a> {
+    arch: Arch,
+    map: &'a SpanMap,
+    scopes: Vec<HashMap<String, Binding>>,
+    funcs: HashMap<String, FnInfo<'a>>,
+    globals: BTreeMap<String, Global<'a>>,
+    used_globals: BTreeSet<String>,
+    queue: Vec<String>,
+    queued: BTreeSet<String>,
+    procs: Vec<ProcOut>,
+    f: FnCtx,
+    statics: usize,
+    /// Failing file-scope static assertions (checked at the start of `ULTIMATE.start`).
+    file_asserts: Vec<b::Stmt>,
+    /// Struct tags and their fields (`Err`: the tag is not translated, and why).
+    structs: HashMap<String, Result<Vec<(String, CType)>, String>>,
+    /// An ACSL contract waiting for the function it precedes; contracts by function.
+    pending_contract: Option<&'a Node<c::FunctionDefinition>>,
+    contracts: HashMap<String, &'a Node<c::FunctionDefinition>>,
+    /// Translating a postcondition (where `\old` is allowed).
+    in_ensures: bool,
+    contract_error: Option<Unsupported>,
+}
+
+/// Names of Boogie keywords a C function could be called.
+const BOOGIE_KEYWORDS: &[&str] = &[
+    "assert",
+    "assume",
+    "atomic",
+    "axiom",
+    "bool",
+    "break",
+    "call",
+    "complete",
+    "const",
+    "div",
+    "else",
+    "ensures",
+    "exists",
+    "false",
+    "finite",
+    "forall",
+    "fork",
+    "free",
+    "function",
+    "goto",
+    "havoc",
+    "if",
+    "implementation",
+    "int",
+    "invariant",
+    "join",
+    "lambda",
+    "mod",
+    "modifies",
+    "old",
+    "procedure",
+    "real",
+    "requires",
+    "return",
+    "returns",
+    "then",
+    "true",
+    "type",
+    "unique",
+    "var",
+    "where",
+    "while",
+    "async",
+];
+
+fn proc_name(c: &str) -> String {
+    if BOOGIE_KEYWORDS.contains(&c) {
+        format!("{c}~")
+    } else {
+        c.to_string()
+    }
+}
+
+fn unsigned_of(t: IntTy) -> Option<IntTy> {
+    (!t.signed).then_some(t)
+}
+
+impl<'a> Translator<'a> {
+    pub fn new(arch: Arch, map: &'a SpanMap) -> Self {
+        Translator {
+            arch,
+            map,
+            scopes: vec![HashMap::new()],
+            funcs: HashMap::new(),
+            globals: BTreeMap::new(),
+            used_globals: BTreeSet::new(),
+            queue: Vec::new(),
+            queued: BTreeSet::new(),
+            procs: Vec::new(),
+            f: FnCtx::default(),
+            statics: 0,
+            file_asserts: Vec::new(),
+            structs: HashMap::new(),
+            pending_contract: None,
+            contracts: HashMap::new(),
+            in_ensures: false,
+            contract_error: None,
+        }
+    }
+
+    fn sp(&self, s: lang_c::span::Span) -> Span {
+        self.map.span(s.start, s.end)
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn bind(&mut self, name: &str, b: Binding) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), b);
+        }
+    }
+
+    // ----- declarations -------------------------------------------------------------------
+
+    /// Reads the file-scope declarations, then translates `main` and every function it reaches.
+    pub fn translate(mut self, unit: &'a c::TranslationUnit) -> R<b::Program> {
+        for ext in &unit.0 {
+            let waiting = self.pending_contract.is_some();
+            match &ext.node {
+                c::ExternalDeclaration::Declaration(d) => self.global_declaration(d)?,
+                c::ExternalDeclaration::StaticAssert(sa) => {
+                    if self.map.in_main(sa.span.start) {
+                        let span = self.sp(sa.span);
+                        let mut out = Vec::new();
+                        self.static_assert(&sa.node.expression, span, &mut out)?;
+                        self.file_asserts.extend(out);
+                    }
+                }
+                c::ExternalDeclaration::FunctionDefinition(fd) => self.function_definition(fd),
+            }
+            if waiting && self.pending_contract.is_some() {
+                return unsupported(
+                    "ACSL contract that does not precede a function",
+                    self.sp(ext.span),
+                );
+            }
+            if let Some(e) = self.contract_error.take() {
+                return Err(e);
+            }
+        }
+        if let Some(c) = self.pending_contract {
+            return unsupported(
+                "ACSL contract that does not precede a function",
+                self.sp(c.span),
+            );
+        }
+        let main_span = match self.funcs.get("main") {
+            Some(FnInfo {
+                def: Some(_), span, ..
+            }) => *span,
+            _ => return unsupported("a program without a `main` function", Span::new(0, 0)),
+        };
+        self.enqueue("main");
+        while let Some(name) = self.queue.pop() {
+            self.function(&name)?;
+        }
+        self.finish(main_span)
+    }
+
+    fn enqueue(&mut self, name: &str) {
+        if self.queued.insert(name.to_string()) {
+            self.queue.push(name.to_string());
+        }
+    }
+
+    fn storage(specs: &[Node<c::DeclarationSpecifier>]) -> Option<c::StorageClassSpecifier> {
+        specs.iter().find_map(|s| match &s.node {
+            c::DeclarationSpecifier::StorageClass(sc) => Some(sc.node.clone()),
+            _ => None,
+        })
+    }
+
+    fn global_declaration(&mut self, d: &'a Node<c::Declaration>) -> R<()> {
+        let storage = Self::storage(&d.node.specifiers);
+        let base = self.base_type_decl(&d.node.specifiers);
+        for id in &d.node.declarators {
+            let (name, ty, fdecl) = self.declarator(base.clone(), &id.node.declarator);
+            let Some(name) = name else { continue };
+            let span = self.sp(id.span);
+            if storage == Some(c::StorageClassSpecifier::Typedef) {
+                self.scopes[0].insert(name, Binding::Typedef(ty));
+                continue;
+            }
+            if let Some(fd) = fdecl {
+                self.declare_function(&name, ty, fd, None, span, id.span.start);
+                continue;
+            }
+            let ty = match &id.node.initializer {
+                Some(_) => self.complete_array(ty, id.node.initializer.as_ref()),
+                None => ty,
+            };
+            let order = self.globals.len();
+            let entry = self.globals.entry(name.clone()).or_insert_with(|| Global {
+                name: format!("~{name}"),
+                ty: ty.clone(),
+                init: None,
+                order,
+                span,
+            });
+            if id.node.initializer.is_some() {
+                entry.init = id.node.initializer.as_ref();
+                entry.ty = ty;
+                entry.span = span;
+            } else if matches!(entry.ty, CType::Array(..)) && !matches!(ty, CType::Array(..)) {
+                // keep the sized declaration
+            } else if let (CType::Other(_), CType::Array(..)) = (&entry.ty, &ty) {
+                entry.ty = ty;
+            }
+            self.scopes[0].insert(name.clone(), Binding::Global(name));
+        }
+        Ok(())
+    }
+
+    fn declare_function(
+        &mut self,
+        name: &str,
+        ret: CType,
+        fd: FDecl<'a>,
+        def: Option<&'a Node<c::FunctionDefinition>>,
+        span: Span,
+        offset: usize,
+    ) {
+        let mut params = Vec::new();
+        let (parameters, variadic): (&[Node<c::ParameterDeclaration>], bool) = match fd {
+            FDecl::Proto(f) => (&f.parameters, matches!(f.ellipsis, c::Ellipsis::Some)),
+            FDecl::NoParams => (&[], false),
+        };
+        for p in parameters {
+            let base = self.base_type_decl(&p.node.specifiers);
+            let (pname, ty) = match &p.node.declarator {
+                Some(d) => {
+                    let (n, t, f) = self.declarator(base, d);
+                    (
+                        n,
+                        if f.is_some() {
+                            CType::Other("function pointer".into())
+                        } else {
+                            t
+                        },
+                    )
+                }
+                None => (None, base),
+            };
+            params.push((pname, ty));
+        }
+        if params.len() == 1 && params[0].1 == CType::Void && params[0].0.is_none() {
+            params.clear();
+        }
+        if let Some(c) = self.pending_contract.take() {
+            if self.contracts.insert(name.to_string(), c).is_some() {
+                self.contract_error = Some(Unsupported {
+                    what: "two ACSL contracts for one function".into(),
+                    span,
+                });
+            }
+        }
+        let in_main = self.map.in_main(offset);
+        let info = FnInfo {
+            ret,
+            params,
+            variadic,
+            def,
+            in_main,
+            span,
+        };
+        match self.funcs.get_mut(name) {
+            Some(old) if old.def.is_some() && def.is_none() => old.in_main |= in_main,
+            Some(old) => {
+                let was_main = old.in_main;
+                *old = info;
+                old.in_main |= was_main;
+            }
+            None => {
+                self.funcs.insert(name.to_string(), info);
+            }
+        }
+    }
+
+    fn function_definition(&mut self, fd: &'a Node<c::FunctionDefinition>) {
+        let base = self.base_type_decl(&fd.node.specifiers);
+        let span = self.sp(fd.span);
+        let (name, ret, fdecl) = self.declarator(base, &fd.node.declarator);
+        let Some(name) = name else { return };
+        if name == ACSL_CONTRACT {
+            if self.pending_contract.replace(fd).is_some() {
+                self.contract_error = Some(Unsupported {
+                    what: "two ACSL contracts for one function".into(),
+                    span,
+                });
+            }
+            return;
+        }
+        match fdecl {
+            Some(f) if fd.node.declarations.is_empty() => {
+                self.declare_function(&name, ret, f, Some(fd), span, fd.span.start)
+            }
+            _ => {
+                // K&R definitions: recorded so that a call reports them.
+                self.funcs.insert(
+                    name,
+                    FnInfo {
+                        ret: CType::Other("K&R-style function definition".into()),
+                        params: Vec::new(),
+                        variadic: false,
+                        def: Some(fd),
+                        in_main: true,
+                        span,
+                    },
+                );
+            }
+        }
+    }
+
+    /// The type named by declaration specifiers (enum constants are bound on the way).
+    fn base_type_decl(&mut self, specs: &'a [Node<c::DeclarationSpecifier>]) -> CType {
+        let ts: Vec<&'a Node<c::TypeSpecifier>> = specs
+            .iter()
+            .filter_map(|s| match &s.node {
+                c::DeclarationSpecifier::TypeSpecifier(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        self.base_type(&ts)
+    }
+
+    fn base_type_spec(&mut self, specs: &'a [Node<c::SpecifierQualifier>]) -> CType {
+        let ts: Vec<&'a Node<c::TypeSpecifier>> = specs
+            .iter()
+            .filter_map(|s| match &s.node {
+                c::SpecifierQualifier::TypeSpecifier(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        self.base_type(&ts)
+    }
+
+    fn base_type(&mut self, ts: &[&'a Node<c::TypeSpecifier>]) -> CType {
+        let (mut longs, mut signed, mut unsigned) = (0, false, false);
+        let mut kind: Option<IntKind> = None;
+        let mut void = false;
+        for t in ts {
+            match &t.node {
+                c::TypeSpecifier::Void => void = true,
+                c::TypeSpecifier::Char => kind = Some(IntKind::Char),
+                c::TypeSpecifier::Short => kind = Some(IntKind::Short),
+                c::TypeSpecifier::Int => kind = kind.or(Some(IntKind::Int)),
+                c::TypeSpecifier::Long => longs += 1,
+                c::TypeSpecifier::Signed => signed = true,
+                c::TypeSpecifier::Unsigned => unsigned = true,
+                c::TypeSpecifier::Bool => kind = Some(IntKind::Bool),
+                c::TypeSpecifier::Float
+                | c::TypeSpecifier::Double
+                | c::TypeSpecifier::Complex
+                | c::TypeSpecifier::TS18661Float(_) => {
+                    return CType::Other("floating-point type".into());
+                }
+                c::TypeSpecifier::Atomic(_) => return CType::Other("_Atomic type".into()),
+                c::TypeSpecifier::Struct(st) => {
+                    if st.node.kind.node == c::StructKind::Union {
+                        return CType::Other("union".into());
+                    }
+                    return self.struct_type(st);
+                }
+                c::TypeSpecifier::Enum(e) => {
+                    self.enumerators(&e.node);
+                    return CType::Int(IntTy::INT);
+                }
+                c::TypeSpecifier::TypedefName(n) => {
+                    return match self.lookup(&n.node.name) {
+                        Some(Binding::Typedef(t)) => t.clone(),
+                        _ => CType::Other(format!("type `{}`", n.node.name)),
+                    };
+                }
+                c::TypeSpecifier::TypeOf(_) => return CType::Other("typeof".into()),
+            }
+        }
+        if void {
+            return CType::Void;
+        }
+        let kind = match (kind, longs) {
+            (Some(IntKind::Char), _) => IntKind::Char,
+            (Some(IntKind::Short), _) => IntKind::Short,
+            (Some(IntKind::Bool), _) => IntKind::Bool,
+            (_, 0) => IntKind::Int,
+            (_, 1) => IntKind::Long,
+            _ => IntKind::LongLong,
+        };
+        let _ = signed;
+        CType::Int(IntTy::new(kind, !unsigned))
+    }
+
+    /// A struct specifier: its tag, with the fields recorded when it has a body.
+    fn struct_type(&mut self, st: &'a Node<c::StructType>) -> CType {
+        let tag = match &st.node.identifier {
+            Some(i) => i.node.name.clone(),
+            None => format!("#anon@{}", st.span.start),
+        };
+        let Some(decls) = &st.node.declarations else {
+            return CType::Struct(tag);
+        };
+        let mut fields: Result<Vec<(String, CType)>, String> = Ok(Vec::new());
+        for d in decls {
+            let c::StructDeclaration::Field(f) = &d.node else {
+                continue;
+            };
+            let base = self.base_type_spec(&f.node.specifiers);
+            for sd in &f.node.declarators {
+                let field = match (&sd.node.declarator, &sd.node.bit_width) {
+                    (_, Some(_)) => Err("bit-field".to_string()),
+                    (None, None) => Err("anonymous struct member".to_string()),
+                    (Some(decl), None) => match self.declarator(base.clone(), decl) {
+                        (Some(n), ty, None) => Ok((n, ty)),
+                        _ => Err("struct member of a function type".to_string()),
+                    },
+                };
+                match (field, &mut fields) {
+                    (Ok(fd), Ok(list)) => list.push(fd),
+                    (Err(e), Ok(_)) => fields = Err(e),
+                    _ => {}
+                }
+            }
+            if f.node.declarators.is_empty() {
+                fields = Err("anonymous struct member".to_string());
+            }
+        }
+        let same = match (self.structs.get(&tag), &fields) {
+            (None, _) => true,
+            (Some(old), new) => old == new,
+        };
+        if same {
+            self.structs.insert(tag.clone(), fields);
+        } else {
+            self.structs
+                .insert(tag.clone(), Err("struct tag defined twice".to_string()));
+        }
+        CType::Struct(tag)
+    }
+
+    fn struct_fields(&self, tag: &str, span: Span) -> R<Vec<(String, CType)>> {
+        match self.structs.get(tag) {
+            Some(Ok(f)) => Ok(f.clone()),
+            Some(Err(e)) => unsupported(e.clone(), span),
+            None => unsupported(format!("incomplete struct {tag}"), span),
+        }
+    }
+
+    /// The scalar and array variables a value of type `ty` is flattened into: `(path, number of
+    /// map dimensions, element type)`.
+    fn leaves(&self, ty: &CType, span: Span) -> R<Vec<(String, usize, IntTy)>> {
+        match ty {
+            CType::Int(t) => Ok(vec![(String::new(), 0, *t)]),
+            CType::Array(_, UNKNOWN_LEN) => unsupported("array of unknown size", span),
+            CType::Array(e, _) => Ok(self
+                .leaves(e, span)?
+                .into_iter()
+                .map(|(p, d, t)| (p, d + 1, t))
+                .collect()),
+            CType::Struct(tag) => {
+                let mut out = Vec::new();
+                for (f, fty) in self.struct_fields(tag, span)? {
+                    for (p, d, t) in self.leaves(&fty, span)? {
+                        out.push((format!(".{f}{p}"), d, t));
+                    }
+                }
+                Ok(out)
+            }
+            other => unsupported(format!("variable of type {}", other.describe()), span),
+        }
+    }
+
+    /// Every scalar cell of a value of type `ty`: `(path, indices, type)`, in order.
+    fn cells(&self, ty: &CType, path: &str, idx: &[u64], span: Span, out: &mut Vec<Cell>) -> R<()> {
+        if out.len() as u64 > MAX_INIT_CELLS {
+            return unsupported(
+                format!("initialisation of more than {MAX_INIT_CELLS} cells"),
+                span,
+            );
+        }
+        match ty {
+            CType::Int(t) => out.push((path.to_string(), idx.to_vec(), *t)),
+            CType::Array(_, UNKNOWN_LEN) => return unsupported("array of unknown size", span),
+            CType::Array(e, n) => {
+                if *n > MAX_INIT_CELLS {
+                    return unsupported(
+                        format!("initialisation of an array of {n} elements"),
+                        span,
+                    );
+                }
+                for k in 0..*n {
+                    let mut i = idx.to_vec();
+                    i.push(k);
+                    self.cells(e, path, &i, span, out)?;
+                }
+            }
+            CType::Struct(tag) => {
+                for (f, fty) in self.struct_fields(tag, span)? {
+                    self.cells(&fty, &format!("{path}.{f}"), idx, span, out)?;
+                }
+            }
+            other => return unsupported(format!("initialisation of {}", other.describe()), span),
+        }
+        Ok(())
+    }
+
+    fn enumerators(&mut self, e: &'a c::EnumType) {
+        let mut next = BigInt::zero();
+        for en in &e.enumerators {
+            if let Some(x) = &en.node.expression {
+                match self.const_eval(x) {
+                    Some((v, _)) => next = v,
+                    None => continue,
+                }
+            }
+            let name = en.node.identifier.node.name.clone();
+            self.bind(&name, Binding::Enum(next.clone()));
+            next += 1;
+        }
+    }
+
+    /// Name, type and (for a function declarator) its parameters.
+    fn declarator(
+        &mut self,
+        base: CType,
+        d: &'a Node<c::Declarator>,
+    ) -> (Option<String>, CType, Option<FDecl<'a>>) {
+        let (name, nested) = match &d.node.kind.node {
+            c::DeclaratorKind::Identifier(i) => (Some(i.node.name.clone()), false),
+            c::DeclaratorKind::Abstract => (None, false),
+            c::DeclaratorKind::Declarator(inner) => {
+                let (n, _, _) = self.declarator(CType::Void, inner);
+                (n, !inner.node.derived.is_empty())
+            }
+        };
+        if nested {
+            return (name, CType::Other("pointer".into()), None);
+        }
+        let mut fdecl = None;
+        let mut ty = base;
+        // derived: outermost first (`a[2][3]`: array 2 of array 3; `f(int)`: function)
+        let mut arrays = Vec::new();
+        for der in &d.node.derived {
+            match &der.node {
+                c::DerivedDeclarator::Pointer(_) | c::DerivedDeclarator::Block(_) => {
+                    return (name, CType::Other("pointer".into()), None);
+                }
+                c::DerivedDeclarator::Array(a) => arrays.push(a),
+                c::DerivedDeclarator::Function(f) => {
+                    if fdecl.is_some() || !arrays.is_empty() {
+                        return (name, CType::Other("function pointer".into()), None);
+                    }
+                    fdecl = Some(FDecl::Proto(&f.node));
+                }
+                c::DerivedDeclarator::KRFunction(ps) => {
+                    if !ps.is_empty() || fdecl.is_some() || !arrays.is_empty() {
+                        return (name, CType::Other("K&R-style function".into()), None);
+                    }
+                    fdecl = Some(FDecl::NoParams);
+                }
+            }
+        }
+        for (k, a) in arrays.iter().enumerate().rev() {
+            let n = match &a.node.size {
+                c::ArraySize::VariableExpression(e) | c::ArraySize::StaticExpression(e) => {
+                    self.const_eval(e).and_then(|(v, _)| v.to_u64())
+                }
+                c::ArraySize::Unknown if k == 0 => Some(UNKNOWN_LEN),
+                _ => None,
+            };
+            ty = match n {
+                Some(n) => CType::Array(Box::new(ty), n),
+                None => CType::Other("array of unknown or variable size".into()),
+            };
+        }
+        (name, ty, fdecl)
+    }
+
+    /// `T a[] = {…}`: the length is the number of elements the initialiser gives; without one the
+    /// array is not translated.
+    fn complete_array(&mut self, ty: CType, ini: Option<&'a Node<c::Initializer>>) -> CType {
+        let CType::Array(elem, UNKNOWN_LEN) = ty else {
+            return ty;
+        };
+        let Some(c::Initializer::List(items)) = ini.map(|i| &i.node) else {
+            return CType::Other("array of unknown size".into());
+        };
+        let multi = matches!(*elem, CType::Array(..));
+        let (mut k, mut n) = (0u64, 0u64);
+        for it in items {
+            if multi && !matches!(it.node.initializer.node, c::Initializer::List(_)) {
+                return CType::Other("array of unknown size with elided braces".into());
+            }
+            match it.node.designation.as_slice() {
+                [] => {}
+                [d] => match &d.node {
+                    c::Designator::Index(e) => {
+                        match self.const_eval(e).and_then(|(v, _)| v.to_u64()) {
+                            Some(v) => k = v,
+                            None => return CType::Other("non-constant array designator".into()),
+                        }
+                    }
+                    _ => return CType::Other("designated initialiser".into()),
+                },
+                _ => return CType::Other("designated initialiser".into()),
+            }
+            k += 1;
+            n = n.max(k);
+        }
+        CType::Array(elem, n)
+    }
+
+    fn type_name(&mut self, t: &'a Node<c::TypeName>) -> CType {
+        let base = self.base_type_spec(&t.node.specifiers);
+        match &t.node.declarator {
+            Some(d) => {
+                let (_, ty, f) = self.declarator(base, d);
+                if f.is_some() {
+                    CType::Other("function type".into())
+                } else {
+                    ty
+                }
+            }
+            None => base,
+        }
+    }
+
+    fn size_of(&self, t: &CType, span: Span) -> R<u64> {
+        match t {
+            CType::Int(i) => Ok(i.size(self.arch)),
+            CType::Array(e, n) => Ok(self.size_of(e, span)? * n),
+            other => unsupported(format!("sizeof of {}", other.describe()), span),
+        }
+    }
+
+    // ----- constant expressions ------------------------------------------------------------
+
+    fn const_eval(&mut self, e: &'a Node<c::Expression>) -> Option<(BigInt, IntTy)> {
+        let a = self.arch;
+        match &e.node {
+            c::Expression::Constant(k) => self.constant(&k.node).ok(),
+            c::Expression::Identifier(i) => match self.lookup(&i.node.name) {
+                Some(Binding::Enum(v)) => Some((v.clone(), IntTy::INT)),
+                _ => None,
+            },
+            c::Expression::Cast(cst) => {
+                let (v, _) = self.const_eval(&cst.node.expression)?;
+                match self.type_name(&cst.node.type_name) {
+                    CType::Int(t) => Some((ints::convert(&v, t, a), t)),
+                    _ => None,
+                }
+            }
+            c::Expression::SizeOfTy(s) => {
+                let t = self.type_name(&s.node.0);
+                let n = self.size_of(&t, Span::default()).ok()?;
+                Some((BigInt::from(n), IntTy::SIZE_T))
+            }
+            c::Expression::UnaryOperator(u) => {
+                let (v, t) = self.const_eval(&u.node.operand)?;
+                let p = ints::promote(t);
+                let v = ints::convert(&v, p, a);
+                match u.node.operator.node {
+                    c::UnaryOperator::Plus => Some((v, p)),
+                    c::UnaryOperator::Minus => Some((ints::convert(&-v, p, a), p)),
+                    c::UnaryOperator::Complement => Some((ints::convert(&(-v - 1), p, a), p)),
+                    c::UnaryOperator::Negate => {
+                        Some((BigInt::from(v.is_zero() as i32), IntTy::INT))
+                    }
+                    _ => None,
+                }
+            }
+            c::Expression::Conditional(cd) => {
+                let (cv, _) = self.const_eval(&cd.node.condition)?;
+                let (x, tx) = self.const_eval(&cd.node.then_expression)?;
+                let (y, ty) = self.const_eval(&cd.node.else_expression)?;
+                let ct = ints::common(tx, ty, a);
+                let v = if cv.is_zero() { y } else { x };
+                Some((ints::convert(&v, ct, a), ct))
+            }
+            c::Expression::BinaryOperator(bo) => {
+                use c::BinaryOperator as O;
+                let (x, tx) = self.const_eval(&bo.node.lhs)?;
+                let (y, ty) = self.const_eval(&bo.node.rhs)?;
+                let op = bo.node.operator.node.clone();
+                if matches!(op, O::LogicalAnd | O::LogicalOr) {
+                    let r = match op {
+                        O::LogicalAnd => !x.is_zero() && !y.is_zero(),
+                        _ => !x.is_zero() || !y.is_zero(),
+                    };
+                    return Some((BigInt::from(r as i32), IntTy::INT));
+                }
+                if matches!(op, O::ShiftLeft | O::ShiftRight) {
+                    let p = ints::promote(tx);
+                    let x = ints::convert(&x, p, a);
+                    let s = y.to_u32().filter(|s| *s < p.bits(a))?;
+                    let r = if op == O::ShiftLeft {
+                        x << s
+                    } else {
+                        num_integer::Integer::div_floor(&x, &(BigInt::one() << s))
+                    };
+                    if p.signed && !p.contains(&r, a) {
+                        return None; // signed overflow: undefined
+                    }
+                    return Some((ints::convert(&r, p, a), p));
+                }
+                let ct = ints::common(tx, ty, a);
+                let (x, y) = (ints::convert(&x, ct, a), ints::convert(&y, ct, a));
+                let bool_res = |b: bool| Some((BigInt::from(b as i32), IntTy::INT));
+                let r = match op {
+                    O::Multiply => x * y,
+                    O::Divide => ints::c_div(&x, &y)?,
+                    O::Modulo => ints::c_rem(&x, &y)?,
+                    O::Plus => x + y,
+                    O::Minus => x - y,
+                    O::BitwiseAnd => x & y,
+                    O::BitwiseOr => x | y,
+                    O::BitwiseXor => x ^ y,
+                    O::Less => return bool_res(x < y),
+                    O::Greater => return bool_res(x > y),
+                    O::LessOrEqual => return bool_res(x <= y),
+                    O::GreaterOrEqual => return bool_res(x >= y),
+                    O::Equals => return bool_res(x == y),
+                    O::NotEquals => return bool_res(x != y),
+                    _ => return None,
+                };
+                let r = if ct.signed {
+                    r
+                } else {
+                    ints::convert(&r, ct, a)
+                };
+                Some((r, ct))
+            }
+            _ => None,
+        }
+    }
+
+    fn constant(&self, k: &c::Constant) -> Result<(BigInt, IntTy), String> {
+        match k {
+            c::Constant::Integer(i) => {
+                let radix = match i.base {
+                    c::IntegerBase::Decimal => 10,
+                    c::IntegerBase::Octal => 8,
+                    c::IntegerBase::Hexadecimal => 16,
+                    c::IntegerBase::Binary => 2,
+                };
+                let digits = i.number.trim_start_matches("0x").trim_start_matches("0X");
+                let digits = digits.trim_start_matches("0b").trim_start_matches("0B");
+                let digits = if digits.is_empty() { "0" } else { digits };
+                let v = BigInt::parse_bytes(digits.as_bytes(), radix)
+                    .ok_or_else(|| format!("integer constant `{}`", i.number))?;
+                if i.suffix.imaginary {
+                    return Err("imaginary constant".into());
+                }
+                let size = match i.suffix.size {
+                    c::IntegerSize::Int => 0,
+                    c::IntegerSize::Long => 1,
+                    c::IntegerSize::LongLong => 2,
+                };
+                let decimal = matches!(i.base, c::IntegerBase::Decimal);
+                let t = ints::literal_type(&v, decimal, i.suffix.unsigned, size, self.arch)
+                    .ok_or_else(|| format!("integer constant `{}` too large", i.number))?;
+                Ok((v, t))
+            }
+            c::Constant::Float(_) => Err("floating-point constant".into()),
+            c::Constant::Character(s) => {
+                let v = char_value(s).ok_or_else(|| format!("character constant {s}"))?;
+                Ok((v, IntTy::INT))
+            }
+        }
+    }
+
+    // ----- functions ------------------------------------------------------------------------
+
+    fn new_local(&mut self, base: &str, ty: b::Type) -> String {
+        self.f.counter += 1;
+        let name = format!("{base}~{}", self.f.counter);
+        self.f.locals.push((name.clone(), ty));
+        name
+    }
+
+    fn temp(&mut self, span: Span) -> String {
+        self.new_local("#t", int_map_type(0, span))
+    }
+
+    fn fresh_label(&mut self, base: &str) -> String {
+        self.f.counter += 1;
+        format!("#{base}~{}", self.f.counter)
+    }
+
+    fn function(&mut self, name: &str) -> R<()> {
+        let Some(info) = self.funcs.get(name).cloned() else {
+            return Ok(());
+        };
+        let span = info.span;
+        let specs = match self.contracts.get(name).copied() {
+            Some(c) => self.contract_specs(c, &info, span)?,
+            None => Vec::new(),
+        };
+        let Some(fd) = info.def else {
+            if specs.is_empty() {
+                return Ok(());
+            }
+            // a declaration with a contract: a procedure without body
+            let mut params = Vec::new();
+            for (i, (pname, pty)) in info.params.iter().enumerate() {
+                let CType::Int(_) = pty else {
+                    return unsupported(format!("parameter of type {}", pty.describe()), span);
+                };
+                let pname = pname.clone().unwrap_or_else(|| format!("#p{i}"));
+                params.push(typed(&format!("#in~{pname}"), int_map_type(0, span), span));
+            }
+            let mut specs = specs;
+            let returns = match &info.ret {
+                CType::Int(t) => {
+                    specs.push(b::Spec {
+                        free: true,
+                        kind: b::SpecKind::Ensures(self.in_range(var("#res", span), *t, span)),
+                        span,
+                    });
+                    vec![typed("#res", int_map_type(0, span), span)]
+                }
+                CType::Void => Vec::new(),
+                other => {
+                    return unsupported(
+                        format!("function `{name}` returning {}", other.describe()),
+                        span,
+                    );
+                }
+            };
+            self.procs.push(ProcOut {
+                name: proc_name(name),
+                params,
+                returns,
+                locals: Vec::new(),
+                body: None,
+                specs,
+                span,
+            });
+            return Ok(());
+        };
+        self.f = FnCtx::default();
+        self.f.ret = match &info.ret {
+            CType::Int(t) => Some(*t),
+            CType::Void => None,
+            other => {
+                return unsupported(
+                    format!("function `{name}` returning {}", other.describe()),
+                    span,
+                );
+            }
+        };
+        self.scopes.push(HashMap::new());
+        let mut params = Vec::new();
+        let mut body = Vec::new();
+        for (i, (pname, pty)) in info.params.iter().enumerate() {
+            let CType::Int(_) = pty else {
+                return unsupported(format!("parameter of type {}", pty.describe()), span);
+            };
+            let pname = pname.clone().unwrap_or_else(|| format!("#p{i}"));
+            let in_name = format!("#in~{pname}");
+            params.push(typed(&in_name, int_map_type(0, span), span));
+            let local = self.new_local(&pname, int_map_type(0, span));
+            body.push(assign_var(&local, var(&in_name, span), span));
+            self.bind(
+                &pname,
+                Binding::Local {
+                    name: local,
+                    ty: pty.clone(),
+                },
+            );
+        }
+        let returns = match self.f.ret {
+            Some(_) => vec![typed("#res", int_map_type(0, span), span)],
+            None => Vec::new(),
+        };
+        self.stmt(&fd.node.statement, &mut body)?;
+        self.scopes.pop();
+        let f = std::mem::take(&mut self.f);
+        self.procs.push(ProcOut {
+            name: proc_name(name),
+            params,
+            returns,
+            locals: f.locals,
+            body: Some(body),
+            specs,
+            span,
+        });
+        Ok(())
+    }
+
+    /// The `requires`/`ensures` of an ACSL contract: parameters are the procedure's in-parameters
+    /// (in a postcondition they denote the values at entry, as in ACSL), `\result` is `#res`,
+    /// `\old(e)` is `old(e)`.
+    fn contract_specs(
+        &mut self,
+        c: &'a Node<c::FunctionDefinition>,
+        info: &FnInfo<'a>,
+        span: Span,
+    ) -> R<Vec<b::Spec>> {
+        let c::Statement::Compound(items) = &c.node.statement.node else {
+            return unsupported("ACSL contract", span);
+        };
+        let saved = std::mem::take(&mut self.f);
+        let mut specs = Vec::new();
+        let result = (|| {
+            for it in items {
+                let c::BlockItem::Statement(Node {
+                    node: c::Statement::Expression(Some(e)),
+                    ..
+                }) = &it.node
+                else {
+                    return unsupported("ACSL contract", span);
+                };
+                let c::Expression::Call(call) = &e.node else {
+                    return unsupported("ACSL contract", span);
+                };
+                let (c::Expression::Identifier(f), [arg]) =
+                    (&call.node.callee.node, call.node.arguments.as_slice())
+                else {
+                    return unsupported("ACSL contract", span);
+                };
+                let ensures = f.node.name == ACSL_ENSURES;
+                if !ensures && f.node.name != ACSL_REQUIRES {
+                    return unsupported("ACSL contract", span);
+                }
+                self.scopes.push(HashMap::new());
+                for (pname, pty) in &info.params {
+                    if let Some(p) = pname {
+                        self.bind(
+                            p,
+                            Binding::Local {
+                                name: format!("#in~{p}"),
+                                ty: pty.clone(),
+                            },
+                        );
+                    }
+                }
+                if ensures {
+                    self.bind(
+                        ACSL_RESULT,
+                        Binding::Local {
+                            name: "#res".into(),
+                            ty: info.ret.clone(),
+                        },
+                    );
+                }
+                self.in_ensures = ensures;
+                let mut out = Vec::new();
+                let v = self.expr(arg, &mut out);
+                self.in_ensures = false;
+                self.scopes.pop();
+                let sp = self.sp(arg.span);
+                let e = v?.to_bool(sp)?;
+                if !out.is_empty() {
+                    return unsupported("ACSL contract with a check or a call", sp);
+                }
+                specs.push(b::Spec {
+                    free: false,
+                    kind: if ensures {
+                        b::SpecKind::Ensures(e)
+                    } else {
+                        b::SpecKind::Requires(e)
+                    },
+                    span: sp,
+                });
+            }
+            Ok(())
+        })();
+        self.f = saved;
+        result.map(|()| specs)
+    }
+
+    fn finish(mut self, main_span: Span) -> R<b::Program> {
+        // Globals used, in declaration order.
+        let mut used: Vec<&Global> = self
+            .used_globals
+            .iter()
+            .filter_map(|n| self.globals.get(n))
+            .collect();
+        used.sort_by_key(|g| g.order);
+        let used: Vec<(String, CType, Option<&'a Node<c::Initializer>>, Span)> = used
+            .iter()
+            .map(|g| (g.name.clone(), g.ty.clone(), g.init, g.span))
+            .collect();
+        let mut decls = Vec::new();
+        let mut init = std::mem::take(&mut self.file_asserts);
+        self.f = FnCtx::default();
+        let mut modifies: Vec<b::Ident> = Vec::new();
+        for (name, ty, ini, span) in &used {
+            for (path, dims, _) in self.leaves(ty, *span)? {
+                let leaf = format!("{name}{path}");
+                decls.push(b::Decl::Var(b::VarDecl {
+                    attrs: Vec::new(),
+                    vars: vec![typed(&leaf, int_map_type(dims, *span), *span)],
+                    span: *span,
+                }));
+                modifies.push(ident(&leaf, *span));
+            }
+            self.global_init(name, ty, *ini, *span, &mut init)?;
+        }
+        let spec = |span: Span| {
+            if modifies.is_empty() {
+                Vec::new()
+            } else {
+                vec![b::Spec {
+                    free: false,
+                    kind: b::SpecKind::Modifies(modifies.clone()),
+                    span,
+                }]
+            }
+        };
+        // ULTIMATE.start: initialise the globals, call main.
+        let main = self.funcs.get("main").cloned();
+        let mut args = Vec::new();
+        if let Some(m) = &main {
+            for (_, t) in &m.params {
+                let CType::Int(it) = t else {
+                    return unsupported(
+                        format!("`main` with a parameter of type {}", t.describe()),
+                        main_span,
+                    );
+                };
+                let tmp = self.temp(main_span);
+                init.extend(self.nondet(&tmp, *it, main_span));
+                args.push(Some(var(&tmp, main_span)));
+            }
+        }
+        let outs = if matches!(main.as_ref().map(|m| &m.ret), Some(CType::Int(_))) {
+            vec![ident(&self.temp(main_span), main_span)]
+        } else {
+            Vec::new()
+        };
+        init.push(stmt(
+            b::StmtKind::Call {
+                attrs: Vec::new(),
+                forall: false,
+                outs,
+                proc: ident("main", main_span),
+                args,
+            },
+            main_span,
+        ));
+        let start_locals = std::mem::take(&mut self.f.locals);
+        let mut procs = std::mem::take(&mut self.procs);
+        procs.sort_by(|a, b| a.name.cmp(&b.name));
+        procs.insert(
+            0,
+            ProcOut {
+                name: "ULTIMATE.start".into(),
+                params: Vec::new(),
+                returns: Vec::new(),
+                locals: start_locals,
+                body: Some(init),
+                specs: Vec::new(),
+                span: main_span,
+            },
+        );
+        for p in procs {
+            let locals = p
+                .locals
+                .into_iter()
+                .map(|(n, t)| b::VarDecl {
+                    attrs: Vec::new(),
+                    vars: vec![typed(&n, t, p.span)],
+                    span: p.span,
+                })
+                .collect();
+            let mut specs = p.specs;
+            if p.body.is_some() {
+                specs.extend(spec(p.span));
+            }
+            decls.push(b::Decl::Procedure(b::ProcDecl {
+                attrs: Vec::new(),
+                name: ident(&p.name, p.span),
+                type_params: Vec::new(),
+                params: p.params,
+                returns: p.returns,
+                specs,
+                body: p.body.map(|stmts| body(locals, stmts, p.span)),
+                span: p.span,
+            }));
+        }
+        Ok(b::Program { decls })
+    }
+
+    /// `havoc x; assume min <= x <= max`.
+    fn nondet(&self, name: &str, t: IntTy, span: Span) -> Vec<b::Stmt> {
+        vec![
+            havoc(name, span),
+            assume(self.in_range(var(name, span), t, span), span),
+        ]
+    }
+
+    fn in_range(&self, e: b::Expr, t: IntTy, span: Span) -> b::Expr {
+        bin(
+            BinOp::And,
+            bin(BinOp::Le, lit(&t.min(self.arch), span), e.clone(), span),
+            bin(BinOp::Le, e, lit(&t.max(self.arch), span), span),
+            span,
+        )
+    }
+
+    fn global_init(
+        &mut self,
+        name: &str,
+        ty: &CType,
+        ini: Option<&'a Node<c::Initializer>>,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        match ty {
+            CType::Int(t) => {
+                let v = match ini.map(|i| &i.node) {
+                    None => BigInt::zero(),
+                    Some(c::Initializer::Expression(e)) => match self.const_eval(e) {
+                        Some((v, _)) => ints::convert(&v, *t, self.arch),
+                        None => return unsupported("non-constant global initialiser", span),
+                    },
+                    Some(c::Initializer::List(items)) => match items.as_slice() {
+                        [one] if one.node.designation.is_empty() => {
+                            match &one.node.initializer.node {
+                                c::Initializer::Expression(e) => match self.const_eval(e) {
+                                    Some((v, _)) => ints::convert(&v, *t, self.arch),
+                                    None => {
+                                        return unsupported(
+                                            "non-constant global initialiser",
+                                            span,
+                                        );
+                                    }
+                                },
+                                _ => return unsupported("nested initialiser of a scalar", span),
+                            }
+                        }
+                        _ => return unsupported("initialiser list of a scalar", span),
+                    },
+                };
+                out.push(assign_var(name, lit(&v, span), span));
+                Ok(())
+            }
+            CType::Array(..) | CType::Struct(_) => {
+                let cells = self.aggregate_cells(ty, ini, span)?;
+                for ((path, idx, t), e) in cells {
+                    let v = match e {
+                        None => BigInt::zero(),
+                        Some(e) => match self.const_eval(e) {
+                            Some((v, _)) => ints::convert(&v, t, self.arch),
+                            None => return unsupported("non-constant global initialiser", span),
+                        },
+                    };
+                    let idx = idx.iter().map(|i| int(*i as i64, span)).collect();
+                    out.push(assign(
+                        lhs(&format!("{name}{path}"), idx, span),
+                        lit(&v, span),
+                        span,
+                    ));
+                }
+                Ok(())
+            }
+            other => unsupported(format!("global of type {}", other.describe()), span),
+        }
+    }
+
+    /// Every scalar cell of an aggregate with its initialising expression (`None`: zero).
+    #[allow(clippy::type_complexity)]
+    fn aggregate_cells(
+        &mut self,
+        ty: &CType,
+        ini: Option<&'a Node<c::Initializer>>,
+        span: Span,
+    ) -> R<Vec<(Cell, Option<&'a Node<c::Expression>>)>> {
+        let mut all = Vec::new();
+        self.cells(ty, "", &[], span, &mut all)?;
+        let mut given: BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>> = BTreeMap::new();
+        if let Some(ini) = ini {
+            self.fill(ty, String::new(), Vec::new(), ini, &mut given, span)?;
+        }
+        Ok(all
+            .into_iter()
+            .map(|(p, i, t)| {
+                let e = given.get(&(p.clone(), i.clone())).copied();
+                ((p, i, t), e)
+            })
+            .collect())
+    }
+
+    /// Number of elements of an aggregate (array length or number of fields).
+    fn agg_len(&self, ty: &CType, span: Span) -> R<Option<u64>> {
+        Ok(match ty {
+            CType::Array(_, n) => Some(*n),
+            CType::Struct(tag) => Some(self.struct_fields(tag, span)?.len() as u64),
+            _ => None,
+        })
+    }
+
+    /// Element `k` of an aggregate: its type, path and indices.
+    fn agg_elem(
+        &self,
+        ty: &CType,
+        k: u64,
+        path: &str,
+        idx: &[u64],
+        span: Span,
+    ) -> R<(CType, String, Vec<u64>)> {
+        match ty {
+            CType::Array(e, _) => {
+                let mut i = idx.to_vec();
+                i.push(k);
+                Ok(((**e).clone(), path.to_string(), i))
+            }
+            CType::Struct(tag) => {
+                let fields = self.struct_fields(tag, span)?;
+                let Some((f, fty)) = usize::try_from(k).ok().and_then(|k| fields.get(k)) else {
+                    return unsupported("initialiser beyond the struct's fields", span);
+                };
+                Ok((fty.clone(), format!("{path}.{f}"), idx.to_vec()))
+            }
+            other => unsupported(format!("initialiser of {}", other.describe()), span),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn fill(
+        &mut self,
+        ty: &CType,
+        path: String,
+        idx: Vec<u64>,
+        ini: &'a Node<c::Initializer>,
+        given: &mut BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>>,
+        span: Span,
+    ) -> R<()> {
+        let items = match &ini.node {
+            c::Initializer::List(items) => items,
+            c::Initializer::Expression(e) if matches!(ty, CType::Int(_)) => {
+                given.insert((path, idx), e);
+                return Ok(());
+            }
+            c::Initializer::Expression(_) => {
+                return unsupported("aggregate initialised by an expression", span);
+            }
+        };
+        if matches!(ty, CType::Int(_)) {
+            return match items.as_slice() {
+                [one] if one.node.designation.is_empty() => {
+                    self.fill(ty, path, idx, &one.node.initializer, given, span)
+                }
+                _ => unsupported("initialiser list of a scalar", span),
+            };
+        }
+        let mut pos = 0;
+        self.fill_list(ty, &path, &idx, items, &mut pos, given, true, span)?;
+        if pos < items.len() {
+            return unsupported("initialiser beyond the aggregate's size", span);
+        }
+        Ok(())
+    }
+
+    /// Initialises the aggregate `ty` at `path`/`idx` from `items[*pos..]` (C11 6.7.9: a braced
+    /// list, or with `braced == false` the items a sub-aggregate takes when its braces are elided).
+    #[allow(clippy::too_many_arguments)]
+    fn fill_list(
+        &mut self,
+        ty: &CType,
+        path: &str,
+        idx: &[u64],
+        items: &'a [Node<c::InitializerListItem>],
+        pos: &mut usize,
+        given: &mut BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>>,
+        braced: bool,
+        span: Span,
+    ) -> R<()> {
+        let Some(n) = self.agg_len(ty, span)? else {
+            return unsupported(format!("initialiser of {}", ty.describe()), span);
+        };
+        if n == 0 || n == UNKNOWN_LEN {
+            return unsupported("aggregate of zero or unknown size", span);
+        }
+        let mut k = 0u64;
+        while *pos < items.len() {
+            let item = &items[*pos];
+            match item.node.designation.as_slice() {
+                [] => {}
+                [d] if braced => match (&d.node, ty) {
+                    (c::Designator::Index(e), CType::Array(..)) => {
+                        match self.const_eval(e).and_then(|(v, _)| v.to_u64()) {
+                            Some(v) => k = v,
+                            None => return unsupported("non-constant array designator", span),
+                        }
+                    }
+                    (c::Designator::Member(m), CType::Struct(tag)) => {
+                        let fields = self.struct_fields(tag, span)?;
+                        match fields.iter().position(|(f, _)| *f == m.node.name) {
+                            Some(i) => k = i as u64,
+                            None => return unsupported("designator of an unknown field", span),
+                        }
+                    }
+                    _ => return unsupported("designated initialiser", span),
+                },
+                _ => return unsupported("designated initialiser", span),
+            }
+            if k >= n {
+                if braced {
+                    return unsupported("initialiser beyond the aggregate's size", span);
+                }
+                return Ok(());
+            }
+            let (ety, p, ix) = self.agg_elem(ty, k, path, idx, span)?;
+            match &item.node.initializer.node {
+                c::Initializer::List(_) => {
+                    self.fill(&ety, p, ix, &item.node.initializer, given, span)?;
+                    *pos += 1;
+                }
+                c::Initializer::Expression(e) if matches!(ety, CType::Int(_)) => {
+                    given.insert((p, ix), e);
+                    *pos += 1;
+                }
+                c::Initializer::Expression(_) => {
+                    self.fill_list(&ety, &p, &ix, items, pos, given, false, span)?;
+                }
+            }
+            k += 1;
+        }
+        Ok(())
+    }
+
+    // ----- statements -------------------------------------------------------------------------
+
+    fn stmt(&mut self, s: &'a Node<c::Statement>, out: &mut Vec<b::Stmt>) -> R<()> {
+        let span = self.sp(s.span);
+        match &s.node {
+            c::Statement::Compound(items) => {
+                self.scopes.push(HashMap::new());
+                for it in items {
+                    self.block_item(it, out)?;
+                }
+                self.scopes.pop();
+            }
+            c::Statement::Expression(e) => {
+                if let Some(e) = e {
+                    self.expr(e, out)?;
+                }
+            }
+            c::Statement::If(i) => {
+                let cond = self.cond(&i.node.condition, out)?;
+                let mut then_b = Vec::new();
+                self.stmt(&i.node.then_statement, &mut then_b)?;
+                let mut else_b = Vec::new();
+                if let Some(e) = &i.node.else_statement {
+                    self.stmt(e, &mut else_b)?;
+                }
+                out.push(if_(cond, then_b, else_b, span));
+            }
+            c::Statement::While(w) => self.lp(
+                Some(&w.node.expression),
+                &w.node.statement,
+                None,
+                false,
+                span,
+                out,
+            )?,
+            c::Statement::DoWhile(w) => self.lp(
+                Some(&w.node.expression),
+                &w.node.statement,
+                None,
+                true,
+                span,
+                out,
+            )?,
+            c::Statement::For(f) => {
+                self.scopes.push(HashMap::new());
+                match &f.node.initializer.node {
+                    c::ForInitializer::Empty => {}
+                    c::ForInitializer::StaticAssert(sa) => {
+                        let sp = self.sp(sa.span);
+                        self.static_assert(&sa.node.expression, sp, out)?
+                    }
+                    c::ForInitializer::Expression(e) => {
+                        self.expr(e, out)?;
+                    }
+                    c::ForInitializer::Declaration(d) => self.local_declaration(d, out)?,
+                }
+                self.lp(
+                    f.node.condition.as_deref(),
+                    &f.node.statement,
+                    f.node.step.as_deref(),
+                    false,
+                    span,
+                    out,
+                )?;
+                self.scopes.pop();
+            }
+            c::Statement::Goto(l) => out.push(goto(&format!("L~{}", l.node.name), span)),
+            c::Statement::Continue => match self.f.loops.last_mut() {
+                Some((l, used)) => {
+                    *used = true;
+                    let l = l.clone();
+                    out.push(goto(&l, span));
+                }
+                None => return unsupported("`continue` outside a loop", span),
+            },
+            c::Statement::Break => match self.f.breaks.last() {
+                Some(BreakTarget::Loop) => out.push(stmt(b::StmtKind::Break(None), span)),
+                Some(BreakTarget::Label(l)) => {
+                    let l = l.clone();
+                    out.push(goto(&l, span));
+                }
+                None => return unsupported("`break` outside a loop or switch", span),
+            },
+            c::Statement::Return(e) => {
+                if let Some(e) = e {
+                    let v = self.expr(e, out)?;
+                    if let Some(rt) = self.f.ret {
+                        let val = self.convert(&v, rt, span)?;
+                        out.push(assign_var("#res", val, span));
+                    }
+                }
+                out.push(stmt(b::StmtKind::Return, span));
+            }
+            c::Statement::Labeled(l) => {
+                match &l.node.label.node {
+                    c::Label::Identifier(i) => out.push(label(&format!("L~{}", i.node.name), span)),
+                    c::Label::Case(e) => {
+                        let Some(sw) = self.f.switches.len().checked_sub(1) else {
+                            return unsupported("`case` outside a switch", span);
+                        };
+                        let Some((v, _)) = self.const_eval(e) else {
+                            return unsupported("non-constant case label", span);
+                        };
+                        let t = self.f.switches[sw].ty;
+                        let v = ints::convert(&v, t, self.arch);
+                        let name = self.fresh_label("case");
+                        self.f.switches[sw].cases.push((Some(v), name.clone()));
+                        out.push(label(&name, span));
+                    }
+                    c::Label::Default => {
+                        let Some(sw) = self.f.switches.len().checked_sub(1) else {
+                            return unsupported("`default` outside a switch", span);
+                        };
+                        let name = self.fresh_label("default");
+                        self.f.switches[sw].cases.push((None, name.clone()));
+                        out.push(label(&name, span));
+                    }
+                    c::Label::CaseRange(_) => return unsupported("case range", span),
+                }
+                self.stmt(&l.node.statement, out)?;
+            }
+            c::Statement::Switch(sw) => {
+                let v = self.expr(&sw.node.expression, out)?;
+                let t = ints::promote(v.int_ty(span)?);
+                let val = self.convert(&v, t, span)?;
+                let tmp = self.temp(span);
+                out.push(assign_var(&tmp, val, span));
+                let end = self.fresh_label("switch_end");
+                self.f.switches.push(SwitchCtx {
+                    ty: t,
+                    cases: Vec::new(),
+                });
+                self.f.breaks.push(BreakTarget::Label(end.clone()));
+                let mut body = Vec::new();
+                let r = self.stmt(&sw.node.statement, &mut body);
+                self.f.breaks.pop();
+                let ctx = self.f.switches.pop();
+                r?;
+                let mut default = None;
+                for (v, l) in ctx.map(|c| c.cases).unwrap_or_default() {
+                    match v {
+                        Some(v) => out.push(if_(
+                            bin(BinOp::Eq, var(&tmp, span), lit(&v, span), span),
+                            vec![goto(&l, span)],
+                            Vec::new(),
+                            span,
+                        )),
+                        None => default = Some(l),
+                    }
+                }
+                out.push(goto(default.as_ref().unwrap_or(&end), span));
+                out.extend(body);
+                out.push(label(&end, span));
+                out.push(assume(boolean(true, span), span));
+            }
+            c::Statement::Asm(_) => return unsupported("inline assembly", span),
+        }
+        Ok(())
+    }
+
+    /// `_Static_assert(e, msg)`: checked as Ultimate does, as an assertion where it stands (a false
+    /// one is an error, as a failing `assert`).
+    fn static_assert(
+        &mut self,
+        e: &'a Node<c::Expression>,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        match self.const_eval(e) {
+            Some((v, _)) if v.is_zero() => {
+                out.push(assert(boolean(false, span), span));
+                Ok(())
+            }
+            Some(_) => Ok(()),
+            None => unsupported("static assertion that is not an integer constant", span),
+        }
+    }
+
+    fn block_item(&mut self, it: &'a Node<c::BlockItem>, out: &mut Vec<b::Stmt>) -> R<()> {
+        match &it.node {
+            c::BlockItem::Declaration(d) => self.local_declaration(d, out),
+            c::BlockItem::StaticAssert(sa) => {
+                let span = self.sp(sa.span);
+                self.static_assert(&sa.node.expression, span, out)
+            }
+            c::BlockItem::Statement(s) => self.stmt(s, out),
+        }
+    }
+
+    /// `while`, `do … while` and `for` (with `step`): `while (c) { body; #cont: step }`, or with the
+    /// condition's side effects inside `while (true)`.
+    fn lp(
+        &mut self,
+        cond: Option<&'a Node<c::Expression>>,
+        body_s: &'a Node<c::Statement>,
+        step: Option<&'a Node<c::Expression>>,
+        do_while: bool,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        let cont = self.fresh_label("continue");
+        let mut pre = Vec::new();
+        let c = match cond {
+            Some(e) => self.cond(e, &mut pre)?,
+            None => boolean(true, span),
+        };
+        self.f.loops.push((cont.clone(), false));
+        self.f.breaks.push(BreakTarget::Loop);
+        let mut body = Vec::new();
+        let exit = vec![if_(
+            not(c.clone(), span),
+            vec![stmt(b::StmtKind::Break(None), span)],
+            Vec::new(),
+            span,
+        )];
+        let simple = pre.is_empty() && !do_while;
+        if !simple && !do_while {
+            body.extend(pre.clone());
+            body.extend(exit.clone());
+        }
+        let r = self.stmt(body_s, &mut body);
+        self.f.breaks.pop();
+        let used = self.f.loops.pop().is_some_and(|(_, u)| u);
+        r?;
+        if used {
+            body.push(label(&cont, span));
+            body.push(assume(boolean(true, span), span));
+        }
+        if let Some(st) = step {
+            self.expr(st, &mut body)?;
+        }
+        if do_while {
+            // the condition is evaluated again after each iteration
+            let mut pre2 = Vec::new();
+            let c2 = match cond {
+                Some(e) => self.cond(e, &mut pre2)?,
+                None => boolean(true, span),
+            };
+            body.extend(pre2);
+            body.push(if_(
+                not(c2, span),
+                vec![stmt(b::StmtKind::Break(None), span)],
+                Vec::new(),
+                span,
+            ));
+        }
+        out.push(stmt(
+            b::StmtKind::While {
+                cond: Some(if simple { c } else { boolean(true, span) }),
+                invariants: Vec::new(),
+                body,
+            },
+            span,
+        ));
+        Ok(())
+    }
+
+    fn local_declaration(&mut self, d: &'a Node<c::Declaration>, out: &mut Vec<b::Stmt>) -> R<()> {
+        let storage = Self::storage(&d.node.specifiers);
+        let base = self.base_type_decl(&d.node.specifiers);
+        for id in &d.node.declarators {
+            let span = self.sp(id.span);
+            let (name, ty, fdecl) = self.declarator(base.clone(), &id.node.declarator);
+            let Some(name) = name else { continue };
+            match storage {
+                Some(c::StorageClassSpecifier::Typedef) => {
+                    self.bind(&name, Binding::Typedef(ty));
+                    continue;
+                }
+                Some(c::StorageClassSpecifier::Extern) => {
+                    if let Some(fd) = fdecl {
+                        self.declare_function(&name, ty, fd, None, span, id.span.start);
+                    } else if self.globals.contains_key(&name) {
+                        self.bind(&name, Binding::Global(name.clone()));
+                    } else {
+                        return unsupported("block-scope `extern` declaration", span);
+                    }
+                    continue;
+                }
+                Some(c::StorageClassSpecifier::Static) if fdecl.is_none() => {
+                    self.statics += 1;
+                    let key = format!("{name}#static{}", self.statics);
+                    let order = self.globals.len();
+                    self.globals.insert(
+                        key.clone(),
+                        Global {
+                            name: format!("~{name}~static{}", self.statics),
+                            ty,
+                            init: id.node.initializer.as_ref(),
+                            order,
+                            span,
+                        },
+                    );
+                    self.used_globals.insert(key.clone());
+                    self.bind(&name, Binding::Global(key));
+                    continue;
+                }
+                Some(c::StorageClassSpecifier::ThreadLocal) => {
+                    return unsupported("thread-local variable", span);
+                }
+                _ => {}
+            }
+            if let Some(fd) = fdecl {
+                self.declare_function(&name, ty, fd, None, span, id.span.start);
+                continue;
+            }
+            let ty = self.complete_array(ty, id.node.initializer.as_ref());
+            match &ty {
+                CType::Int(t) => {
+                    let local = self.new_local(&name, int_map_type(0, span));
+                    self.bind(
+                        &name,
+                        Binding::Local {
+                            name: local.clone(),
+                            ty: ty.clone(),
+                        },
+                    );
+                    match id.node.initializer.as_ref().map(|i| &i.node) {
+                        None => out.extend(self.nondet(&local, *t, span)),
+                        Some(c::Initializer::Expression(e)) => {
+                            let v = self.expr(e, out)?;
+                            let val = self.convert(&v, *t, span)?;
+                            out.push(assign_var(&local, val, span));
+                        }
+                        Some(c::Initializer::List(items)) => match items.as_slice() {
+                            [one] if one.node.designation.is_empty() => {
+                                match &one.node.initializer.node {
+                                    c::Initializer::Expression(e) => {
+                                        let v = self.expr(e, out)?;
+                                        let val = self.convert(&v, *t, span)?;
+                                        out.push(assign_var(&local, val, span));
+                                    }
+                                    _ => {
+                                        return unsupported("nested initialiser of a scalar", span);
+                                    }
+                                }
+                            }
+                            _ => return unsupported("initialiser list of a scalar", span),
+                        },
+                    }
+                }
+                CType::Array(..) | CType::Struct(_) => {
+                    let leaves = self.leaves(&ty, span)?;
+                    self.f.counter += 1;
+                    let local = format!("{name}~{}", self.f.counter);
+                    for (path, dims, _) in &leaves {
+                        let leaf = format!("{local}{path}");
+                        self.f
+                            .locals
+                            .push((leaf.clone(), int_map_type(*dims, span)));
+                        out.push(havoc(&leaf, span));
+                    }
+                    self.bind(
+                        &name,
+                        Binding::Local {
+                            name: local.clone(),
+                            ty: ty.clone(),
+                        },
+                    );
+                    match id.node.initializer.as_ref().map(|i| (i, &i.node)) {
+                        None => {}
+                        Some((ini, c::Initializer::List(_))) => {
+                            let cells = self.aggregate_cells(&ty, Some(ini), span)?;
+                            for ((path, idx, t), e) in cells {
+                                let val = match e {
+                                    None => int(0, span),
+                                    Some(e) => {
+                                        let v = self.expr(e, out)?;
+                                        self.convert(&v, t, span)?
+                                    }
+                                };
+                                let idx = idx.iter().map(|i| int(*i as i64, span)).collect();
+                                out.push(assign(
+                                    lhs(&format!("{local}{path}"), idx, span),
+                                    val,
+                                    span,
+                                ));
+                            }
+                        }
+                        Some((_, c::Initializer::Expression(e))) => {
+                            let target = LVal {
+                                base: local.clone(),
+                                path: String::new(),
+                                indices: Vec::new(),
+                                ty: ty.clone(),
+                            };
+                            self.copy_struct(&target, e, span, out)?;
+                        }
+                    }
+                }
+                other => {
+                    return unsupported(format!("variable of type {}", other.describe()), span);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- expressions ------------------------------------------------------------------------
+
+    fn cond(&mut self, e: &'a Node<c::Expression>, out: &mut Vec<b::Stmt>) -> R<b::Expr> {
+        let span = self.sp(e.span);
+        let v = self.expr(e, out)?;
+        v.to_bool(span)
+    }
+
+    /// The value of `v` converted to `to` (C11 6.3.1.3, exact).
+    fn convert(&self, v: &TV, to: IntTy, span: Span) -> R<b::Expr> {
+        let from = v.int_ty(span)?;
+        let e = match &v.v {
+            V::Bool(c) => return Ok(ite(c.clone(), int(1, span), int(0, span), span)),
+            V::Int(e) => e.clone(),
+        };
+        if let Some(x) = as_lit(&e) {
+            return Ok(lit(&ints::convert(&x, to, self.arch), span));
+        }
+        if to.kind == IntKind::Bool {
+            if from.kind == IntKind::Bool {
+                return Ok(e);
+            }
+            return Ok(ite(
+                bin(BinOp::Neq, e, int(0, span), span),
+                int(1, span),
+                int(0, span),
+                span,
+            ));
+        }
+        if from.fits_in(to, self.arch) {
+            return Ok(e);
+        }
+        let m = to.modulus(self.arch);
+        if !to.signed {
+            return Ok(modulo(e, &m, span));
+        }
+        let half = &m >> 1;
+        Ok(arith(
+            BinOp::Sub,
+            modulo(arith(BinOp::Add, e, lit(&half, span), span), &m, span),
+            lit(&half, span),
+            span,
+        ))
+    }
+
+    /// Unsigned results wrap modulo `2^n`.
+    fn wrap(&self, e: b::Expr, t: IntTy, span: Span) -> b::Expr {
+        match unsigned_of(t) {
+            Some(u) => modulo(e, &u.modulus(self.arch), span),
+            None => e,
+        }
+    }
+
+    /// Evaluates two operands left to right: if the right one has side effects, the left value is
+    /// saved first.
+    fn operands(
+        &mut self,
+        l: &'a Node<c::Expression>,
+        r: &'a Node<c::Expression>,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<(TV, TV)> {
+        let a = self.expr(l, out)?;
+        let mut buf = Vec::new();
+        let bv = self.expr(r, &mut buf)?;
+        let a = self.snapshot(a, !buf.is_empty(), self.sp(l.span), out);
+        out.extend(buf);
+        Ok((a, bv))
+    }
+
+    fn snapshot(&mut self, a: TV, needed: bool, span: Span, out: &mut Vec<b::Stmt>) -> TV {
+        let CType::Int(t) = a.ty else { return a };
+        if !needed || matches!(&a.v, V::Int(e) if as_lit(e).is_some()) {
+            return a;
+        }
+        let tmp = self.temp(span);
+        out.push(assign_var(&tmp, a.to_int(span), span));
+        TV::int(var(&tmp, span), t)
+    }
+
+    fn expr(&mut self, e: &'a Node<c::Expression>, out: &mut Vec<b::Stmt>) -> R<TV> {
+        let span = self.sp(e.span);
+        match &e.node {
+            c::Expression::Identifier(i) => {
+                let name = &i.node.name;
+                let lookup = self.lookup(name).cloned();
+                let unknown_len = match &lookup {
+                    Some(Binding::Local { ty, .. }) => matches!(ty, CType::Array(_, UNKNOWN_LEN)),
+                    Some(Binding::Global(k)) => self
+                        .globals
+                        .get(k)
+                        .is_some_and(|g| matches!(g.ty, CType::Array(_, UNKNOWN_LEN))),
+                    _ => false,
+                };
+                if unknown_len {
+                    return unsupported("array of unknown size", span);
+                }
+                match lookup {
+                    Some(Binding::Local { name, ty }) => Ok(TV {
+                        v: V::Int(var(&name, span)),
+                        ty,
+                    }),
+                    Some(Binding::Global(key)) => {
+                        let Some(g) = self.globals.get(&key) else {
+                            return unsupported(format!("identifier `{name}`"), span);
+                        };
+                        let tv = TV {
+                            v: V::Int(var(&g.name, span)),
+                            ty: g.ty.clone(),
+                        };
+                        if let CType::Other(w) = &tv.ty {
+                            return unsupported(format!("variable of type {w}"), span);
+                        }
+                        self.used_globals.insert(key);
+                        Ok(tv)
+                    }
+                    Some(Binding::Enum(v)) => Ok(TV::int(lit(&v, span), IntTy::INT)),
+                    Some(Binding::Typedef(_)) | None => {
+                        if self.funcs.contains_key(name) {
+                            unsupported("function pointer", span)
+                        } else {
+                            unsupported(format!("undeclared identifier `{name}`"), span)
+                        }
+                    }
+                }
+            }
+            c::Expression::Constant(k) => match self.constant(&k.node) {
+                Ok((v, t)) => Ok(TV::int(lit(&v, span), t)),
+                Err(w) => unsupported(w, span),
+            },
+            c::Expression::StringLiteral(_) => Ok(TV {
+                v: V::Bool(boolean(true, span)),
+                ty: CType::Str,
+            }),
+            c::Expression::Member(_) => {
+                let lv = self.lvalue(e, out)?;
+                Ok(TV {
+                    v: V::Int(lv.read(span)),
+                    ty: lv.ty,
+                })
+            }
+            c::Expression::Call(ce) => self.call(&ce.node, span, out),
+            c::Expression::SizeOfTy(s) => {
+                let t = self.type_name(&s.node.0);
+                let n = self.size_of(&t, span)?;
+                Ok(TV::int(lit(&BigInt::from(n), span), IntTy::SIZE_T))
+            }
+            c::Expression::SizeOfVal(s) => {
+                let mut scratch = Vec::new();
+                let v = self.expr(&s.node.0, &mut scratch)?;
+                let n = self.size_of(&v.ty, span)?;
+                Ok(TV::int(lit(&BigInt::from(n), span), IntTy::SIZE_T))
+            }
+            c::Expression::AlignOf(a) => {
+                let t = self.type_name(&a.node.0);
+                let n = match t {
+                    CType::Int(i) => i.size(self.arch),
+                    CType::Array(ref e, _) if matches!(**e, CType::Int(_)) => match **e {
+                        CType::Int(i) => i.size(self.arch),
+                        _ => return unsupported("alignof", span),
+                    },
+                    _ => return unsupported("alignof", span),
+                };
+                Ok(TV::int(lit(&BigInt::from(n), span), IntTy::SIZE_T))
+            }
+            c::Expression::UnaryOperator(u) => self.unary(&u.node, span, out),
+            c::Expression::Cast(cst) => {
+                let t = self.type_name(&cst.node.type_name);
+                let v = self.expr(&cst.node.expression, out)?;
+                match t {
+                    CType::Void => Ok(TV::void(span)),
+                    CType::Int(it) => Ok(TV::int(self.convert(&v, it, span)?, it)),
+                    other => unsupported(format!("cast to {}", other.describe()), span),
+                }
+            }
+            c::Expression::BinaryOperator(bo) => self.binary(&bo.node, span, out),
+            c::Expression::Conditional(cd) => {
+                let c = self.cond(&cd.node.condition, out)?;
+                let mut tb = Vec::new();
+                let t = self.expr(&cd.node.then_expression, &mut tb)?;
+                let mut eb = Vec::new();
+                let f = self.expr(&cd.node.else_expression, &mut eb)?;
+                match (&t.ty, &f.ty) {
+                    (CType::Void, CType::Void) => {
+                        if !tb.is_empty() || !eb.is_empty() {
+                            out.push(if_(c, tb, eb, span));
+                        }
+                        Ok(TV::void(span))
+                    }
+                    (CType::Int(x), CType::Int(y)) => {
+                        let ct = ints::common(*x, *y, self.arch);
+                        let tv = self.convert(&t, ct, span)?;
+                        let fv = self.convert(&f, ct, span)?;
+                        if tb.is_empty() && eb.is_empty() {
+                            return Ok(TV::int(ite(c, tv, fv, span), ct));
+                        }
+                        let tmp = self.temp(span);
+                        tb.push(assign_var(&tmp, tv, span));
+                        eb.push(assign_var(&tmp, fv, span));
+                        out.push(if_(c, tb, eb, span));
+                        Ok(TV::int(var(&tmp, span), ct))
+                    }
+                    (x, y) => unsupported(
+                        format!(
+                            "conditional expression on {} and {}",
+                            x.describe(),
+                            y.describe()
+                        ),
+                        span,
+                    ),
+                }
+            }
+            c::Expression::Comma(es) => {
+                let mut last = TV::void(span);
+                for x in es.iter() {
+                    last = self.expr(x, out)?;
+                }
+                Ok(last)
+            }
+            c::Expression::Statement(s) => match &s.node {
+                c::Statement::Compound(items) => {
+                    self.scopes.push(HashMap::new());
+                    let mut last = TV::void(span);
+                    let r = (|| {
+                        for (k, it) in items.iter().enumerate() {
+                            match &it.node {
+                                c::BlockItem::Statement(Node {
+                                    node: c::Statement::Expression(Some(x)),
+                                    ..
+                                }) if k + 1 == items.len() => last = self.expr(x, out)?,
+                                _ => self.block_item(it, out)?,
+                            }
+                        }
+                        Ok(())
+                    })();
+                    self.scopes.pop();
+                    r.map(|()| last)
+                }
+                _ => unsupported("statement expression", span),
+            },
+            c::Expression::GenericSelection(_) => unsupported("_Generic", span),
+            c::Expression::CompoundLiteral(_) => unsupported("compound literal", span),
+            c::Expression::OffsetOf(_) => unsupported("offsetof", span),
+            c::Expression::VaArg(_) => unsupported("va_arg", span),
+        }
+    }
+
+    fn lvalue(&mut self, e: &'a Node<c::Expression>, out: &mut Vec<b::Stmt>) -> R<LVal> {
+        let span = self.sp(e.span);
+        match &e.node {
+            c::Expression::Identifier(_) => {
+                let tv = self.expr(e, out)?;
+                match (&tv.v, &tv.ty) {
+                    (V::Int(x), CType::Int(_) | CType::Array(..) | CType::Struct(_)) => {
+                        match &x.kind {
+                            b::ExprKind::Var(v) => Ok(LVal {
+                                path: String::new(),
+                                base: v.name.clone(),
+                                indices: Vec::new(),
+                                ty: tv.ty.clone(),
+                            }),
+                            _ => unsupported("assignment to a constant", span),
+                        }
+                    }
+                    _ => unsupported(format!("assignment to {}", tv.ty.describe()), span),
+                }
+            }
+            c::Expression::BinaryOperator(bo)
+                if bo.node.operator.node == c::BinaryOperator::Index =>
+            {
+                self.lvalue_of_index(&bo.node, span, out)
+            }
+            c::Expression::UnaryOperator(u)
+                if u.node.operator.node == c::UnaryOperator::Indirection =>
+            {
+                unsupported("pointer dereference", span)
+            }
+            c::Expression::Member(m) => {
+                if m.node.operator.node == c::MemberOperator::Indirect {
+                    return unsupported("struct access through a pointer (`->`)", span);
+                }
+                let mut base = self.lvalue(&m.node.expression, out)?;
+                let CType::Struct(tag) = &base.ty else {
+                    return unsupported(format!("member access on {}", base.ty.describe()), span);
+                };
+                let fields = self.struct_fields(tag, span)?;
+                let f = &m.node.identifier.node.name;
+                let Some((_, fty)) = fields.iter().find(|(n, _)| n == f) else {
+                    return unsupported(format!("unknown struct member `{f}`"), span);
+                };
+                if let CType::Other(w) = fty {
+                    return unsupported(format!("struct member of type {w}"), span);
+                }
+                base.path = format!("{}.{f}", base.path);
+                base.ty = fty.clone();
+                Ok(base)
+            }
+            _ => unsupported("assignment to this kind of expression", span),
+        }
+    }
+
+    /// `target = e` for a struct `e` that is an lvalue of the same type: field by field.
+    fn copy_struct(
+        &mut self,
+        target: &LVal,
+        e: &'a Node<c::Expression>,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        if !matches!(target.ty, CType::Struct(_)) {
+            return unsupported(format!("assignment to {}", target.ty.describe()), span);
+        }
+        let src = self.lvalue(e, out)?;
+        if src.ty != target.ty {
+            return unsupported("assignment between different struct types", span);
+        }
+        let mut assigns = Vec::new();
+        for (path, _, _) in self.leaves(&target.ty, span)? {
+            let from = LVal {
+                base: src.base.clone(),
+                path: format!("{}{path}", src.path),
+                indices: src.indices.clone(),
+                ty: CType::Void,
+            };
+            assigns.push((
+                lhs(
+                    &format!("{}{path}", target.name()),
+                    target.indices.clone(),
+                    span,
+                ),
+                from.read(span),
+            ));
+        }
+        // one parallel assignment: `s = s` and overlapping copies read the old values
+        let (l, r): (Vec<_>, Vec<_>) = assigns.into_iter().unzip();
+        out.push(stmt(b::StmtKind::Assign { lhs: l, rhs: r }, span));
+        Ok(())
+    }
+
+    fn store(&mut self, lv: &LVal, val: b::Expr, span: Span, out: &mut Vec<b::Stmt>) {
+        out.push(assign(lhs(&lv.name(), lv.indices.clone(), span), val, span));
+    }
+
+    fn unary(
+        &mut self,
+        u: &'a c::UnaryOperatorExpression,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        use c::UnaryOperator as U;
+        match u.operator.node {
+            U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
+                let lv = self.lvalue(&u.operand, out)?;
+                let CType::Int(t) = lv.ty else {
+                    return unsupported(format!("increment of {}", lv.ty.describe()), span);
+                };
+                let old = TV::int(lv.read(span), t);
+                let old = self.snapshot(
+                    old,
+                    matches!(u.operator.node, U::PostIncrement | U::PostDecrement),
+                    span,
+                    out,
+                );
+                let one = TV::int(int(1, span), IntTy::INT);
+                let op = if matches!(u.operator.node, U::PostIncrement | U::PreIncrement) {
+                    BinOp::Add
+                } else {
+                    BinOp::Sub
+                };
+                let new = self.arith_op(op, old.clone(), one, span, out)?;
+                let val = self.convert(&new, t, span)?;
+                self.store(&lv, val, span, out);
+                if matches!(u.operator.node, U::PostIncrement | U::PostDecrement) {
+                    Ok(old)
+                } else {
+                    Ok(TV::int(lv.read(span), t))
+                }
+            }
+            U::Address => unsupported("address-of operator `&`", span),
+            U::Indirection => unsupported("pointer dereference", span),
+            U::Plus => {
+                let v = self.expr(&u.operand, out)?;
+                let p = ints::promote(v.int_ty(span)?);
+                Ok(TV::int(self.convert(&v, p, span)?, p))
+            }
+            U::Minus => {
+                let v = self.expr(&u.operand, out)?;
+                let p = ints::promote(v.int_ty(span)?);
+                let e = neg(self.convert(&v, p, span)?, span);
+                Ok(TV::int(self.wrap(e, p, span), p))
+            }
+            U::Complement => {
+                let v = self.expr(&u.operand, out)?;
+                let p = ints::promote(v.int_ty(span)?);
+                let e = self.convert(&v, p, span)?;
+                let r = if p.signed {
+                    arith(BinOp::Sub, neg(e, span), int(1, span), span)
+                } else {
+                    arith(BinOp::Sub, lit(&p.max(self.arch), span), e, span)
+                };
+                Ok(TV::int(r, p))
+            }
+            U::Negate => {
+                let v = self.expr(&u.operand, out)?;
+                Ok(TV::boolean(not(v.to_bool(span)?, span)))
+            }
+        }
+    }
+
+    fn binary(
+        &mut self,
+        bo: &'a c::BinaryOperatorExpression,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        use c::BinaryOperator as O;
+        let op = bo.operator.node.clone();
+        let compound = match op {
+            O::Index => {
+                let lv = self.lvalue_of_index(bo, span, out)?;
+                return Ok(TV {
+                    v: V::Int(lv.read(span)),
+                    ty: lv.ty,
+                });
+            }
+            O::LogicalAnd | O::LogicalOr => {
+                let a = self.expr(&bo.lhs, out)?;
+                let ca = a.to_bool(span)?;
+                let mut buf = Vec::new();
+                let bv = self.expr(&bo.rhs, &mut buf)?;
+                let cb = bv.to_bool(span)?;
+                let and = op == O::LogicalAnd;
+                if buf.is_empty() {
+                    return Ok(TV::boolean(bin(
+                        if and { BinOp::And } else { BinOp::Or },
+                        ca,
+                        cb,
+                        span,
+                    )));
+                }
+                let tmp = self.temp(span);
+                buf.push(assign_var(
+                    &tmp,
+                    ite(cb, int(1, span), int(0, span), span),
+                    span,
+                ));
+                let short = vec![assign_var(&tmp, int(if and { 0 } else { 1 }, span), span)];
+                out.push(if and {
+                    if_(ca, buf, short, span)
+                } else {
+                    if_(ca, short, buf, span)
+                });
+                return Ok(TV::int(var(&tmp, span), IntTy::INT));
+            }
+            O::Assign => None,
+            O::AssignMultiply => Some(O::Multiply),
+            O::AssignDivide => Some(O::Divide),
+            O::AssignModulo => Some(O::Modulo),
+            O::AssignPlus => Some(O::Plus),
+            O::AssignMinus => Some(O::Minus),
+            O::AssignShiftLeft => Some(O::ShiftLeft),
+            O::AssignShiftRight => Some(O::ShiftRight),
+            O::AssignBitwiseAnd => Some(O::BitwiseAnd),
+            O::AssignBitwiseXor => Some(O::BitwiseXor),
+            O::AssignBitwiseOr => Some(O::BitwiseOr),
+            _ => {
+                let (a, b2) = self.operands(&bo.lhs, &bo.rhs, out)?;
+                return self.arith(op, a, b2, span, out);
+            }
+        };
+        // assignments
+        let lv = self.lvalue(&bo.lhs, out)?;
+        if matches!(lv.ty, CType::Struct(_)) && compound.is_none() {
+            self.copy_struct(&lv, &bo.rhs, span, out)?;
+            return Ok(TV::void(span));
+        }
+        let CType::Int(t) = lv.ty else {
+            return unsupported(format!("assignment to {}", lv.ty.describe()), span);
+        };
+        let r = self.expr(&bo.rhs, out)?;
+        let val = match compound {
+            None => self.convert(&r, t, span)?,
+            Some(op) => {
+                let cur = TV::int(lv.read(span), t);
+                let res = self.arith(op, cur, r, span, out)?;
+                self.convert(&res, t, span)?
+            }
+        };
+        self.store(&lv, val, span, out);
+        Ok(TV::int(lv.read(span), t))
+    }
+
+    fn lvalue_of_index(
+        &mut self,
+        bo: &'a c::BinaryOperatorExpression,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<LVal> {
+        // `a[i]` or `i[a]`: the array is the operand that is an lvalue of array type
+        let mut buf = Vec::new();
+        let (mut base, idx) = match self.lvalue(&bo.lhs, &mut buf) {
+            Ok(lv) if matches!(lv.ty, CType::Array(..)) => (lv, &bo.rhs),
+            first => {
+                buf.clear();
+                match self.lvalue(&bo.rhs, &mut buf) {
+                    Ok(lv) if matches!(lv.ty, CType::Array(..)) => (lv, &bo.lhs),
+                    _ => {
+                        first?;
+                        return unsupported("indexing of a pointer", span);
+                    }
+                }
+            }
+        };
+        out.extend(buf);
+        let CType::Array(elem, n) = base.ty.clone() else {
+            return unsupported("indexing of a pointer", span);
+        };
+        let i = self.expr(idx, out)?;
+        i.int_ty(span)?;
+        let ie = i.to_int(span);
+        let in_bounds = as_lit(&ie).is_some_and(|v| v >= BigInt::zero() && v < BigInt::from(n));
+        if !in_bounds {
+            out.push(assert(
+                bin(
+                    BinOp::And,
+                    bin(BinOp::Le, int(0, span), ie.clone(), span),
+                    bin(BinOp::Lt, ie.clone(), lit(&BigInt::from(n), span), span),
+                    span,
+                ),
+                span,
+            ));
+        }
+        base.indices.push(ie);
+        base.ty = *elem;
+        Ok(base)
+    }
+
+    fn arith_op(&mut self, op: BinOp, a: TV, b2: TV, span: Span, out: &mut Vec<b::Stmt>) -> R<TV> {
+        let cop = match op {
+            BinOp::Add => c::BinaryOperator::Plus,
+            _ => c::BinaryOperator::Minus,
+        };
+        self.arith(cop, a, b2, span, out)
+    }
+
+    /// A binary arithmetic, comparison, shift or bitwise operator on two evaluated operands.
+    fn arith(
+        &mut self,
+        op: c::BinaryOperator,
+        a: TV,
+        b2: TV,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        use c::BinaryOperator as O;
+        let (ta, tb) = (a.int_ty(span)?, b2.int_ty(span)?);
+        let arch = self.arch;
+        if matches!(op, O::ShiftLeft | O::ShiftRight) {
+            let p = ints::promote(ta);
+            let x = self.convert(&a, p, span)?;
+            let s = as_lit(&b2.to_int(span))
+                .and_then(|s| s.to_u32())
+                .filter(|s| *s < p.bits(arch));
+            let Some(s) = s else {
+                return unsupported("shift by a non-constant or out-of-range amount", span);
+            };
+            let pow = BigInt::one() << s;
+            if let (true, true, Some(v)) = (op == O::ShiftLeft, p.signed, as_lit(&x)) {
+                if !p.contains(&(v << s), arch) {
+                    return unsupported("signed left shift that overflows", span);
+                }
+            }
+            let r = if op == O::ShiftLeft {
+                self.wrap(arith(BinOp::Mul, x, lit(&pow, span), span), p, span)
+            } else {
+                match as_lit(&x) {
+                    Some(v) => lit(&num_integer::Integer::div_floor(&v, &pow), span),
+                    None if s == 0 => x,
+                    None => bin(BinOp::Div, x, lit(&pow, span), span),
+                }
+            };
+            return Ok(TV::int(r, p));
+        }
+        let ct = ints::common(ta, tb, arch);
+        let x = self.convert(&a, ct, span)?;
+        let y = self.convert(&b2, ct, span)?;
+        let cmp = |o: BinOp| Ok(TV::boolean(bin(o, x.clone(), y.clone(), span)));
+        match op {
+            O::Less => cmp(BinOp::Lt),
+            O::Greater => cmp(BinOp::Gt),
+            O::LessOrEqual => cmp(BinOp::Le),
+            O::GreaterOrEqual => cmp(BinOp::Ge),
+            O::Equals => cmp(BinOp::Eq),
+            O::NotEquals => cmp(BinOp::Neq),
+            O::Plus | O::Minus | O::Multiply => {
+                let o = match op {
+                    O::Plus => BinOp::Add,
+                    O::Minus => BinOp::Sub,
+                    _ => BinOp::Mul,
+                };
+                Ok(TV::int(self.wrap(arith(o, x, y, span), ct, span), ct))
+            }
+            O::Divide | O::Modulo => {
+                let yl = as_lit(&y);
+                if yl.as_ref().is_none_or(|v| v.is_zero()) {
+                    out.push(assert(bin(BinOp::Neq, y.clone(), int(0, span), span), span));
+                }
+                let div = op == O::Divide;
+                if let (Some(p), Some(q)) = (as_lit(&x), yl.as_ref()) {
+                    let r = if div {
+                        ints::c_div(&p, q)
+                    } else {
+                        ints::c_rem(&p, q)
+                    };
+                    if let Some(r) = r {
+                        let r = if ct.signed {
+                            r
+                        } else {
+                            ints::convert(&r, ct, arch)
+                        };
+                        return Ok(TV::int(lit(&r, span), ct));
+                    }
+                }
+                let o = if div { BinOp::Div } else { BinOp::Mod };
+                if !ct.signed || as_lit(&x).is_some_and(|v| !v.is_negative()) {
+                    return Ok(TV::int(bin(o, x, y, span), ct));
+                }
+                // C truncates: for a < 0, a / b = -((-a) div b) and a % b = -((-a) mod b).
+                let pos = bin(o, x.clone(), y.clone(), span);
+                let negv = neg(bin(o, neg(x.clone(), span), y, span), span);
+                Ok(TV::int(
+                    ite(bin(BinOp::Ge, x, int(0, span), span), pos, negv, span),
+                    ct,
+                ))
+            }
+            O::BitwiseAnd | O::BitwiseOr | O::BitwiseXor => {
+                if let (Some(p), Some(q)) = (as_lit(&x), as_lit(&y)) {
+                    let r = match op {
+                        O::BitwiseAnd => p & q,
+                        O::BitwiseOr => p | q,
+                        _ => p ^ q,
+                    };
+                    return Ok(TV::int(lit(&ints::convert(&r, ct, arch), span), ct));
+                }
+                let (other, mask) = match (as_lit(&x), as_lit(&y)) {
+                    (Some(m), None) => (y, m),
+                    (None, Some(m)) => (x, m),
+                    _ => {
+                        return unsupported("bitwise operator on two non-constant operands", span);
+                    }
+                };
+                if mask.is_zero() {
+                    return Ok(TV::int(
+                        if op == O::BitwiseAnd {
+                            int(0, span)
+                        } else {
+                            other
+                        },
+                        ct,
+                    ));
+                }
+                let m1 = &mask + 1u32;
+                let pow2 = !mask.is_negative() && (&m1 & (&m1 - 1u32)).is_zero();
+                if op == O::BitwiseAnd && pow2 {
+                    // x & (2^k - 1) == x mod 2^k in two's complement
+                    return Ok(TV::int(modulo(other, &m1, span), ct));
+                }
+                unsupported("bitwise operator depending on the bit representation", span)
+            }
+            _ => unsupported("binary operator", span),
+        }
+    }
+
+    fn call(&mut self, ce: &'a c::CallExpression, span: Span, out: &mut Vec<b::Stmt>) -> R<TV> {
+        let c::Expression::Identifier(callee) = &ce.callee.node else {
+            return unsupported("call through a function pointer", span);
+        };
+        let name = callee.node.name.as_str();
+        if matches!(
+            self.lookup(name),
+            Some(Binding::Local { .. } | Binding::Global(_))
+        ) {
+            return unsupported("call through a function pointer", span);
+        }
+        if name == ACSL_OLD {
+            let [arg] = ce.arguments.as_slice() else {
+                return unsupported("`\\old` with other than one argument", span);
+            };
+            if !self.in_ensures {
+                return unsupported("`\\old` outside a postcondition", span);
+            }
+            let v = self.expr(arg, out)?;
+            let wrap = |e: b::Expr| ex(b::ExprKind::Old(Box::new(e)), span);
+            return Ok(TV {
+                v: match v.v {
+                    V::Int(e) => V::Int(wrap(e)),
+                    V::Bool(e) => V::Bool(wrap(e)),
+                },
+                ty: v.ty,
+            });
+        }
+        match name {
+            "reach_error"
+            | "__VERIFIER_error"
+            | "__assert_fail"
+            | "__assert_perror_fail"
+            | "__assert" => {
+                out.push(assert(boolean(false, span), span));
+                return Ok(TV::void(span));
+            }
+            ACSL_ASSERT | "__VERIFIER_assert"
+                if self.funcs.get(name).is_none_or(|f| f.def.is_none()) =>
+            {
+                let [arg] = ce.arguments.as_slice() else {
+                    return unsupported(format!("`{name}` with other than one argument"), span);
+                };
+                let c = self.cond(arg, out)?;
+                out.push(assert(c, span));
+                return Ok(TV::void(span));
+            }
+            "__VERIFIER_assume" => {
+                let [arg] = ce.arguments.as_slice() else {
+                    return unsupported("`__VERIFIER_assume` with other than one argument", span);
+                };
+                let c = self.cond(arg, out)?;
+                out.push(assume(c, span));
+                return Ok(TV::void(span));
+            }
+            "abort" | "exit" | "_Exit" => {
+                for a in &ce.arguments {
+                    self.expr(a, out)?;
+                }
+                out.push(assume(boolean(false, span), span));
+                return Ok(TV::void(span));
+            }
+            "__builtin_expect" => {
+                let [x, y] = ce.arguments.as_slice() else {
+                    return unsupported("`__builtin_expect` with other than two arguments", span);
+                };
+                let (v, _) = self.operands(x, y, out)?;
+                return Ok(v);
+            }
+            _ => {}
+        }
+        if name.starts_with("pthread_") || name.starts_with("__VERIFIER_atomic_begin") {
+            return unsupported(format!("pthreads (`{name}`)"), span);
+        }
+        let info = self.funcs.get(name).cloned();
+        let nondet_ty = name.strip_prefix("__VERIFIER_nondet_").map(nondet_type);
+        let has_contract = self.contracts.contains_key(name);
+        if let Some(info) = info.as_ref().filter(|i| i.def.is_some() || has_contract) {
+            let arity_ok = if info.variadic {
+                ce.arguments.len() >= info.params.len()
+            } else {
+                ce.arguments.len() == info.params.len()
+            };
+            if !arity_ok {
+                return unsupported(
+                    format!("call of `{name}` with a different number of arguments"),
+                    span,
+                );
+            }
+            // extra arguments of a variadic function: evaluated (the body cannot read them:
+            // `va_list` is not translated)
+            let vals = self.args(&ce.arguments, out)?;
+            for v in vals.iter().skip(info.params.len()) {
+                if !matches!(v.ty, CType::Int(_) | CType::Void) {
+                    return unsupported(
+                        format!("argument of type {} to `{name}`", v.ty.describe()),
+                        span,
+                    );
+                }
+            }
+            let mut args = Vec::new();
+            for (v, (_, pt)) in vals.iter().zip(&info.params) {
+                let CType::Int(pt) = pt else {
+                    return unsupported(format!("parameter of type {}", pt.describe()), span);
+                };
+                args.push(Some(self.convert(v, *pt, span)?));
+            }
+            self.enqueue(name);
+            let (outs, res) = match &info.ret {
+                CType::Int(t) => {
+                    let tmp = self.temp(span);
+                    (vec![ident(&tmp, span)], TV::int(var(&tmp, span), *t))
+                }
+                CType::Void => (Vec::new(), TV::void(span)),
+                other => {
+                    return unsupported(format!("function returning {}", other.describe()), span);
+                }
+            };
+            out.push(stmt(
+                b::StmtKind::Call {
+                    attrs: Vec::new(),
+                    forall: false,
+                    outs,
+                    proc: ident(&proc_name(name), span),
+                    args,
+                },
+                span,
+            ));
+            return Ok(res);
+        }
+        // No body: SV-COMP's nondeterministic functions and functions declared in the program
+        // return an arbitrary value of their type; library functions are modelled one by one.
+        let ret = match (&info, nondet_ty) {
+            (Some(i), _) => i.ret.clone(),
+            (_, Some(Some(t))) => CType::Int(t),
+            (None, _) if name == "static_assert" && !ce.arguments.is_empty() => {
+                self.static_assert(&ce.arguments[0], span, out)?;
+                return Ok(TV::void(span));
+            }
+            (None, _) if name == "assert" => {
+                let [arg] = ce.arguments.as_slice() else {
+                    return unsupported("`assert` with other than one argument", span);
+                };
+                let c = self.cond(arg, out)?;
+                out.push(assert(c, span));
+                return Ok(TV::void(span));
+            }
+            (None, _) if overflow_builtin(name).is_some() => {
+                return self.overflow_builtin(name, ce, span, out);
+            }
+            (None, _) if name.starts_with("__builtin") => {
+                return unsupported(format!("call of `{name}`"), span);
+            }
+            // an implicit declaration (C89): `int name()`
+            (None, _) => CType::Int(IntTy::INT),
+        };
+        let in_main = info.as_ref().is_none_or(|i| i.in_main);
+        if matches!(name, "abs" | "labs" | "llabs") {
+            let [arg] = ce.arguments.as_slice() else {
+                return unsupported(format!("`{name}` with other than one argument"), span);
+            };
+            let v = self.expr(arg, out)?;
+            let t = match name {
+                "abs" => IntTy::INT,
+                "labs" => IntTy::new(IntKind::Long, true),
+                _ => IntTy::new(IntKind::LongLong, true),
+            };
+            let x = self.convert(&v, t, span)?;
+            return Ok(TV::int(
+                ite(
+                    bin(BinOp::Lt, x.clone(), int(0, span), span),
+                    neg(x.clone(), span),
+                    x,
+                    span,
+                ),
+                t,
+            ));
+        }
+        let printing = matches!(name, "printf" | "puts" | "putchar");
+        // a C library function is never an arbitrary one, even when the program declares it itself
+        // or calls it without a declaration
+        if (!in_main || LIBC.contains(&name))
+            && !name.starts_with("__VERIFIER_nondet_")
+            && !printing
+        {
+            return unsupported(format!("call of library function `{name}`"), span);
+        }
+        for a in &ce.arguments {
+            let v = self.expr(a, out)?;
+            if !matches!(v.ty, CType::Int(_) | CType::Str) {
+                return unsupported(
+                    format!("argument of type {} to `{name}`", v.ty.describe()),
+                    span,
+                );
+            }
+        }
+        match ret {
+            CType::Int(t) => {
+                let tmp = self.temp(span);
+                out.extend(self.nondet(&tmp, t, span));
+                Ok(TV::int(var(&tmp, span), t))
+            }
+            CType::Void => Ok(TV::void(span)),
+            other => Ok(TV {
+                v: V::Int(int(0, span)),
+                ty: CType::Other(format!("result of `{name}` ({})", other.describe())),
+            }),
+        }
+    }
+
+    /// `__builtin_{s,u,}{add,sub,mul}{,l,ll}_overflow(a, b, &r)`: `r` gets the exact result converted
+    /// to its type; the value says whether that conversion changed it.
+    fn overflow_builtin(
+        &mut self,
+        name: &str,
+        ce: &'a c::CallExpression,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        let Some((op, operand_ty)) = overflow_builtin(name) else {
+            return unsupported(format!("call of `{name}`"), span);
+        };
+        let [x, y, r] = ce.arguments.as_slice() else {
+            return unsupported(format!("`{name}` with other than three arguments"), span);
+        };
+        let c::Expression::UnaryOperator(u) = &r.node else {
+            return unsupported(
+                format!("`{name}` with a result that is not `&variable`"),
+                span,
+            );
+        };
+        if u.node.operator.node != c::UnaryOperator::Address {
+            return unsupported(
+                format!("`{name}` with a result that is not `&variable`"),
+                span,
+            );
+        }
+        let (a, bv) = self.operands(x, y, out)?;
+        let (ea, eb) = match operand_ty {
+            Some(t) => (self.convert(&a, t, span)?, self.convert(&bv, t, span)?),
+            None => {
+                a.int_ty(span)?;
+                bv.int_ty(span)?;
+                (a.to_int(span), bv.to_int(span))
+            }
+        };
+        let lv = self.lvalue(&u.node.operand, out)?;
+        let CType::Int(rt) = lv.ty else {
+            return unsupported(
+                format!("`{name}` with a result of type {}", lv.ty.describe()),
+                span,
+            );
+        };
+        let tmp = self.temp(span);
+        out.push(assign_var(&tmp, arith(op, ea, eb, span), span));
+        let exact = var(&tmp, span);
+        let stored = if rt.kind == IntKind::Bool {
+            return unsupported(format!("`{name}` with a _Bool result"), span);
+        } else if rt.signed {
+            let m = rt.modulus(self.arch);
+            let half = &m >> 1;
+            arith(
+                BinOp::Sub,
+                modulo(
+                    arith(BinOp::Add, exact.clone(), lit(&half, span), span),
+                    &m,
+                    span,
+                ),
+                lit(&half, span),
+                span,
+            )
+        } else {
+            modulo(exact.clone(), &rt.modulus(self.arch), span)
+        };
+        self.store(&lv, stored, span, out);
+        Ok(TV::boolean(not(self.in_range(exact, rt, span), span)))
+    }
+
+    /// Arguments left to right; a value is saved when a later argument has side effects.
+    fn args(&mut self, es: &'a [Node<c::Expression>], out: &mut Vec<b::Stmt>) -> R<Vec<TV>> {
+        let mut vals: Vec<TV> = Vec::new();
+        for e in es {
+            let mut buf = Vec::new();
+            let v = self.expr(e, &mut buf)?;
+            if !buf.is_empty() {
+                let spn = self.sp(e.span);
+                let old = std::mem::take(&mut vals);
+                for p in old {
+                    let s = self.snapshot(p, true, spn, out);
+                    vals.push(s);
+                }
+            }
+            out.extend(buf);
+            vals.push(v);
+        }
+        Ok(vals)
+    }
+}
+
+/// C library functions whose results are not arbitrary (called without their header, they must
+/// not become nondeterministic functions).
+const LIBC: &[&str] = &[
+    "rand", "random", "srand", "strlen", "strcmp", "strncmp", "strcpy", "strncpy", "strcat",
+    "strchr", "strrchr", "strstr", "memcpy", "memset", "memcmp", "memmove", "malloc", "calloc",
+    "realloc", "free", "alloca", "atoi", "atol", "atoll", "strtol", "strtoul", "strtoll", "sqrt",
+    "pow", "exp", "log", "sin", "cos", "floor", "ceil", "fabs", "fmin", "fmax", "isdigit",
+    "isalpha", "isalnum", "isspace", "isupper", "islower", "toupper", "tolower", "getchar",
+    "fgetc", "getc", "scanf", "fscanf", "sscanf", "sprintf", "snprintf", "fprintf", "time",
+    "clock", "getenv", "qsort", "bsearch", "ffs", "div", "ldiv",
+];
+
+/// The operation and operand type (`None`: the operands' own types) of a GCC overflow builtin.
+fn overflow_builtin(name: &str) -> Option<(BinOp, Option<IntTy>)> {
+    let core = name.strip_prefix("__builtin_")?.strip_suffix("_overflow")?;
+    let (signed, rest) = match core.as_bytes().first()? {
+        b's' if !core.starts_with("sub") => (Some(true), &core[1..]),
+        b'u' => (Some(false), &core[1..]),
+        _ => (None, core),
+    };
+    let (op, size) = if let Some(s) = rest.strip_prefix("add") {
+        (BinOp::Add, s)
+    } else if let Some(s) = rest.strip_prefix("sub") {
+        (BinOp::Sub, s)
+    } else if let Some(s) = rest.strip_prefix("mul") {
+        (BinOp::Mul, s)
+    } else {
+        return None;
+    };
+    let kind = match size {
+        "" => IntKind::Int,
+        "l" => IntKind::Long,
+        "ll" => IntKind::LongLong,
+        _ => return None,
+    };
+    match signed {
+        Some(sg) => Some((op, Some(IntTy::new(kind, sg)))),
+        None if size.is_empty() => Some((op, None)),
+        None => None,
+    }
+}
+
+/// The type of `__VERIFIER_nondet_<suffix>` (SV-COMP's naming).
+fn nondet_type(suffix: &str) -> Option<IntTy> {
+    use IntKind::*;
+    Some(match suffix {
+        "int" => IntTy::INT,
+        "uint" | "unsigned" | "u32" => IntTy::UINT,
+        "char" => IntTy::CHAR,
+        "uchar" | "u8" => IntTy::new(Char, false),
+        "short" => IntTy::new(Short, true),
+        "ushort" | "u16" => IntTy::new(Short, false),
+        "long" => IntTy::new(Long, true),
+        "ulong" | "size_t" => IntTy::new(Long, false),
+        "longlong" => IntTy::new(LongLong, true),
+        "ulonglong" => IntTy::new(LongLong, false),
+        "bool" | "_Bool" => IntTy::BOOL,
+        _ => return None,
+    })
+}
+
+/// The value of a character constant such as `'a'`, `'\n'`, `'\x41'`, `'\0'` (type `int`; a plain
+/// `char` is signed, so `'\xff'` is -1).
+fn char_value(s: &str) -> Option<BigInt> {
+    let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
+    let v: i64 = if let Some(esc) = inner.strip_prefix('\\') {
+        match esc {
+            "n" => 10,
+            "t" => 9,
+            "r" => 13,
+            "0" => 0,
+            "\\" => 92,
+            "'" => 39,
+            "\"" => 34,
+            "a" => 7,
+            "b" => 8,
+            "f" => 12,
+            "v" => 11,
+            "?" => 63,
+            _ if esc.starts_with('x') => i64::from_str_radix(&esc[1..], 16).ok()?,
+            _ if esc.chars().all(|c| c.is_digit(8)) => i64::from_str_radix(esc, 8).ok()?,
+            _ => return None,
+        }
+    } else {
+        let mut chars = inner.chars();
+        let ch = chars.next()?;
+        if chars.next().is_some() || !ch.is_ascii() {
+            return None;
+        }
+        ch as i64
+    };
+    if !(0..=255).contains(&v) {
+        return None;
+    }
+    Some(BigInt::from(if v > 127 { v - 256 } else { v }))
+}
