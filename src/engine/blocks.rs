@@ -92,6 +92,22 @@ impl Graph {
 
 /// Encodes `cfa` with the given block encoding.
 pub fn encode(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encoded, Unsupported> {
+    encode_with(cfa, voc, mode, true)
+}
+
+/// As [`encode`], for properties of every run rather than of error traces (termination): locations
+/// are kept whether or not they can reach an error location (only unreachable ones are pruned), so
+/// every run of the CFA is a run of the result up to the composition of letters.
+pub fn encode_all(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encoded, Unsupported> {
+    encode_with(cfa, voc, mode, false)
+}
+
+fn encode_with(
+    cfa: &Cfa,
+    voc: &Vocabulary,
+    mode: BlockEncoding,
+    to_errors: bool,
+) -> Result<Encoded, Unsupported> {
     let n = cfa.locs.len();
     let mut g = Graph {
         letters: BTreeMap::new(),
@@ -108,7 +124,7 @@ pub fn encode(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encode
             edges: BTreeSet::from([i]),
         });
     }
-    prune(cfa, &mut g);
+    prune(cfa, &mut g, to_errors);
     if mode != BlockEncoding::None {
         let protected = cut_points(cfa, &g);
         let mut changed = true;
@@ -154,7 +170,7 @@ pub fn encode(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encode
                 changed = true;
             }
         }
-        prune(cfa, &mut g);
+        prune(cfa, &mut g, to_errors);
     }
     // Renumber letters densely in a deterministic order.
     let mut letters = Vec::new();
@@ -198,9 +214,9 @@ fn merge_parallel(voc: &Vocabulary, g: &mut Graph) -> Result<bool, Unsupported> 
     Ok(changed)
 }
 
-/// Removes letters from or to locations that are unreachable from the initial location or cannot reach
-/// an error location.
-fn prune(cfa: &Cfa, g: &mut Graph) {
+/// Removes letters from or to locations that are unreachable from the initial location or (if
+/// `to_errors`) cannot reach an error location.
+fn prune(cfa: &Cfa, g: &mut Graph, to_errors: bool) {
     let n = cfa.locs.len();
     let mut fwd = vec![false; n];
     let mut stack = vec![cfa.init];
@@ -212,8 +228,10 @@ fn prune(cfa: &Cfa, g: &mut Graph) {
             stack.push(g.letters[a].tgt);
         }
     }
-    let mut bwd = vec![false; n];
-    let mut stack: Vec<LocId> = (0..n).filter(|&l| cfa.error_of(l).is_some()).collect();
+    let mut bwd = vec![!to_errors; n];
+    let mut stack: Vec<LocId> = (0..n)
+        .filter(|&l| to_errors && cfa.error_of(l).is_some())
+        .collect();
     while let Some(l) = stack.pop() {
         if std::mem::replace(&mut bwd[l], true) {
             continue;
