@@ -98,7 +98,11 @@ pub fn encode(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encode
 /// As [`encode`], for properties of every run rather than of error traces (termination): locations
 /// are kept whether or not they can reach an error location (only unreachable ones are pruned), so
 /// every run of the CFA is a run of the result up to the composition of letters.
-pub fn encode_all(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encoded, Unsupported> {
+pub fn encode_all(
+    cfa: &Cfa,
+    voc: &Vocabulary,
+    mode: BlockEncoding,
+) -> Result<Encoded, Unsupported> {
     encode_with(cfa, voc, mode, false)
 }
 

@@ -136,7 +136,12 @@ impl Constraint {
         }
         // Scale to integer coefficients.
         let mut l = BigInt::one();
-        for c in self.lin.coef.values().chain(std::iter::once(&self.lin.constant)) {
+        for c in self
+            .lin
+            .coef
+            .values()
+            .chain(std::iter::once(&self.lin.constant))
+        {
             l = l.lcm(c.denom());
         }
         let mut lin = self.lin.scale(&Q::from_integer(l));
@@ -504,13 +509,19 @@ pub fn farkas(
         } else {
             Term::add(sum)
         };
-        let rhs = goal.get(v).cloned().unwrap_or_else(|| Term::real(Q::zero()));
+        let rhs = goal
+            .get(v)
+            .cloned()
+            .unwrap_or_else(|| Term::real(Q::zero()));
         conj.push(Term::eq(&lhs, &rhs));
     }
     let mut sum = Vec::new();
     for (c, l) in hyp.iter().zip(&lambdas) {
         if !c.lin.constant.is_zero() {
-            sum.push(Term::mul(vec![Term::real(c.lin.constant.clone()), l.clone()]));
+            sum.push(Term::mul(vec![
+                Term::real(c.lin.constant.clone()),
+                l.clone(),
+            ]));
         }
     }
     let rhs = if sum.is_empty() {
@@ -584,7 +595,11 @@ mod tests {
         // ite in arithmetic: x = ite(b > 0, 1, 2) splits in two.
         let t = Term::eq(
             &v("x"),
-            &Term::ite(&Term::gt(&v("b"), &Term::int(0)), &Term::int(1), &Term::int(2)),
+            &Term::ite(
+                &Term::gt(&v("b"), &Term::int(0)),
+                &Term::int(1),
+                &Term::int(2),
+            ),
         );
         let d = dnf(&t, 8).expect("small");
         assert_eq!(d.disjuncts.len(), 2);

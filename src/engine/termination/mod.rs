@@ -41,12 +41,11 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
                 let left = d.saturating_duration_since(std::time::Instant::now());
                 std::time::Instant::now() + left.mul_f64(0.6)
             });
-            let ranked = ranking::prove(program, config, deadline);
-            match ranked {
+            let not_ranked = match ranking::prove(program, config, deadline) {
                 ranking::Answer::Terminating(why) => return proved(why),
                 ranking::Answer::Nonterminating(why) => return refuted(why),
-                ranking::Answer::Unknown(_) => {}
-            }
+                ranking::Answer::Unknown(why) => why,
+            };
             if dependent {
                 // Each attempt fixes the inputs to one value and gets an equal share of the time left.
                 for (i, &k) in WITNESS_VALUES.iter().enumerate() {
@@ -66,7 +65,10 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
                     }
                 }
             }
-            Outcome::unknown(UnknownReason::Termination(reason), Stats::default())
+            Outcome::unknown(
+                UnknownReason::Termination(format!("{reason}; no ranking proof: {not_ranked}")),
+                Stats::default(),
+            )
         }
     }
 }

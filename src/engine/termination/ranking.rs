@@ -78,19 +78,37 @@ pub enum Answer {
     Unknown(String),
 }
 
-/// One level of the lexicographic argument: on `letters` (an SCC), `f` is non-increasing, and it
-/// decreases by at least 1 from a state where it is non-negative on `strict`.
+/// One level of the lexicographic argument on `letters` (an SCC). With one component `f = [f0]`:
+/// `f0` is non-increasing on `letters` and decreases by at least 1 from a state where it is
+/// non-negative on `strict`. With `k > 1` components (a nested ranking function, Leike & Heizmann,
+/// "Ranking templates for linear loops", TACAS 2014): `strict = letters`, and on every letter
+/// `f0(x') <= f0(x) - 1`, `fi(x') <= fi(x) + f(i-1)(x)` for `i >= 1`, and `f(k-1)(x) >= 0` — `f0`
+/// falls linearly, `f1` then eventually falls faster and faster, and so on, so the last one cannot
+/// stay non-negative forever.
+/// `letters` and `strict` are sets of [`Piece`]s.
 #[derive(Clone, Debug)]
 pub struct Level {
-    pub letters: BTreeSet<LetterId>,
-    pub f: Term,
-    pub strict: BTreeSet<LetterId>,
+    pub letters: BTreeSet<PieceId>,
+    pub f: Vec<Term>,
+    pub strict: BTreeSet<PieceId>,
+}
+
+pub type PieceId = usize;
+
+/// A piece of a letter: the letter restricted by `guard` (a disjunct of its linear DNF; `true` for a
+/// letter with one disjunct). The pieces of a letter cover it (checked): the lexicographic argument
+/// runs over pieces, so the disjuncts of one letter may be ranked at different levels.
+#[derive(Clone, Debug)]
+pub struct Piece {
+    pub letter: LetterId,
+    pub guard: Term,
 }
 
 /// The certificate checked by [`check`].
 #[derive(Clone, Debug)]
 pub struct Certificate {
     pub invariants: Invariants,
+    pub pieces: Vec<Piece>,
     pub levels: Vec<Level>,
 }
 
@@ -150,9 +168,10 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> A
         };
         let strengthened = invariants::strengthen(&voc, &enc, &inv);
         match synthesize(&voc, &cfa, &strengthened, &reach, &mut session, deadline) {
-            Ok(levels) => {
+            Ok((pieces, levels)) => {
                 let cert = Certificate {
                     invariants: inv,
+                    pieces,
                     levels,
                 };
                 let mut fresh = match Session::new(session_config(config, deadline)) {
@@ -195,11 +214,20 @@ fn reachable_letters(enc: &Encoded) -> BTreeSet<LetterId> {
 /// The non-trivial strongly connected components of the graph of `letters`: for each, the letters
 /// with both ends inside it (ordered by their smallest letter).
 pub fn sccs(enc: &Encoded, letters: &BTreeSet<LetterId>) -> Vec<BTreeSet<LetterId>> {
+    let edges: BTreeMap<usize, (LocId, LocId)> = letters
+        .iter()
+        .map(|&a| (a, (enc.letters[a].src, enc.letters[a].tgt)))
+        .collect();
+    components(&edges)
+}
+
+/// The non-trivial strongly connected components of a graph given by its edges `id → (src, tgt)`:
+/// for each, the edges with both ends inside it (ordered by their smallest edge).
+fn components(edges: &BTreeMap<usize, (LocId, LocId)>) -> Vec<BTreeSet<usize>> {
     let mut succ: BTreeMap<LocId, BTreeSet<LocId>> = BTreeMap::new();
-    for &a in letters {
-        let l = &enc.letters[a];
-        succ.entry(l.src).or_default().insert(l.tgt);
-        succ.entry(l.tgt).or_default();
+    for &(src, tgt) in edges.values() {
+        succ.entry(src).or_default().insert(tgt);
+        succ.entry(tgt).or_default();
     }
     // Reachability from each node (graphs are small).
     let reach: BTreeMap<LocId, BTreeSet<LocId>> = succ
@@ -217,33 +245,33 @@ pub fn sccs(enc: &Encoded, letters: &BTreeSet<LetterId>) -> Vec<BTreeSet<LetterI
             (n, seen)
         })
         .collect();
-    // Component representative: the smallest node mutually reachable (or the node itself).
+    // Component representative: the smallest node mutually reachable with `n` (or `n`).
     let rep = |n: LocId| -> LocId {
         reach[&n]
             .iter()
             .copied()
-            .filter(|m| *m <= n && reach[m].contains(&n))
+            .filter(|m| reach[m].contains(&n))
             .min()
             .unwrap_or(n)
             .min(n)
     };
-    let mut comps: BTreeMap<LocId, BTreeSet<LetterId>> = BTreeMap::new();
-    for &a in letters {
-        let l = &enc.letters[a];
-        // A letter is inside a component iff its target reaches back to its source.
-        if reach[&l.tgt].contains(&l.src) {
-            comps.entry(rep(l.src)).or_default().insert(a);
+    let mut comps: BTreeMap<LocId, BTreeSet<usize>> = BTreeMap::new();
+    for (&id, &(src, tgt)) in edges {
+        // An edge is inside a component iff its target reaches back to its source.
+        if reach[&tgt].contains(&src) {
+            comps.entry(rep(src)).or_default().insert(id);
         }
     }
-    let mut out: Vec<BTreeSet<LetterId>> = comps.into_values().collect();
+    let mut out: Vec<BTreeSet<usize>> = comps.into_values().collect();
     out.sort_by_key(|s| s.iter().next().copied());
     out
 }
 
-/// A letter prepared for the synthesis: its disjuncts (feasible ones), the numeric program
-/// variables it writes (pre and post variables).
+/// A piece prepared for the synthesis: its letter, its constraints (one feasible disjunct of the
+/// letter's linear DNF), the numeric program variables the letter writes (pre and post variables).
 struct Prepared {
-    disjuncts: Vec<Vec<Constraint>>,
+    letter: LetterId,
+    constraints: Vec<Constraint>,
     writes: Vec<(Var, Var)>,
 }
 
@@ -256,7 +284,7 @@ fn synthesize(
     reach: &BTreeSet<LetterId>,
     session: &mut Session,
     deadline: Option<Instant>,
-) -> Result<Vec<Level>, String> {
+) -> Result<(Vec<Piece>, Vec<Level>), String> {
     // Letters into error locations must be infeasible (see the module comment).
     for &a in reach {
         let l = &enc.letters[a];
@@ -270,10 +298,37 @@ fn synthesize(
             }
         }
     }
-    let mut prepared: BTreeMap<LetterId, Prepared> = BTreeMap::new();
+    // Every letter on a cycle is split into the feasible disjuncts of its linear DNF.
+    let mut prepared: Vec<Prepared> = Vec::new();
+    let mut pieces: Vec<Piece> = Vec::new();
+    for scc in sccs(enc, reach) {
+        for a in scc {
+            if timed_out(deadline) {
+                return Err("timeout".into());
+            }
+            let (disjuncts, writes) = prepare(voc, enc, a, session)?;
+            let split = disjuncts.len() > 1;
+            for d in disjuncts {
+                let guard = if split {
+                    Term::and(d.iter().map(Constraint::term).collect())
+                } else {
+                    Term::tt()
+                };
+                pieces.push(Piece { letter: a, guard });
+                prepared.push(Prepared {
+                    letter: a,
+                    constraints: d,
+                    writes: writes.clone(),
+                });
+            }
+        }
+    }
+    let all: BTreeSet<PieceId> = (0..pieces.len()).collect();
     let mut levels = Vec::new();
-    let mut todo: Vec<(BTreeSet<LetterId>, usize)> =
-        sccs(enc, reach).into_iter().map(|s| (s, 0)).collect();
+    let mut todo: Vec<(BTreeSet<PieceId>, usize)> = piece_sccs(enc, &pieces, &all)
+        .into_iter()
+        .map(|s| (s, 0))
+        .collect();
     todo.reverse();
     while let Some((scc, depth)) = todo.pop() {
         if timed_out(deadline) {
@@ -282,14 +337,9 @@ fn synthesize(
         if depth >= MAX_LEVELS {
             return Err("too many lexicographic levels".into());
         }
-        for &a in &scc {
-            if let std::collections::btree_map::Entry::Vacant(e) = prepared.entry(a) {
-                e.insert(prepare(voc, enc, a, session)?);
-            }
-        }
         let (f, strict) = level(voc, enc, &scc, &prepared, session)?;
-        let rest: BTreeSet<LetterId> = scc.difference(&strict).copied().collect();
-        let mut subs = sccs(enc, &rest);
+        let rest: BTreeSet<PieceId> = scc.difference(&strict).copied().collect();
+        let mut subs = piece_sccs(enc, &pieces, &rest);
         subs.reverse();
         for s in subs {
             todo.push((s, depth + 1));
@@ -300,7 +350,19 @@ fn synthesize(
             strict,
         });
     }
-    Ok(levels)
+    Ok((pieces, levels))
+}
+
+/// The non-trivial SCCs of the graph of the pieces `ids`.
+fn piece_sccs(enc: &Encoded, pieces: &[Piece], ids: &BTreeSet<PieceId>) -> Vec<BTreeSet<PieceId>> {
+    let edges: BTreeMap<usize, (LocId, LocId)> = ids
+        .iter()
+        .filter_map(|&p| {
+            let l = &enc.letters[pieces.get(p)?.letter];
+            Some((p, (l.src, l.tgt)))
+        })
+        .collect();
+    components(&edges)
 }
 
 /// The DNF of a letter with its infeasible disjuncts removed.
@@ -309,7 +371,7 @@ fn prepare(
     enc: &Encoded,
     a: LetterId,
     session: &mut Session,
-) -> Result<Prepared, String> {
+) -> Result<(Vec<Vec<Constraint>>, Vec<(Var, Var)>), String> {
     let letter = &enc.letters[a];
     let lin = linear::dnf(&letter.tf.formula, MAX_DISJUNCTS)
         .map_err(|_| "a loop's transition formula has too many disjuncts".to_string())?;
@@ -337,7 +399,7 @@ fn prepare(
             }
         }
     }
-    Ok(Prepared { disjuncts, writes })
+    Ok((disjuncts, writes))
 }
 
 /// The numeric program variables (pre-state) a letter mentions.
@@ -355,59 +417,111 @@ fn real(q: Q) -> Term {
     Term::real(q)
 }
 
-/// One level: `f` and its strict letters for `scc` (one query).
+/// One level for `scc`: the affine template (some letters strict), else nested templates of depth
+/// 2 and 3 (every letter strict).
 fn level(
     voc: &Vocabulary,
     enc: &Encoded,
     scc: &BTreeSet<LetterId>,
-    prepared: &BTreeMap<LetterId, Prepared>,
+    prepared: &[Prepared],
     session: &mut Session,
-) -> Result<(Term, BTreeSet<LetterId>), String> {
-    let mut pvars = BTreeSet::new();
-    for &a in scc {
-        numeric_pvars(voc, &enc.letters[a].tf.formula, &mut pvars);
-    }
-    let mut coef: BTreeMap<Var, Var> = BTreeMap::new(); // pre variable → its coefficient
-    for (i, &x) in pvars.iter().enumerate() {
-        if let Ok(pre) = voc.pre(x) {
-            coef.insert(pre, Var::new(format!("rank@c{i}"), Sort::Real));
+) -> Result<(Vec<Term>, BTreeSet<PieceId>), String> {
+    let mut last = String::new();
+    for depth in 1..=3 {
+        match template(voc, enc, scc, prepared, session, depth) {
+            Ok(r) => return Ok(r),
+            Err(e) => last = e,
         }
     }
-    let c0 = Var::new("rank@c", Sort::Real);
+    Err(last)
+}
+
+/// One query for the template of `depth` components (module comment; `depth` 1 is the affine
+/// template with a choice of strict letters, larger depths the nested template on every letter).
+fn template(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    scc: &BTreeSet<LetterId>,
+    prepared: &[Prepared],
+    session: &mut Session,
+    depth: usize,
+) -> Result<(Vec<Term>, BTreeSet<PieceId>), String> {
+    let mut pvars = BTreeSet::new();
+    for &a in scc {
+        numeric_pvars(voc, &enc.letters[prepared[a].letter].tf.formula, &mut pvars);
+    }
+    let pres: Vec<Var> = pvars.iter().filter_map(|&x| voc.pre(x).ok()).collect();
+    // Component k: pre variable → its coefficient, and the constant.
+    let comps: Vec<(BTreeMap<Var, Var>, Var)> = (0..depth)
+        .map(|k| {
+            let coef = pres
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (v.clone(), Var::new(format!("rank@c{k}_{i}"), Sort::Real)))
+                .collect();
+            (coef, Var::new(format!("rank@c{k}"), Sort::Real))
+        })
+        .collect();
     let mut counter = 0usize;
     let mut mult = || {
         counter += 1;
         Var::new(format!("rank@m{counter}"), Sort::Real)
     };
     let mut conj = Vec::new();
-    let mut strict_vars: Vec<(LetterId, Var)> = Vec::new();
+    let mut strict_vars: Vec<(PieceId, Var)> = Vec::new();
+    // -f_last(x) <= 0
+    let (last_coef, last_c0) = &comps[depth - 1];
+    let bnd: BTreeMap<Var, Term> = last_coef
+        .iter()
+        .map(|(v, c)| (v.clone(), Term::neg(&Term::var(c))))
+        .collect();
+    let minus_c0 = Term::neg(&Term::var(last_c0));
     for &a in scc {
-        let p = &prepared[&a];
+        let p = &prepared[a];
         let s = Var::new(format!("rank@s{a}"), Sort::Bool);
         let delta = Var::new(format!("rank@d{a}"), Sort::Real);
         let (st, dt) = (Term::var(&s), Term::var(&delta));
-        conj.push(Term::ge(&dt, &real(Q::zero())));
-        conj.push(Term::implies(&st, &Term::ge(&dt, &real(Q::one()))));
+        if depth == 1 {
+            conj.push(Term::ge(&dt, &real(Q::zero())));
+            conj.push(Term::implies(&st, &Term::ge(&dt, &real(Q::one()))));
+        } else {
+            conj.push(st.clone());
+            conj.push(Term::eq(&dt, &real(Q::one())));
+        }
         strict_vars.push((a, s));
-        // f(x') - f(x) + δ <= 0 over the written variables.
-        let mut dec: BTreeMap<Var, Term> = BTreeMap::new();
-        for (pre, post) in &p.writes {
-            if let Some(c) = coef.get(pre) {
-                dec.insert(post.clone(), Term::var(c));
-                dec.insert(pre.clone(), Term::neg(&Term::var(c)));
+        // Goals `g·y + h <= 0`: f_0(x') - f_0(x) + δ <= 0, and for k >= 1
+        // f_k(x') - f_k(x) - f_{k-1}(x) <= 0.
+        let mut goals: Vec<(BTreeMap<Var, Term>, Term)> = Vec::new();
+        for (k, (coef, _)) in comps.iter().enumerate() {
+            let mut g: BTreeMap<Var, Vec<Term>> = BTreeMap::new();
+            for (pre, post) in &p.writes {
+                if let Some(c) = coef.get(pre) {
+                    g.entry(post.clone()).or_default().push(Term::var(c));
+                    g.entry(pre.clone())
+                        .or_default()
+                        .push(Term::neg(&Term::var(c)));
+                }
             }
+            let h = if k == 0 {
+                dt.clone()
+            } else {
+                let (prev, prev_c0) = &comps[k - 1];
+                for (pre, c) in prev {
+                    g.entry(pre.clone())
+                        .or_default()
+                        .push(Term::neg(&Term::var(c)));
+                }
+                Term::neg(&Term::var(prev_c0))
+            };
+            let g = g.into_iter().map(|(v, ts)| (v, Term::add(ts))).collect();
+            goals.push((g, h));
         }
-        // -f(x) <= 0
-        let bnd: BTreeMap<Var, Term> = coef
-            .iter()
-            .map(|(v, c)| (v.clone(), Term::neg(&Term::var(c))))
-            .collect();
-        let minus_c0 = Term::neg(&Term::var(&c0));
-        for d in &p.disjuncts {
-            conj.push(linear::farkas(d, &dec, &dt, &mut mult));
-            let bounded = linear::farkas(d, &bnd, &minus_c0, &mut mult);
-            conj.push(Term::implies(&st, &bounded));
+        let d = &p.constraints;
+        for (g, h) in &goals {
+            conj.push(linear::farkas(d, g, h, &mut mult));
         }
+        let bounded = linear::farkas(d, &bnd, &minus_c0, &mut mult);
+        conj.push(Term::implies(&st, &bounded));
     }
     conj.push(Term::or(
         strict_vars.iter().map(|(_, s)| Term::var(s)).collect(),
@@ -417,8 +531,11 @@ fn level(
     let r = session.check_sat();
     let result = match r {
         SatResult::Sat => {
-            let mut terms: Vec<Term> = coef.values().map(Term::var).collect();
-            terms.push(Term::var(&c0));
+            let mut terms: Vec<Term> = Vec::new();
+            for (coef, c0) in &comps {
+                terms.extend(coef.values().map(Term::var));
+                terms.push(Term::var(c0));
+            }
             terms.extend(strict_vars.iter().map(|(_, s)| Term::var(s)));
             session.get_values(&terms).map_err(|e| e.to_string())
         }
@@ -433,7 +550,7 @@ fn level(
             .and_then(Value::as_rational)
             .unwrap_or_else(Q::zero)
     };
-    let strict: BTreeSet<LetterId> = strict_vars
+    let strict: BTreeSet<PieceId> = strict_vars
         .iter()
         .filter(|(_, s)| values.get(&Term::var(s)) == Some(&Value::Bool(true)))
         .map(|(a, _)| *a)
@@ -441,24 +558,31 @@ fn level(
     if strict.is_empty() {
         return Err("internal: a ranking model without a strict letter".into());
     }
-    // Scale to integer coefficients.
-    let mut cs: Vec<(Var, Q)> = coef.iter().map(|(v, c)| (v.clone(), rat(c))).collect();
-    let mut k0 = rat(&c0);
+    // Scale every component by one positive integer (the conditions are homogeneous in the
+    // coefficients and δ, so a positive multiple still satisfies them with δ >= 1).
     let mut l = BigInt::one();
-    for (_, c) in &cs {
-        l = l.lcm(c.denom());
+    for (coef, c0) in &comps {
+        for c in coef.values() {
+            l = l.lcm(rat(c).denom());
+        }
+        l = l.lcm(rat(c0).denom());
     }
-    l = l.lcm(k0.denom());
     let lq = Q::from_integer(l);
-    for (_, c) in &mut cs {
-        *c *= &lq;
-    }
-    k0 *= &lq;
-    let lin = linear::Lin {
-        coef: cs.into_iter().filter(|(_, c)| !c.is_zero()).collect(),
-        constant: k0,
-    };
-    Ok((lin.term(), strict))
+    let fs = comps
+        .iter()
+        .map(|(coef, c0)| {
+            linear::Lin {
+                coef: coef
+                    .iter()
+                    .map(|(v, c)| (v.clone(), rat(c) * &lq))
+                    .filter(|(_, c)| !c.is_zero())
+                    .collect(),
+                constant: rat(c0) * &lq,
+            }
+            .term()
+        })
+        .collect();
+    Ok((fs, strict))
 }
 
 /// Re-checks a certificate in `fresh` (see the module comment); `Err` names the first condition not
@@ -507,10 +631,31 @@ pub fn check(
             )?;
         }
     }
-    // Structure: every non-trivial SCC has a level, recursively.
-    let by_letters: BTreeMap<&BTreeSet<LetterId>, &Level> =
+    // Coverage: on every letter of a cycle, the letter's pieces cover it.
+    for scc in sccs(enc, &reach) {
+        for a in scc {
+            let letter = &enc.letters[a];
+            let guards: Vec<Term> = cert
+                .pieces
+                .iter()
+                .filter(|p| p.letter == a)
+                .map(|p| p.guard.clone())
+                .collect();
+            valid(
+                &[inv.term_at(letter.src), letter.tf.formula.clone()],
+                &Term::or(guards),
+                "the pieces of a letter do not cover it",
+            )?;
+        }
+    }
+    // Structure: every non-trivial SCC of the pieces has a level, recursively.
+    let by_letters: BTreeMap<&BTreeSet<PieceId>, &Level> =
         cert.levels.iter().map(|l| (&l.letters, l)).collect();
-    let mut todo = sccs(enc, &reach);
+    let all: BTreeSet<PieceId> = (0..cert.pieces.len()).collect();
+    if cert.pieces.iter().any(|p| !reach.contains(&p.letter)) {
+        return Err("a piece of an unreachable letter".into());
+    }
+    let mut todo = piece_sccs(enc, &cert.pieces, &all);
     let mut steps = 0usize;
     while let Some(scc) = todo.pop() {
         steps += 1;
@@ -523,34 +668,46 @@ pub fn check(
         if level.strict.is_empty() || !level.strict.is_subset(&level.letters) {
             return Err("a level without strict letters".into());
         }
-        let rest: BTreeSet<LetterId> = level.letters.difference(&level.strict).copied().collect();
-        todo.extend(sccs(enc, &rest));
+        if level.f.is_empty() || (level.f.len() > 1 && level.strict != level.letters) {
+            return Err("a nested ranking function that is not strict on every letter".into());
+        }
+        let rest: BTreeSet<PieceId> = level.letters.difference(&level.strict).copied().collect();
+        todo.extend(piece_sccs(enc, &cert.pieces, &rest));
     }
     // Conditions.
     for level in &cert.levels {
-        let f = &level.f;
-        let one = if *f.sort_ref() == Sort::Int {
-            Term::int(1)
+        let sort = level.f.first().map(|f| f.sort()).unwrap_or(Sort::Int);
+        let (zero, one) = if sort == Sort::Int {
+            (Term::int(0), Term::int(1))
         } else {
-            Term::real(Q::one())
-        };
-        let zero = if *f.sort_ref() == Sort::Int {
-            Term::int(0)
-        } else {
-            Term::real(Q::zero())
+            (Term::real(Q::zero()), Term::real(Q::one()))
         };
         for &a in &level.letters {
-            let letter = &enc.letters[a];
-            let hyp = [inv.term_at(letter.src), letter.tf.formula.clone()];
-            let fp = primed(voc, f, letter);
-            if level.strict.contains(&a) {
+            let piece = cert.pieces.get(a).ok_or("a level names no piece")?;
+            let letter = &enc.letters[piece.letter];
+            let hyp = [
+                inv.term_at(letter.src),
+                letter.tf.formula.clone(),
+                piece.guard.clone(),
+            ];
+            let fp: Vec<Term> = level.f.iter().map(|f| primed(voc, f, letter)).collect();
+            let f0 = &level.f[0];
+            if level.f.len() > 1 {
+                let mut goal = vec![Term::le(&fp[0], &Term::sub(f0, &one))];
+                for k in 1..level.f.len() {
+                    let bound = Term::add(vec![level.f[k].clone(), level.f[k - 1].clone()]);
+                    goal.push(Term::le(&fp[k], &bound));
+                }
+                goal.push(Term::ge(&level.f[level.f.len() - 1], &zero));
+                valid(&hyp, &Term::and(goal), "a nested ranking function fails")?;
+            } else if level.strict.contains(&a) {
                 let goal = Term::and(vec![
-                    Term::le(&fp, &Term::sub(f, &one)),
-                    Term::ge(f, &zero),
+                    Term::le(&fp[0], &Term::sub(f0, &one)),
+                    Term::ge(f0, &zero),
                 ]);
                 valid(&hyp, &goal, "a ranking function does not decrease")?;
             } else {
-                valid(&hyp, &Term::le(&fp, f), "a ranking function increases")?;
+                valid(&hyp, &Term::le(&fp[0], f0), "a ranking function increases")?;
             }
         }
     }
@@ -568,15 +725,24 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, enc: &Encoded, cert: &Certificate) -> S
             .letters
             .iter()
             .filter_map(|&a| {
-                let l = enc.letters[a].src;
+                let l = enc.letters[cert.pieces.get(a)?.letter].src;
                 let p = cfa.locs[l].proc?;
                 Some(voc.program.proc(p).name.clone())
             })
             .collect();
         let procs: Vec<String> = heads.into_iter().collect();
+        let fs: Vec<String> = level
+            .f
+            .iter()
+            .map(|f| pretty::term(voc, &crate::smt::simplify(f)))
+            .collect();
+        let what = if fs.len() > 1 {
+            format!("nested ({})", fs.join(", "))
+        } else {
+            fs.join("")
+        };
         parts.push(format!(
-            "{} (in {}; decreasing on {} of {} letters)",
-            pretty::term(voc, &crate::smt::simplify(&level.f)),
+            "{what} (in {}; decreasing on {} of {} letters)",
             procs.join(", "),
             level.strict.len(),
             level.letters.len()
@@ -748,7 +914,10 @@ fn lasso_query(
             let Ok(post) = voc.post(x) else {
                 return false;
             };
-            let fresh = Term::var(&Var::new(format!("{}@lasso{n}", post.name), post.sort.clone()));
+            let fresh = Term::var(&Var::new(
+                format!("{}@lasso{n}", post.name),
+                post.sort.clone(),
+            ));
             map.insert(post, fresh.clone());
             next.insert(x, fresh);
         }
@@ -852,7 +1021,12 @@ mod tests {
         // Boundedness: x >= 1 entails -x <= 0 (goal -x + 0 <= 0) but not -x + 2 <= 0.
         let bnd = BTreeMap::from([(x.clone(), Term::real(-Q::one()))]);
         s.push();
-        s.assert(&linear::farkas(&hyp[0], &bnd, &Term::real(Q::zero()), &mut mult));
+        s.assert(&linear::farkas(
+            &hyp[0],
+            &bnd,
+            &Term::real(Q::zero()),
+            &mut mult,
+        ));
         assert_eq!(s.check_sat(), SatResult::Sat);
         s.pop();
         s.push();
@@ -872,10 +1046,7 @@ mod tests {
             &Term::and(vec![
                 Term::ge(&Term::var(&x), &Term::int(0)),
                 Term::ge(&Term::var(&y), &Term::int(1)),
-                Term::eq(
-                    &Term::var(&xp),
-                    &Term::sub(&Term::var(&x), &Term::var(&y)),
-                ),
+                Term::eq(&Term::var(&xp), &Term::sub(&Term::var(&x), &Term::var(&y))),
             ]),
             4,
         )
