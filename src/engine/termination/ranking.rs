@@ -365,13 +365,16 @@ fn piece_sccs(enc: &Encoded, pieces: &[Piece], ids: &BTreeSet<PieceId>) -> Vec<B
     components(&edges)
 }
 
+/// A letter's feasible disjuncts and its written numeric variables (pre, post).
+type Prepared0 = (Vec<Vec<Constraint>>, Vec<(Var, Var)>);
+
 /// The DNF of a letter with its infeasible disjuncts removed.
 fn prepare(
     voc: &Vocabulary,
     enc: &Encoded,
     a: LetterId,
     session: &mut Session,
-) -> Result<(Vec<Vec<Constraint>>, Vec<(Var, Var)>), String> {
+) -> Result<Prepared0, String> {
     let letter = &enc.letters[a];
     let lin = linear::dnf(&letter.tf.formula, MAX_DISJUNCTS)
         .map_err(|_| "a loop's transition formula has too many disjuncts".to_string())?;
@@ -543,16 +546,20 @@ fn template(
         SatResult::Unknown(k) => Err(format!("solver unknown on ranking synthesis ({k})")),
     };
     session.pop();
-    let values: HashMap<Term, Value> = result?.into_iter().collect();
+    // Keyed by variable name (terms have interior caches and are no map keys).
+    let values: HashMap<String, Value> = result?
+        .into_iter()
+        .filter_map(|(t, v)| Some((t.as_var()?.name.clone(), v)))
+        .collect();
     let rat = |v: &Var| -> Q {
         values
-            .get(&Term::var(v))
+            .get(&v.name)
             .and_then(Value::as_rational)
             .unwrap_or_else(Q::zero)
     };
     let strict: BTreeSet<PieceId> = strict_vars
         .iter()
-        .filter(|(_, s)| values.get(&Term::var(s)) == Some(&Value::Bool(true)))
+        .filter(|(_, s)| values.get(&s.name) == Some(&Value::Bool(true)))
         .map(|(a, _)| *a)
         .collect();
     if strict.is_empty() {
@@ -694,9 +701,9 @@ pub fn check(
             let f0 = &level.f[0];
             if level.f.len() > 1 {
                 let mut goal = vec![Term::le(&fp[0], &Term::sub(f0, &one))];
-                for k in 1..level.f.len() {
-                    let bound = Term::add(vec![level.f[k].clone(), level.f[k - 1].clone()]);
-                    goal.push(Term::le(&fp[k], &bound));
+                for (k, pair) in level.f.windows(2).enumerate() {
+                    let bound = Term::add(vec![pair[1].clone(), pair[0].clone()]);
+                    goal.push(Term::le(&fp[k + 1], &bound));
                 }
                 goal.push(Term::ge(&level.f[level.f.len() - 1], &zero));
                 valid(&hyp, &Term::and(goal), "a nested ranking function fails")?;
