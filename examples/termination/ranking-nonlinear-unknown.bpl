@@ -1,4 +1,4 @@
-//#Unknown control flow depends on unconstrained values; no ranking proof: no linear ranking function
+//#Unknown control flow depends on unconstrained values (in procedure main); no ranking proof: no linear ranking function
 //#Terminating
 // Terminates (x decreases by at least 1), but the decrease is a product of variables: the linear
 // prover reads the update as unconstrained and finds no ranking function, so the answer is UNKNOWN.

@@ -65,6 +65,12 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
                     }
                 }
             }
+            // Last, a fixpoint lasso (after the witness mode, whose lassos show their steps).
+            if !config.timed_out() {
+                if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
+                    return refuted(why);
+                }
+            }
             Outcome::unknown(
                 UnknownReason::Termination(format!("{reason}; no ranking proof: {not_ranked}")),
                 Stats::default(),
