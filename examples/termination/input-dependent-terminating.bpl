@@ -1,7 +1,6 @@
-//#Unknown control flow depends on unconstrained values
 //#Terminating
 // Terminates for every input, but the loop condition depends on the unconstrained n: the executor
-// answers UNKNOWN ("depends on unconstrained values"); proving it needs a ranking function.
+// answers UNKNOWN ("depends on unconstrained values"); the ranking prover finds the ranking function n.
 procedure main()
 {
     var n: int;

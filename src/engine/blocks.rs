@@ -94,6 +94,26 @@ impl Graph {
 
 /// Encodes `cfa` with the given block encoding.
 pub fn encode(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encoded, Unsupported> {
+    encode_with(cfa, voc, mode, true)
+}
+
+/// As [`encode`], for properties of every run rather than of error traces (termination): locations
+/// are kept whether or not they can reach an error location (only unreachable ones are pruned), so
+/// every run of the CFA is a run of the result up to the composition of letters.
+pub fn encode_all(
+    cfa: &Cfa,
+    voc: &Vocabulary,
+    mode: BlockEncoding,
+) -> Result<Encoded, Unsupported> {
+    encode_with(cfa, voc, mode, false)
+}
+
+fn encode_with(
+    cfa: &Cfa,
+    voc: &Vocabulary,
+    mode: BlockEncoding,
+    to_errors: bool,
+) -> Result<Encoded, Unsupported> {
     let n = cfa.locs.len();
     let mut g = Graph {
         letters: BTreeMap::new(),
@@ -115,7 +135,7 @@ pub fn encode(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encode
     if !concurrent {
         // (In a concurrent program, a location that cannot reach an error in its own thread may
         // still write what another thread reads.)
-        prune(cfa, &mut g);
+        prune(cfa, &mut g, to_errors);
     }
     if mode != BlockEncoding::None {
         let mut protected = cut_points(cfa, &g);
@@ -183,7 +203,7 @@ pub fn encode(cfa: &Cfa, voc: &Vocabulary, mode: BlockEncoding) -> Result<Encode
             }
         }
         if !concurrent {
-            prune(cfa, &mut g);
+            prune(cfa, &mut g, to_errors);
         }
     }
     // Renumber letters densely in a deterministic order.
@@ -248,9 +268,9 @@ fn movers_compose(voc: &Vocabulary, a: &Letter, b: &Letter) -> bool {
     is_local(voc, a) || (is_local(voc, b) && super::hoare::is_total(voc, b))
 }
 
-/// Removes letters from or to locations that are unreachable from the initial location or cannot reach
-/// an error location.
-fn prune(cfa: &Cfa, g: &mut Graph) {
+/// Removes letters from or to locations that are unreachable from the initial location or (if
+/// `to_errors`) cannot reach an error location.
+fn prune(cfa: &Cfa, g: &mut Graph, to_errors: bool) {
     let n = cfa.locs.len();
     let mut fwd = vec![false; n];
     let mut stack = vec![cfa.init];
@@ -262,8 +282,10 @@ fn prune(cfa: &Cfa, g: &mut Graph) {
             stack.push(g.letters[a].tgt);
         }
     }
-    let mut bwd = vec![false; n];
-    let mut stack: Vec<LocId> = (0..n).filter(|&l| cfa.error_of(l).is_some()).collect();
+    let mut bwd = vec![!to_errors; n];
+    let mut stack: Vec<LocId> = (0..n)
+        .filter(|&l| to_errors && cfa.error_of(l).is_some())
+        .collect();
     while let Some(l) = stack.pop() {
         if std::mem::replace(&mut bwd[l], true) {
             continue;

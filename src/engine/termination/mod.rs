@@ -9,13 +9,17 @@
 //! Techniques, tried in order (each sound on its own; the first definite answer wins):
 //! 1. [`execute`] in symbolic mode — explicit-state execution with unconstrained values as ⊤; decides
 //!    programs whose control flow does not depend on them (TERMINATING or NONTERMINATING);
-//! 2. [`execute`] in witness mode — unconstrained numbers fixed to 0, then 1, -1, 100, -100 (each
+//! 2. [`ranking`] — linear lexicographic ranking functions over the SCCs of the block-encoded CFA
+//!    with supporting invariants, re-checked in a fresh solver session (TERMINATING), and fixpoint
+//!    lassos (NONTERMINATING); it gets most of the time left;
+//! 3. [`execute`] in witness mode — unconstrained numbers fixed to 0, then 1, -1, 100, -100 (each
 //!    attempt one particular execution); NONTERMINATING only.
 //!
-//! A lasso-based prover (Büchi automata, ranking functions) is meant to go beside these as a further
-//! technique, consulted when both give UNKNOWN.
+//! A Büchi-automata refinement loop (issue 11) is meant to go beside these as a further technique.
 
 pub mod execute;
+pub mod linear;
+pub mod ranking;
 pub mod value;
 
 use crate::engine::{Config, Counterexample, Outcome, Stats, UnknownReason, Verdict};
@@ -32,6 +36,16 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
         ExecResult::Terminating { steps, blocked } => terminating(program, steps, blocked),
         ExecResult::Nonterminating(lasso) => nonterminating(lasso, None),
         ExecResult::Unknown { reason, dependent } => {
+            // The ranking prover gets 60 % of the time left.
+            let deadline = config.deadline.map(|d| {
+                let left = d.saturating_duration_since(std::time::Instant::now());
+                std::time::Instant::now() + left.mul_f64(0.6)
+            });
+            let not_ranked = match ranking::prove(program, config, deadline) {
+                ranking::Answer::Terminating(why) => return proved(why),
+                ranking::Answer::Nonterminating(why) => return refuted(why),
+                ranking::Answer::Unknown(why) => why,
+            };
             if dependent {
                 // Each attempt fixes the inputs to one value and gets an equal share of the time left.
                 for (i, &k) in WITNESS_VALUES.iter().enumerate() {
@@ -51,7 +65,16 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
                     }
                 }
             }
-            Outcome::unknown(UnknownReason::Termination(reason), Stats::default())
+            // Last, a fixpoint lasso (after the witness mode, whose lassos show their steps).
+            if !config.timed_out() {
+                if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
+                    return refuted(why);
+                }
+            }
+            Outcome::unknown(
+                UnknownReason::Termination(format!("{reason}; no ranking proof: {not_ranked}")),
+                Stats::default(),
+            )
         }
     }
 }
@@ -70,6 +93,28 @@ fn terminating(program: &Program, steps: u64, blocked: bool) -> Outcome {
     }
     Outcome {
         verdict: Verdict::Terminating,
+        reason: Some(reason),
+        unknown: None,
+        counterexample: None,
+        proof: Vec::new(),
+        stats: Stats::default(),
+    }
+}
+
+fn proved(reason: String) -> Outcome {
+    Outcome {
+        verdict: Verdict::Terminating,
+        reason: Some(reason),
+        unknown: None,
+        counterexample: None,
+        proof: Vec::new(),
+        stats: Stats::default(),
+    }
+}
+
+fn refuted(reason: String) -> Outcome {
+    Outcome {
+        verdict: Verdict::Nonterminating,
         reason: Some(reason),
         unknown: None,
         counterexample: None,

@@ -1,0 +1,619 @@
+//! Linear constraints for the ranking-function synthesis ([`super::ranking`]): a transition formula
+//! as a disjunction of conjunctions of linear constraints (DNF), and Farkas' lemma as linear
+//! constraints over unknown coefficients.
+//!
+//! [`dnf`] *over-approximates*: every atom it cannot read as a linear (in)equality over numeric
+//! variables (boolean variables, map selects, uninterpreted functions, `div`/`mod`, products of
+//! variables) is replaced by `true` after the negations have been pushed to the atoms, so every
+//! model of the formula satisfies one of the returned disjuncts. Integer strict inequalities are
+//! tightened (`e < 0` to `e + 1 <= 0` once the coefficients are integers), which is exact over the
+//! integers. Proving an implication from the over-approximation proves it from the formula.
+//!
+//! [`farkas`] (affine form of Farkas' lemma): if multipliers `λ_i ≥ 0` (free for equalities) satisfy
+//! `Σ λ_i a_i = g` and `h ≤ Σ λ_i b_i`, then every `y` with `a_i·y + b_i ≤ 0` for all `i` satisfies
+//! `g·y + h ≤ Σ λ_i (a_i·y + b_i) ≤ 0`. Sound for any hypotheses; complete over the reals for
+//! satisfiable non-strict ones. `g` and `h` may be linear terms over unknowns (template
+//! coefficients), which keeps the constraints linear: the synthesis is one query in linear real
+//! arithmetic.
+
+use crate::smt::{Op, Sort, Term, TermKind, Value, Var};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub type Q = BigRational;
+
+/// `Σ coef·v + constant`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lin {
+    pub coef: BTreeMap<Var, Q>,
+    pub constant: Q,
+}
+
+impl Lin {
+    pub fn constant(q: Q) -> Lin {
+        Lin {
+            coef: BTreeMap::new(),
+            constant: q,
+        }
+    }
+
+    pub fn var(v: &Var) -> Lin {
+        Lin {
+            coef: BTreeMap::from([(v.clone(), Q::one())]),
+            constant: Q::zero(),
+        }
+    }
+
+    /// `self + s · other`.
+    pub fn add_scaled(&self, other: &Lin, s: &Q) -> Lin {
+        let mut out = self.clone();
+        for (v, c) in &other.coef {
+            let e = out.coef.entry(v.clone()).or_insert_with(Q::zero);
+            *e += s * c;
+        }
+        out.coef.retain(|_, c| !c.is_zero());
+        out.constant += s * &other.constant;
+        out
+    }
+
+    pub fn scale(&self, s: &Q) -> Lin {
+        Lin::constant(Q::zero()).add_scaled(self, s)
+    }
+
+    pub fn is_constant(&self) -> bool {
+        self.coef.is_empty()
+    }
+
+    fn all_int(&self) -> bool {
+        self.coef.keys().all(|v| v.sort == Sort::Int)
+    }
+
+    /// The term `Σ coef·v + constant`: over `Int` if every variable is an integer and every
+    /// coefficient integral, else over `Real` (integer variables through `to_real`).
+    pub fn term(&self) -> Term {
+        let integral = self.all_int()
+            && self.coef.values().all(|c| c.is_integer())
+            && self.constant.is_integer();
+        let mut parts = Vec::new();
+        for (v, c) in &self.coef {
+            if integral {
+                parts.push(Term::mul(vec![Term::int(c.to_integer()), Term::var(v)]));
+            } else {
+                let x = if v.sort == Sort::Int {
+                    Term::to_real(&Term::var(v))
+                } else {
+                    Term::var(v)
+                };
+                parts.push(Term::mul(vec![Term::real(c.clone()), x]));
+            }
+        }
+        if integral {
+            parts.push(Term::int(self.constant.to_integer()));
+        } else {
+            parts.push(Term::real(self.constant.clone()));
+        }
+        Term::add(parts)
+    }
+}
+
+/// `lin rel 0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rel {
+    Le,
+    Lt,
+    Eq,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Constraint {
+    pub lin: Lin,
+    pub rel: Rel,
+}
+
+impl Constraint {
+    pub fn term(&self) -> Term {
+        let t = self.lin.term();
+        let zero = if *t.sort_ref() == Sort::Int {
+            Term::int(0)
+        } else {
+            Term::real(Q::zero())
+        };
+        match self.rel {
+            Rel::Le => Term::le(&t, &zero),
+            Rel::Lt => Term::lt(&t, &zero),
+            Rel::Eq => Term::eq(&t, &zero),
+        }
+    }
+
+    /// Over integer variables: integral coefficients, `e < 0` as `e + 1 <= 0`, and `e <= 0` divided
+    /// by the gcd of the coefficients with the constant rounded (exact over the integers).
+    fn tighten(self) -> Constraint {
+        if !self.lin.all_int() || self.lin.is_constant() {
+            return self;
+        }
+        // Scale to integer coefficients.
+        let mut l = BigInt::one();
+        for c in self
+            .lin
+            .coef
+            .values()
+            .chain(std::iter::once(&self.lin.constant))
+        {
+            l = l.lcm(c.denom());
+        }
+        let mut lin = self.lin.scale(&Q::from_integer(l));
+        let mut rel = self.rel;
+        if rel == Rel::Lt {
+            lin.constant += Q::one();
+            rel = Rel::Le;
+        }
+        if rel == Rel::Le {
+            let g = lin
+                .coef
+                .values()
+                .fold(BigInt::zero(), |g, c| g.gcd(&c.to_integer()));
+            if g > BigInt::one() {
+                // Σ a x + c <= 0  ⇔  Σ (a/g) x <= floor(-c / g)
+                let gq = Q::from_integer(g);
+                let bound = (-&lin.constant / &gq).floor();
+                let mut coef = BTreeMap::new();
+                for (v, c) in &lin.coef {
+                    coef.insert(v.clone(), c / &gq);
+                }
+                lin = Lin {
+                    coef,
+                    constant: -bound,
+                };
+            }
+        }
+        Constraint { lin, rel }
+    }
+
+    /// `Some(truth)` if the constraint has no variable.
+    fn constant_truth(&self) -> Option<bool> {
+        if !self.lin.is_constant() {
+            return None;
+        }
+        let c = &self.lin.constant;
+        Some(match self.rel {
+            Rel::Le => !c.is_positive(),
+            Rel::Lt => c.is_negative(),
+            Rel::Eq => c.is_zero(),
+        })
+    }
+
+    pub fn vars(&self) -> impl Iterator<Item = &Var> {
+        self.lin.coef.keys()
+    }
+}
+
+/// `t` as a linear expression over numeric variables, if it is one.
+pub fn linear(t: &Term) -> Option<Lin> {
+    match t.kind() {
+        TermKind::Const(Value::Int(i)) => Some(Lin::constant(Q::from_integer(i.clone()))),
+        TermKind::Const(Value::Real(r)) => Some(Lin::constant(r.clone())),
+        TermKind::Var(v) if matches!(v.sort, Sort::Int | Sort::Real) => Some(Lin::var(v)),
+        TermKind::App(op, args) => match op {
+            Op::Add => {
+                let mut acc = Lin::constant(Q::zero());
+                for a in args {
+                    acc = acc.add_scaled(&linear(a)?, &Q::one());
+                }
+                Some(acc)
+            }
+            Op::Sub if !args.is_empty() => {
+                let mut acc = linear(&args[0])?;
+                for a in &args[1..] {
+                    acc = acc.add_scaled(&linear(a)?, &-Q::one());
+                }
+                Some(acc)
+            }
+            Op::Neg if args.len() == 1 => Some(linear(&args[0])?.scale(&-Q::one())),
+            Op::ToReal if args.len() == 1 => linear(&args[0]),
+            Op::Mul => {
+                let mut acc = Lin::constant(Q::one());
+                for a in args {
+                    let l = linear(a)?;
+                    if l.is_constant() {
+                        acc = acc.scale(&l.constant);
+                    } else if acc.is_constant() {
+                        acc = l.scale(&acc.constant);
+                    } else {
+                        return None;
+                    }
+                }
+                Some(acc)
+            }
+            Op::RealDiv if args.len() == 2 => {
+                let d = linear(&args[1])?;
+                if !d.is_constant() || d.constant.is_zero() {
+                    return None;
+                }
+                Some(linear(&args[0])?.scale(&d.constant.recip()))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A disjunction of conjunctions of linear constraints.
+pub type Dnf = Vec<Vec<Constraint>>;
+
+/// The result of [`dnf`].
+#[derive(Clone, Debug)]
+pub struct Linearised {
+    pub disjuncts: Dnf,
+    /// Some atom was not linear and was replaced by `true` (the DNF over-approximates).
+    pub approximated: bool,
+}
+
+/// The DNF is larger than the limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooLarge;
+
+/// An over-approximating DNF of `t` over linear constraints (see the module comment), with at most
+/// `limit` disjuncts.
+pub fn dnf(t: &Term, limit: usize) -> Result<Linearised, TooLarge> {
+    let mut approximated = false;
+    let d = nnf_dnf(t, true, limit, &mut approximated, 0)?;
+    Ok(Linearised {
+        disjuncts: d,
+        approximated,
+    })
+}
+
+fn tt() -> Dnf {
+    vec![Vec::new()]
+}
+
+fn product(a: Dnf, b: Dnf, limit: usize) -> Result<Dnf, TooLarge> {
+    if a.len().saturating_mul(b.len()) > limit {
+        return Err(TooLarge);
+    }
+    let mut out = Vec::new();
+    for x in &a {
+        for y in &b {
+            let mut c = x.clone();
+            c.extend(y.iter().cloned());
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+fn union(mut a: Dnf, b: Dnf, limit: usize) -> Result<Dnf, TooLarge> {
+    a.extend(b);
+    if a.len() > limit {
+        return Err(TooLarge);
+    }
+    Ok(a)
+}
+
+fn is_numeric(t: &Term) -> bool {
+    matches!(t.sort_ref(), Sort::Int | Sort::Real)
+}
+
+/// The literal `lin rel 0`, simplified: `true`, `false` or one constraint.
+fn literal(lin: Lin, rel: Rel) -> Dnf {
+    let c = Constraint { lin, rel }.tighten();
+    match c.constant_truth() {
+        Some(true) => tt(),
+        Some(false) => Vec::new(),
+        None => vec![vec![c]],
+    }
+}
+
+fn nnf_dnf(
+    t: &Term,
+    pos: bool,
+    limit: usize,
+    approx: &mut bool,
+    depth: usize,
+) -> Result<Dnf, TooLarge> {
+    if depth > 200 {
+        return Err(TooLarge);
+    }
+    let rec = |t: &Term, pos: bool, approx: &mut bool| nnf_dnf(t, pos, limit, approx, depth + 1);
+    let all = |args: &[Term], pos: bool, approx: &mut bool| -> Result<Dnf, TooLarge> {
+        let mut acc = tt();
+        for a in args {
+            acc = product(acc, rec(a, pos, approx)?, limit)?;
+            if acc.is_empty() {
+                break;
+            }
+        }
+        Ok(acc)
+    };
+    let any = |args: &[Term], pos: bool, approx: &mut bool| -> Result<Dnf, TooLarge> {
+        let mut acc = Vec::new();
+        for a in args {
+            acc = union(acc, rec(a, pos, approx)?, limit)?;
+        }
+        Ok(acc)
+    };
+    let TermKind::App(op, args) = t.kind() else {
+        if let Some(b) = t.as_bool() {
+            return Ok(if b == pos { tt() } else { Vec::new() });
+        }
+        *approx = true;
+        return Ok(tt());
+    };
+    // An atom over a numeric `ite`: split on its condition.
+    if is_atom(op) {
+        if let Some(ite) = args.iter().find_map(numeric_ite) {
+            let (c, a, b) = (&ite.args()[0], &ite.args()[1], &ite.args()[2]);
+            let with = |r: &Term| {
+                let new_args: Vec<Term> = args.iter().map(|x| replace(x, &ite, r)).collect();
+                t.with_args(new_args)
+            };
+            let split = Term::or(vec![
+                Term::and(vec![c.clone(), with(a)]),
+                Term::and(vec![Term::not(c), with(b)]),
+            ]);
+            return rec(&split, pos, approx);
+        }
+    }
+    match op {
+        Op::Not if args.len() == 1 => rec(&args[0], !pos, approx),
+        Op::And => {
+            if pos {
+                all(args, true, approx)
+            } else {
+                any(args, false, approx)
+            }
+        }
+        Op::Or => {
+            if pos {
+                any(args, true, approx)
+            } else {
+                all(args, false, approx)
+            }
+        }
+        Op::Implies if args.len() >= 2 => {
+            // a1 => (a2 => … => b)  ≡  ¬a1 ∨ ¬a2 ∨ … ∨ b
+            let (last, init) = args.split_last().ok_or(TooLarge)?;
+            let mut parts: Vec<Term> = init.iter().map(Term::not).collect();
+            parts.push(last.clone());
+            rec(&Term::or(parts), pos, approx)
+        }
+        Op::Ite if args.len() == 3 && *t.sort_ref() == Sort::Bool => {
+            let (c, a, b) = (&args[0], &args[1], &args[2]);
+            let l = product(rec(c, true, approx)?, rec(a, pos, approx)?, limit)?;
+            let r = product(rec(c, false, approx)?, rec(b, pos, approx)?, limit)?;
+            union(l, r, limit)
+        }
+        Op::Eq if args.len() == 2 && *args[0].sort_ref() == Sort::Bool => {
+            let (a, b) = (&args[0], &args[1]);
+            // a = b is (a ∧ b) ∨ (¬a ∧ ¬b); its negation (a ∧ ¬b) ∨ (¬a ∧ b).
+            union(
+                product(rec(a, true, approx)?, rec(b, pos, approx)?, limit)?,
+                product(rec(a, false, approx)?, rec(b, !pos, approx)?, limit)?,
+                limit,
+            )
+        }
+        Op::Eq | Op::Distinct if args.len() == 2 && is_numeric(&args[0]) => {
+            let (Some(a), Some(b)) = (linear(&args[0]), linear(&args[1])) else {
+                *approx = true;
+                return Ok(tt());
+            };
+            let d = a.add_scaled(&b, &-Q::one());
+            let equal = (*op == Op::Eq) == pos;
+            if equal {
+                Ok(literal(d, Rel::Eq))
+            } else {
+                let neg = d.scale(&-Q::one());
+                union(literal(d, Rel::Lt), literal(neg, Rel::Lt), limit)
+            }
+        }
+        Op::Le | Op::Lt | Op::Ge | Op::Gt if args.len() == 2 => {
+            let (Some(a), Some(b)) = (linear(&args[0]), linear(&args[1])) else {
+                *approx = true;
+                return Ok(tt());
+            };
+            // Normalise to `x rel 0` with rel ∈ {<=, <}: a <= b is a - b <= 0, a >= b is b - a <= 0.
+            let (d, strict) = match op {
+                Op::Le => (a.add_scaled(&b, &-Q::one()), false),
+                Op::Lt => (a.add_scaled(&b, &-Q::one()), true),
+                Op::Ge => (b.add_scaled(&a, &-Q::one()), false),
+                _ => (b.add_scaled(&a, &-Q::one()), true),
+            };
+            if pos {
+                Ok(literal(d, if strict { Rel::Lt } else { Rel::Le }))
+            } else {
+                // ¬(d <= 0) is -d < 0; ¬(d < 0) is -d <= 0.
+                let neg = d.scale(&-Q::one());
+                Ok(literal(neg, if strict { Rel::Le } else { Rel::Lt }))
+            }
+        }
+        _ => {
+            *approx = true;
+            Ok(tt())
+        }
+    }
+}
+
+fn is_atom(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Eq | Op::Distinct | Op::Le | Op::Lt | Op::Ge | Op::Gt
+    )
+}
+
+/// The first `ite` of numeric sort inside a numeric term (not inside conditions).
+fn numeric_ite(t: &Term) -> Option<Term> {
+    if !is_numeric(t) {
+        return None;
+    }
+    match t.kind() {
+        TermKind::App(Op::Ite, _) => Some(t.clone()),
+        TermKind::App(_, args) => args.iter().find_map(numeric_ite),
+        _ => None,
+    }
+}
+
+/// `t` with every occurrence of `what` replaced by `by`.
+fn replace(t: &Term, what: &Term, by: &Term) -> Term {
+    if t == what {
+        return by.clone();
+    }
+    match t.kind() {
+        TermKind::App(_, args) => {
+            let new: Vec<Term> = args.iter().map(|a| replace(a, what, by)).collect();
+            if new.iter().zip(args).all(|(a, b)| a == b) {
+                t.clone()
+            } else {
+                t.with_args(new)
+            }
+        }
+        _ => t.clone(),
+    }
+}
+
+/// Farkas' lemma (module comment): constraints over fresh multipliers (made by `mult`, a fresh
+/// `Real` variable per hypothesis) whose satisfiability implies that `hyp` entails
+/// `Σ goal[v]·v + goal_const <= 0`. `goal` and `goal_const` are `Real` terms (over unknowns).
+pub fn farkas(
+    hyp: &[Constraint],
+    goal: &BTreeMap<Var, Term>,
+    goal_const: &Term,
+    mult: &mut dyn FnMut() -> Var,
+) -> Term {
+    let mut conj = Vec::new();
+    let lambdas: Vec<Term> = hyp
+        .iter()
+        .map(|c| {
+            let l = Term::var(&mult());
+            if c.rel != Rel::Eq {
+                conj.push(Term::ge(&l, &Term::real(Q::zero())));
+            }
+            l
+        })
+        .collect();
+    let mut vars: BTreeSet<&Var> = goal.keys().collect();
+    for c in hyp {
+        vars.extend(c.vars());
+    }
+    for v in vars {
+        let mut sum = Vec::new();
+        for (c, l) in hyp.iter().zip(&lambdas) {
+            if let Some(a) = c.lin.coef.get(v) {
+                sum.push(Term::mul(vec![Term::real(a.clone()), l.clone()]));
+            }
+        }
+        let lhs = if sum.is_empty() {
+            Term::real(Q::zero())
+        } else {
+            Term::add(sum)
+        };
+        let rhs = goal
+            .get(v)
+            .cloned()
+            .unwrap_or_else(|| Term::real(Q::zero()));
+        conj.push(Term::eq(&lhs, &rhs));
+    }
+    let mut sum = Vec::new();
+    for (c, l) in hyp.iter().zip(&lambdas) {
+        if !c.lin.constant.is_zero() {
+            sum.push(Term::mul(vec![
+                Term::real(c.lin.constant.clone()),
+                l.clone(),
+            ]));
+        }
+    }
+    let rhs = if sum.is_empty() {
+        Term::real(Q::zero())
+    } else {
+        Term::add(sum)
+    };
+    conj.push(Term::le(goal_const, &rhs));
+    Term::and(conj)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(n: &str) -> Var {
+        Var::new(n, Sort::Int)
+    }
+    fn v(n: &str) -> Term {
+        Term::var(&int(n))
+    }
+
+    #[test]
+    fn linear_forms() {
+        let t = Term::sub(
+            &Term::mul(vec![Term::int(3), v("x")]),
+            &Term::add(vec![v("y"), Term::int(2)]),
+        );
+        let l = linear(&t).expect("linear");
+        assert_eq!(l.coef[&int("x")], Q::from_integer(3.into()));
+        assert_eq!(l.coef[&int("y")], -Q::one());
+        assert_eq!(l.constant, Q::from_integer((-2).into()));
+        assert!(linear(&Term::mul(vec![v("x"), v("y")])).is_none());
+        assert!(linear(&Term::modulo(&v("x"), &Term::int(2))).is_none());
+    }
+
+    #[test]
+    fn integer_strict_inequalities_are_tightened() {
+        // x > 0  is  -x < 0  is  -x + 1 <= 0
+        let d = dnf(&Term::gt(&v("x"), &Term::int(0)), 8).expect("small");
+        assert_eq!(d.disjuncts.len(), 1);
+        let c = &d.disjuncts[0][0];
+        assert_eq!(c.rel, Rel::Le);
+        assert_eq!(c.lin.constant, Q::one());
+        // 2x <= 3  is  x <= 1
+        let d = dnf(
+            &Term::le(&Term::mul(vec![Term::int(2), v("x")]), &Term::int(3)),
+            8,
+        )
+        .expect("small");
+        let c = &d.disjuncts[0][0];
+        assert_eq!(c.lin.coef[&int("x")], Q::one());
+        assert_eq!(c.lin.constant, -Q::one());
+    }
+
+    #[test]
+    fn negation_disequality_and_nonlinear_atoms() {
+        // ¬(x = y) is x < y ∨ x > y
+        let d = dnf(&Term::not(&Term::eq(&v("x"), &v("y"))), 8).expect("small");
+        assert_eq!(d.disjuncts.len(), 2);
+        assert!(!d.approximated);
+        // x*y > 0 ∧ x > 0: the product is dropped (over-approximation), the bound stays.
+        let t = Term::and(vec![
+            Term::gt(&Term::mul(vec![v("x"), v("y")]), &Term::int(0)),
+            Term::gt(&v("x"), &Term::int(0)),
+        ]);
+        let d = dnf(&t, 8).expect("small");
+        assert!(d.approximated);
+        assert_eq!(d.disjuncts.len(), 1);
+        assert_eq!(d.disjuncts[0].len(), 1);
+        // ite in arithmetic: x = ite(b > 0, 1, 2) splits in two.
+        let t = Term::eq(
+            &v("x"),
+            &Term::ite(
+                &Term::gt(&v("b"), &Term::int(0)),
+                &Term::int(1),
+                &Term::int(2),
+            ),
+        );
+        let d = dnf(&t, 8).expect("small");
+        assert_eq!(d.disjuncts.len(), 2);
+        // Limits are respected.
+        let big = Term::and(
+            (0..6)
+                .map(|i| {
+                    Term::or(vec![
+                        Term::gt(&v(&format!("a{i}")), &Term::int(0)),
+                        Term::lt(&v(&format!("a{i}")), &Term::int(-5)),
+                    ])
+                })
+                .collect(),
+        );
+        assert_eq!(dnf(&big, 16).err(), Some(TooLarge));
+    }
+}
