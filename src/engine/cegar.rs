@@ -374,7 +374,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
         let mut limit_iterations = usize::MAX;
         let outcome = loop {
             if limit_reached && stats.iterations >= limit_iterations {
-                let k = cfa.pools.first().map_or(0, |p| p.threads.len());
+                let k = cfa.instances();
                 break Outcome::unknown(UnknownReason::InsufficientInstances(k), stats.clone());
             }
             if config.timed_out() {
@@ -399,7 +399,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
             let run = match run {
                 Ok(Some(run)) => run,
                 Ok(None) if limit_reached => {
-                    let k = cfa.pools.first().map_or(0, |p| p.threads.len());
+                    let k = cfa.instances();
                     break Outcome::unknown(UnknownReason::InsufficientInstances(k), stats.clone());
                 }
                 Ok(None) => match self.proof(aut, fh, sessions.qe, stats) {
@@ -478,7 +478,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
                     // The bound is too small. Below the largest bound, retry with more instances;
                     // at the largest, look on for a real error (a few more iterations) before
                     // answering "unbounded threads".
-                    let k = cfa.pools.first().map_or(0, |p| p.threads.len());
+                    let k = cfa.instances();
                     if k < MAX_INSTANCES || limit_reached {
                         break Outcome::unknown(
                             UnknownReason::InsufficientInstances(k),

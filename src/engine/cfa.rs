@@ -179,6 +179,11 @@ pub struct Cfa {
 }
 
 impl Cfa {
+    /// Thread instances per fork statement (0 without forks).
+    pub fn instances(&self) -> usize {
+        self.pools.first().map_or(0, |p| p.threads.len())
+    }
+
     /// Does the program have more than one thread instance?
     pub fn is_concurrent(&self) -> bool {
         self.threads.len() > 1

@@ -91,14 +91,7 @@ fn terminating(program: &Program, steps: u64, blocked: bool) -> Outcome {
     if blocked {
         reason.push_str(" (a path may end in a blocking assume)");
     }
-    Outcome {
-        verdict: Verdict::Terminating,
-        reason: Some(reason),
-        unknown: None,
-        counterexample: None,
-        proof: Vec::new(),
-        stats: Stats::default(),
-    }
+    proved(reason)
 }
 
 fn proved(reason: String) -> Outcome {
