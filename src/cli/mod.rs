@@ -6,6 +6,7 @@
 //! in the order 4 > 3 > 1 > 2 > 0.
 
 pub mod bench;
+pub mod options;
 pub mod output;
 pub mod render;
 pub mod sarif;
@@ -67,8 +68,8 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = engine::Property::Safety)]
     pub property: engine::Property,
     /// SMT solver used for all queries.
-    #[arg(long, value_enum, default_value_t = SolverArg::Z3)]
-    pub solver: SolverArg,
+    #[arg(long, value_enum, default_value_t = crate::smt::SolverKind::Z3)]
+    pub solver: crate::smt::SolverKind,
     /// Write every solver session's commands and replies to this directory.
     #[arg(long, value_name = "DIR")]
     pub smt_log: Option<PathBuf>,
@@ -105,8 +106,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Measure the SMT layer against a bare pipe to the same solver.
     BenchSmt {
-        #[arg(long, value_enum, default_value_t = SolverArg::Z3)]
-        solver: SolverArg,
+        #[arg(long, value_enum, default_value_t = crate::smt::SolverKind::Z3)]
+        solver: crate::smt::SolverKind,
         #[arg(long, default_value_t = 2000)]
         queries: usize,
         /// Do not pin the benchmark and both solver processes to one CPU (see BENCHMARKS.md: without
@@ -197,13 +198,6 @@ pub enum ColorChoice {
     Auto,
     Always,
     Never,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SolverArg {
-    Z3,
-    Yices,
-    Cvc5,
 }
 
 /// The outcome of one input file, ready to print.
@@ -647,7 +641,7 @@ fn render_diags(name: &str, src: &str, diags: &[Diagnostic], color: bool) -> Str
 pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
     Config {
         property: args.property,
-        solver: solver_kind(args.solver),
+        solver: args.solver,
         smt_log: args.smt_log.clone(),
         block_encoding: args.block_encoding,
         interpolation: args.interpolation,
@@ -658,14 +652,6 @@ pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
         por: args.por,
         por_order: args.por_order,
         ..Config::default()
-    }
-}
-
-fn solver_kind(s: SolverArg) -> crate::smt::SolverKind {
-    match s {
-        SolverArg::Z3 => crate::smt::SolverKind::Z3,
-        SolverArg::Yices => crate::smt::SolverKind::Yices,
-        SolverArg::Cvc5 => crate::smt::SolverKind::Cvc5,
     }
 }
 
@@ -690,8 +676,8 @@ fn list_solvers() -> i32 {
     code
 }
 
-fn run_bench_smt(solver: SolverArg, queries: usize) -> i32 {
-    match crate::smt::bench_smt(solver_kind(solver), queries) {
+fn run_bench_smt(solver: crate::smt::SolverKind, queries: usize) -> i32 {
+    match crate::smt::bench_smt(solver, queries) {
         Ok(report) => {
             let per_q =
                 |d: std::time::Duration| d.as_secs_f64() * 1e6 / report.queries.max(1) as f64;

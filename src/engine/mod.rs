@@ -68,7 +68,7 @@ impl Verdict {
     }
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BlockEncoding {
     /// One letter per IR statement.
     None,
@@ -78,7 +78,7 @@ pub enum BlockEncoding {
     Large,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Interpolation {
     /// Level 1: strongest post along the trace.
     Sp,
@@ -110,7 +110,7 @@ impl Interpolation {
 }
 
 /// Partial-order reduction of the interleavings of a concurrent program.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Por {
     /// Every interleaving.
     None,
@@ -121,7 +121,7 @@ pub enum Por {
 }
 
 /// The preference order of the reduction: which interleaving represents its class.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PorOrder {
     /// Threads in index order (each thread runs as long as it can).
     #[default]
@@ -131,7 +131,7 @@ pub enum PorOrder {
 }
 
 /// The property to decide.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Property {
     /// No assertion (assert, checked requires/ensures, loop invariant) can fail: SAFE / UNSAFE.
     #[default]
@@ -226,12 +226,17 @@ pub struct Counterexample {
     pub steps: Vec<Step>,
 }
 
-/// An inductive invariant at a loop head.
+/// An inductive invariant at a loop head of the source.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct LoopInvariant {
+    /// The loop head's span.
     #[serde(skip)]
     pub span: Option<crate::diag::Span>,
     pub procedure: String,
+    /// The invariant over the source's variable names (see [`pretty::source_term`]).
+    #[serde(skip)]
+    pub term: crate::smt::Term,
+    /// The invariant in Boogie syntax.
     pub invariant: String,
 }
 

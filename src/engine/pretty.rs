@@ -61,6 +61,26 @@ fn real(r: &num_rational::BigRational) -> String {
     format!("({sign}{n}.0 / {d}.0)")
 }
 
+/// `t` with each program variable renamed to its source name (as [`term`] prints it): a term a
+/// consumer outside the engine (a witness, a second solver) can read without the vocabulary.
+pub fn source_term(voc: &Vocabulary, t: &Term) -> Term {
+    let map: std::collections::HashMap<crate::smt::Var, Term> = t
+        .free_vars()
+        .into_iter()
+        .filter_map(|v| {
+            let (x, post) = voc.lookup(&v)?;
+            let name = voc.display_name(x) + if post { "'" } else { "" };
+            let renamed = crate::smt::Var::new(name, v.sort.clone());
+            Some((v, Term::var(&renamed)))
+        })
+        .collect();
+    if map.is_empty() {
+        t.clone()
+    } else {
+        t.substitute(&map)
+    }
+}
+
 /// `t` in Boogie syntax.
 pub fn term(voc: &Vocabulary, t: &Term) -> String {
     let mut s = String::new();

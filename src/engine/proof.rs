@@ -149,6 +149,7 @@ pub fn source_invariants(
                 procedure: proc
                     .map(|p| voc.program.proc(p).name.clone())
                     .unwrap_or_default(),
+                term: pretty::source_term(voc, &term),
                 invariant: pretty::term(voc, &term),
             },
             term,
