@@ -1,4 +1,3 @@
-//#Unknown unsupported: quantifiers
 //#Safe
 // int and real arithmetic: `/` is div on int and real division on real; `%`; `<==`, `!=`,
 // if-then-else, quantifiers.

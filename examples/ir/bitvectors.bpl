@@ -1,4 +1,3 @@
-//#Unknown unsupported: bit-vectors
 //#Safe
 // Bit-vector literals, extraction, concatenation and arithmetic through builtin functions.
 function {:builtin "bvadd"} bvadd32(bv32, bv32) returns (bv32);

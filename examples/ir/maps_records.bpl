@@ -1,4 +1,4 @@
-//#Unknown unsupported: quantifiers
+//#Unknown unsupported: polymorphic maps
 //#Safe
 // Nested map updates, records and field updates, type synonyms with parameters, polymorphic maps and
 // functions, axioms, uninterpreted types and unique constants.

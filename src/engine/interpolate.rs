@@ -47,6 +47,21 @@ pub fn has_quantifier(t: &Term) -> bool {
     }
 }
 
+/// The time z3's `qe` may spend on a formula that quantifies bit-vectors.
+const BITVECTOR_QE_LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Does `t` quantify a bit-vector variable?
+fn quantifies_bitvectors(t: &Term) -> bool {
+    match t.kind() {
+        TermKind::Quant(_, vars, body) => {
+            vars.iter().any(|v| matches!(v.sort, smt::Sort::BitVec(_)))
+                || quantifies_bitvectors(body)
+        }
+        TermKind::App(_, args) => args.iter().any(quantifies_bitvectors),
+        _ => false,
+    }
+}
+
 /// `∃ vars. body` with quantifiers eliminated as far as possible.
 pub fn project_exists(
     vars: Vec<Var>,
@@ -66,15 +81,24 @@ pub fn project_exists(
     } else {
         t
     };
+    let bitvectors = quantifies_bitvectors(&t);
     let t = if has_quantifier(&t) {
         stats.qe_solver_calls += 1;
-        match qe.qe(&t) {
+        // z3's `qe` on bit-vectors may bit-blast: a short limit, and a predicate that keeps a
+        // bit-vector quantifier (which makes every Hoare triple over it slow) fails this sequence,
+        // so that the portfolio tries another.
+        let limit = bitvectors.then_some(BITVECTOR_QE_LIMIT);
+        match qe.qe_within(&t, limit) {
             Ok(r) => smt::simplify(&r),
             Err(e) => return Err(format!("quantifier elimination: {e}")),
         }
     } else {
         t
     };
+    if bitvectors && quantifies_bitvectors(&t) {
+        stats.qe_time += start.elapsed();
+        return Err("quantifier elimination: a quantified bit-vector remains".into());
+    }
     if has_quantifier(&t) {
         stats.quantified_predicates += 1;
     }

@@ -193,7 +193,8 @@ pub fn sort_of(t: &Type) -> Result<Sort, Unsupported> {
         Type::Int => Ok(Sort::Int),
         Type::Bool => Ok(Sort::Bool),
         Type::Real => Ok(Sort::Real),
-        Type::BitVec(_) => Err(Unsupported("bit-vectors".into())),
+        Type::BitVec(0) => Err(Unsupported("bit-vectors of width 0".into())),
+        Type::BitVec(w) => Ok(Sort::BitVec(*w)),
         Type::Builtin(s) => Err(Unsupported(format!("builtin type {s}"))),
         Type::Map {
             type_params,
@@ -267,7 +268,7 @@ impl Translator<'_, '_> {
             Expr::Bool(b) => Term::bool(*b),
             Expr::Int(i) => Term::int(i.clone()),
             Expr::Real(r) => Term::real(r.clone()),
-            Expr::BitVec { .. } => return Err(Unsupported("bit-vectors".into())),
+            Expr::BitVec { value, width } => Term::bv(value.clone(), *width),
             Expr::Float { .. } => return Err(Unsupported("floats".into())),
             Expr::Var(v) => env.var(*v)?,
             Expr::Old(v) => env.old(*v)?,
@@ -297,7 +298,7 @@ impl Translator<'_, '_> {
                     IntDiv => Term::int_div(&a, &b),
                     Mod => Term::modulo(&a, &b),
                     RealDiv => Term::real_div(&a, &b),
-                    Concat => return Err(Unsupported("bit-vectors".into())),
+                    Concat => bv_checked(Term::app(Op::Concat, vec![a, b]), None)?,
                     Subtype => return Err(Unsupported("the partial order <:".into())),
                 }
             }
@@ -312,7 +313,11 @@ impl Translator<'_, '_> {
                 let idx: Vec<Term> = idx.iter().map(tr).collect::<Result<_, _>>()?;
                 store_curried(&m, &idx, &tr(v)?)?
             }
-            Expr::Extract { .. } => return Err(Unsupported("bit-vectors".into())),
+            // Boogie's `e[hi:lo]` is bits lo … hi-1: SMT's `(_ extract hi-1 lo)`.
+            Expr::Extract { expr, hi, lo } if hi > lo => {
+                bv_checked(Term::app(Op::Extract(hi - 1, *lo), vec![tr(expr)?]), None)?
+            }
+            Expr::Extract { .. } => return Err(Unsupported("an empty bit-vector extract".into())),
             Expr::App { func, args, .. } => {
                 let f = self.voc.program.func(*func);
                 let args: Vec<Term> = args.iter().map(tr).collect::<Result<_, _>>()?;
@@ -350,14 +355,46 @@ impl Translator<'_, '_> {
                         }
                     }
                 } else if let Some(name) = &f.builtin {
-                    builtin(name, args)?
+                    let result = sort_of(&f.result)?;
+                    builtin(name, &f.indices, args, &result)?
                 } else if f.smt_defined.is_some() {
                     return Err(Unsupported(format!("{{:smtdefined}} function {}", f.name)));
                 } else {
                     Term::uf(&uf_decl(f, *func)?, args)
                 }
             }
-            Expr::Quant { .. } => return Err(Unsupported("quantifiers".into())),
+            // Bound variables become fresh solver variables (globally unique names, so no capture
+            // when terms are combined). Triggers are not passed on: the solver picks its own.
+            Expr::Quant {
+                quantifier,
+                vars,
+                body,
+                ..
+            } => {
+                if *quantifier == ir::Quantifier::Lambda {
+                    return Err(Unsupported("lambda expressions".into()));
+                }
+                let mut bound: HashMap<VarId, Term> = HashMap::new();
+                let mut svars = Vec::new();
+                for v in vars {
+                    let var = self.voc.program.var(*v);
+                    let fresh = self.voc.fresh(&var.name, sort_of(&var.ty)?);
+                    bound.insert(*v, Term::var(&fresh));
+                    svars.push(fresh);
+                }
+                let inner = BoundEnv {
+                    bound: &bound,
+                    outer: env,
+                };
+                let body = self.expr_depth(body, &inner, depth, recursive_uf)?;
+                match quantifier {
+                    ir::Quantifier::Forall => Term::forall(svars, body),
+                    ir::Quantifier::Exists => Term::exists(svars, body),
+                    ir::Quantifier::Lambda => {
+                        return Err(Unsupported("lambda expressions".into()));
+                    }
+                }
+            }
             Expr::Field(..) | Expr::Record(..) => return Err(Unsupported("records".into())),
         })
     }
@@ -520,8 +557,74 @@ impl Env for BoundEnv<'_> {
     }
 }
 
-/// `{:builtin "name"}` functions over int/bool.
-fn builtin(name: &str, mut args: Vec<Term>) -> Result<Term, Unsupported> {
+/// A bit-vector operation of SMT-LIB's `FixedSizeBitVectors` theory by name, with its arity.
+fn bv_function(name: &str) -> Option<usize> {
+    Some(match name {
+        "bvneg" | "bvnot" => 1,
+        "bvadd" | "bvsub" | "bvmul" | "bvudiv" | "bvurem" | "bvsdiv" | "bvsrem" | "bvsmod"
+        | "bvand" | "bvor" | "bvxor" | "bvnand" | "bvnor" | "bvxnor" | "bvshl" | "bvlshr"
+        | "bvashr" | "bvcomp" | "bvult" | "bvule" | "bvugt" | "bvuge" | "bvslt" | "bvsle"
+        | "bvsgt" | "bvsge" => 2,
+        _ => return None,
+    })
+}
+
+/// `t` if it is a well-sorted bit-vector application (every argument a bit-vector; operations other
+/// than `concat` and `extract` on arguments of one width) whose sort is `expected` (when given); a
+/// declaration that does not fit its builtin is unsupported, never sent to the solver.
+fn bv_checked(t: Term, expected: Option<&Sort>) -> Result<Term, Unsupported> {
+    let ill = || Unsupported(format!("an ill-sorted bit-vector operation ({t})"));
+    let (op, args) = t.as_app().ok_or_else(ill)?;
+    let widths: Vec<u32> = args
+        .iter()
+        .map(|a| match a.sort_ref() {
+            Sort::BitVec(w) => Some(*w),
+            _ => None,
+        })
+        .collect::<Option<_>>()
+        .ok_or_else(ill)?;
+    let uniform = widths.windows(2).all(|w| w[0] == w[1]);
+    let ok = match op {
+        Op::Concat => widths.len() == 2,
+        Op::Extract(hi, lo) => widths.len() == 1 && hi >= lo && *hi < widths[0],
+        Op::ZeroExtend(_) | Op::SignExtend(_) | Op::Repeat(_) => widths.len() == 1,
+        Op::RotateLeft(_) | Op::RotateRight(_) => widths.len() == 1,
+        Op::BvBuiltin(n) => bv_function(n) == Some(widths.len()) && uniform,
+        _ => false,
+    };
+    if !ok || expected.is_some_and(|s| s != t.sort_ref()) {
+        return Err(ill());
+    }
+    Ok(t)
+}
+
+/// `{:builtin "name"}` functions: integer and Boolean operators, bit-vector operations.
+fn builtin(
+    name: &str,
+    indices: &[u32],
+    mut args: Vec<Term>,
+    result: &Sort,
+) -> Result<Term, Unsupported> {
+    if bv_function(name).is_some() || name == "concat" {
+        let op = if name == "concat" {
+            Op::Concat
+        } else {
+            Op::BvBuiltin(name.to_string())
+        };
+        return bv_checked(Term::app(op, args), Some(result));
+    }
+    let indexed = match (name, indices) {
+        ("extract", [hi, lo]) => Some(Op::Extract(*hi, *lo)),
+        ("zero_extend", [n]) => Some(Op::ZeroExtend(*n)),
+        ("sign_extend", [n]) => Some(Op::SignExtend(*n)),
+        ("repeat", [n]) if *n >= 1 => Some(Op::Repeat(*n)),
+        ("rotate_left", [n]) => Some(Op::RotateLeft(*n)),
+        ("rotate_right", [n]) => Some(Op::RotateRight(*n)),
+        _ => None,
+    };
+    if let Some(op) = indexed {
+        return bv_checked(Term::app(op, args), Some(result));
+    }
     let two = |args: &mut Vec<Term>| -> Option<(Term, Term)> {
         if args.len() == 2 {
             let b = args.pop()?;

@@ -1289,20 +1289,26 @@ impl Session {
     /// helper z3 process when this session has assertions or is not z3). Several goals are a
     /// disjunction; the result may still contain quantifiers.
     pub fn qe(&mut self, t: &Term) -> Result<Term, SmtError> {
+        self.qe_within(t, None)
+    }
+
+    /// [`Session::qe`] with a time limit below the session's query limit.
+    pub fn qe_within(&mut self, t: &Term, limit: Option<Duration>) -> Result<Term, SmtError> {
         if self.cfg.kind == SolverKind::Z3 && self.stack_is_empty() {
-            self.qe_here(t)
+            self.qe_here(t, limit)
         } else {
-            self.z3_helper()?.qe_here(t)
+            self.z3_helper()?.qe_here(t, limit)
         }
     }
 
-    fn qe_here(&mut self, t: &Term) -> Result<Term, SmtError> {
+    fn qe_here(&mut self, t: &Term, limit: Option<Duration>) -> Result<Term, SmtError> {
         if !t.has_quantifier() {
             return Ok(t.clone());
         }
         self.push();
         self.assert(t);
-        let ms = self.cfg.query_timeout.as_millis().max(1);
+        let limit = limit.map_or(self.cfg.query_timeout, |l| l.min(self.cfg.query_timeout));
+        let ms = limit.as_millis().max(1);
         let r = self.query(
             &format!("(apply (try-for (then qe simplify) {ms}))\n"),
             "eliminating quantifiers",

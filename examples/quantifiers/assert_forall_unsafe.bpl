@@ -1,4 +1,3 @@
-//#Unknown unsupported: quantifiers
 //#Unsafe
 // quantifier in assert: not all ints positive.
 procedure ULTIMATE.start() { assert (forall i: int :: i > 0); }

@@ -1,4 +1,3 @@
-//#Unknown unsupported: quantifiers
 //#Unsafe
 // quantified axiom: f(x) > 0 for all x; assert f(3) > 5 fails (f could be 1).
 function f(x: int): int;
