@@ -18,11 +18,11 @@ use super::cfa::{self, Cfa, LocId};
 use super::floyd_hoare::{FloydHoare, Interrupted};
 use super::hoare::HoareChecker;
 use super::interleaving::{self, Conf, Interleaving, ProgramAutomaton};
-use super::interpolate::{self, Direction, Settings};
+use super::interpolate::{self, Direction, Interpolator, PostImages, Settings};
 use super::invariants;
 use super::predicates::{FALSE_STATE, StateId};
 use super::proof::Certificate;
-use super::tracecheck::{self, Feasibility};
+use super::tracecheck::{self, Feasibility, SmtTraceChecker, TraceChecker};
 use super::transition::{TransFormula, Vocabulary};
 use super::{
     Config, Interpolation, LoopInvariant, Outcome, Stats, UnknownReason, counterexample, pretty,
@@ -143,9 +143,17 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
     let mut fh = FloydHoare::new(voc, &enc, HoareChecker::new(htc_session))
         .with_deadline(config.deadline)
         .with_global_predicates(cfa.is_concurrent());
-    let mut sessions = Sessions {
-        trace: &mut trace_session,
+    let mut checker = SmtTraceChecker {
+        session: &mut trace_session,
+        cores: config.interpolation.uses_core(),
+    };
+    let mut images = PostImages {
+        voc,
         qe: &mut qe_session,
+    };
+    let mut sessions = Sessions {
+        trace: &mut checker,
+        interpolator: &mut images,
     };
     // Invariant synthesis is per location of one thread: sequential programs only.
     let first = Cegar::new(voc, &cfa, &enc, config)
@@ -204,7 +212,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
             }
         }
     };
-    for s in [&*sessions.trace, &*sessions.qe] {
+    for s in [&trace_session, &qe_session] {
         let st = s.stats();
         outcome.stats.solver_calls += st.checks as usize;
         outcome.stats.solver_time += st.solver_time;
@@ -268,10 +276,11 @@ pub struct Cegar<'a, 'p> {
     stop_on_divergence: bool,
 }
 
-/// The solver sessions of a loop besides the Hoare-triple checker's.
+/// The loop's plug points besides the proof automaton (which brings the Hoare-triple checker): the
+/// trace checker and the interpolator.
 pub struct Sessions<'s> {
-    pub trace: &'s mut Session,
-    pub qe: &'s mut Session,
+    pub trace: &'s mut dyn TraceChecker,
+    pub interpolator: &'s mut dyn Interpolator,
 }
 
 impl<'a, 'p> Cegar<'a, 'p> {
@@ -402,7 +411,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
                     let k = cfa.instances();
                     break Outcome::unknown(UnknownReason::InsufficientInstances(k), stats.clone());
                 }
-                Ok(None) => match self.proof(aut, fh, sessions.qe, stats) {
+                Ok(None) => match self.proof(aut, fh, sessions.interpolator, stats) {
                     Ok(proof) => {
                         break Outcome::safe(None, proof, stats.clone());
                     }
@@ -460,7 +469,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
             let tfs: Vec<&TransFormula> = letters.iter().map(|a| &enc.letters[*a].tf).collect();
             let ssa = tracecheck::ssa(voc, &tfs);
             let uses_core = config.interpolation.uses_core();
-            match tracecheck::check(sessions.trace, &ssa, uses_core) {
+            match sessions.trace.check(&ssa) {
                 Feasibility::Unknown(r) => {
                     break if config.timed_out() {
                         timeout_outcome(stats.clone())
@@ -522,7 +531,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
                         &state_keys,
                         &letters,
                         fh,
-                        sessions.qe,
+                        sessions.interpolator,
                         stats,
                     ) {
                         Ok(()) => {}
@@ -565,7 +574,7 @@ impl Cegar<'_, '_> {
         state_keys: &[usize],
         letters: &[usize],
         fh: &mut FloydHoare,
-        qe: &mut Session,
+        interpolator: &mut dyn Interpolator,
         stats: &mut Stats,
     ) -> Result<(), UnknownReason> {
         let (voc, config) = (self.voc, self.config);
@@ -598,14 +607,13 @@ impl Cegar<'_, '_> {
                 live,
             };
             let used_core = if *relax { core } else { None };
-            let mut preds =
-                match interpolate::interpolants(voc, ssa, used_core, settings, qe, stats) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        errors.push(e);
-                        continue;
-                    }
-                };
+            let mut preds = match interpolator.interpolants(ssa, used_core, settings, stats) {
+                Ok(p) => p,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
             if let Err(e) = interpolate::close_ends(&mut preds, fh.session()) {
                 if debug() {
                     eprintln!("  failed sequence ({e}):");
@@ -642,14 +650,9 @@ impl Cegar<'_, '_> {
                 return Err(UnknownReason::Timeout);
             }
             let settings = Settings { direction, live };
-            let Ok(mut preds) = interpolate::interpolants(
-                voc,
-                ssa,
-                if use_core { core } else { None },
-                settings,
-                qe,
-                stats,
-            ) else {
+            let Ok(mut preds) =
+                interpolator.interpolants(ssa, if use_core { core } else { None }, settings, stats)
+            else {
                 continue;
             };
             if interpolate::close_ends(&mut preds, fh.session()).is_err() {
@@ -750,7 +753,7 @@ impl Cegar<'_, '_> {
         &self,
         aut: &A,
         fh: &mut FloydHoare,
-        qe: &mut Session,
+        projector: &mut dyn Interpolator,
         stats: &mut Stats,
     ) -> Result<Vec<LoopInvariant>, UnknownReason> {
         let (voc, cfa, enc, config) = (self.voc, self.cfa, self.enc, self.config);
@@ -787,7 +790,7 @@ impl Cegar<'_, '_> {
                 .map(|(l, ts)| (l, crate::smt::simplify(&Term::or(ts))))
                 .collect(),
         };
-        let source = match super::proof::source_invariants(voc, cfa, &cert, qe, stats) {
+        let source = match super::proof::source_invariants(voc, cfa, &cert, projector, stats) {
             Ok(s) => s,
             Err(e) if config.check_proof => return Err(UnknownReason::ProofCheck(e)),
             Err(_) => return Ok(Vec::new()),

@@ -25,6 +25,59 @@ use crate::smt::{self, Quantifier, SatResult, Session, Term, TermKind, Var};
 use std::collections::{BTreeSet, HashMap};
 use std::time::Instant;
 
+/// A plug point of the CEGAR loop ([`super::cegar::Cegar`]): proves an infeasible trace by a sequence
+/// of predicates, and projects formulas onto variables (for proofs stated over a procedure's scope).
+/// Contract: a sequence `I_0 … I_n` for a trace of `n` letters, where each `{I_i} letter_i {I_i+1}`
+/// is a valid Hoare triple — the loop re-checks the ends ([`close_ends`]) and the Floyd–Hoare automaton
+/// checks every triple it uses, so an imprecise interpolator costs progress, never soundness.
+pub trait Interpolator {
+    /// The sequence for `trace` relaxed to `core` (all conjuncts if `None`), computed as `settings`
+    /// say; `Err` with a reason when it cannot be computed.
+    fn interpolants(
+        &mut self,
+        trace: &SsaTrace,
+        core: Option<&BTreeSet<(usize, usize)>>,
+        settings: Settings,
+        stats: &mut Stats,
+    ) -> Result<Vec<Term>, String>;
+
+    /// `∃ vars. body`, with quantifiers eliminated as far as possible.
+    fn project_exists(
+        &mut self,
+        vars: Vec<Var>,
+        body: Term,
+        stats: &mut Stats,
+    ) -> Result<Term, String>;
+}
+
+/// Strongest post / weakest precondition with live variables and unsat-core relaxation (this
+/// module), quantifiers eliminated by the own light QE and z3's `qe` in the session `qe`.
+pub struct PostImages<'v, 'p, 's> {
+    pub voc: &'v Vocabulary<'p>,
+    pub qe: &'s mut Session,
+}
+
+impl Interpolator for PostImages<'_, '_, '_> {
+    fn interpolants(
+        &mut self,
+        trace: &SsaTrace,
+        core: Option<&BTreeSet<(usize, usize)>>,
+        settings: Settings,
+        stats: &mut Stats,
+    ) -> Result<Vec<Term>, String> {
+        interpolants(self.voc, trace, core, settings, self.qe, stats)
+    }
+
+    fn project_exists(
+        &mut self,
+        vars: Vec<Var>,
+        body: Term,
+        stats: &mut Stats,
+    ) -> Result<Term, String> {
+        project_exists(vars, body, self.qe, stats)
+    }
+}
+
 /// Direction of the predicate transformer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {

@@ -22,7 +22,7 @@
 use super::blocks::Encoded;
 use super::cfa::{Cfa, LocId};
 use super::hoare::HoareChecker;
-use super::interpolate::project_exists;
+use super::interpolate::Interpolator;
 use super::transition::{PVar, Vocabulary};
 use super::{LoopInvariant, Stats, pretty};
 use crate::ir::{LocKind, ProcId, VarKind};
@@ -102,7 +102,7 @@ pub fn source_invariants(
     voc: &Vocabulary,
     cfa: &Cfa,
     cert: &Certificate,
-    qe: &mut Session,
+    projector: &mut dyn Interpolator,
     stats: &mut Stats,
 ) -> Result<Vec<SourceInvariant>, String> {
     // Loops of the source: (procedure, span) of the loop head, in location order of the first copy.
@@ -138,7 +138,7 @@ pub fn source_invariants(
                     _ => true,
                 })
                 .collect();
-            let projected = project_exists(outside, body, qe, stats)?;
+            let projected = projector.project_exists(outside, body, stats)?;
             disjuncts.push(rename_instance(voc, &projected, inst, canonical));
             summarised.push((l, inst));
         }

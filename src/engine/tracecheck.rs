@@ -179,6 +179,28 @@ fn parse_name(check: u64, s: &str) -> Option<(usize, usize)> {
     Some((a.parse().ok()?, b.parse().ok()?))
 }
 
+/// A plug point of the CEGAR loop ([`super::cegar::Cegar`]): decides whether a trace, in SSA form, is
+/// feasible, with the values of a feasible one or the unsat core (conjunct positions) of an
+/// infeasible one. Contract: `Infeasible` only when the conjunction of the trace's conjuncts is
+/// unsatisfiable (a wrong `Infeasible` would make a proof unsound), and its core, when asked for,
+/// is itself unsatisfiable; `Unknown` whenever the checker cannot tell.
+pub trait TraceChecker {
+    fn check(&mut self, trace: &SsaTrace) -> Feasibility;
+}
+
+/// The trace checker over an SMT solver session (named conjuncts for unsat cores).
+pub struct SmtTraceChecker<'s> {
+    pub session: &'s mut Session,
+    /// Ask for unsat cores (the session must have been opened with `produce_cores`).
+    pub cores: bool,
+}
+
+impl TraceChecker for SmtTraceChecker<'_> {
+    fn check(&mut self, trace: &SsaTrace) -> Feasibility {
+        check(self.session, trace, self.cores)
+    }
+}
+
 /// Checks the SSA trace in `session` (in its own scope).
 pub fn check(session: &mut Session, trace: &SsaTrace, want_core: bool) -> Feasibility {
     let check = CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
