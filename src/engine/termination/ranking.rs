@@ -112,7 +112,7 @@ pub struct Certificate {
     pub levels: Vec<Level>,
 }
 
-fn session_config(config: &Config, deadline: Option<Instant>) -> SolverConfig {
+pub(super) fn session_config(config: &Config, deadline: Option<Instant>) -> SolverConfig {
     let mut c = SolverConfig::new(config.solver);
     let limit = Duration::from_secs_f64(config.query_timeout_s.min(5.0));
     c.query_timeout = match deadline {
@@ -127,7 +127,7 @@ fn session_config(config: &Config, deadline: Option<Instant>) -> SolverConfig {
     c
 }
 
-fn timed_out(deadline: Option<Instant>) -> bool {
+pub(super) fn timed_out(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)
 }
 
@@ -211,7 +211,7 @@ pub fn fixpoint_lasso(
 }
 
 /// Letters whose source is reachable from the initial location.
-fn reachable_letters(enc: &Encoded) -> BTreeSet<LetterId> {
+pub(super) fn reachable_letters(enc: &Encoded) -> BTreeSet<LetterId> {
     let mut seen = BTreeSet::new();
     let mut stack = vec![enc.init];
     let mut out = BTreeSet::new();
@@ -868,7 +868,7 @@ fn fixpoint(
 }
 
 /// The shortest cycle starting with letter `first` and returning to its source within `scc`.
-fn cycle_through(
+pub(super) fn cycle_through(
     enc: &Encoded,
     scc: &BTreeSet<LetterId>,
     first: LetterId,
