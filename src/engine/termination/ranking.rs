@@ -1195,6 +1195,38 @@ mod tests {
     }
 
     #[test]
+    fn multiphase_ranking_functions() {
+        if z3().is_none() {
+            return;
+        }
+        // Three phases (z, then y, then x decrease); no nested ranking function.
+        let src = "procedure main() { var x, y, z: int; while (x >= 0) { \
+                   if (*) { x := x + y; } else { x := x + z; } y := y + z; z := z - 1; } }";
+        let a = answer(src);
+        assert!(
+            matches!(&a, Answer::Terminating(why) if why.contains("multiphase")),
+            "{a:?}"
+        );
+    }
+
+    #[test]
+    fn boolean_and_division_atoms() {
+        if z3().is_none() {
+            return;
+        }
+        for src in [
+            // b := x >= 0; assume b: the boolean atom is abstracted consistently.
+            "var b: bool; procedure main() modifies b; { var x: int; \
+             while (true) { b := (x >= 0); assume b; x := x - 1; } }",
+            // x div 2 with its Euclidean bounds.
+            "procedure main() { var x: int; while (x > 0) { x := x / 2; } }",
+        ] {
+            let a = answer(src);
+            assert!(matches!(a, Answer::Terminating(_)), "{src}: {a:?}");
+        }
+    }
+
+    #[test]
     fn nonterminating_loops_are_never_proved() {
         if z3().is_none() {
             return;
@@ -1203,6 +1235,10 @@ mod tests {
             "procedure main() { var x: int; while (x > 0) { x := x + 1; } }",
             "procedure main() { var x, y: int; while (x > 0) { x := x - y; } }",
             "procedure main() { var x: int; while (x >= 0) { x := x * x; } }",
+            // Two phases over the reals would need z to stay below 0 forever: it does not.
+            "procedure main() { var x, y: int; while (x >= 0) { x := x + y; y := y + 1; } }",
+            "procedure main() { var x: int; while (x >= 0) { x := x % 2; } }",
+            "procedure main() { var x: int; var b: bool; while (b) { x := x - 1; } }",
         ] {
             let a = answer(src);
             assert!(!matches!(a, Answer::Terminating(_)), "{src}: {a:?}");
