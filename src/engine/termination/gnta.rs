@@ -605,7 +605,7 @@ impl Lasso {
             if !t.free_vars().is_empty() {
                 return Err(format!("the {what} condition is not ground"));
             }
-            check(&[t.clone()], SatResult::Sat, what)?;
+            check(std::slice::from_ref(t), SatResult::Sat, what)?;
         }
         let at = |i: usize| {
             values

@@ -769,8 +769,8 @@ pub fn check(
             let f0 = &level.f[0];
             if level.multiphase {
                 let mut goal = vec![Term::le(&fp[0], &Term::sub(f0, &one))];
-                for i in 1..level.f.len() {
-                    let mut alt = vec![Term::le(&fp[i], &Term::sub(&level.f[i], &one))];
+                for (i, fpi) in fp.iter().enumerate().skip(1) {
+                    let mut alt = vec![Term::le(fpi, &Term::sub(&level.f[i], &one))];
                     alt.extend(level.f[..i].iter().map(|f| Term::gt(f, &zero)));
                     goal.push(Term::or(alt));
                 }
