@@ -2,10 +2,15 @@
 //! as a disjunction of conjunctions of linear constraints (DNF), and Farkas' lemma as linear
 //! constraints over unknown coefficients.
 //!
-//! [`dnf`] *over-approximates*: every atom it cannot read as a linear (in)equality over numeric
-//! variables (boolean variables, map selects, uninterpreted functions, `div`/`mod`, products of
-//! variables) is replaced by `true` after the negations have been pushed to the atoms, so every
-//! model of the formula satisfies one of the returned disjuncts. Integer strict inequalities are
+//! [`dnf`] *over-approximates*: a non-linear numeric subterm (a map select, an uninterpreted
+//! function, a product of variables, `div`/`mod`) becomes an abstraction variable standing for it
+//! (one per distinct term; `x div k` and `x mod k` for a constant `k` with their Euclidean bounds
+//! `x = k·q + r, 0 <= r <= |k| - 1` added to every disjunct), a boolean atom that is not arithmetic
+//! (a boolean variable, a select from a boolean map, an equality of maps) becomes `β >= 1` or
+//! `β <= 0` for an abstraction variable `β` standing for `ite(atom, 1, 0)`, and anything else is
+//! replaced by `true` after the negations have been pushed to the atoms, so every model of the
+//! formula, extended by the values of the abstracted terms, satisfies one of the returned
+//! disjuncts. Integer strict inequalities are
 //! tightened (`e < 0` to `e + 1 <= 0` once the coefficients are integers), which is exact over the
 //! integers. Proving an implication from the over-approximation proves it from the formula.
 //!
@@ -247,8 +252,129 @@ pub type Dnf = Vec<Vec<Constraint>>;
 #[derive(Clone, Debug)]
 pub struct Linearised {
     pub disjuncts: Dnf,
-    /// Some atom was not linear and was replaced by `true` (the DNF over-approximates).
+    /// Some atom was not linear and was abstracted or replaced by `true` (the DNF over-approximates).
     pub approximated: bool,
+    /// The abstraction variables (module comment) and the terms they stand for: substituting them
+    /// turns a disjunct into a formula over the original variables that the formula implies when the
+    /// disjunct's other constraints hold.
+    pub meanings: Vec<(Var, Term)>,
+}
+
+/// The state of [`dnf`]: whether it over-approximated, the abstracted terms, and the constraints
+/// every disjunct gets (facts about abstracted `div` and `mod` terms).
+struct Ctx {
+    approx: bool,
+    atoms: Vec<(Term, Var)>,
+    side: Vec<Constraint>,
+}
+
+impl Ctx {
+    /// The abstraction variable of `t` (one per distinct term), of sort `sort`.
+    fn abstract_var(&mut self, t: &Term, sort: Sort) -> Var {
+        self.approx = true;
+        if let Some((_, v)) = self.atoms.iter().find(|(u, _)| u == t) {
+            return v.clone();
+        }
+        let v = Var::new(format!("lin@abs{}", self.atoms.len()), sort);
+        self.atoms.push((t.clone(), v.clone()));
+        v
+    }
+
+    /// `t` as a linear expression in which every non-linear numeric subterm is an abstraction
+    /// variable; `x div k` and `x mod k` for a constant `k != 0` get their Euclidean bounds.
+    fn lin(&mut self, t: &Term, depth: usize) -> Option<Lin> {
+        if !is_numeric(t) || depth > 100 {
+            return None;
+        }
+        if let Some(l) = linear(t) {
+            return Some(l);
+        }
+        let sort = t.sort();
+        let TermKind::App(op, args) = t.kind() else {
+            return Some(Lin::var(&self.abstract_var(t, sort)));
+        };
+        let sub = |cx: &mut Ctx, a: &Term| cx.lin(a, depth + 1);
+        match op {
+            Op::Add => {
+                let mut acc = Lin::constant(Q::zero());
+                for a in args {
+                    acc = acc.add_scaled(&sub(self, a)?, &Q::one());
+                }
+                Some(acc)
+            }
+            Op::Sub if !args.is_empty() => {
+                let mut acc = sub(self, &args[0])?;
+                for a in &args[1..] {
+                    acc = acc.add_scaled(&sub(self, a)?, &-Q::one());
+                }
+                Some(acc)
+            }
+            Op::Neg if args.len() == 1 => Some(sub(self, &args[0])?.scale(&-Q::one())),
+            Op::ToReal if args.len() == 1 => sub(self, &args[0]),
+            Op::Mul => {
+                // A constant factor times an abstracted product of the rest.
+                let mut k = Q::one();
+                let mut rest = Vec::new();
+                for a in args {
+                    match linear(a) {
+                        Some(l) if l.is_constant() => k *= l.constant,
+                        _ => rest.push(a.clone()),
+                    }
+                }
+                let l = if rest.len() == 1 {
+                    sub(self, &rest[0])?
+                } else {
+                    Lin::var(&self.abstract_var(&Term::mul(rest), sort))
+                };
+                Some(l.scale(&k))
+            }
+            Op::IntDiv | Op::Mod if args.len() == 2 => {
+                let d = linear(&args[1]).filter(|d| d.is_constant() && !d.constant.is_zero());
+                let v = self.abstract_var(t, sort);
+                if let Some(d) = d {
+                    let x = sub(self, &args[0])?;
+                    let k = d.constant.abs();
+                    // x = d·q + r with 0 <= r <= |d| - 1.
+                    let r = if *op == Op::IntDiv {
+                        x.add_scaled(&Lin::var(&v), &-d.constant.clone())
+                    } else {
+                        let qt = Term::int_div(&args[0], &args[1]);
+                        let q = Lin::var(&self.abstract_var(&qt, Sort::Int));
+                        let r = Lin::var(&v);
+                        self.side.push(Constraint {
+                            lin: x
+                                .add_scaled(&q, &-d.constant.clone())
+                                .add_scaled(&r, &-Q::one()),
+                            rel: Rel::Eq,
+                        });
+                        r
+                    };
+                    self.side.push(Constraint {
+                        lin: r.scale(&-Q::one()),
+                        rel: Rel::Le,
+                    });
+                    self.side.push(Constraint {
+                        lin: r.add_scaled(&Lin::constant(k - Q::one()), &-Q::one()),
+                        rel: Rel::Le,
+                    });
+                }
+                Some(Lin::var(&v))
+            }
+            _ => Some(Lin::var(&self.abstract_var(t, sort))),
+        }
+    }
+
+    /// A boolean atom that is not arithmetic: an abstraction variable `β` standing for
+    /// `ite(t, 1, 0)`, with `β >= 1` for `t` and `β <= 0` for `¬t`.
+    fn bool_atom(&mut self, t: &Term, pos: bool) -> Dnf {
+        let meaning = Term::ite(t, &Term::int(1), &Term::int(0));
+        let b = Lin::var(&self.abstract_var(&meaning, Sort::Int));
+        if pos {
+            literal(Lin::constant(Q::one()).add_scaled(&b, &-Q::one()), Rel::Le)
+        } else {
+            literal(b, Rel::Le)
+        }
+    }
 }
 
 /// The DNF is larger than the limit.
@@ -258,11 +384,21 @@ pub struct TooLarge;
 /// An over-approximating DNF of `t` over linear constraints (see the module comment), with at most
 /// `limit` disjuncts.
 pub fn dnf(t: &Term, limit: usize) -> Result<Linearised, TooLarge> {
-    let mut approximated = false;
-    let d = nnf_dnf(t, true, limit, &mut approximated, 0)?;
+    let mut cx = Ctx {
+        approx: false,
+        atoms: Vec::new(),
+        side: Vec::new(),
+    };
+    let mut d = nnf_dnf(t, true, limit, &mut cx, 0)?;
+    if !cx.side.is_empty() {
+        for c in &mut d {
+            c.extend(cx.side.iter().cloned().map(Constraint::tighten));
+        }
+    }
     Ok(Linearised {
         disjuncts: d,
-        approximated,
+        approximated: cx.approx,
+        meanings: cx.atoms.into_iter().map(|(t, v)| (v, t)).collect(),
     })
 }
 
@@ -307,31 +443,25 @@ fn literal(lin: Lin, rel: Rel) -> Dnf {
     }
 }
 
-fn nnf_dnf(
-    t: &Term,
-    pos: bool,
-    limit: usize,
-    approx: &mut bool,
-    depth: usize,
-) -> Result<Dnf, TooLarge> {
+fn nnf_dnf(t: &Term, pos: bool, limit: usize, cx: &mut Ctx, depth: usize) -> Result<Dnf, TooLarge> {
     if depth > 200 {
         return Err(TooLarge);
     }
-    let rec = |t: &Term, pos: bool, approx: &mut bool| nnf_dnf(t, pos, limit, approx, depth + 1);
-    let all = |args: &[Term], pos: bool, approx: &mut bool| -> Result<Dnf, TooLarge> {
+    let rec = |t: &Term, pos: bool, cx: &mut Ctx| nnf_dnf(t, pos, limit, cx, depth + 1);
+    let all = |args: &[Term], pos: bool, cx: &mut Ctx| -> Result<Dnf, TooLarge> {
         let mut acc = tt();
         for a in args {
-            acc = product(acc, rec(a, pos, approx)?, limit)?;
+            acc = product(acc, rec(a, pos, cx)?, limit)?;
             if acc.is_empty() {
                 break;
             }
         }
         Ok(acc)
     };
-    let any = |args: &[Term], pos: bool, approx: &mut bool| -> Result<Dnf, TooLarge> {
+    let any = |args: &[Term], pos: bool, cx: &mut Ctx| -> Result<Dnf, TooLarge> {
         let mut acc = Vec::new();
         for a in args {
-            acc = union(acc, rec(a, pos, approx)?, limit)?;
+            acc = union(acc, rec(a, pos, cx)?, limit)?;
         }
         Ok(acc)
     };
@@ -339,7 +469,10 @@ fn nnf_dnf(
         if let Some(b) = t.as_bool() {
             return Ok(if b == pos { tt() } else { Vec::new() });
         }
-        *approx = true;
+        if *t.sort_ref() == Sort::Bool {
+            return Ok(cx.bool_atom(t, pos));
+        }
+        cx.approx = true;
         return Ok(tt());
     };
     // An atom over a numeric `ite`: split on its condition.
@@ -354,23 +487,23 @@ fn nnf_dnf(
                 Term::and(vec![c.clone(), with(a)]),
                 Term::and(vec![Term::not(c), with(b)]),
             ]);
-            return rec(&split, pos, approx);
+            return rec(&split, pos, cx);
         }
     }
     match op {
-        Op::Not if args.len() == 1 => rec(&args[0], !pos, approx),
+        Op::Not if args.len() == 1 => rec(&args[0], !pos, cx),
         Op::And => {
             if pos {
-                all(args, true, approx)
+                all(args, true, cx)
             } else {
-                any(args, false, approx)
+                any(args, false, cx)
             }
         }
         Op::Or => {
             if pos {
-                any(args, true, approx)
+                any(args, true, cx)
             } else {
-                all(args, false, approx)
+                all(args, false, cx)
             }
         }
         Op::Implies if args.len() >= 2 => {
@@ -378,26 +511,26 @@ fn nnf_dnf(
             let (last, init) = args.split_last().ok_or(TooLarge)?;
             let mut parts: Vec<Term> = init.iter().map(Term::not).collect();
             parts.push(last.clone());
-            rec(&Term::or(parts), pos, approx)
+            rec(&Term::or(parts), pos, cx)
         }
         Op::Ite if args.len() == 3 && *t.sort_ref() == Sort::Bool => {
             let (c, a, b) = (&args[0], &args[1], &args[2]);
-            let l = product(rec(c, true, approx)?, rec(a, pos, approx)?, limit)?;
-            let r = product(rec(c, false, approx)?, rec(b, pos, approx)?, limit)?;
+            let l = product(rec(c, true, cx)?, rec(a, pos, cx)?, limit)?;
+            let r = product(rec(c, false, cx)?, rec(b, pos, cx)?, limit)?;
             union(l, r, limit)
         }
         Op::Eq if args.len() == 2 && *args[0].sort_ref() == Sort::Bool => {
             let (a, b) = (&args[0], &args[1]);
             // a = b is (a ∧ b) ∨ (¬a ∧ ¬b); its negation (a ∧ ¬b) ∨ (¬a ∧ b).
             union(
-                product(rec(a, true, approx)?, rec(b, pos, approx)?, limit)?,
-                product(rec(a, false, approx)?, rec(b, !pos, approx)?, limit)?,
+                product(rec(a, true, cx)?, rec(b, pos, cx)?, limit)?,
+                product(rec(a, false, cx)?, rec(b, !pos, cx)?, limit)?,
                 limit,
             )
         }
         Op::Eq | Op::Distinct if args.len() == 2 && is_numeric(&args[0]) => {
-            let (Some(a), Some(b)) = (linear(&args[0]), linear(&args[1])) else {
-                *approx = true;
+            let (Some(a), Some(b)) = (cx.lin(&args[0], 0), cx.lin(&args[1], 0)) else {
+                cx.approx = true;
                 return Ok(tt());
             };
             let d = a.add_scaled(&b, &-Q::one());
@@ -410,8 +543,8 @@ fn nnf_dnf(
             }
         }
         Op::Le | Op::Lt | Op::Ge | Op::Gt if args.len() == 2 => {
-            let (Some(a), Some(b)) = (linear(&args[0]), linear(&args[1])) else {
-                *approx = true;
+            let (Some(a), Some(b)) = (cx.lin(&args[0], 0), cx.lin(&args[1], 0)) else {
+                cx.approx = true;
                 return Ok(tt());
             };
             // Normalise to `x rel 0` with rel ∈ {<=, <}: a <= b is a - b <= 0, a >= b is b - a <= 0.
@@ -429,8 +562,9 @@ fn nnf_dnf(
                 Ok(literal(neg, if strict { Rel::Le } else { Rel::Lt }))
             }
         }
+        _ if *t.sort_ref() == Sort::Bool => Ok(cx.bool_atom(t, pos)),
         _ => {
-            *approx = true;
+            cx.approx = true;
             Ok(tt())
         }
     }
@@ -583,7 +717,7 @@ mod tests {
         let d = dnf(&Term::not(&Term::eq(&v("x"), &v("y"))), 8).expect("small");
         assert_eq!(d.disjuncts.len(), 2);
         assert!(!d.approximated);
-        // x*y > 0 ∧ x > 0: the product is dropped (over-approximation), the bound stays.
+        // x*y > 0 ∧ x > 0: the product is abstracted (over-approximation), the bound stays.
         let t = Term::and(vec![
             Term::gt(&Term::mul(vec![v("x"), v("y")]), &Term::int(0)),
             Term::gt(&v("x"), &Term::int(0)),
@@ -591,7 +725,21 @@ mod tests {
         let d = dnf(&t, 8).expect("small");
         assert!(d.approximated);
         assert_eq!(d.disjuncts.len(), 1);
-        assert_eq!(d.disjuncts[0].len(), 1);
+        assert_eq!(d.disjuncts[0].len(), 2);
+        assert_eq!(d.meanings.len(), 1);
+        // A boolean variable and its negation: contradictory bounds on one abstraction variable.
+        let b = Term::var(&Var::new("b", Sort::Bool));
+        let d = dnf(&Term::and(vec![b.clone(), Term::not(&b)]), 8).expect("small");
+        assert_eq!(d.meanings.len(), 1);
+        assert_eq!(d.disjuncts[0].len(), 2);
+        // x mod 2 = 1: r = 1 with x = 2q + r, 0 <= r <= 1.
+        let d = dnf(
+            &Term::eq(&Term::modulo(&v("x"), &Term::int(2)), &Term::int(1)),
+            8,
+        )
+        .expect("small");
+        assert_eq!(d.meanings.len(), 2);
+        assert_eq!(d.disjuncts[0].len(), 4);
         // ite in arithmetic: x = ite(b > 0, 1, 2) splits in two.
         let t = Term::eq(
             &v("x"),

@@ -12,12 +12,15 @@
 //! 2. [`ranking`] — linear lexicographic ranking functions over the SCCs of the block-encoded CFA
 //!    with supporting invariants, re-checked in a fresh solver session (TERMINATING), and fixpoint
 //!    lassos (NONTERMINATING); it gets most of the time left;
-//! 3. [`execute`] in witness mode — unconstrained numbers fixed to 0, then 1, -1, 100, -100 (each
+//! 3. [`gnta`] — geometric nontermination arguments for lassos (stem and cycle of the block-encoded
+//!    CFA) with guessed eigenvalues, re-validated in a fresh solver session (NONTERMINATING);
+//! 4. [`execute`] in witness mode — unconstrained numbers fixed to 0, then 1, -1, 100, -100 (each
 //!    attempt one particular execution); NONTERMINATING only.
 //!
 //! A Büchi-automata refinement loop (issue 11) is meant to go beside these as a further technique.
 
 pub mod execute;
+pub mod gnta;
 pub mod linear;
 pub mod ranking;
 pub mod value;
@@ -46,6 +49,14 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
                 ranking::Answer::Nonterminating(why) => return refuted(why),
                 ranking::Answer::Unknown(why) => why,
             };
+            // Geometric nontermination arguments get half of the time left.
+            let deadline = config.deadline.map(|d| {
+                let left = d.saturating_duration_since(std::time::Instant::now());
+                std::time::Instant::now() + left.mul_f64(0.5)
+            });
+            if let Some(why) = gnta::prove(program, config, deadline) {
+                return refuted(why);
+            }
             if dependent {
                 // Each attempt fixes the inputs to one value and gets an equal share of the time left.
                 for (i, &k) in WITNESS_VALUES.iter().enumerate() {

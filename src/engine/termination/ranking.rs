@@ -91,6 +91,12 @@ pub struct Level {
     pub letters: BTreeSet<PieceId>,
     pub f: Vec<Term>,
     pub strict: BTreeSet<PieceId>,
+    /// A multiphase ranking function (Leike & Heizmann, TACAS 2014; Ben-Amram & Genaim): `strict =
+    /// letters`, and on every letter `f0(x') <= f0(x) - 1`, for `i >= 1` `fi(x') <= fi(x) - 1` or
+    /// some `fj(x) > 0` with `j < i`, and some `fi(x) > 0`. Along an infinite run `f0` is eventually
+    /// `<= 0` forever, then `f1` decreases at every step and is eventually `<= 0` forever, and so
+    /// on, until no component is positive: a contradiction.
+    pub multiphase: bool,
 }
 
 pub type PieceId = usize;
@@ -112,7 +118,7 @@ pub struct Certificate {
     pub levels: Vec<Level>,
 }
 
-fn session_config(config: &Config, deadline: Option<Instant>) -> SolverConfig {
+pub(super) fn session_config(config: &Config, deadline: Option<Instant>) -> SolverConfig {
     let mut c = SolverConfig::new(config.solver);
     let limit = Duration::from_secs_f64(config.query_timeout_s.min(5.0));
     c.query_timeout = match deadline {
@@ -127,7 +133,7 @@ fn session_config(config: &Config, deadline: Option<Instant>) -> SolverConfig {
     c
 }
 
-fn timed_out(deadline: Option<Instant>) -> bool {
+pub(super) fn timed_out(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)
 }
 
@@ -211,7 +217,7 @@ pub fn fixpoint_lasso(
 }
 
 /// Letters whose source is reachable from the initial location.
-fn reachable_letters(enc: &Encoded) -> BTreeSet<LetterId> {
+pub(super) fn reachable_letters(enc: &Encoded) -> BTreeSet<LetterId> {
     let mut seen = BTreeSet::new();
     let mut stack = vec![enc.init];
     let mut out = BTreeSet::new();
@@ -322,11 +328,12 @@ fn synthesize(
             if timed_out(deadline) {
                 return Err("timeout".into());
             }
-            let (disjuncts, writes) = prepare(voc, enc, a, session)?;
+            let (disjuncts, writes, meanings) = prepare(voc, enc, a, session)?;
             let split = disjuncts.len() > 1;
             for d in disjuncts {
                 let guard = if split {
-                    Term::and(d.iter().map(Constraint::term).collect())
+                    // Abstraction variables replaced by the terms they stand for.
+                    Term::and(d.iter().map(Constraint::term).collect()).substitute(&meanings)
                 } else {
                     Term::tt()
                 };
@@ -353,7 +360,7 @@ fn synthesize(
         if depth >= MAX_LEVELS {
             return Err("too many lexicographic levels".into());
         }
-        let (f, strict) = level(voc, enc, &scc, &prepared, session)?;
+        let (f, strict, multiphase) = level(voc, enc, &scc, &prepared, session)?;
         let rest: BTreeSet<PieceId> = scc.difference(&strict).copied().collect();
         let mut subs = piece_sccs(enc, &pieces, &rest);
         subs.reverse();
@@ -364,6 +371,7 @@ fn synthesize(
             letters: scc,
             f,
             strict,
+            multiphase,
         });
     }
     Ok((pieces, levels))
@@ -382,7 +390,7 @@ fn piece_sccs(enc: &Encoded, pieces: &[Piece], ids: &BTreeSet<PieceId>) -> Vec<B
 }
 
 /// A letter's feasible disjuncts and its written numeric variables (pre, post).
-type Prepared0 = (Vec<Vec<Constraint>>, Vec<(Var, Var)>);
+type Prepared0 = (Vec<Vec<Constraint>>, Vec<(Var, Var)>, HashMap<Var, Term>);
 
 /// The DNF of a letter with its infeasible disjuncts removed.
 fn prepare(
@@ -395,7 +403,7 @@ fn prepare(
     let lin = linear::dnf(&letter.tf.formula, MAX_DISJUNCTS)
         .map_err(|_| "a loop's transition formula has too many disjuncts".to_string())?;
     let mut disjuncts = Vec::new();
-    for d in lin.disjuncts {
+    for d in lin.disjuncts.iter().cloned() {
         if d.is_empty() {
             disjuncts.push(d);
             continue;
@@ -418,7 +426,8 @@ fn prepare(
             }
         }
     }
-    Ok((disjuncts, writes))
+    let meanings = lin.meanings.into_iter().collect();
+    Ok((disjuncts, writes, meanings))
 }
 
 /// The numeric program variables (pre-state) a letter mentions.
@@ -437,26 +446,35 @@ fn real(q: Q) -> Term {
 }
 
 /// One level for `scc`: the affine template (some letters strict), else nested templates of depth
-/// 2 and 3 (every letter strict).
+/// 2 and 3, else multiphase templates of 2 to 4 phases (every letter strict).
 fn level(
     voc: &Vocabulary,
     enc: &Encoded,
     scc: &BTreeSet<LetterId>,
     prepared: &[Prepared],
     session: &mut Session,
-) -> Result<(Vec<Term>, BTreeSet<PieceId>), String> {
+) -> Result<(Vec<Term>, BTreeSet<PieceId>, bool), String> {
     let mut last = String::new();
     for depth in 1..=3 {
-        match template(voc, enc, scc, prepared, session, depth) {
-            Ok(r) => return Ok(r),
+        match template(voc, enc, scc, prepared, session, depth, false) {
+            Ok((f, s)) => return Ok((f, s, false)),
             Err(e) => last = e,
+        }
+    }
+    for depth in 2..=4 {
+        if let Ok((f, s)) = template(voc, enc, scc, prepared, session, depth, true) {
+            return Ok((f, s, true));
         }
     }
     Err(last)
 }
 
 /// One query for the template of `depth` components (module comment; `depth` 1 is the affine
-/// template with a choice of strict letters, larger depths the nested template on every letter).
+/// template with a choice of strict letters, larger depths the nested template on every letter, or
+/// with `multiphase` the multiphase template on every letter ([`Level::multiphase`]). The
+/// multiphase disjunctions are encoded with guessed Motzkin multipliers in {0, 1}, chosen per piece
+/// by boolean unknowns: `fi(x') <= fi(x) - 1 + Σ_{j<i} [m_ij]·fj(x)` (which implies the disjunction
+/// "decreases or some earlier component is positive") and `Σ_i [n_i]·fi(x) >= 1` with some `n_i`.
 fn template(
     voc: &Vocabulary,
     enc: &Encoded,
@@ -464,6 +482,7 @@ fn template(
     prepared: &[Prepared],
     session: &mut Session,
     depth: usize,
+    multiphase: bool,
 ) -> Result<(Vec<Term>, BTreeSet<PieceId>), String> {
     let mut pvars = BTreeSet::new();
     for &a in scc {
@@ -523,6 +542,18 @@ fn template(
             }
             let h = if k == 0 {
                 dt.clone()
+            } else if multiphase {
+                // f_k(x') - f_k(x) + 1 - Σ_{j<k} [m_jk]·f_j(x) <= 0
+                let mut h = vec![real(Q::one())];
+                for (j, (prev, prev_c0)) in comps.iter().enumerate().take(k) {
+                    let m = Term::var(&Var::new(format!("rank@m{a}_{k}_{j}"), Sort::Bool));
+                    let sel = |c: &Var| Term::ite(&m, &Term::neg(&Term::var(c)), &real(Q::zero()));
+                    for (pre, c) in prev {
+                        g.entry(pre.clone()).or_default().push(sel(c));
+                    }
+                    h.push(sel(prev_c0));
+                }
+                Term::add(h)
             } else {
                 let (prev, prev_c0) = &comps[k - 1];
                 for (pre, c) in prev {
@@ -539,8 +570,27 @@ fn template(
         for (g, h) in &goals {
             conj.push(linear::farkas(d, g, h, &mut mult));
         }
-        let bounded = linear::farkas(d, &bnd, &minus_c0, &mut mult);
-        conj.push(Term::implies(&st, &bounded));
+        if multiphase {
+            // -Σ_i [n_i]·f_i(x) + 1 <= 0 with some n_i.
+            let mut g: BTreeMap<Var, Vec<Term>> = BTreeMap::new();
+            let mut h = vec![real(Q::one())];
+            let mut some = Vec::new();
+            for (i, (coef, c0)) in comps.iter().enumerate() {
+                let n = Term::var(&Var::new(format!("rank@n{a}_{i}"), Sort::Bool));
+                let sel = |c: &Var| Term::ite(&n, &Term::neg(&Term::var(c)), &real(Q::zero()));
+                for (pre, c) in coef {
+                    g.entry(pre.clone()).or_default().push(sel(c));
+                }
+                h.push(sel(c0));
+                some.push(n);
+            }
+            let g = g.into_iter().map(|(v, ts)| (v, Term::add(ts))).collect();
+            conj.push(Term::or(some));
+            conj.push(linear::farkas(d, &g, &Term::add(h), &mut mult));
+        } else {
+            let bounded = linear::farkas(d, &bnd, &minus_c0, &mut mult);
+            conj.push(Term::implies(&st, &bounded));
+        }
     }
     conj.push(Term::or(
         strict_vars.iter().map(|(_, s)| Term::var(s)).collect(),
@@ -691,7 +741,9 @@ pub fn check(
         if level.strict.is_empty() || !level.strict.is_subset(&level.letters) {
             return Err("a level without strict letters".into());
         }
-        if level.f.is_empty() || (level.f.len() > 1 && level.strict != level.letters) {
+        if level.f.is_empty()
+            || ((level.f.len() > 1 || level.multiphase) && level.strict != level.letters)
+        {
             return Err("a nested ranking function that is not strict on every letter".into());
         }
         let rest: BTreeSet<PieceId> = level.letters.difference(&level.strict).copied().collect();
@@ -715,7 +767,22 @@ pub fn check(
             ];
             let fp: Vec<Term> = level.f.iter().map(|f| primed(voc, f, letter)).collect();
             let f0 = &level.f[0];
-            if level.f.len() > 1 {
+            if level.multiphase {
+                let mut goal = vec![Term::le(&fp[0], &Term::sub(f0, &one))];
+                for (i, fpi) in fp.iter().enumerate().skip(1) {
+                    let mut alt = vec![Term::le(fpi, &Term::sub(&level.f[i], &one))];
+                    alt.extend(level.f[..i].iter().map(|f| Term::gt(f, &zero)));
+                    goal.push(Term::or(alt));
+                }
+                goal.push(Term::or(
+                    level.f.iter().map(|f| Term::gt(f, &zero)).collect(),
+                ));
+                valid(
+                    &hyp,
+                    &Term::and(goal),
+                    "a multiphase ranking function fails",
+                )?;
+            } else if level.f.len() > 1 {
                 let mut goal = vec![Term::le(&fp[0], &Term::sub(f0, &one))];
                 for (k, pair) in level.f.windows(2).enumerate() {
                     let bound = Term::add(vec![pair[1].clone(), pair[0].clone()]);
@@ -759,7 +826,9 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, enc: &Encoded, cert: &Certificate) -> S
             .iter()
             .map(|f| pretty::term(voc, &crate::smt::simplify(f)))
             .collect();
-        let what = if fs.len() > 1 {
+        let what = if level.multiphase {
+            format!("multiphase ({})", fs.join(", "))
+        } else if fs.len() > 1 {
             format!("nested ({})", fs.join(", "))
         } else {
             fs.join("")
@@ -868,7 +937,7 @@ fn fixpoint(
 }
 
 /// The shortest cycle starting with letter `first` and returning to its source within `scc`.
-fn cycle_through(
+pub(super) fn cycle_through(
     enc: &Encoded,
     scc: &BTreeSet<LetterId>,
     first: LetterId,
@@ -1126,6 +1195,38 @@ mod tests {
     }
 
     #[test]
+    fn multiphase_ranking_functions() {
+        if z3().is_none() {
+            return;
+        }
+        // Three phases (z, then y, then x decrease); no nested ranking function.
+        let src = "procedure main() { var x, y, z: int; while (x >= 0) { \
+                   if (*) { x := x + y; } else { x := x + z; } y := y + z; z := z - 1; } }";
+        let a = answer(src);
+        assert!(
+            matches!(&a, Answer::Terminating(why) if why.contains("multiphase")),
+            "{a:?}"
+        );
+    }
+
+    #[test]
+    fn boolean_and_division_atoms() {
+        if z3().is_none() {
+            return;
+        }
+        for src in [
+            // b := x >= 0; assume b: the boolean atom is abstracted consistently.
+            "var b: bool; procedure main() modifies b; { var x: int; \
+             while (true) { b := (x >= 0); assume b; x := x - 1; } }",
+            // x div 2 with its Euclidean bounds.
+            "procedure main() { var x: int; while (x > 0) { x := x / 2; } }",
+        ] {
+            let a = answer(src);
+            assert!(matches!(a, Answer::Terminating(_)), "{src}: {a:?}");
+        }
+    }
+
+    #[test]
     fn nonterminating_loops_are_never_proved() {
         if z3().is_none() {
             return;
@@ -1134,6 +1235,10 @@ mod tests {
             "procedure main() { var x: int; while (x > 0) { x := x + 1; } }",
             "procedure main() { var x, y: int; while (x > 0) { x := x - y; } }",
             "procedure main() { var x: int; while (x >= 0) { x := x * x; } }",
+            // Two phases over the reals would need z to stay below 0 forever: it does not.
+            "procedure main() { var x, y: int; while (x >= 0) { x := x + y; y := y + 1; } }",
+            "procedure main() { var x: int; while (x >= 0) { x := x % 2; } }",
+            "procedure main() { var x: int; var b: bool; while (b) { x := x - 1; } }",
         ] {
             let a = answer(src);
             assert!(!matches!(a, Answer::Terminating(_)), "{src}: {a:?}");

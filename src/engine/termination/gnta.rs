@@ -1,0 +1,836 @@
+//! Nontermination by geometric nontermination arguments (Leike & Heizmann, "Geometric nontermination
+//! arguments", TACAS 2018; LassoRanker's GNTA), with guessed eigenvalues.
+//!
+//! # What it computes
+//!
+//! A lasso of the block-encoded CFA: a `stem` (letters from the initial location to a location `h`)
+//! and a `cycle` (letters from `h` back to `h`). The cycle is composed in SSA form into one relation
+//! `L(x, x', w)` over the numeric state variables `x` it mentions (pre state at `h`), their values
+//! `x'` after the cycle, and auxiliary values `w` (intermediate states, local choices). A disjunct
+//! `D = {A·(x, x', w) ≤ b}` of the *exact* linear DNF of `L` ([`linear::dnf`], rejected when it
+//! over-approximates) is a polyhedron with `D ⊆ L`. The argument of size `k ≤ 3` is a point `x`
+//! (with `w0`), directions `y_1..y_k` (with `r_1..r_k`), eigenvalues `λ_i ≥ 0` and nilpotent parts
+//! `ν_i ≥ 0` such that
+//! - (stem) the stem reaches `x` at `h`;
+//! - (point) `(x, x + Σ y_i, w0) ∈ D`;
+//! - (ray) `A·(y_i, λ_i·y_i + ν_{i-1}·y_{i-1}, r_i) ≤ 0` (constants dropped, strict as non-strict).
+//!
+//! Then with `U` the upper bidiagonal matrix of the `λ_i` and `ν_i` (all entries `≥ 0`) and
+//! `v_t = Σ_{j<t} U^j·1 ≥ 0`, the states `x_t = x + Y·v_t` satisfy
+//! `(x_t, x_{t+1}, w0 + R·v_t) = (x, x + Y·1, w0) + Σ_i v_{t,i}·(y_i, (Y·U)_i, r_i)`, so every row of
+//! `A` is at most `b` (the point) plus a non-negative combination of non-positive numbers (the rays):
+//! each step stays in `D ⊆ L`, an infinite execution. Unwritten variables get direction 0. Over the
+//! integers the execution is integral when `x`, `w0`, `y_i`, `r_i` are integral (they are values
+//! of `Int` variables) and the `λ_i`, `ν_i` are non-negative integers, which is required as soon
+//! as one variable of the lasso is an integer.
+//!
+//! The eigenvalues are guessed (which keeps every query linear): 0 and 1, the non-negative rational
+//! roots of the characteristic polynomial of the update matrix when `D` determines `x'` as an
+//! affine function of `x`, and the ratios `-a/a'` of the coefficients of a variable's pre and post
+//! value in one constraint; `ν_i ∈ {0, 1}` between equal eigenvalues.
+//!
+//! # Soundness invariant
+//!
+//! NONTERMINATING is returned only after the argument is re-validated in a *fresh* solver session:
+//! `D ∧ ¬L` unsat (the polyhedron lies inside the loop's relation), the point and every ray
+//! condition with the model's values (ground formulas) `sat`, the stem formula with its final state
+//! fixed to `x` `sat` (with the definitions of recursive functions), and the eigenvalues checked
+//! non-negative, and integral when required, in exact arithmetic. Only lassos whose letters are exact
+//! (no `{:overapproximation}` edge, no uninterpreted function) and whose cycle mentions only numeric
+//! variables are considered; the stem and the cycle are paths of the automaton from its initial
+//! location, so the execution is one of the program.
+
+use super::linear::{self, Constraint, Lin, Q, Rel};
+use super::ranking::{cycle_through, reachable_letters, sccs, session_config, timed_out};
+use crate::engine::blocks::{self, Encoded, LetterId};
+use crate::engine::cfa::{self, Cfa, LocId};
+use crate::engine::transition::{PVar, TransFormula, Vocabulary};
+use crate::engine::{BlockEncoding, Config};
+use crate::ir::Program;
+use crate::smt::{SatResult, Session, Sort, Term, Value, Var};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::time::Instant;
+
+/// Lassos tried at most.
+const MAX_LASSOS: usize = 16;
+/// Disjuncts of a cycle's DNF at most.
+const MAX_DISJUNCTS: usize = 32;
+/// Guessed eigenvalues per disjunct at most.
+const MAX_EIGENVALUES: usize = 5;
+/// Queries per disjunct at most.
+const MAX_QUERIES: usize = 400;
+
+/// Looks for a geometric nontermination argument before `deadline`; the reason (with the argument)
+/// if one is found and re-validated.
+pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> Option<String> {
+    let voc = Vocabulary::new(program);
+    let cfa = cfa::build(&voc, config.max_locations).ok()?;
+    if cfa.is_concurrent() {
+        return None;
+    }
+    let enc = blocks::encode_all(&cfa, &voc, BlockEncoding::Large).ok()?;
+    let reach = reachable_letters(&enc);
+    let exact = |a: LetterId| -> bool {
+        let l = &enc.letters[a];
+        l.edges.iter().all(|&e| cfa.edges[e].overapprox.is_none())
+            && l.tf.formula.symbols().funs.is_empty()
+    };
+    let stem_to = stems(&enc, &exact);
+    let mut session = Session::new(session_config(config, deadline)).ok()?;
+    let mut tries = 0;
+    for scc in sccs(&enc, &reach) {
+        for &first in &scc {
+            if tries >= MAX_LASSOS || timed_out(deadline) {
+                return None;
+            }
+            let h = enc.letters[first].src;
+            let Some(stem) = stem_to.get(&h) else {
+                continue;
+            };
+            let Some(cycle) = cycle_through(&enc, &scc, first) else {
+                continue;
+            };
+            if !cycle.iter().all(|&a| exact(a)) {
+                continue;
+            }
+            tries += 1;
+            let Some(lasso) = Lasso::build(&voc, &enc, stem, &cycle) else {
+                continue;
+            };
+            if let Some(arg) = lasso.search(&cfa, &mut session, deadline) {
+                let mut fresh = Session::new(session_config(config, deadline)).ok()?;
+                match lasso.validate(&cfa, &arg, &mut fresh) {
+                    Ok(()) => return Some(describe(&voc, &cfa, &lasso, &arg, h)),
+                    Err(_) => continue,
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Shortest stems (BFS over exact letters) from the initial location to each location.
+fn stems(enc: &Encoded, exact: &dyn Fn(LetterId) -> bool) -> BTreeMap<LocId, Vec<LetterId>> {
+    let mut stem_to: BTreeMap<LocId, Vec<LetterId>> = BTreeMap::new();
+    stem_to.insert(enc.init, Vec::new());
+    let mut queue = std::collections::VecDeque::from([enc.init]);
+    while let Some(l) = queue.pop_front() {
+        for &a in &enc.out[l] {
+            let t = enc.letters[a].tgt;
+            if !stem_to.contains_key(&t) && exact(a) {
+                let mut p = stem_to[&l].clone();
+                p.push(a);
+                stem_to.insert(t, p);
+                queue.push_back(t);
+            }
+        }
+    }
+    stem_to
+}
+
+/// SSA composition of letters: the current term of each program variable and the conjuncts.
+struct Ssa {
+    current: BTreeMap<PVar, Term>,
+    conj: Vec<Term>,
+    n: usize,
+    tag: &'static str,
+}
+
+impl Ssa {
+    fn step(&mut self, voc: &Vocabulary, tf: &TransFormula) -> Option<()> {
+        self.n += 1;
+        let n = self.n;
+        let mut map: HashMap<Var, Term> = HashMap::new();
+        for v in tf.formula.free_vars() {
+            match voc.lookup(&v) {
+                Some((x, false)) => {
+                    let cur = self
+                        .current
+                        .get(&x)
+                        .cloned()
+                        .unwrap_or_else(|| Term::var(&v));
+                    map.insert(v, cur);
+                }
+                Some((x, true)) => {
+                    if !tf.writes.contains(&x) {
+                        return None;
+                    }
+                }
+                None => {
+                    let name = format!("{}@{}{n}", v.name, self.tag);
+                    map.insert(v.clone(), Term::var(&Var::new(name, v.sort.clone())));
+                }
+            }
+        }
+        for &x in &tf.writes {
+            let post = voc.post(x).ok()?;
+            let name = format!("{}@{}{n}", post.name, self.tag);
+            let fresh = Term::var(&Var::new(name, post.sort.clone()));
+            map.insert(post, fresh.clone());
+            self.current.insert(x, fresh);
+        }
+        self.conj.push(tf.formula.substitute(&map));
+        Some(())
+    }
+}
+
+/// The role of a variable of the cycle's relation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Value of state variable `i` at the loop head.
+    Pre(usize),
+    /// Value of written state variable `i` after the cycle.
+    Post(usize),
+    Aux,
+}
+
+/// A lasso prepared for the search.
+struct Lasso {
+    stem_len: usize,
+    cycle_len: usize,
+    /// The stem in SSA form and the term of each state variable at its end.
+    stem: Term,
+    stem_end: Vec<Term>,
+    /// State variables: program variable, its value at the loop head (a variable of the queries),
+    /// whether the cycle writes it.
+    state: Vec<(PVar, Var, bool)>,
+    /// Final SSA variable of each written state variable.
+    post: BTreeMap<usize, Var>,
+    /// The cycle's relation.
+    relation: Term,
+    /// Some variable is an integer: eigenvalues must be integers.
+    integral: bool,
+}
+
+/// An argument found by [`Lasso::search`]: a disjunct, eigenvalues, nilpotent parts, and values.
+#[derive(Clone, Debug)]
+struct Argument {
+    disjunct: Vec<Constraint>,
+    lambda: Vec<Q>,
+    nu: Vec<Q>,
+    /// Values of the point (state variables at the loop head, auxiliaries).
+    point: BTreeMap<Var, Value>,
+    /// Values of the directions: `rays[i]` maps state index or auxiliary to a value.
+    rays: Vec<BTreeMap<Var, Value>>,
+}
+
+impl Lasso {
+    fn build(
+        voc: &Vocabulary,
+        enc: &Encoded,
+        stem: &[LetterId],
+        cycle: &[LetterId],
+    ) -> Option<Lasso> {
+        let mut s = Ssa {
+            current: BTreeMap::new(),
+            conj: Vec::new(),
+            n: 0,
+            tag: "gstem",
+        };
+        for &a in stem {
+            s.step(voc, &enc.letters[a].tf)?;
+        }
+        // State variables: every program variable the cycle mentions; all numeric.
+        let mut pvars: BTreeSet<PVar> = BTreeSet::new();
+        for &a in cycle {
+            let tf = &enc.letters[a].tf;
+            pvars.extend(tf.writes.iter().copied());
+            for v in tf.formula.free_vars() {
+                if let Some((x, _)) = voc.lookup(&v) {
+                    pvars.insert(x);
+                }
+            }
+        }
+        let mut state = Vec::new();
+        let mut stem_end = Vec::new();
+        let mut l = Ssa {
+            current: BTreeMap::new(),
+            conj: Vec::new(),
+            n: 0,
+            tag: "gloop",
+        };
+        let mut integral = false;
+        for &x in &pvars {
+            let pre = voc.pre(x).ok()?;
+            match pre.sort {
+                Sort::Int => integral = true,
+                Sort::Real => {}
+                _ => return None,
+            }
+            let at_h = Var::new(format!("{}@ghead", pre.name), pre.sort.clone());
+            l.current.insert(x, Term::var(&at_h));
+            stem_end.push(
+                s.current
+                    .get(&x)
+                    .cloned()
+                    .unwrap_or_else(|| Term::var(&pre)),
+            );
+            state.push((x, at_h, false));
+        }
+        let start = l.current.clone();
+        for &a in cycle {
+            l.step(voc, &enc.letters[a].tf)?;
+        }
+        let mut post = BTreeMap::new();
+        for (i, (x, _, written)) in state.iter_mut().enumerate() {
+            if l.current.get(x) != start.get(x) {
+                *written = true;
+                post.insert(i, l.current.get(x)?.as_var()?.clone());
+            }
+        }
+        let relation = Term::and(l.conj);
+        for v in relation.free_vars() {
+            if !matches!(v.sort, Sort::Int | Sort::Real) {
+                return None;
+            }
+            integral |= v.sort == Sort::Int;
+        }
+        Some(Lasso {
+            stem_len: stem.len(),
+            cycle_len: cycle.len(),
+            stem: Term::and(s.conj),
+            stem_end,
+            state,
+            post,
+            relation,
+            integral,
+        })
+    }
+
+    fn role(&self, v: &Var) -> Role {
+        if let Some(i) = self.state.iter().position(|(_, h, _)| h == v) {
+            return Role::Pre(i);
+        }
+        if let Some((&i, _)) = self.post.iter().find(|(_, p)| *p == v) {
+            return Role::Post(i);
+        }
+        Role::Aux
+    }
+
+    /// The variable of direction `i` for the query variable `v` (a state variable at the head or an
+    /// auxiliary).
+    fn dir(i: usize, v: &Var) -> Var {
+        Var::new(format!("{}@gdir{i}", v.name), v.sort.clone())
+    }
+
+    /// The point condition: `D` with each post value `x + Σ y_i`.
+    fn point(&self, d: &[Constraint], k: usize) -> Term {
+        let mut map: HashMap<Var, Term> = HashMap::new();
+        for (&i, p) in &self.post {
+            let h = &self.state[i].1;
+            let mut sum = vec![Term::var(h)];
+            sum.extend((0..k).map(|j| Term::var(&Self::dir(j, h))));
+            map.insert(p.clone(), Term::add(sum));
+        }
+        Term::and(d.iter().map(|c| c.term().substitute(&map)).collect())
+    }
+
+    /// The ray conditions of directions `0..k` for eigenvalues `lambda` and nilpotent parts `nu`
+    /// (`nu[i]` links direction `i + 1` to direction `i`).
+    fn rays(&self, d: &[Constraint], lambda: &[Q], nu: &[Q]) -> Term {
+        let mut conj = Vec::new();
+        for i in 0..lambda.len() {
+            for c in d {
+                let mut lin = Lin::constant(Q::zero());
+                for (v, a) in &c.lin.coef {
+                    match self.role(v) {
+                        Role::Pre(s) => {
+                            if self.state[s].2 {
+                                lin = lin.add_scaled(&Lin::var(&Self::dir(i, v)), a);
+                            }
+                        }
+                        Role::Post(s) => {
+                            let h = &self.state[s].1;
+                            lin = lin.add_scaled(&Lin::var(&Self::dir(i, h)), &(a * &lambda[i]));
+                            if i > 0 && !nu[i - 1].is_zero() {
+                                let prev = Lin::var(&Self::dir(i - 1, h));
+                                lin = lin.add_scaled(&prev, &(a * &nu[i - 1]));
+                            }
+                        }
+                        Role::Aux => lin = lin.add_scaled(&Lin::var(&Self::dir(i, v)), a),
+                    }
+                }
+                let rel = if c.rel == Rel::Eq { Rel::Eq } else { Rel::Le };
+                conj.push(Constraint { lin, rel }.term());
+            }
+        }
+        Term::and(conj)
+    }
+
+    /// The stem reaching the values `at` of the state variables at the loop head.
+    fn stem_to(&self, at: &dyn Fn(usize) -> Term) -> Term {
+        let mut conj = vec![self.stem.clone()];
+        for (i, e) in self.stem_end.iter().enumerate() {
+            conj.push(Term::eq(e, &at(i)));
+        }
+        Term::and(conj)
+    }
+
+    /// Searches an argument over the disjuncts of the cycle's DNF and the guessed eigenvalues.
+    fn search(
+        &self,
+        cfa: &Cfa,
+        session: &mut Session,
+        deadline: Option<Instant>,
+    ) -> Option<Argument> {
+        let lin = linear::dnf(&self.relation, MAX_DISJUNCTS).ok()?;
+        if lin.approximated {
+            return None;
+        }
+        let stem = self.stem_to(&|i| Term::var(&self.state[i].1));
+        session.push();
+        for d in &cfa.definitions {
+            session.assert(d);
+        }
+        session.assert(&stem);
+        let reachable = session.check_sat() == SatResult::Sat;
+        let mut found = None;
+        if reachable {
+            'disjuncts: for d in &lin.disjuncts {
+                let mut queries = 0;
+                for (lambda, nu) in self.guesses(d) {
+                    queries += 1;
+                    if queries > MAX_QUERIES || timed_out(deadline) {
+                        break 'disjuncts;
+                    }
+                    let k = lambda.len();
+                    session.push();
+                    session.assert(&self.point(d, k));
+                    session.assert(&self.rays(d, &lambda, &nu));
+                    let r = session.check_sat();
+                    if r == SatResult::Sat {
+                        found = self.model(session, d, lambda, nu);
+                    }
+                    session.pop();
+                    if found.is_some() {
+                        break 'disjuncts;
+                    }
+                }
+            }
+        }
+        session.pop();
+        found
+    }
+
+    fn model(
+        &self,
+        session: &mut Session,
+        d: &[Constraint],
+        lambda: Vec<Q>,
+        nu: Vec<Q>,
+    ) -> Option<Argument> {
+        let k = lambda.len();
+        let mut point_vars: BTreeSet<Var> = self.state.iter().map(|(_, h, _)| h.clone()).collect();
+        let mut dir_of: BTreeSet<Var> = BTreeSet::new();
+        for c in d {
+            for v in c.vars() {
+                match self.role(v) {
+                    Role::Aux => {
+                        point_vars.insert(v.clone());
+                        dir_of.insert(v.clone());
+                    }
+                    Role::Pre(s) | Role::Post(s) => {
+                        if self.state[s].2 {
+                            dir_of.insert(self.state[s].1.clone());
+                        }
+                    }
+                }
+            }
+        }
+        for (i, _) in self.post.iter() {
+            dir_of.insert(self.state[*i].1.clone());
+        }
+        let mut terms: Vec<Term> = point_vars.iter().map(Term::var).collect();
+        for i in 0..k {
+            terms.extend(dir_of.iter().map(|v| Term::var(&Self::dir(i, v))));
+        }
+        let values = session.get_values(&terms).ok()?;
+        let by_name: HashMap<String, Value> = values
+            .into_iter()
+            .filter_map(|(t, v)| Some((t.as_var()?.name.clone(), v)))
+            .collect();
+        let point = point_vars
+            .iter()
+            .map(|v| Some((v.clone(), by_name.get(&v.name)?.clone())))
+            .collect::<Option<BTreeMap<_, _>>>()?;
+        let rays = (0..k)
+            .map(|i| {
+                dir_of
+                    .iter()
+                    .map(|v| {
+                        let dv = Self::dir(i, v);
+                        Some((dv.clone(), by_name.get(&dv.name)?.clone()))
+                    })
+                    .collect::<Option<BTreeMap<_, _>>>()
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Argument {
+            disjunct: d.to_vec(),
+            lambda,
+            nu,
+            point,
+            rays,
+        })
+    }
+
+    /// Candidate (eigenvalues, nilpotent parts) for sizes 1 to 3, most plausible first.
+    fn guesses(&self, d: &[Constraint]) -> Vec<(Vec<Q>, Vec<Q>)> {
+        let mut cands: BTreeSet<Q> = BTreeSet::from([Q::zero(), Q::one(), q(2)]);
+        cands.extend(self.eigenvalues(d));
+        // Ratios of a variable's pre and post coefficients in one constraint.
+        for c in d {
+            for (v, a) in &c.lin.coef {
+                if let Role::Pre(s) = self.role(v) {
+                    if let Some(p) = self.post.get(&s) {
+                        if let Some(b) = c.lin.coef.get(p) {
+                            cands.insert(-(a / b));
+                        }
+                    }
+                }
+            }
+        }
+        let ok = |q: &Q| !q.is_negative() && (!self.integral || q.is_integer());
+        let mut cands: Vec<Q> = cands.into_iter().filter(ok).collect();
+        cands.truncate(MAX_EIGENVALUES);
+        let mut out = Vec::new();
+        for l in &cands {
+            out.push((vec![l.clone()], Vec::new()));
+        }
+        // Ordered pairs: the nilpotent part may link different eigenvalues (an upper triangular
+        // update, not only a Jordan block).
+        for a in &cands {
+            for b in &cands {
+                for nu in [Q::zero(), Q::one()] {
+                    out.push((vec![a.clone(), b.clone()], vec![nu]));
+                }
+            }
+        }
+        for a in &cands {
+            for b in &cands {
+                for c in &cands {
+                    for (n1, n2) in [(0, 0), (1, 1), (1, 0), (0, 1)] {
+                        out.push((vec![a.clone(), b.clone(), c.clone()], vec![q(n1), q(n2)]));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The non-negative rational eigenvalues of the update matrix, if `d` determines every written
+    /// variable's post value as an affine function of the pre values (equalities without auxiliaries).
+    fn eigenvalues(&self, d: &[Constraint]) -> Vec<Q> {
+        let n = self.state.len();
+        let mut m = vec![vec![Q::zero(); n]; n];
+        for (s, row) in m.iter_mut().enumerate() {
+            if !self.state[s].2 {
+                row[s] = Q::one();
+                continue;
+            }
+            let Some(p) = self.post.get(&s) else {
+                return Vec::new();
+            };
+            let def = d.iter().find(|c| {
+                c.rel == Rel::Eq
+                    && c.lin.coef.contains_key(p)
+                    && c.lin
+                        .coef
+                        .keys()
+                        .all(|v| v == p || matches!(self.role(v), Role::Pre(_)))
+            });
+            let Some(def) = def else {
+                return Vec::new();
+            };
+            let b = &def.lin.coef[p];
+            for (v, a) in &def.lin.coef {
+                if let Role::Pre(t) = self.role(v) {
+                    row[t] = -(a / b);
+                }
+            }
+        }
+        rational_roots(&char_poly(&m))
+            .into_iter()
+            .filter(|q| !q.is_negative())
+            .collect()
+    }
+
+    /// Re-validates `arg` in `fresh` (module comment); `Err` names the first failed condition.
+    fn validate(&self, cfa: &Cfa, arg: &Argument, fresh: &mut Session) -> Result<(), String> {
+        let k = arg.lambda.len();
+        if k == 0 || arg.nu.len() + 1 != k {
+            return Err("malformed argument".into());
+        }
+        for q in arg.lambda.iter().chain(&arg.nu) {
+            if q.is_negative() || (self.integral && !q.is_integer()) {
+                return Err("an eigenvalue is negative or not integral".into());
+            }
+        }
+        let mut check = |hyp: &[Term], want: SatResult, what: &str| -> Result<(), String> {
+            fresh.push();
+            for h in hyp {
+                fresh.assert(h);
+            }
+            let r = fresh.check_sat();
+            fresh.pop();
+            if r == want {
+                Ok(())
+            } else {
+                Err(format!("{what}: {r}"))
+            }
+        };
+        let d = Term::and(arg.disjunct.iter().map(Constraint::term).collect());
+        check(
+            &[d, Term::not(&self.relation)],
+            SatResult::Unsat,
+            "the polyhedron is not inside the loop",
+        )?;
+        let mut values: HashMap<Var, Term> = HashMap::new();
+        for (v, x) in &arg.point {
+            values.insert(v.clone(), Term::constant(x.clone()));
+        }
+        for ray in &arg.rays {
+            for (v, x) in ray {
+                values.insert(v.clone(), Term::constant(x.clone()));
+            }
+        }
+        // Every state variable and every variable of a ray has a value: ground formulas.
+        let point = self.point(&arg.disjunct, k).substitute(&values);
+        let rays = self
+            .rays(&arg.disjunct, &arg.lambda, &arg.nu)
+            .substitute(&values);
+        for (t, what) in [(&point, "point"), (&rays, "ray")] {
+            if !t.free_vars().is_empty() {
+                return Err(format!("the {what} condition is not ground"));
+            }
+            check(std::slice::from_ref(t), SatResult::Sat, what)?;
+        }
+        let at = |i: usize| {
+            values
+                .get(&self.state[i].1)
+                .cloned()
+                .unwrap_or_else(|| Term::var(&self.state[i].1))
+        };
+        let stem = self.stem_to(&at);
+        let mut hyp = cfa.definitions.clone();
+        hyp.push(stem);
+        check(&hyp, SatResult::Sat, "the stem does not reach the point")?;
+        Ok(())
+    }
+}
+
+fn q(n: i64) -> Q {
+    Q::from_integer(BigInt::from(n))
+}
+
+/// The coefficients (lowest degree first) of the characteristic polynomial `det(λI − M)`
+/// (Faddeev–LeVerrier, exact).
+fn char_poly(m: &[Vec<Q>]) -> Vec<Q> {
+    let n = m.len();
+    let mut c = vec![Q::zero(); n + 1];
+    c[n] = Q::one();
+    let mut mk = vec![vec![Q::zero(); n]; n];
+    for k in 1..=n {
+        // M_k = M · M_{k-1} + c_{n-k+1} I
+        let mut next = vec![vec![Q::zero(); n]; n];
+        for i in 0..n {
+            for j in 0..n {
+                let mut s = Q::zero();
+                for (l, row) in mk.iter().enumerate() {
+                    s += &m[i][l] * &row[j];
+                }
+                if i == j {
+                    s += &c[n - k + 1];
+                }
+                next[i][j] = s;
+            }
+        }
+        mk = next;
+        // c_{n-k} = -tr(M · M_k) / k
+        let mut tr = Q::zero();
+        for i in 0..n {
+            for (l, row) in mk.iter().enumerate() {
+                tr += &m[i][l] * &row[i];
+            }
+        }
+        c[n - k] = -tr / Q::from_integer(BigInt::from(k));
+    }
+    c
+}
+
+/// The rational roots of a polynomial (coefficients lowest degree first), by the rational root
+/// theorem; only for small coefficients (else none).
+fn rational_roots(p: &[Q]) -> Vec<Q> {
+    let mut l = BigInt::one();
+    for c in p {
+        l = l.lcm(c.denom());
+    }
+    let mut ints: Vec<BigInt> = p
+        .iter()
+        .map(|c| (c * Q::from_integer(l.clone())).to_integer())
+        .collect();
+    let mut roots = Vec::new();
+    // Zero roots.
+    while ints.len() > 1 && ints[0].is_zero() {
+        ints.remove(0);
+        if !roots.contains(&Q::zero()) {
+            roots.push(Q::zero());
+        }
+    }
+    let (Some(a0), Some(an)) = (ints.first(), ints.last()) else {
+        return roots;
+    };
+    let (Some(a0), Some(an)) = (a0.abs().to_u64(), an.abs().to_u64()) else {
+        return roots;
+    };
+    if a0 == 0 || an == 0 || a0 > 1_000_000 || an > 1_000_000 {
+        return roots;
+    }
+    let divisors = |n: u64| -> Vec<u64> { (1..=n).filter(|d| n % d == 0).take(64).collect() };
+    let eval = |x: &Q| -> bool {
+        let mut acc = Q::zero();
+        for c in ints.iter().rev() {
+            acc = acc * x + Q::from_integer(c.clone());
+        }
+        acc.is_zero()
+    };
+    for p in divisors(a0) {
+        for q in divisors(an) {
+            for s in [1i64, -1] {
+                let x = Q::new(BigInt::from(p) * s, BigInt::from(q));
+                if !roots.contains(&x) && eval(&x) {
+                    roots.push(x);
+                }
+            }
+        }
+    }
+    roots.sort();
+    roots
+}
+
+fn describe(voc: &Vocabulary, cfa: &Cfa, lasso: &Lasso, arg: &Argument, h: LocId) -> String {
+    let procedure = cfa.locs[h]
+        .proc
+        .map(|p| voc.program.proc(p).name.clone())
+        .unwrap_or_default();
+    let show = |v: &Value| match v.as_rational() {
+        Some(q) => q.to_string(),
+        None => format!("{v:?}"),
+    };
+    let state: Vec<String> = lasso
+        .state
+        .iter()
+        .filter_map(|(x, h, _)| {
+            Some(format!(
+                "{} = {}",
+                voc.display_name(*x),
+                show(arg.point.get(h)?)
+            ))
+        })
+        .collect();
+    let mut dirs = Vec::new();
+    for (i, ray) in arg.rays.iter().enumerate() {
+        let comps: Vec<String> = lasso
+            .state
+            .iter()
+            .filter(|(_, _, w)| *w)
+            .filter_map(|(x, h, _)| {
+                let v = ray.get(&Lasso::dir(i, h))?;
+                Some(format!("{} = {}", voc.display_name(*x), show(v)))
+            })
+            .collect();
+        let nu = if i > 0 && !arg.nu[i - 1].is_zero() {
+            format!(", nilpotent part {}", arg.nu[i - 1])
+        } else {
+            String::new()
+        };
+        dirs.push(format!(
+            "y{} ({}) with eigenvalue {}{nu}",
+            i + 1,
+            comps.join(", "),
+            arg.lambda[i]
+        ));
+    }
+    format!(
+        "a geometric nontermination argument: a stem of {} letters reaches the loop head in \
+         procedure {procedure} with {}, then a loop of {} letters runs forever along {}",
+        lasso.stem_len,
+        state.join(", "),
+        lasso.cycle_len,
+        dirs.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn characteristic_polynomial_and_roots() {
+        // [[2, 1], [0, 3]]: (λ - 2)(λ - 3) = λ² - 5λ + 6
+        let m = vec![vec![q(2), q(1)], vec![q(0), q(3)]];
+        let p = char_poly(&m);
+        assert_eq!(p, vec![q(6), q(-5), q(1)]);
+        assert_eq!(rational_roots(&p), vec![q(2), q(3)]);
+        // Swap [[0, 1], [1, 0]]: λ² - 1, roots ±1.
+        let m = vec![vec![q(0), q(1)], vec![q(1), q(0)]];
+        assert_eq!(rational_roots(&char_poly(&m)), vec![q(-1), q(1)]);
+        // λ² (nilpotent) has the root 0 only.
+        let m = vec![vec![q(0), q(1)], vec![q(0), q(0)]];
+        assert_eq!(rational_roots(&char_poly(&m)), vec![q(0)]);
+    }
+
+    fn answer(src: &str) -> Option<String> {
+        let (ast, diags) = crate::syntax::parse(src);
+        let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
+        let (program, diags) = crate::ir::check(&ast);
+        let program = program.unwrap_or_else(|| panic!("{diags:?}"));
+        let config = Config {
+            property: crate::engine::Property::Termination,
+            ..Config::default()
+        };
+        prove(&program, &config, None)
+    }
+
+    fn have_solver() -> bool {
+        let cfg = crate::smt::SolverConfig::new(crate::smt::SolverKind::Z3);
+        Session::new(cfg).is_ok()
+    }
+
+    #[test]
+    fn geometric_arguments() {
+        if !have_solver() {
+            return;
+        }
+        for src in [
+            // Eigenvalue 2 (no fixpoint: x grows).
+            "procedure main() { var x: int; while (x > 1) { x := 2 * x; } }",
+            // Eigenvalues 2 and 3.
+            "procedure main() { var x, y: int; while (x + y >= 1 && x <= -1) { x := 2*x; y := 3*y; } }",
+            // A nondeterministic update.
+            "procedure main() { var x, o: int; while (x > 1) { o := x; havoc x; assume x >= 2*o; } }",
+            // Nilpotent part: b grows by one, a triples.
+            "procedure main() { var a, b: real; while (a - b >= 0.0 && b >= 0.0) { a := 3.0*a; b := b + 1.0; } }",
+        ] {
+            assert!(answer(src).is_some(), "{src}");
+        }
+    }
+
+    #[test]
+    fn terminating_loops_have_no_argument() {
+        if !have_solver() {
+            return;
+        }
+        for src in [
+            "procedure main() { var x: int; while (x > 0) { x := x - 1; } }",
+            // Over the reals this halves forever above 0 but x >= 1 is left eventually.
+            "procedure main() { var x: real; while (x >= 1.0) { x := x / 2.0; } }",
+            // Over the integers 2x = 1 has no solution.
+            "procedure main() { var x, y: int; while (2 * x == 1) { y := y + 1; } }",
+        ] {
+            assert!(answer(src).is_none(), "{src}");
+        }
+    }
+}
