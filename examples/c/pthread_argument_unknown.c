@@ -1,4 +1,5 @@
-//#Unknown
+//#Unknown unsupported: thread argument
+//#Safe
 // The thread reads its argument, a pointer: without a memory model this is not translated.
 #include <pthread.h>
 extern void reach_error(void);
