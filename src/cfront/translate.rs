@@ -503,6 +503,9 @@ impl<'a> Translator<'a> {
         let mut routines = ThreadRoutines::default();
         lang_c::visit::Visit::visit_translation_unit(&mut routines, unit);
         self.thread_fns = routines.0;
+        if self.thread_fns.contains("main") {
+            return unsupported("`main` as a thread start routine", main_span);
+        }
         self.enqueue("main");
         while let Some(name) = self.queue.pop() {
             self.function(&name)?;

@@ -688,7 +688,9 @@ fn emit_ir(cli: &Cli) -> i32 {
             }
         };
         let ast = if crate::cfront::is_c_file(path) {
-            match crate::cfront::translate_file(path, &src, &cli.architecture.c_options()) {
+            let mut opts = cli.architecture.c_options();
+            opts.reach_only = cli.engine.property == PropertyArg::UnreachCall;
+            match crate::cfront::translate_file(path, &src, &opts) {
                 Ok(ast) => ast,
                 Err(e) => {
                     let code = match e {
