@@ -15,6 +15,7 @@ fn options(arch: Arch) -> Options {
     Options {
         arch,
         ilp32_include: Some(dir),
+        reach_only: false,
     }
 }
 
@@ -179,6 +180,98 @@ fn mangled_programs_never_panic() {
             }
             let r = std::panic::catch_unwind(|| cfront::translate_file(&f, &s, &opts));
             assert!(r.is_ok(), "panic on a mangled {}:\n{s}", f.display());
+        }
+    }
+}
+
+fn translate_text(name: &str, src: &str) -> Result<String, CError> {
+    let dir = std::env::temp_dir().join(format!("lapidary-cfront-pt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let f = dir.join(name);
+    std::fs::write(&f, src).expect("write");
+    let r = cfront::translate_file(&f, src, &options(Arch::Lp64))
+        .map(|ast| syntax::print::program(&ast));
+    let _ = std::fs::remove_file(&f);
+    r
+}
+
+/// pthreads onto fork/join/atomic: thread ids from the fork counter, joins by id, a mutex as an
+/// atomic test-and-set, `__VERIFIER_atomic_*` calls in atomic blocks.
+#[test]
+fn pthreads_become_fork_join_atomic() {
+    let src = "#include <pthread.h>\n\
+        int g;\n\
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\
+        void __VERIFIER_atomic_inc(void) { g = g + 1; }\n\
+        void *worker(void *arg) { pthread_mutex_lock(&m); g = 1; pthread_mutex_unlock(&m); return NULL; }\n\
+        int main(void) { pthread_t t[2]; pthread_create(&t[1], NULL, worker, NULL);\n\
+        __VERIFIER_atomic_inc(); pthread_join(t[1], NULL); return g; }\n";
+    let text = translate_text("pt.c", src).expect("translates");
+    assert!(text.contains("#pthreadsForks := 1;"), "{text}");
+    assert!(text.contains("fork #t~"), "{text}");
+    assert!(text.contains(" worker();"), "{text}");
+    assert!(text.contains("join t~1[1];"), "{text}");
+    assert!(text.contains("assume (~m == 0);"), "{text}");
+    assert!(text.contains("~m := 1;"), "{text}");
+    assert!(text.contains("~m := 0;"), "{text}");
+    assert!(text.contains("call __VERIFIER_atomic_inc();"), "{text}");
+    assert!(text.contains("procedure worker()"), "{text}");
+    // the translation reads back and type-checks
+    let (back, diags) = syntax::parse(&text);
+    let back = back.unwrap_or_else(|| panic!("{diags:?}"));
+    let (program, diags) = lapidary::ir::check(&back);
+    assert!(
+        program.is_some() && !lapidary::diag::has_errors(&diags),
+        "{diags:?}"
+    );
+}
+
+/// What needs the memory model stays unsupported, with its line.
+#[test]
+fn pthread_constructs_without_memory_model_are_unsupported() {
+    let head = "#include <pthread.h>\nint g;\n";
+    let cases = [
+        // the thread reads its argument
+        (
+            "void *w(void *a) { g = (a != 0); return NULL; }\nint main(void) { pthread_t t; pthread_create(&t, NULL, w, NULL); return 0; }\n",
+            "thread argument `a`",
+            3,
+        ),
+        // the thread's result is read
+        (
+            "void *w(void *a) { return NULL; }\nint main(void) { void *r; pthread_t t; pthread_create(&t, NULL, w, NULL); pthread_join(t, &r); return 0; }\n",
+            "",
+            4,
+        ),
+        // a thread routine called directly
+        (
+            "void *w(void) { return NULL; }\nint main(void) { pthread_t t; pthread_create(&t, NULL, w, NULL); w(); return 0; }\n",
+            "call of thread start routine `w`",
+            4,
+        ),
+        // thread attributes
+        (
+            "void *w(void *a) { return NULL; }\npthread_attr_t at;\nint main(void) { pthread_t t; pthread_create(&t, &at, w, NULL); return 0; }\n",
+            "thread attributes",
+            5,
+        ),
+        // a mutex that is not a global `pthread_mutex_t`
+        (
+            "int main(void) { pthread_mutex_t *p; pthread_mutex_lock(p); return 0; }\n",
+            "",
+            3,
+        ),
+    ];
+    for (body, what, line) in cases {
+        let src = format!("{head}{body}");
+        match translate_text("bad.c", &src) {
+            Err(CError::Unsupported {
+                construct, line: l, ..
+            }) => {
+                assert!(construct.contains(what), "{construct}\n{src}");
+                assert_eq!(l, line, "{construct}\n{src}");
+            }
+            other => panic!("expected unsupported, got {other:?}\n{src}"),
         }
     }
 }

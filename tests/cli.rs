@@ -381,3 +381,82 @@ fn sarif_log_has_one_result_per_violation_with_its_trace() {
         .collect();
     assert_eq!(rules, ["E0105", "V0001"]);
 }
+
+/// `--svcomp`: the last line of stdout is BenchExec's verdict; `--spec` reads SV-COMP property
+/// files; properties the engine does not check answer UNKNOWN; `unreach-call` checks only
+/// `reach_error` (a failing `assert` is assumed away).
+#[test]
+fn svcomp_verdict_line_and_property_files() {
+    let last = |out: &std::process::Output| {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .last()
+            .unwrap_or("")
+            .to_string()
+    };
+    let unsafe_c = temp_file(
+        "sv_unsafe.c",
+        "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main(void) { int x = __VERIFIER_nondet_int(); if (x == 3) reach_error(); return 0; }\n",
+    );
+    let assert_c = temp_file(
+        "sv_assert.c",
+        "#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\nint main(void) { int x = __VERIFIER_nondet_int(); assert(x != 3); return 0; }\n",
+    );
+    let reach = temp_file(
+        "unreach-call.prp",
+        "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+    );
+    let race = temp_file(
+        "no-data-race.prp",
+        "CHECK( init(main()), LTL(G ! data-race) )\n",
+    );
+    let mem = temp_file(
+        "valid-memsafety.prp",
+        "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n",
+    );
+    let bad = temp_file("bad.prp", "CHECK( init(main()), LTL(G whatever) )\n");
+
+    let out = verify()
+        .arg("--svcomp")
+        .arg(&unsafe_c)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(last(&out), "FALSE(unreach-call)");
+    let out = verify()
+        .arg("--svcomp")
+        .arg("--spec")
+        .arg(&reach)
+        .arg(&assert_c)
+        .output()
+        .expect("run");
+    assert_eq!(last(&out), "TRUE", "assert is not reach_error");
+    // without --svcomp the assertion is checked
+    let out = verify().arg(&assert_c).output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    for prp in [&race, &mem] {
+        let out = verify()
+            .args(["--svcomp", "--spec"])
+            .arg(prp)
+            .arg(&unsafe_c)
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(last(&out), "UNKNOWN");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("unsupported: property"));
+    }
+    let out = verify()
+        .args(["--property", "no-overflow", "--svcomp"])
+        .arg(&unsafe_c)
+        .output()
+        .expect("run");
+    assert_eq!(last(&out), "UNKNOWN");
+    let out = verify()
+        .args(["--svcomp", "--spec"])
+        .arg(&bad)
+        .arg(&unsafe_c)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(3));
+    assert_no_panic("bad property file", &out);
+}

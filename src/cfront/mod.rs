@@ -67,6 +67,9 @@ pub struct Options {
     pub arch: Arch,
     /// A directory holding [`preprocess::ILP32_STUBS`] (for `Arch::Ilp32` with x86-64 headers).
     pub ilp32_include: Option<std::path::PathBuf>,
+    /// Check only that `reach_error` (`__VERIFIER_error`, `__assert_fail`) is unreachable
+    /// (SV-COMP's `unreach-call`); the other checks are assumed.
+    pub reach_only: bool,
 }
 
 /// Translates the C file `path` with contents `src` into a Boogie program whose spans point into
@@ -129,7 +132,8 @@ fn translate_file_here(path: &Path, src: &str, opts: &Options) -> Result<ast::Pr
             ));
         }
     };
-    let tr = translate::Translator::new(arch, &map);
+    let mut tr = translate::Translator::new(arch, &map);
+    tr.reach_only = opts.reach_only;
     tr.translate(&parsed.unit).map_err(|u| {
         let line = preprocess::line_of(src, u.span.start as usize);
         unsupported(u.what, line)

@@ -152,6 +152,9 @@ struct FnInfo<'a> {
 struct Global<'a> {
     name: String,
     ty: CType,
+    /// Declared `pthread_mutex_t m` (not a pointer or array): usable only as `&m` in the
+    /// `pthread_mutex_*` functions, as an `int` (0 unlocked, 1 locked).
+    mutex: bool,
     init: Option<&'a Node<c::Initializer>>,
     order: usize,
     span: Span,
@@ -209,6 +212,11 @@ struct FnCtx {
     loops: Vec<(String, bool)>,
     breaks: Vec<BreakTarget>,
     switches: Vec<SwitchCtx>,
+    /// Translating a thread start routine (its result is never read: `return e` evaluates `e`
+    /// only when it is a side-effect-free expression; `pthread_exit` returns).
+    thread: bool,
+    /// The C name of the function being translated.
+    name: String,
 }
 
 struct ProcOut {
@@ -245,6 +253,101 @@ pub struct Translator<'a> {
     /// Translating a postcondition (where `\old` is allowed).
     in_ensures: bool,
     contract_error: Option<Unsupported>,
+    /// Functions named as the start routine of a `pthread_create` anywhere in the program.
+    thread_fns: BTreeSet<String>,
+    /// The program forks threads: the global fork counter `#pthreadsForks` is declared.
+    forks: bool,
+    /// `__VERIFIER_atomic_begin`/`_end` are called: declared as body-less procedures.
+    atomic_markers: bool,
+    /// Mutexes used (keys of `globals`).
+    used_mutexes: BTreeSet<String>,
+    /// Only calls of `reach_error` are checked (SV-COMP's `unreach-call`): other checks (`assert`,
+    /// ACSL assertions, division by zero, array bounds, static assertions) become assumptions.
+    pub reach_only: bool,
+}
+
+/// The fork counter: the thread id of the next `pthread_create` (as Ultimate's `#pthreadsForks`).
+const FORK_COUNTER: &str = "#pthreadsForks";
+
+/// Collects the start routines named in `pthread_create` calls (`f`, `&f`, casts of them).
+#[derive(Default)]
+struct ThreadRoutines(BTreeSet<String>);
+
+impl<'ast> lang_c::visit::Visit<'ast> for ThreadRoutines {
+    fn visit_call_expression(
+        &mut self,
+        call: &'ast c::CallExpression,
+        span: &'ast lang_c::span::Span,
+    ) {
+        if let c::Expression::Identifier(f) = &call.callee.node {
+            if f.node.name == "pthread_create" {
+                if let Some(Some(name)) = call.arguments.get(2).map(|a| function_name(&a.node)) {
+                    self.0.insert(name.to_string());
+                }
+            }
+        }
+        lang_c::visit::visit_call_expression(self, call, span);
+    }
+}
+
+/// Whether an identifier occurs in a statement.
+struct Mentions<'n> {
+    name: &'n str,
+    found: bool,
+}
+
+impl<'ast> lang_c::visit::Visit<'ast> for Mentions<'_> {
+    fn visit_identifier(&mut self, id: &'ast c::Identifier, _span: &'ast lang_c::span::Span) {
+        if id.name == self.name {
+            self.found = true;
+        }
+    }
+}
+
+fn mentions(s: &Node<c::Statement>, name: &str) -> bool {
+    let mut m = Mentions { name, found: false };
+    lang_c::visit::Visit::visit_statement(&mut m, &s.node, &s.span);
+    m.found
+}
+
+/// `f`, `&f`, `(T)f`: the function named.
+fn function_name(e: &c::Expression) -> Option<&str> {
+    match e {
+        c::Expression::Identifier(i) => Some(&i.node.name),
+        c::Expression::Cast(c) => function_name(&c.node.expression.node),
+        c::Expression::UnaryOperator(u) if u.node.operator.node == c::UnaryOperator::Address => {
+            function_name(&u.node.operand.node)
+        }
+        _ => None,
+    }
+}
+
+/// A null pointer constant: `0`, `NULL` (`(void *)0`), casts of it.
+fn is_null(e: &c::Expression) -> bool {
+    match e {
+        c::Expression::Constant(k) => match &k.node {
+            c::Constant::Integer(i) => i.number.chars().all(|c| c == '0'),
+            _ => false,
+        },
+        c::Expression::Cast(c) => is_null(&c.node.expression.node),
+        _ => false,
+    }
+}
+
+/// Evaluating the expression has no effect and cannot fail (its value may be of any type): a
+/// variable, a constant, a string, `&x`, casts of these.
+fn is_inert(e: &c::Expression) -> bool {
+    match e {
+        c::Expression::Identifier(_)
+        | c::Expression::Constant(_)
+        | c::Expression::StringLiteral(_) => true,
+        c::Expression::Cast(c) => is_inert(&c.node.expression.node),
+        c::Expression::UnaryOperator(u) => {
+            u.node.operator.node == c::UnaryOperator::Address
+                && matches!(u.node.operand.node, c::Expression::Identifier(_))
+        }
+        _ => false,
+    }
 }
 
 /// Names of Boogie keywords a C function could be called.
@@ -326,6 +429,20 @@ impl<'a> Translator<'a> {
             contracts: HashMap::new(),
             in_ensures: false,
             contract_error: None,
+            thread_fns: BTreeSet::new(),
+            forks: false,
+            atomic_markers: false,
+            used_mutexes: BTreeSet::new(),
+            reach_only: false,
+        }
+    }
+
+    /// A check other than `reach_error`: an assertion, or an assumption under `reach_only`.
+    fn check(&self, e: b::Expr, span: Span) -> b::Stmt {
+        if self.reach_only {
+            assume(e, span)
+        } else {
+            assert(e, span)
         }
     }
 
@@ -383,6 +500,12 @@ impl<'a> Translator<'a> {
             }) => *span,
             _ => return unsupported("a program without a `main` function", Span::new(0, 0)),
         };
+        let mut routines = ThreadRoutines::default();
+        lang_c::visit::Visit::visit_translation_unit(&mut routines, unit);
+        self.thread_fns = routines.0;
+        if self.thread_fns.contains("main") {
+            return unsupported("`main` as a thread start routine", main_span);
+        }
         self.enqueue("main");
         while let Some(name) = self.queue.pop() {
             self.function(&name)?;
@@ -394,6 +517,14 @@ impl<'a> Translator<'a> {
         if self.queued.insert(name.to_string()) {
             self.queue.push(name.to_string());
         }
+    }
+
+    /// The declaration specifiers name the typedef `name`.
+    fn names_type(specs: &[Node<c::DeclarationSpecifier>], name: &str) -> bool {
+        specs.iter().any(|s| {
+            matches!(&s.node, c::DeclarationSpecifier::TypeSpecifier(t)
+                if matches!(&t.node, c::TypeSpecifier::TypedefName(n) if n.node.name == name))
+        })
     }
 
     fn storage(specs: &[Node<c::DeclarationSpecifier>]) -> Option<c::StorageClassSpecifier> {
@@ -423,9 +554,11 @@ impl<'a> Translator<'a> {
                 None => ty,
             };
             let order = self.globals.len();
+            let mutex = ty == base && Self::names_type(&d.node.specifiers, "pthread_mutex_t");
             let entry = self.globals.entry(name.clone()).or_insert_with(|| Global {
                 name: format!("~{name}"),
                 ty: ty.clone(),
+                mutex,
                 init: None,
                 order,
                 span,
@@ -770,11 +903,17 @@ impl<'a> Translator<'a> {
         let mut fdecl = None;
         let mut ty = base;
         // derived: outermost first (`a[2][3]`: array 2 of array 3; `f(int)`: function)
+        // lang-c lists the pointer prefixes first: `*f(int)` is a function returning a pointer,
+        // `*a[2]` an array of pointers
         let mut arrays = Vec::new();
+        let mut pointer = false;
         for der in &d.node.derived {
             match &der.node {
                 c::DerivedDeclarator::Pointer(_) | c::DerivedDeclarator::Block(_) => {
-                    return (name, CType::Other("pointer".into()), None);
+                    if fdecl.is_some() || !arrays.is_empty() {
+                        return (name, CType::Other("pointer".into()), None);
+                    }
+                    pointer = true;
                 }
                 c::DerivedDeclarator::Array(a) => arrays.push(a),
                 c::DerivedDeclarator::Function(f) => {
@@ -790,6 +929,13 @@ impl<'a> Translator<'a> {
                     fdecl = Some(FDecl::NoParams);
                 }
             }
+        }
+        if pointer {
+            return (
+                name,
+                CType::Other("pointer".into()),
+                fdecl.filter(|_| arrays.is_empty()),
+            );
         }
         for (k, a) in arrays.iter().enumerate().rev() {
             let n = match &a.node.size {
@@ -1069,7 +1215,13 @@ impl<'a> Translator<'a> {
             });
             return Ok(());
         };
-        self.f = FnCtx::default();
+        self.f = FnCtx {
+            name: name.to_string(),
+            ..FnCtx::default()
+        };
+        if self.thread_fns.contains(name) {
+            return self.thread_routine(name, &info, fd, specs);
+        }
         self.f.ret = match &info.ret {
             CType::Int(t) => Some(*t),
             CType::Void => None,
@@ -1114,6 +1266,60 @@ impl<'a> Translator<'a> {
             locals: f.locals,
             body: Some(body),
             specs,
+            span,
+        });
+        Ok(())
+    }
+
+    /// A thread start routine `void *f(void *arg)`: a procedure without parameters and results.
+    /// Its argument is a pointer, so a routine that reads it needs the memory model; its result is
+    /// only readable through `pthread_join`'s second argument, which is rejected where it is not
+    /// null.
+    fn thread_routine(
+        &mut self,
+        name: &str,
+        info: &FnInfo<'a>,
+        fd: &'a Node<c::FunctionDefinition>,
+        specs: Vec<b::Spec>,
+    ) -> R<()> {
+        let span = info.span;
+        if !specs.is_empty() {
+            return unsupported(
+                format!("thread start routine `{name}` with a contract"),
+                span,
+            );
+        }
+        if info.params.len() > 1 || info.variadic {
+            return unsupported(
+                format!("thread start routine `{name}` with more than one parameter"),
+                span,
+            );
+        }
+        for (pname, _) in &info.params {
+            if let Some(p) = pname {
+                if mentions(&fd.node.statement, p) {
+                    return unsupported(
+                        format!(
+                            "thread argument `{p}` of `{name}` (a pointer: needs the memory model)"
+                        ),
+                        span,
+                    );
+                }
+            }
+        }
+        self.f.thread = true;
+        self.scopes.push(HashMap::new());
+        let mut body = Vec::new();
+        self.stmt(&fd.node.statement, &mut body)?;
+        self.scopes.pop();
+        let f = std::mem::take(&mut self.f);
+        self.procs.push(ProcOut {
+            name: proc_name(name),
+            params: Vec::new(),
+            returns: Vec::new(),
+            locals: f.locals,
+            body: Some(body),
+            specs: Vec::new(),
             span,
         });
         Ok(())
@@ -1229,6 +1435,36 @@ impl<'a> Translator<'a> {
             }
             self.global_init(name, ty, *ini, *span, &mut init)?;
         }
+        let mut mutexes: Vec<&Global> = self
+            .used_mutexes
+            .iter()
+            .filter_map(|n| self.globals.get(n))
+            .collect();
+        mutexes.sort_by_key(|g| g.order);
+        let mut extra: Vec<(String, Span, Option<&'a Node<c::Initializer>>)> = mutexes
+            .iter()
+            .map(|g| (g.name.clone(), g.span, g.init))
+            .collect();
+        if self.forks {
+            extra.push((FORK_COUNTER.into(), main_span, None));
+        }
+        for (name, span, ini) in extra {
+            // a mutex is unlocked when zero-initialised (`PTHREAD_MUTEX_INITIALIZER`, a static
+            // object); another initialiser is not translated
+            if let Some(ini) = ini {
+                if !self.zero_initializer(ini) {
+                    return unsupported("mutex initialiser other than zeros", span);
+                }
+            }
+            decls.push(b::Decl::Var(b::VarDecl {
+                attrs: Vec::new(),
+                vars: vec![typed(&name, int_map_type(0, span), span)],
+                span,
+            }));
+            modifies.push(ident(&name, span));
+            let first = if name == FORK_COUNTER { 1 } else { 0 };
+            init.insert(0, assign_var(&name, int(first, span), span));
+        }
         let spec = |span: Span| {
             if modifies.is_empty() {
                 Vec::new()
@@ -1273,6 +1509,19 @@ impl<'a> Translator<'a> {
         ));
         let start_locals = std::mem::take(&mut self.f.locals);
         let mut procs = std::mem::take(&mut self.procs);
+        if self.atomic_markers {
+            for n in ["__VERIFIER_atomic_begin", "__VERIFIER_atomic_end"] {
+                procs.push(ProcOut {
+                    name: n.into(),
+                    params: Vec::new(),
+                    returns: Vec::new(),
+                    locals: Vec::new(),
+                    body: None,
+                    specs: Vec::new(),
+                    span: main_span,
+                });
+            }
+        }
         procs.sort_by(|a, b| a.name.cmp(&b.name));
         procs.insert(
             0,
@@ -1312,6 +1561,18 @@ impl<'a> Translator<'a> {
             }));
         }
         Ok(b::Program { decls })
+    }
+
+    /// An initialiser (list) of constant zeros (without designators).
+    fn zero_initializer(&mut self, i: &'a Node<c::Initializer>) -> bool {
+        match &i.node {
+            c::Initializer::Expression(e) => {
+                is_null(&e.node) || self.const_eval(e).is_some_and(|(v, _)| v.is_zero())
+            }
+            c::Initializer::List(items) => items.iter().all(|it| {
+                it.node.designation.is_empty() && self.zero_initializer(&it.node.initializer)
+            }),
+        }
     }
 
     /// `havoc x; assume min <= x <= max`.
@@ -1637,7 +1898,14 @@ impl<'a> Translator<'a> {
                 None => return unsupported("`break` outside a loop or switch", span),
             },
             c::Statement::Return(e) => {
-                if let Some(e) = e {
+                if let Some(e) = e.as_ref().filter(|_| self.f.thread) {
+                    if !is_inert(&e.node) {
+                        return unsupported(
+                            "result of a thread start routine with side effects",
+                            span,
+                        );
+                    }
+                } else if let Some(e) = e {
                     let v = self.expr(e, out)?;
                     if let Some(rt) = self.f.ret {
                         let val = self.convert(&v, rt, span)?;
@@ -1723,7 +1991,7 @@ impl<'a> Translator<'a> {
     ) -> R<()> {
         match self.const_eval(e) {
             Some((v, _)) if v.is_zero() => {
-                out.push(assert(boolean(false, span), span));
+                out.push(self.check(boolean(false, span), span));
                 Ok(())
             }
             Some(_) => Ok(()),
@@ -1841,6 +2109,7 @@ impl<'a> Translator<'a> {
                         Global {
                             name: format!("~{name}~static{}", self.statics),
                             ty,
+                            mutex: false,
                             init: id.node.initializer.as_ref(),
                             order,
                             span,
@@ -2472,7 +2741,7 @@ impl<'a> Translator<'a> {
         let ie = i.to_int(span);
         let in_bounds = as_lit(&ie).is_some_and(|v| v >= BigInt::zero() && v < BigInt::from(n));
         if !in_bounds {
-            out.push(assert(
+            out.push(self.check(
                 bin(
                     BinOp::And,
                     bin(BinOp::Le, int(0, span), ie.clone(), span),
@@ -2555,7 +2824,7 @@ impl<'a> Translator<'a> {
             O::Divide | O::Modulo => {
                 let yl = as_lit(&y);
                 if yl.as_ref().is_none_or(|v| v.is_zero()) {
-                    out.push(assert(bin(BinOp::Neq, y.clone(), int(0, span), span), span));
+                    out.push(self.check(bin(BinOp::Neq, y.clone(), int(0, span), span), span));
                 }
                 let div = op == O::Divide;
                 if let (Some(p), Some(q)) = (as_lit(&x), yl.as_ref()) {
@@ -2657,7 +2926,13 @@ impl<'a> Translator<'a> {
             | "__assert_fail"
             | "__assert_perror_fail"
             | "__assert" => {
-                out.push(assert(boolean(false, span), span));
+                // `assert` of <assert.h> fails through `__assert_fail`: not `reach_error`
+                let reach = matches!(name, "reach_error" | "__VERIFIER_error");
+                out.push(if reach {
+                    assert(boolean(false, span), span)
+                } else {
+                    self.check(boolean(false, span), span)
+                });
                 return Ok(TV::void(span));
             }
             ACSL_ASSERT | "__VERIFIER_assert"
@@ -2667,7 +2942,7 @@ impl<'a> Translator<'a> {
                     return unsupported(format!("`{name}` with other than one argument"), span);
                 };
                 let c = self.cond(arg, out)?;
-                out.push(assert(c, span));
+                out.push(self.check(c, span));
                 return Ok(TV::void(span));
             }
             "__VERIFIER_assume" => {
@@ -2694,10 +2969,16 @@ impl<'a> Translator<'a> {
             }
             _ => {}
         }
-        if name.starts_with("pthread_") || name.starts_with("__VERIFIER_atomic_begin") {
-            return unsupported(format!("pthreads (`{name}`)"), span);
-        }
         let info = self.funcs.get(name).cloned();
+        let defined = info.as_ref().is_some_and(|i| i.def.is_some());
+        if !defined {
+            if let Some(r) = self.pthread_call(name, ce, span, out) {
+                return r;
+            }
+        }
+        if self.thread_fns.contains(name) {
+            return unsupported(format!("call of thread start routine `{name}`"), span);
+        }
         let nondet_ty = name.strip_prefix("__VERIFIER_nondet_").map(nondet_type);
         let has_contract = self.contracts.contains_key(name);
         if let Some(info) = info.as_ref().filter(|i| i.def.is_some() || has_contract) {
@@ -2731,6 +3012,7 @@ impl<'a> Translator<'a> {
                 args.push(Some(self.convert(v, *pt, span)?));
             }
             self.enqueue(name);
+            let atomic = name.starts_with("__VERIFIER_atomic_");
             let (outs, res) = match &info.ret {
                 CType::Int(t) => {
                     let tmp = self.temp(span);
@@ -2741,7 +3023,7 @@ impl<'a> Translator<'a> {
                     return unsupported(format!("function returning {}", other.describe()), span);
                 }
             };
-            out.push(stmt(
+            let call = stmt(
                 b::StmtKind::Call {
                     attrs: Vec::new(),
                     forall: false,
@@ -2750,7 +3032,13 @@ impl<'a> Translator<'a> {
                     args,
                 },
                 span,
-            ));
+            );
+            // SV-COMP: the body of a `__VERIFIER_atomic_*` function runs atomically
+            out.push(if atomic {
+                stmt(b::StmtKind::Atomic(vec![call]), span)
+            } else {
+                call
+            });
             return Ok(res);
         }
         // No body: SV-COMP's nondeterministic functions and functions declared in the program
@@ -2767,7 +3055,7 @@ impl<'a> Translator<'a> {
                     return unsupported("`assert` with other than one argument", span);
                 };
                 let c = self.cond(arg, out)?;
-                out.push(assert(c, span));
+                out.push(self.check(c, span));
                 return Ok(TV::void(span));
             }
             (None, _) if overflow_builtin(name).is_some() => {
@@ -2831,6 +3119,206 @@ impl<'a> Translator<'a> {
                 ty: CType::Other(format!("result of `{name}` ({})", other.describe())),
             }),
         }
+    }
+
+    /// The POSIX threads functions (and SV-COMP's atomic markers) onto fork/join/atomic; `None`:
+    /// not one of them. Thread ids are the values of a global fork counter; a mutex is an `int`
+    /// (0 unlocked, 1 locked), locked by an atomic test-and-set. Every function succeeds (returns
+    /// 0), as in Ultimate's translation.
+    fn pthread_call(
+        &mut self,
+        name: &str,
+        ce: &'a c::CallExpression,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> Option<R<TV>> {
+        let args = ce.arguments.as_slice();
+        let zero = |span| Ok(TV::int(int(0, span), IntTy::INT));
+        let r = match name {
+            "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => {
+                if !args.is_empty() {
+                    return Some(unsupported(format!("`{name}` with arguments"), span));
+                }
+                self.atomic_markers = true;
+                out.push(stmt(
+                    b::StmtKind::Call {
+                        attrs: Vec::new(),
+                        forall: false,
+                        outs: Vec::new(),
+                        proc: ident(name, span),
+                        args: Vec::new(),
+                    },
+                    span,
+                ));
+                Ok(TV::void(span))
+            }
+            "pthread_create" => self.pthread_create(args, span, out),
+            "pthread_join" => (|| {
+                let [t, ret] = args else {
+                    return unsupported("`pthread_join` with other than two arguments", span);
+                };
+                if !is_null(&ret.node) {
+                    return unsupported(
+                        "result of a thread read by `pthread_join` (needs the memory model)",
+                        span,
+                    );
+                }
+                let v = self.expr(t, out)?;
+                v.int_ty(span)?;
+                out.push(stmt(
+                    b::StmtKind::Join {
+                        tid: vec![v.to_int(span)],
+                        assign: Vec::new(),
+                    },
+                    span,
+                ));
+                zero(span)
+            })(),
+            "pthread_exit" => {
+                let [ret] = args else {
+                    return Some(unsupported(
+                        "`pthread_exit` with other than one argument",
+                        span,
+                    ));
+                };
+                if !is_inert(&ret.node) {
+                    return Some(unsupported("result of a thread with side effects", span));
+                }
+                if self.f.thread {
+                    // ends the thread: its start routine returns
+                    out.push(stmt(b::StmtKind::Return, span));
+                } else if self.f.name == "main" {
+                    // the main thread ends; the process lives on until the other threads end
+                    out.push(assume(boolean(false, span), span));
+                } else {
+                    return Some(unsupported(
+                        "`pthread_exit` outside a thread start routine and `main`",
+                        span,
+                    ));
+                }
+                Ok(TV::void(span))
+            }
+            "pthread_mutex_lock"
+            | "pthread_mutex_unlock"
+            | "pthread_mutex_init"
+            | "pthread_mutex_destroy" => (|| {
+                let (m, rest) = match args {
+                    [m, rest @ ..] => (m, rest),
+                    [] => return unsupported(format!("`{name}` without arguments"), span),
+                };
+                let expected = if name == "pthread_mutex_init" { 1 } else { 0 };
+                if rest.len() != expected {
+                    return unsupported(format!("`{name}` with a wrong number of arguments"), span);
+                }
+                if rest.iter().any(|a| !is_null(&a.node)) {
+                    return unsupported("mutex attributes", span);
+                }
+                let m = self.mutex(m, span)?;
+                let set = |v: i64| assign_var(&m, int(v, span), span);
+                match name {
+                    "pthread_mutex_lock" => out.push(stmt(
+                        b::StmtKind::Atomic(vec![
+                            assume(bin(BinOp::Eq, var(&m, span), int(0, span), span), span),
+                            set(1),
+                        ]),
+                        span,
+                    )),
+                    "pthread_mutex_unlock" | "pthread_mutex_init" => out.push(set(0)),
+                    _ => {}
+                }
+                zero(span)
+            })(),
+            _ if name.starts_with("pthread_") => unsupported(format!("pthreads (`{name}`)"), span),
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    /// `&m` for a global `pthread_mutex_t m`: its variable.
+    fn mutex(&mut self, e: &'a Node<c::Expression>, span: Span) -> R<String> {
+        if let c::Expression::UnaryOperator(u) = &e.node {
+            if u.node.operator.node == c::UnaryOperator::Address {
+                if let c::Expression::Identifier(i) = &u.node.operand.node {
+                    if let Some(Binding::Global(key)) = self.lookup(&i.node.name).cloned() {
+                        if let Some(g) = self.globals.get(&key).filter(|g| g.mutex) {
+                            let name = g.name.clone();
+                            self.used_mutexes.insert(key);
+                            return Ok(name);
+                        }
+                    }
+                }
+            }
+        }
+        unsupported(
+            "mutex other than `&m` for a global `pthread_mutex_t m`",
+            span,
+        )
+    }
+
+    /// `pthread_create(&t, NULL, f, arg)`: `t := #pthreadsForks; fork t f();`, the counter
+    /// incremented. `t` is any integer lvalue (`pthread_t` is an integer type); `arg` is only
+    /// accepted where evaluating it has no effect, and `f` must not read it (`thread_routine`).
+    fn pthread_create(
+        &mut self,
+        args: &'a [Node<c::Expression>],
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        let [t, attr, f, arg] = args else {
+            return unsupported("`pthread_create` with other than four arguments", span);
+        };
+        if !is_null(&attr.node) {
+            return unsupported("thread attributes", span);
+        }
+        let Some(fname) = function_name(&f.node) else {
+            return unsupported("thread start routine other than a function name", span);
+        };
+        if self.funcs.get(fname).is_none_or(|i| i.def.is_none())
+            || matches!(
+                self.lookup(fname),
+                Some(Binding::Local { .. } | Binding::Global(_))
+            )
+        {
+            return unsupported(
+                format!("thread start routine `{fname}` that is not a defined function"),
+                span,
+            );
+        }
+        if !is_inert(&arg.node) {
+            return unsupported("thread argument with side effects", span);
+        }
+        let c::Expression::UnaryOperator(u) = &t.node else {
+            return unsupported("`pthread_create` with a thread id that is not `&t`", span);
+        };
+        if u.node.operator.node != c::UnaryOperator::Address {
+            return unsupported("`pthread_create` with a thread id that is not `&t`", span);
+        }
+        let lv = self.lvalue(&u.node.operand, out)?;
+        let CType::Int(tt) = lv.ty else {
+            return unsupported(format!("thread id of type {}", lv.ty.describe()), span);
+        };
+        self.forks = true;
+        let id = self.temp(span);
+        out.push(assign_var(&id, var(FORK_COUNTER, span), span));
+        out.push(assign_var(
+            FORK_COUNTER,
+            arith(BinOp::Add, var(FORK_COUNTER, span), int(1, span), span),
+            span,
+        ));
+        // ids stay in the range of the thread id's type (the engine bounds the thread instances
+        // far below it)
+        out.push(assume(self.in_range(var(&id, span), tt, span), span));
+        self.store(&lv, var(&id, span), span, out);
+        out.push(stmt(
+            b::StmtKind::Fork {
+                tid: vec![var(&id, span)],
+                proc: ident(&proc_name(fname), span),
+                args: Vec::new(),
+            },
+            span,
+        ));
+        self.enqueue(fname);
+        Ok(TV::int(int(0, span), IntTy::INT))
     }
 
     /// `__builtin_{s,u,}{add,sub,mul}{,l,ll}_overflow(a, b, &r)`: `r` gets the exact result converted

@@ -1,7 +1,8 @@
 //! `verify bench`: runs the verifier on every file of a benchmark manifest and scores the answers.
 //!
-//! Each file runs in its own child process (`VERIFY --format json --timeout S [--property termination]
-//! [EXTRA] FILE`, the property option for files with a termination label) under a
+//! Each file runs in its own child process (`VERIFY --format json --timeout S [--property P]
+//! [EXTRA] FILE`, the property option `termination` for files with a termination label,
+//! `no-data-race` for files tagged `prop:datarace`) under a
 //! wall limit of `S + 2` seconds, after which the child's whole process group (the verifier and its
 //! SMT solvers) is killed, so a hanging file never hangs the bench. `jobs` worker threads run
 //! children in parallel; results are sorted by manifest path, so the output does not depend on
@@ -709,6 +710,9 @@ fn run_one(opts: &BenchOptions, base: &Path, entry: &ManifestEntry) -> FileResul
             .arg(format!("{}", opts.timeout_s));
         if entry.expected.is_termination() {
             cmd.arg("--property").arg("termination");
+        } else if entry.features.split(',').any(|f| f == "prop:datarace") {
+            // the label is about data races (as SV-COMP hands the property file, never the verdict)
+            cmd.arg("--property").arg("no-data-race");
         }
         cmd.args(&opts.extra_args).arg(&file);
         let limit = super::limit(opts.timeout_s + GRACE_S).unwrap_or(Duration::MAX);

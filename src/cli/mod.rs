@@ -35,6 +35,9 @@ pub struct Cli {
     /// parsed) instead of verifying it.
     #[arg(long)]
     pub emit_ir: bool,
+    /// An SV-COMP property file (`.prp`): decides the property it states (overrides `--property`).
+    #[arg(long, value_name = "FILE.prp")]
+    pub spec: Option<PathBuf>,
     /// Data model of C programs: ILP32 (32bit) or LP64 (64bit).
     #[arg(long, value_enum, default_value_t = Architecture::Bits32)]
     pub architecture: Architecture,
@@ -64,9 +67,17 @@ pub struct Cli {
 /// Options that configure the engine (shared by `verify FILE` and passed through by `verify bench`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// The property to decide: safety (SAFE/UNSAFE) or termination (TERMINATING/NONTERMINATING).
-    #[arg(long, value_enum, default_value_t = engine::Property::Safety)]
-    pub property: engine::Property,
+    /// The property to decide: safety (every assertion and check; SAFE/UNSAFE), termination
+    /// (TERMINATING/NONTERMINATING), or an SV-COMP property: `unreach-call` (for C: only calls of
+    /// `reach_error` are checked, other checks are assumed); `no-overflow`, `no-data-race`,
+    /// `valid-memsafety`, `valid-memcleanup` are not checked yet (UNKNOWN).
+    #[arg(long, value_enum, default_value_t = PropertyArg::Safety)]
+    pub property: PropertyArg,
+    /// SV-COMP mode: the last line of standard output is the verdict as BenchExec reads it (`TRUE`,
+    /// `FALSE(property)`, `UNKNOWN`, `ERROR`), the reason of UNKNOWN/ERROR on standard error.
+    /// Without `--property`/`--spec`, the property is `unreach-call`.
+    #[arg(long)]
+    pub svcomp: bool,
     /// SMT solver used for all queries.
     #[arg(long, value_enum, default_value_t = crate::smt::SolverKind::Z3)]
     pub solver: crate::smt::SolverKind,
@@ -141,6 +152,75 @@ pub struct BenchArgs {
     pub extra: Vec<String>,
 }
 
+/// The property to decide (`--property`, or read from an SV-COMP `--spec` file).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PropertyArg {
+    Safety,
+    Termination,
+    UnreachCall,
+    NoOverflow,
+    NoDataRace,
+    ValidMemsafety,
+    ValidMemcleanup,
+}
+
+impl PropertyArg {
+    /// The SV-COMP name (as in `FALSE(name)`).
+    pub fn svcomp_name(self) -> &'static str {
+        match self {
+            PropertyArg::Safety | PropertyArg::UnreachCall => "unreach-call",
+            PropertyArg::Termination => "termination",
+            PropertyArg::NoOverflow => "no-overflow",
+            PropertyArg::NoDataRace => "no-data-race",
+            PropertyArg::ValidMemsafety => "valid-memsafety",
+            PropertyArg::ValidMemcleanup => "valid-memcleanup",
+        }
+    }
+
+    /// Whether the engine decides it.
+    pub fn checked(self) -> bool {
+        matches!(
+            self,
+            PropertyArg::Safety | PropertyArg::UnreachCall | PropertyArg::Termination
+        )
+    }
+}
+
+/// The property of an SV-COMP property file: one or more lines `CHECK( init(main()), LTL(…) )`
+/// (a memory-safety file has three). Unknown formulas are an error.
+pub fn parse_spec(text: &str) -> Result<PropertyArg, String> {
+    let mut props = Vec::new();
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+    {
+        let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+        let Some(rest) = compact
+            .strip_prefix("CHECK(init(main()),LTL(")
+            .and_then(|r| r.strip_suffix("))"))
+        else {
+            return Err(format!("unrecognised property line `{line}`"));
+        };
+        let p = match rest {
+            "G!call(reach_error())" | "G!call(__VERIFIER_error())" => PropertyArg::UnreachCall,
+            "G!overflow" => PropertyArg::NoOverflow,
+            "G!data-race" => PropertyArg::NoDataRace,
+            "Fend" => PropertyArg::Termination,
+            "Gvalid-free" | "Gvalid-deref" | "Gvalid-memtrack" => PropertyArg::ValidMemsafety,
+            "Gvalid-memcleanup" => PropertyArg::ValidMemcleanup,
+            _ => return Err(format!("unsupported property formula `{rest}`")),
+        };
+        props.push(p);
+    }
+    props.dedup();
+    match props.as_slice() {
+        [p] => Ok(*p),
+        [] => Err("empty property file".into()),
+        _ => Err("property file with several properties".into()),
+    }
+}
+
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Text,
@@ -189,6 +269,7 @@ impl Architecture {
         crate::cfront::Options {
             arch,
             ilp32_include,
+            reach_only: false,
         }
     }
 }
@@ -306,6 +387,25 @@ pub fn run(cli: Cli) -> i32 {
             cli.format == Format::Text && std::io::IsTerminal::is_terminal(&std::io::stdout())
         }
     };
+    let mut cli = cli;
+    if let Some(spec) = &cli.spec {
+        let parsed = std::fs::read_to_string(spec)
+            .map_err(|e| format!("cannot read {}: {e}", spec.display()))
+            .and_then(|t| parse_spec(&t).map_err(|e| format!("{}: {e}", spec.display())));
+        match parsed {
+            Ok(p) => cli.engine.property = p,
+            Err(e) => {
+                warn(&format!("error: {e}"));
+                return 3;
+            }
+        }
+    } else if cli.engine.svcomp && cli.engine.property == PropertyArg::Safety {
+        cli.engine.property = PropertyArg::UnreachCall;
+    }
+    if cli.engine.svcomp && cli.files.len() != 1 {
+        warn("error: --svcomp takes exactly one file");
+        return 3;
+    }
     if cli.emit_ir {
         return emit_ir(&cli);
     }
@@ -321,6 +421,16 @@ pub fn run(cli: Cli) -> i32 {
         let _guard = print_lock.lock().unwrap_or_else(|e| e.into_inner());
         done.store(true, Ordering::SeqCst);
         combine(&worst, exit_code(result.verdict));
+        if cli.engine.svcomp
+            && matches!(
+                result.verdict,
+                Verdict::Unknown | Verdict::Error | Verdict::InternalError
+            )
+        {
+            if let Some(r) = &result.reason {
+                warn(r);
+            }
+        }
         if cli.format == Format::Sarif {
             sarif_results.push(result);
         } else {
@@ -444,8 +554,18 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
     if cli.format == Format::Sarif {
         result.source = Some(src.clone());
     }
+    if !cli.engine.property.checked() {
+        result.verdict = Verdict::Unknown;
+        result.reason = Some(format!(
+            "unsupported: property {} (not checked yet)",
+            cli.engine.property.svcomp_name()
+        ));
+        return finish(result, start);
+    }
     let translated = if crate::cfront::is_c_file(path) {
-        match crate::cfront::translate_file(path, &src, &cli.architecture.c_options()) {
+        let mut opts = cli.architecture.c_options();
+        opts.reach_only = cli.engine.property == PropertyArg::UnreachCall;
+        match crate::cfront::translate_file(path, &src, &opts) {
             Ok(ast) => Some(ast),
             Err(e) => {
                 result.verdict = match e {
@@ -562,7 +682,9 @@ fn emit_ir(cli: &Cli) -> i32 {
             }
         };
         let ast = if crate::cfront::is_c_file(path) {
-            match crate::cfront::translate_file(path, &src, &cli.architecture.c_options()) {
+            let mut opts = cli.architecture.c_options();
+            opts.reach_only = cli.engine.property == PropertyArg::UnreachCall;
+            match crate::cfront::translate_file(path, &src, &opts) {
                 Ok(ast) => ast,
                 Err(e) => {
                     let code = match e {
@@ -640,7 +762,10 @@ fn render_diags(name: &str, src: &str, diags: &[Diagnostic], color: bool) -> Str
 
 pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
     Config {
-        property: args.property,
+        property: match args.property {
+            PropertyArg::Termination => engine::Property::Termination,
+            _ => engine::Property::Safety,
+        },
         solver: args.solver,
         smt_log: args.smt_log.clone(),
         block_encoding: args.block_encoding,

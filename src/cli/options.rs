@@ -1,10 +1,10 @@
 //! The command-line names of the engine's and the SMT layer's options.
 //!
-//! The engine's configuration types (`engine::Property`, `engine::Por`, …, `smt::SolverKind`) are
+//! The engine's configuration types (`engine::Por`, `engine::Interpolation`, …, `smt::SolverKind`) are
 //! plain data and know nothing of clap; this module alone says how each value is spelled on the
 //! command line and what its help text is, by implementing `clap::ValueEnum` for them.
 
-use crate::engine::{BlockEncoding, Interpolation, Por, PorOrder, Property};
+use crate::engine::{BlockEncoding, Interpolation, Por, PorOrder};
 use crate::smt::SolverKind;
 use clap::builder::PossibleValue;
 
@@ -24,11 +24,6 @@ macro_rules! value_enum {
         }
     };
 }
-
-value_enum!(Property {
-    Safety => "safety", "No assertion can fail: SAFE / UNSAFE";
-    Termination => "termination", "Every execution terminates: TERMINATING / NONTERMINATING";
-});
 
 value_enum!(SolverKind {
     Z3 => "z3", "Z3";
@@ -79,7 +74,6 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        round_trip::<Property>();
         round_trip::<SolverKind>();
         round_trip::<BlockEncoding>();
         round_trip::<Interpolation>();

@@ -12,6 +12,28 @@ use serde_json::{Value, json};
 
 /// The text printed for one file (ends with a newline).
 pub fn render(r: &FileResult, format: Format, args: &EngineArgs) -> String {
+    let mut text = render_format(r, format, args);
+    if args.svcomp && format == Format::Text {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&svcomp_verdict(r.verdict, args.property));
+        text.push('\n');
+    }
+    text
+}
+
+/// The verdict as BenchExec's tool-info module reads it (the last line of `--svcomp` output).
+pub fn svcomp_verdict(v: Verdict, property: super::PropertyArg) -> String {
+    match v {
+        Verdict::Safe | Verdict::Terminating => "TRUE".into(),
+        Verdict::Unsafe | Verdict::Nonterminating => format!("FALSE({})", property.svcomp_name()),
+        Verdict::Unknown => "UNKNOWN".into(),
+        Verdict::Error | Verdict::InternalError => "ERROR".into(),
+    }
+}
+
+fn render_format(r: &FileResult, format: Format, args: &EngineArgs) -> String {
     match format {
         Format::Sarif => super::sarif::log(std::slice::from_ref(r)),
         Format::Json => {
