@@ -89,7 +89,7 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
 fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
     let program = voc.program;
     let mut stats = Stats::default();
-    let cfa = match cfa::build_with(voc, config.max_locations, instances) {
+    let cfa = match cfa::build_nested(voc, config.max_locations, instances) {
         Ok(c) => c,
         Err(e) => return Outcome::unknown(e.reason(), stats),
     };
@@ -155,6 +155,19 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
         trace: &mut checker,
         interpolator: &mut images,
     };
+    if cfa.nested {
+        // Recursive procedures: nested-word trace abstraction.
+        let mut fh = fh.with_fixed(super::recursive::fixed_variables(&cfa));
+        let fresh = || Session::new(session_config(config, config.solver, false)).map_err(|e| e.to_string());
+        let o = super::recursive::run(voc, &cfa, &enc, config, &mut fh, &mut sessions, &mut stats, &fresh);
+        let mut outcome = finish(o, &mut fh);
+        for s in [&trace_session, &qe_session] {
+            let st = s.stats();
+            outcome.stats.solver_calls += st.checks as usize;
+            outcome.stats.solver_time += st.solver_time;
+        }
+        return outcome;
+    }
     // Invariant synthesis is per location of one thread: sequential programs only.
     let first = Cegar::new(voc, &cfa, &enc, config)
         .stop_on_divergence(config.invariants && !cfa.is_concurrent())

@@ -109,6 +109,15 @@ pub enum EdgeKind {
     },
     AtomicBegin,
     AtomicEnd,
+    /// A call of a recursive procedure kept as a call letter (nested words, [`build_nested`]): the
+    /// formula is the inlined call edge's (parameters := arguments, `old(g)` := `g`, the callee's
+    /// locals and returns havocked, `assume requires`); the caller's frame is pushed.
+    Call,
+    /// The return matching the call edge `call` (results := returns); the caller's frame (every
+    /// non-global variable) is restored before the results are assigned.
+    Return {
+        call: EdgeId,
+    },
 }
 
 /// A thread instance: thread 0 is the entry thread; the others belong to a fork statement.
@@ -176,6 +185,8 @@ pub struct Cfa {
     pub thread_of: Vec<u32>,
     /// The accepting marker "a fork found no free instance" (only if the program forks).
     pub limit: Option<LocId>,
+    /// Does the program keep calls of recursive procedures as call/return edges ([`build_nested`])?
+    pub nested: bool,
 }
 
 impl Cfa {
@@ -213,6 +224,10 @@ struct Builder<'v, 'p> {
     pending: Vec<u32>,
     /// Joins seen so far: their edges are made once every fork statement has its pool.
     joins: Vec<PendingJoin>,
+    /// Procedures on a cycle of the call graph, kept as call/return edges (empty unless nested).
+    recursive: BTreeSet<ProcId>,
+    /// The one instance of each recursive procedure: (instance, entry, exit).
+    recursive_inst: HashMap<ProcId, (u32, LocId, LocId)>,
 }
 
 /// A `join` statement whose edges are made at the end of the build.
@@ -237,6 +252,55 @@ pub fn build_with(
     max_locations: usize,
     instances: usize,
 ) -> Result<Cfa, BuildError> {
+    build_general(voc, max_locations, instances, false)
+}
+
+/// Builds the CFA with the procedures on cycles of the call graph kept as nested words: each gets
+/// one instance, and each of its calls a [`EdgeKind::Call`] edge to its entry and a matching
+/// [`EdgeKind::Return`] edge from its exit (Heizmann, Hoenicke, Podelski: "Nested interpolants",
+/// POPL 2010). Every other call is inlined as by [`build`]. A call edge's source has no other
+/// outgoing edge (a fresh location is put before it), so a return is matched by its caller's
+/// location.
+pub fn build_nested(
+    voc: &Vocabulary,
+    max_locations: usize,
+    instances: usize,
+) -> Result<Cfa, BuildError> {
+    build_general(voc, max_locations, instances, true)
+}
+
+/// Procedures on a cycle of the call graph (calls of procedures with a body; forks do not count).
+pub fn recursive_procedures(program: &ir::Program) -> BTreeSet<ProcId> {
+    let mut g: petgraph::graph::DiGraph<ProcId, ()> = petgraph::graph::DiGraph::new();
+    let nodes: Vec<NodeIndex> = (0..program.procedures.len())
+        .map(|i| g.add_node(ProcId(i as u32)))
+        .collect();
+    for (i, proc) in program.procedures.iter().enumerate() {
+        let Some(cfg) = &proc.body else { continue };
+        for e in cfg.graph.edge_weights() {
+            if let Stmt::Call { callee, .. } = &e.stmt {
+                let callee: ProcId = *callee;
+                if program.proc(callee).body.is_some() {
+                    g.update_edge(nodes[i], nodes[callee.0 as usize], ());
+                }
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    for scc in petgraph::algo::tarjan_scc(&g) {
+        if scc.len() > 1 || g.contains_edge(scc[0], scc[0]) {
+            out.extend(scc.iter().map(|n| g[*n]));
+        }
+    }
+    out
+}
+
+fn build_general(
+    voc: &Vocabulary,
+    max_locations: usize,
+    instances: usize,
+    nested: bool,
+) -> Result<Cfa, BuildError> {
     let program = voc.program;
     let mut b = Builder {
         voc,
@@ -250,6 +314,7 @@ pub fn build_with(
             pools: Vec::new(),
             thread_of: Vec::new(),
             limit: None,
+            nested: false,
         },
         next_inst: 1,
         max_locations,
@@ -259,6 +324,12 @@ pub fn build_with(
         pool_of: HashMap::new(),
         pending: Vec::new(),
         joins: Vec::new(),
+        recursive: if nested {
+            recursive_procedures(program)
+        } else {
+            BTreeSet::new()
+        },
+        recursive_inst: HashMap::new(),
     };
     let init = b.add_loc(Loc {
         proc: None,
@@ -369,6 +440,10 @@ pub fn build_with(
             "fork in a program without an entry procedure".into(),
         ));
     }
+    b.cfa.nested = b.cfa.edges.iter().any(|e| e.kind == EdgeKind::Call);
+    if b.cfa.nested && b.cfa.is_concurrent() {
+        return Err(BuildError::Unsupported("recursion in a concurrent program".into()));
+    }
     Ok(b.cfa)
 }
 
@@ -470,6 +545,11 @@ impl Builder<'_, '_> {
                 span: l.span,
             })?;
             map.insert(n, id);
+        }
+        if self.recursive.contains(&p) {
+            self.recursive_inst
+                .entry(p)
+                .or_insert((inst, map[&cfg.entry], map[&cfg.exit]));
         }
         let tr = Translator { voc: self.voc };
         for e in cfg.graph.edge_references() {
@@ -914,13 +994,27 @@ impl Builder<'_, '_> {
             self.add_edge(src, tgt, tf, text, span);
             return Ok(());
         }
-        if stack.contains(&callee) {
-            return Err(BuildError::Recursion(cp.name.clone()));
-        }
-        let k = self.fresh_inst();
-        stack.push(callee);
-        let (centry, cexit) = self.instantiate(callee, k, stack)?;
-        stack.pop();
+        let recursive = self.recursive.contains(&callee);
+        let (k, centry, cexit) = if recursive {
+            // One instance of a recursive procedure, entered by call edges.
+            match self.recursive_inst.get(&callee) {
+                Some(&x) => x,
+                None => {
+                    let k = self.fresh_inst();
+                    self.instantiate(callee, k, &mut vec![callee])?;
+                    self.recursive_inst[&callee]
+                }
+            }
+        } else {
+            if stack.contains(&callee) {
+                return Err(BuildError::Recursion(cp.name.clone()));
+            }
+            let k = self.fresh_inst();
+            stack.push(callee);
+            let (centry, cexit) = self.instantiate(callee, k, stack)?;
+            stack.pop();
+            (k, centry, cexit)
+        };
         // Call edge: params := args; old(g) := g; havoc returns and locals; assume requires.
         let mut assigned: Vec<(PVar, Term)> = Vec::new();
         for (prm, a) in cp.params.iter().zip(arg_terms) {
@@ -948,6 +1042,33 @@ impl Builder<'_, '_> {
         }
         let requires = TransFormula::assume(Term::and(req), callee_env.reads.into_inner());
         let tf = seq(self.voc, &seq(self.voc, &assign, &havoc)?, &requires)?;
+        if recursive {
+            // A fresh source, so that the caller's location names the call (see `build_nested`).
+            let at = self.add_loc(Loc {
+                proc: self.cfa.locs[src].proc,
+                inst,
+                kind: LocKind::Plain,
+                span,
+            })?;
+            self.add_edge(src, at, TransFormula::skip(), "skip".into(), span);
+            let call = self.cfa.edges.len();
+            self.add_kind_edge(at, centry, tf, text, span, EdgeKind::Call);
+            let ret_env = PreEnv::new(self.voc, k);
+            let mut back = Vec::new();
+            for (r, v) in ret_vars.iter().zip(&cp.returns) {
+                back.push((*r, ret_env.var(*v)?));
+            }
+            let tf = TransFormula::assign(self.voc, back, ret_env.reads.into_inner())?;
+            self.add_kind_edge(
+                cexit,
+                tgt,
+                tf,
+                format!("return from {}", cp.name),
+                span,
+                EdgeKind::Return { call },
+            );
+            return Ok(());
+        }
         self.add_edge(src, centry, tf, text.clone(), span);
         // Return edge: rets := returns.
         let ret_env = PreEnv::new(self.voc, k);

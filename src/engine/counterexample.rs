@@ -64,7 +64,8 @@ impl Search<'_, '_> {
                 return false;
             }
             let mut b = ssa.clone();
-            let step = b.step(self.voc, &self.cfa.edges[e].tf);
+            let edge = &self.cfa.edges[e];
+            let step = b.step_kind(self.voc, &edge.tf, edge.kind);
             self.session.push();
             self.session.assert(&step.formula);
             let feasible = match self.session.check_sat() {

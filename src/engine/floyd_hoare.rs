@@ -32,6 +32,10 @@ pub struct FloydHoare<'a, 'p> {
     total: Vec<bool>,
     /// (state, letter) → (successor, number of candidates considered)
     trans: HashMap<(StateId, usize), (StateId, usize)>,
+    /// (state, hierarchical predecessor, return letter) → (successor, candidates considered)
+    returns: HashMap<(StateId, StateId, usize), (StateId, usize)>,
+    /// Frame variables no letter but a call writes (nested words, see [`Self::return_successor`]).
+    fixed: std::collections::BTreeSet<super::transition::PVar>,
     deadline: Option<std::time::Instant>,
 }
 
@@ -56,6 +60,8 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
             stats: Stats::default(),
             total,
             trans: HashMap::new(),
+            returns: HashMap::new(),
+            fixed: Default::default(),
             deadline: None,
         }
     }
@@ -64,6 +70,67 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
     pub fn with_deadline(mut self, deadline: Option<std::time::Instant>) -> Self {
         self.deadline = deadline;
         self
+    }
+
+    /// The variables that keep their value over a callee's frame (written only by call letters).
+    pub fn with_fixed(mut self, fixed: std::collections::BTreeSet<super::transition::PVar>) -> Self {
+        self.fixed = fixed;
+        self
+    }
+
+    /// The successor of `s` under the return letter `ret` when `hier` is the state before the
+    /// matching call letter `call` (nested words; the Hoare triple of
+    /// [`HoareChecker::return_post`](super::hoare::HoareChecker::return_post)). Cached, and
+    /// extended by the new candidates only, as [`DeterministicAutomaton::successor`].
+    pub fn return_successor(
+        &mut self,
+        s: StateId,
+        hier: StateId,
+        call: usize,
+        ret: usize,
+    ) -> Result<StateId, Interrupted> {
+        if s == FALSE_STATE || hier == FALSE_STATE {
+            return Ok(FALSE_STATE);
+        }
+        let letter = &self.enc.letters[ret];
+        let cands = self.preds.candidates(letter.tgt);
+        let (base, checked) = match self.returns.get(&(s, hier, ret)) {
+            Some(&(t, n)) if n == cands.len() => return Ok(t),
+            Some(&(t, _)) if t == FALSE_STATE => return Ok(t),
+            Some(&(t, n)) => (Some(t), n),
+            None => (None, 0),
+        };
+        if self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            return Err(Interrupted);
+        }
+        let new_cands: Vec<_> = cands[checked..].to_vec();
+        let n = cands.len();
+        let fixed = &self.fixed;
+        let post = self.htc.return_post(
+            self.voc,
+            &self.preds,
+            s,
+            hier,
+            &self.enc.letters[call],
+            letter,
+            &|x| fixed.contains(x),
+            &new_cands,
+            &mut self.stats,
+        );
+        let t = match post {
+            Post::False => FALSE_STATE,
+            Post::Holds(mut ps) => {
+                if let Some(b) = base {
+                    ps.extend_from_slice(self.preds.state_preds(b));
+                }
+                self.preds.state(ps)
+            }
+        };
+        self.returns.insert((s, hier, ret), (t, n));
+        Ok(t)
     }
 
     /// Makes every predicate a candidate at every location (concurrent programs).

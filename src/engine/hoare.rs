@@ -274,6 +274,89 @@ impl HoareChecker {
         Post::Holds(holds)
     }
 
+    /// The post of a *return* (nested words): the candidates `q` with `{cur, hier} ret {q}` valid,
+    /// where `hier` held before the matching `call` (the caller's frame) and `cur` holds at the
+    /// callee's exit (or `False` if the combination is infeasible). The query renames, as a nested
+    /// SSA trace: `hier`, the call, a fresh version of every variable the callee may change
+    /// (`fixed` tells the frame variables no edge but a call writes: the callee's parameters and
+    /// `old` values, which keep the versions the call gave them), `cur`, the return (which restores
+    /// the caller's frame), then `q`. Not cached here: the Floyd–Hoare automaton caches returns.
+    #[allow(clippy::too_many_arguments)]
+    pub fn return_post(
+        &mut self,
+        voc: &Vocabulary,
+        preds: &Predicates,
+        cur: StateId,
+        hier: StateId,
+        call: &Letter,
+        ret: &Letter,
+        fixed: &dyn Fn(&super::transition::PVar) -> bool,
+        candidates: &[PredId],
+        stats: &mut Stats,
+    ) -> Post {
+        use super::cfa::EdgeKind;
+        use super::tracecheck::SsaBuilder;
+        let assume = |t: &Term| {
+            let reads = t
+                .free_vars()
+                .iter()
+                .filter_map(|v| voc.lookup(v))
+                .filter(|(_, post)| !post)
+                .map(|(x, _)| x)
+                .collect();
+            super::transition::TransFormula::assume(t.clone(), reads)
+        };
+        let (hier_t, cur_t) = (preds.state_term(hier), preds.state_term(cur));
+        let mut b = SsaBuilder::default();
+        let mut conj = vec![b.step(voc, &assume(&hier_t)).formula];
+        conj.push(b.step_kind(voc, &call.tf, EdgeKind::Call).formula);
+        let mut changed: std::collections::BTreeSet<super::transition::PVar> = Default::default();
+        changed.extend(preds.state_preds(cur).iter().flat_map(|p| preds.get(*p).vars.iter()));
+        changed.extend(preds.state_preds(hier).iter().flat_map(|p| preds.get(*p).vars.iter()));
+        changed.extend(candidates.iter().flat_map(|p| preds.get(*p).vars.iter()));
+        changed.extend(ret.tf.reads.iter());
+        changed.extend(call.tf.writes.iter());
+        changed.retain(|x| !fixed(x) && !voc.is_const(*x));
+        b.havoc(voc, changed);
+        conj.push(b.step(voc, &assume(&cur_t)).formula);
+        conj.push(
+            b.step_kind(voc, &ret.tf, EdgeKind::Return { call: usize::MAX })
+                .formula,
+        );
+        stats.htc_smt += 1;
+        self.session.push();
+        for c in &conj {
+            self.session.assert(c);
+        }
+        match self.session.check_sat() {
+            SatResult::Unsat => {
+                self.session.pop();
+                return Post::False;
+            }
+            SatResult::Sat => {}
+            SatResult::Unknown(r) => self.last_unknown = Some(r),
+        }
+        let mut holds = Vec::new();
+        for &p in candidates {
+            if p == FALSE {
+                continue;
+            }
+            stats.htc_smt += 1;
+            let q = b.clone().step(voc, &assume(&preds.get(p).term)).formula;
+            self.session.push();
+            self.session.assert(&Term::not(&q));
+            let r = self.session.check_sat();
+            self.session.pop();
+            match r {
+                SatResult::Unsat => holds.push(p),
+                SatResult::Sat => {}
+                SatResult::Unknown(r) => self.last_unknown = Some(r),
+            }
+        }
+        self.session.pop();
+        Post::Holds(holds)
+    }
+
     /// Is `{pre} letter {post}` valid for arbitrary terms (used for checks outside the automaton)?
     pub fn check_triple(
         &mut self,

@@ -137,7 +137,9 @@ impl<'a> Interleaving<'a> {
             };
         }
         match letter.kind {
-            EdgeKind::Plain => {}
+            // Call/return letters belong to nested programs, which the recursive engine explores
+            // (`super::recursive`); here they are plain steps.
+            EdgeKind::Plain | EdgeKind::Call | EdgeKind::Return { .. } => {}
             EdgeKind::Fork { thread } => {
                 let th = &self.cfa.threads[thread as usize];
                 let pool = th.pool? as usize;

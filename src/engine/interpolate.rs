@@ -219,14 +219,33 @@ pub fn interpolants(
                 s.extend(relaxed[i].free_vars());
                 suffix[i] = s;
             }
+            // SSA-form predicates, for the returns of nested traces: the post of a return combines
+            // the predicate before its call (the caller's frame), the call, the callee's exit
+            // predicate and the return — exact, because the callee's parameters and `old` values
+            // keep their entry versions (see `tracecheck`).
+            let mut ssa_preds = vec![Term::tt(); n + 1];
             let mut p = Term::tt();
             for i in 0..n {
-                let phi = Term::and(vec![p, relaxed[i].clone()]);
+                let phi = match trace.calls.get(i).copied().flatten() {
+                    Some(c) => Term::and(vec![
+                        ssa_preds[c].clone(),
+                        relaxed[c].clone(),
+                        p,
+                        relaxed[i].clone(),
+                    ]),
+                    None => Term::and(vec![p, relaxed[i].clone()]),
+                };
                 let elim = to_eliminate(&phi, i + 1, &suffix[i + 1]);
                 p = project_exists(elim, phi, qe, stats)?;
+                ssa_preds[i + 1] = p.clone();
                 preds[i + 1] = p.substitute(&to_canon);
             }
             preds[0] = Term::tt();
+        }
+        Direction::Backward if trace.calls.iter().any(Option::is_some) => {
+            // The weakest precondition of a return needs the caller's context, which the flat
+            // backward pass has projected away: nested traces are interpolated forward only.
+            return Err("backward interpolation of a nested trace".into());
         }
         Direction::Backward => {
             let mut prefix = vec![BTreeSet::new(); n + 1];

@@ -34,6 +34,7 @@ pub mod model;
 pub mod predicates;
 pub mod pretty;
 pub mod proof;
+pub mod recursive;
 pub mod stats;
 pub mod termination;
 pub mod tracecheck;

@@ -5,7 +5,13 @@
 //! renamed per position, and constants are never renamed. Each top-level conjunct of each letter is
 //! asserted under its own name `c<i>_<j>`, so that an unsat core tells which conjuncts the proof of
 //! infeasibility needs (the input of unsat-core interpolation).
+//!
+//! Nested traces (calls of recursive procedures as call/return letters): a call pushes the versions
+//! of the caller's frame — every non-global variable —, and the matching return reads the callee's
+//! versions, restores the caller's and then writes the call's results; globals flow through. So the
+//! SSA formula of a nested trace is again a plain conjunction, satisfiable iff the trace is feasible.
 
+use super::cfa::EdgeKind;
 use super::transition::{PVar, TransFormula, Vocabulary};
 use crate::smt::{SatResult, Session, Term, Value, Var};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -20,6 +26,8 @@ pub struct SsaTrace {
     pub versions: Vec<BTreeMap<PVar, Var>>,
     /// SSA variable → program variable.
     pub origin: HashMap<Var, PVar>,
+    /// Per letter: for a return, the position of its matching call (nested traces); else `None`.
+    pub calls: Vec<Option<usize>>,
 }
 
 fn ssa_var(voc: &Vocabulary, x: PVar, k: u32) -> Option<Var> {
@@ -41,6 +49,13 @@ pub struct SsaBuilder {
     pub current_vars: BTreeMap<PVar, Var>,
     pub origin: HashMap<Var, PVar>,
     position: usize,
+    /// The frames of the pending calls (nested traces): the versions before each call.
+    frames: Vec<(BTreeMap<PVar, u32>, BTreeMap<PVar, Var>)>,
+}
+
+/// Is `x` part of a procedure's frame (restored when a call returns)? Everything but globals.
+pub fn is_frame_var(x: &PVar) -> bool {
+    !matches!(x, PVar::Var { inst: 0, .. })
 }
 
 /// One renamed letter: its formula and the SSA variables of what it read and wrote.
@@ -52,8 +67,46 @@ pub struct SsaStep {
 }
 
 impl SsaBuilder {
+    /// Renames the next letter of the trace, of kind `kind`: a [`EdgeKind::Call`] pushes the
+    /// caller's frame first; a [`EdgeKind::Return`] reads the callee's frame, restores the caller's
+    /// (every frame variable, [`is_frame_var`]) and then writes the results. A return without a
+    /// pending call is renamed as an ordinary letter.
+    pub fn step_kind(&mut self, voc: &Vocabulary, tf: &TransFormula, kind: EdgeKind) -> SsaStep {
+        match kind {
+            EdgeKind::Call => {
+                self.frames
+                    .push((self.cur.clone(), self.current_vars.clone()));
+                self.step(voc, tf)
+            }
+            EdgeKind::Return { .. } => {
+                let frame = self.frames.pop();
+                self.step_with(voc, tf, frame)
+            }
+            _ => self.step(voc, tf),
+        }
+    }
+
+    /// Number of pending calls.
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
     /// Renames the next letter of the trace.
     pub fn step(&mut self, voc: &Vocabulary, tf: &TransFormula) -> SsaStep {
+        self.step_with(voc, tf, None)
+    }
+
+    /// Gives every variable in `xs` a fresh version (as a havoc would).
+    pub fn havoc(&mut self, voc: &Vocabulary, xs: impl IntoIterator<Item = PVar>) {
+        self.step(voc, &TransFormula::havoc(xs));
+    }
+
+    fn step_with(
+        &mut self,
+        voc: &Vocabulary,
+        tf: &TransFormula,
+        restore: Option<(BTreeMap<PVar, u32>, BTreeMap<PVar, Var>)>,
+    ) -> SsaStep {
         let i = self.position;
         self.position += 1;
         let mut map: HashMap<Var, Term> = HashMap::new();
@@ -79,6 +132,15 @@ impl SsaBuilder {
                     map.insert(v, Term::var(&renamed));
                 }
             }
+        }
+        if let Some((cur, vars)) = restore {
+            // The caller's frame comes back; globals keep the callee's versions.
+            self.cur.retain(|x, _| !is_frame_var(x));
+            self.current_vars.retain(|x, _| !is_frame_var(x));
+            self.cur
+                .extend(cur.into_iter().filter(|(x, _)| is_frame_var(x)));
+            self.current_vars
+                .extend(vars.into_iter().filter(|(x, _)| is_frame_var(x)));
         }
         let mut new_versions: Vec<(PVar, u32)> = Vec::new();
         for &x in &tf.writes {
@@ -126,11 +188,26 @@ fn split_equalities(conjuncts: Vec<Term>) -> Vec<Term> {
 
 /// Renames a trace of transition formulas to SSA.
 pub fn ssa(voc: &Vocabulary, trace: &[&TransFormula]) -> SsaTrace {
+    let plain: Vec<(&TransFormula, EdgeKind)> =
+        trace.iter().map(|tf| (*tf, EdgeKind::Plain)).collect();
+    ssa_nested(voc, &plain)
+}
+
+/// Renames a nested trace (letters with their kinds, see [`SsaBuilder::step_kind`]) to SSA; the
+/// result's [`SsaTrace::calls`] names each return's matching call.
+pub fn ssa_nested(voc: &Vocabulary, trace: &[(&TransFormula, EdgeKind)]) -> SsaTrace {
     let mut b = SsaBuilder::default();
     let mut conjuncts = Vec::new();
     let mut versions = vec![BTreeMap::new()];
-    for tf in trace {
-        let step = b.step(voc, tf);
+    let mut pending = Vec::new();
+    let mut calls = vec![None; trace.len()];
+    for (i, (tf, kind)) in trace.iter().enumerate() {
+        match kind {
+            EdgeKind::Call => pending.push(i),
+            EdgeKind::Return { .. } => calls[i] = pending.pop(),
+            _ => {}
+        }
+        let step = b.step_kind(voc, tf, *kind);
         conjuncts.push(split_equalities(step.formula.conjuncts()));
         versions.push(b.current_vars.clone());
     }
@@ -153,6 +230,7 @@ pub fn ssa(voc: &Vocabulary, trace: &[&TransFormula]) -> SsaTrace {
         conjuncts,
         versions,
         origin: b.origin,
+        calls,
     }
 }
 

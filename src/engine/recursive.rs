@@ -1,0 +1,357 @@
+//! Trace abstraction for recursive programs over nested words (Heizmann, Hoenicke, Podelski:
+//! "Nested interpolants", POPL 2010; design notes §3, Ultimate's `NestedWordAutomaton` CEGAR).
+//!
+//! The program's recursive procedures are kept as call and return letters ([`cfa::build_nested`]).
+//! The abstraction is the product of the program's nested word automaton (states: locations) with
+//! the Floyd–Hoare automaton (states: predicate sets), on demand: internal and call letters take
+//! the Floyd–Hoare successor of [`FloydHoare`] (a call is a Hoare triple from the caller's state to
+//! the callee's entry), a return letter the *return* successor, which depends on the current state
+//! (the callee's exit) and the hierarchical predecessor (the caller's state before the call,
+//! [`FloydHoare::return_successor`]). A return is taken only from the caller's location of its
+//! call (its source has no other edge). Emptiness with summaries over double deckers
+//! ([`automata::nested_accepting_run`]).
+//!
+//! ```text
+//! loop:
+//!   τ = accepting nested run of CFA × FH (states whose FH part is false are traps) — none: SAFE
+//!   nested SSA of τ (a return restores the caller's frame) — feasible: re-validate → UNSAFE
+//!   infeasible → forward nested interpolants (unsat-core relaxed, then plain) at τ's locations
+//!   progress: FH must now reject τ (replayed with a stack), else UNKNOWN
+//! ```
+//!
+//! Invariant: every transition of the Floyd–Hoare automaton is a valid Hoare triple of its kind
+//! (internal, call, return with the caller's predicate), so the product keeps every feasible error
+//! trace of the program: an empty product proves it SAFE. A return triple is exact only for frame
+//! variables no edge but a call writes ([`FloydHoare::with_fixed`]); every other variable gets a
+//! fresh value over the callee, so the triple over-approximates what the callee does.
+
+use super::blocks::Encoded;
+use super::cfa::{Cfa, EdgeKind, LocId};
+use super::cegar::Sessions;
+use super::floyd_hoare::{FloydHoare, Interrupted};
+use super::interpolate::{self, Direction, Settings};
+use super::predicates::{FALSE_STATE, StateId, TRUE_STATE};
+use super::tracecheck::{self, Feasibility};
+use super::transition::{PVar, TransFormula, Vocabulary};
+use super::{Config, Outcome, Stats, UnknownReason, counterexample};
+use crate::automata::{self, Budget, ExploreError, NestedLetter, NestedWordAutomaton};
+use crate::smt::Session;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+
+/// The frame variables no edge writes except call edges: the parameters and `old` values of the
+/// recursive procedures keep their values over a callee's frame.
+pub fn fixed_variables(cfa: &Cfa) -> BTreeSet<PVar> {
+    let mut written = BTreeSet::new();
+    let mut all = BTreeSet::new();
+    for e in &cfa.edges {
+        all.extend(e.tf.writes.iter().copied());
+        all.extend(e.tf.reads.iter().copied());
+        if e.kind != EdgeKind::Call {
+            written.extend(e.tf.writes.iter().copied());
+        }
+    }
+    all.difference(&written).copied().collect()
+}
+
+/// The product of the nested program automaton with the Floyd–Hoare automaton.
+struct Product<'a, 'b, 'v, 'p> {
+    cfa: &'a Cfa,
+    enc: &'a Encoded,
+    fh: RefCell<&'b mut FloydHoare<'v, 'p>>,
+    /// The letter of each call edge.
+    call_letter: HashMap<usize, usize>,
+}
+
+type State = (LocId, StateId);
+
+impl Product<'_, '_, '_, '_> {
+    fn successors_of(
+        &self,
+        s: &State,
+        want: impl Fn(EdgeKind) -> bool,
+    ) -> Result<Vec<(usize, State)>, Interrupted> {
+        use crate::automata::DeterministicAutomaton;
+        let mut out = Vec::new();
+        for &a in &self.enc.out[s.0] {
+            let letter = &self.enc.letters[a];
+            if !want(letter.kind) {
+                continue;
+            }
+            let t = self.fh.borrow_mut().successor(&s.1, &a)?;
+            if t != FALSE_STATE {
+                out.push((a, (letter.tgt, t)));
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl NestedWordAutomaton for Product<'_, '_, '_, '_> {
+    type State = State;
+    type Letter = usize;
+    type Error = Interrupted;
+
+    fn initial_states(&self) -> Vec<State> {
+        vec![(self.enc.init, TRUE_STATE)]
+    }
+
+    fn is_accepting(&self, s: &State) -> bool {
+        self.cfa.error_of(s.0).is_some() && s.1 != FALSE_STATE
+    }
+
+    fn internal_successors(&self, s: &State) -> Result<Vec<(usize, State)>, Interrupted> {
+        self.successors_of(s, |k| !matches!(k, EdgeKind::Call | EdgeKind::Return { .. }))
+    }
+
+    fn call_successors(&self, s: &State) -> Result<Vec<(usize, State)>, Interrupted> {
+        self.successors_of(s, |k| k == EdgeKind::Call)
+    }
+
+    fn return_successors(
+        &self,
+        s: &State,
+        hier: &State,
+    ) -> Result<Vec<(usize, State)>, Interrupted> {
+        let mut out = Vec::new();
+        for &a in &self.enc.out[s.0] {
+            let letter = &self.enc.letters[a];
+            let EdgeKind::Return { call } = letter.kind else {
+                continue;
+            };
+            let Some(&c) = self.call_letter.get(&call) else {
+                continue;
+            };
+            if self.enc.letters[c].src != hier.0 {
+                continue;
+            }
+            let t = self.fh.borrow_mut().return_successor(s.1, hier.1, c, a)?;
+            if t != FALSE_STATE {
+                out.push((a, (letter.tgt, t)));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Does the Floyd–Hoare automaton reject the nested trace (reach `false`)?
+fn progress(
+    fh: &mut FloydHoare,
+    letters: &[NestedLetter<usize>],
+    call_letter: &HashMap<usize, usize>,
+    enc: &Encoded,
+) -> Result<bool, UnknownReason> {
+    use crate::automata::DeterministicAutomaton;
+    let mut s = fh.initial();
+    let mut stack: Vec<StateId> = Vec::new();
+    for l in letters {
+        s = match l {
+            NestedLetter::Internal(a) => fh.successor(&s, a),
+            NestedLetter::Call(a) => {
+                stack.push(s);
+                fh.successor(&s, a)
+            }
+            NestedLetter::Return(a) => {
+                let (Some(hier), EdgeKind::Return { call }) = (stack.pop(), enc.letters[*a].kind)
+                else {
+                    return Err(UnknownReason::Internal("a return without its call".into()));
+                };
+                let Some(&c) = call_letter.get(&call) else {
+                    return Err(UnknownReason::Internal("a return without its call".into()));
+                };
+                fh.return_successor(s, hier, c, *a)
+            }
+        }
+        .map_err(|_| UnknownReason::Timeout)?;
+        if s == FALSE_STATE {
+            return Ok(true);
+        }
+    }
+    Ok(s == FALSE_STATE)
+}
+
+/// Runs nested-word trace abstraction on a program with recursive procedures.
+pub fn run(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    config: &Config,
+    fh: &mut FloydHoare,
+    sessions: &mut Sessions,
+    stats: &mut Stats,
+    fresh_session: &dyn Fn() -> Result<Session, String>,
+) -> Outcome {
+    let budget = match config.deadline {
+        Some(d) => Budget::unlimited().with_deadline(d),
+        None => Budget::unlimited(),
+    };
+    let mut call_letter = HashMap::new();
+    for (a, l) in enc.letters.iter().enumerate() {
+        if l.kind == EdgeKind::Call {
+            for e in &l.edges {
+                call_letter.insert(*e, a);
+            }
+        }
+    }
+    let live = config.interpolation.uses_live();
+    loop {
+        if config.timed_out() {
+            return Outcome::unknown(UnknownReason::Timeout, stats.clone());
+        }
+        if stats.iterations >= config.max_iterations {
+            return Outcome::unknown(
+                UnknownReason::ResourceLimit(format!(
+                    "iteration limit ({}) reached",
+                    config.max_iterations
+                )),
+                stats.clone(),
+            );
+        }
+        stats.iterations += 1;
+        let run = {
+            let product = Product {
+                cfa,
+                enc,
+                fh: RefCell::new(&mut *fh),
+                call_letter: call_letter.clone(),
+            };
+            automata::nested_accepting_run(&product, &budget)
+        };
+        let run = match run {
+            Ok(Some(run)) => run,
+            Ok(None) => {
+                if config.check_proof {
+                    return Outcome::unknown(
+                        UnknownReason::ProofCheck(
+                            "proof check: not implemented for recursive programs".into(),
+                        ),
+                        stats.clone(),
+                    );
+                }
+                return Outcome::safe(None, Vec::new(), stats.clone());
+            }
+            Err(ExploreError::Cancelled(_)) | Err(ExploreError::Successor(Interrupted)) => {
+                return Outcome::unknown(UnknownReason::Timeout, stats.clone());
+            }
+        };
+        stats.abstraction_states += run.states.len();
+        let letters: Vec<usize> = run.letters.iter().map(|l| *l.letter()).collect();
+        stats.max_trace_length = stats.max_trace_length.max(letters.len());
+        let steps: Vec<(&TransFormula, EdgeKind)> = letters
+            .iter()
+            .map(|a| (&enc.letters[*a].tf, enc.letters[*a].kind))
+            .collect();
+        let ssa = tracecheck::ssa_nested(voc, &steps);
+        let locs: Vec<LocId> = std::iter::once(enc.init)
+            .chain(letters.iter().map(|a| enc.letters[*a].tgt))
+            .collect();
+        match sessions.trace.check(&ssa) {
+            Feasibility::Unknown(r) => {
+                return if config.timed_out() {
+                    Outcome::unknown(UnknownReason::Timeout, stats.clone())
+                } else {
+                    Outcome::unknown(
+                        UnknownReason::SolverUnknown {
+                            during: "a trace check",
+                            kind: r,
+                        },
+                        stats.clone(),
+                    )
+                };
+            }
+            Feasibility::Feasible(_) => {
+                let mut fresh = match fresh_session() {
+                    Ok(s) => s,
+                    Err(e) => {
+                        return Outcome::unknown(UnknownReason::SolverUnavailable(e), stats.clone());
+                    }
+                };
+                return match counterexample::build(
+                    voc,
+                    cfa,
+                    enc,
+                    &letters,
+                    &cfa.definitions,
+                    &mut fresh,
+                ) {
+                    Ok(cex) => Outcome::violated(cex, stats.clone()),
+                    Err(e) => Outcome::unknown(UnknownReason::NotConfirmed(e), stats.clone()),
+                };
+            }
+            Feasibility::Infeasible(core) => {
+                let core = config.interpolation.uses_core().then_some(&core);
+                let mut errors = Vec::new();
+                let mut done = false;
+                for relax in [true, false] {
+                    if relax && core.is_none() {
+                        continue;
+                    }
+                    if config.timed_out() {
+                        return Outcome::unknown(UnknownReason::Timeout, stats.clone());
+                    }
+                    let settings = Settings {
+                        direction: Direction::Forward,
+                        live,
+                    };
+                    let used = if relax { core } else { None };
+                    let mut preds =
+                        match sessions.interpolator.interpolants(&ssa, used, settings, stats) {
+                            Ok(p) => p,
+                            Err(e) => {
+                                errors.push(e);
+                                continue;
+                            }
+                        };
+                    if let Err(e) = interpolate::close_ends(&mut preds, fh.session()) {
+                        errors.push(e);
+                        continue;
+                    }
+                    let n = preds.len() - 1;
+                    for i in 1..n {
+                        fh.add_predicate(locs[i], &preds[i]);
+                    }
+                    match progress(fh, &run.letters, &call_letter, enc) {
+                        Ok(true) => {
+                            done = true;
+                            break;
+                        }
+                        Ok(false) => {}
+                        Err(r) => return Outcome::unknown(r, stats.clone()),
+                    }
+                }
+                if !done {
+                    let reason = if config.timed_out() {
+                        UnknownReason::Timeout
+                    } else if errors.is_empty() {
+                        UnknownReason::NoProgress(fh.last_unknown())
+                    } else {
+                        UnknownReason::Interpolation(errors.join("; "))
+                    };
+                    return Outcome::unknown(reason, stats.clone());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_variables_are_those_only_calls_write() {
+        let src = "procedure f(n: int) returns (r: int) { var t: int; if (n > 0) { call t := f(n - 1); r := t + 1; } else { r := 0; } }\n\
+                   procedure main() { var x: int; call x := f(3); assert x == 3; }";
+        let (ast, diags) = crate::syntax::parse(src);
+        let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
+        let (program, diags) = crate::ir::check(&ast);
+        let program = program.unwrap_or_else(|| panic!("{diags:?}"));
+        let voc = Vocabulary::new(&program);
+        let cfa = super::super::cfa::build_nested(&voc, 10_000, 1).expect("cfa");
+        assert!(cfa.nested);
+        let fixed = fixed_variables(&cfa);
+        let names: BTreeSet<String> = fixed.iter().map(|x| voc.name(*x)).collect();
+        assert!(names.iter().any(|n| n.starts_with('n')), "{names:?}");
+        assert!(!names.iter().any(|n| n.starts_with('r') || n.starts_with('t')), "{names:?}");
+    }
+}
