@@ -148,6 +148,16 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
         }
     }
 
+    /// The frame variables fixed over a callee (see [`Self::with_fixed`]).
+    pub fn fixed(&self) -> &std::collections::BTreeSet<super::transition::PVar> {
+        &self.fixed
+    }
+
+    /// The predicates and states (read only).
+    pub fn predicates(&self) -> &Predicates {
+        &self.preds
+    }
+
     /// The conjunction of a state's predicates, and its predicates.
     pub fn state_term(&self, s: StateId) -> crate::smt::Term {
         self.preds.state_term(s)

@@ -35,7 +35,7 @@ use super::tracecheck::{self, Feasibility};
 use super::transition::{PVar, TransFormula, Vocabulary};
 use super::{Config, Outcome, Stats, UnknownReason, counterexample};
 use crate::automata::{self, Budget, ExploreError, NestedLetter, NestedWordAutomaton};
-use crate::smt::Session;
+use crate::smt::{Session, Term};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
@@ -61,7 +61,13 @@ struct Product<'a, 'b, 'v, 'p> {
     fh: RefCell<&'b mut FloydHoare<'v, 'p>>,
     /// The letter of each call edge.
     call_letter: HashMap<usize, usize>,
+    /// Every transition asked for, with `false` successors (the certificate of an empty search).
+    log: RefCell<Vec<Transition>>,
 }
+
+/// A transition of the product's Floyd–Hoare part: `(state, hierarchical predecessor for a
+/// return, letter, successor)`.
+type Transition = (StateId, Option<(StateId, usize)>, usize, StateId);
 
 type State = (LocId, StateId);
 
@@ -79,6 +85,7 @@ impl Product<'_, '_, '_, '_> {
                 continue;
             }
             let t = self.fh.borrow_mut().successor(&s.1, &a)?;
+            self.log.borrow_mut().push((s.1, None, a, t));
             if t != FALSE_STATE {
                 out.push((a, (letter.tgt, t)));
             }
@@ -126,6 +133,7 @@ impl NestedWordAutomaton for Product<'_, '_, '_, '_> {
                 continue;
             }
             let t = self.fh.borrow_mut().return_successor(s.1, hier.1, c, a)?;
+            self.log.borrow_mut().push((s.1, Some((hier.1, c)), a, t));
             if t != FALSE_STATE {
                 out.push((a, (letter.tgt, t)));
             }
@@ -170,6 +178,70 @@ fn progress(
     Ok(s == FALSE_STATE)
 }
 
+/// Re-checks, in a fresh solver session, every Floyd–Hoare transition the last (empty) search of
+/// the product used — internal and call triples `{S} a {S'}`, return triples with the caller's
+/// state, and the `false` successors that cut runs —: together they are the proof that no error
+/// location is reachable (the search visited every reachable double decker and asked for all its
+/// successors).
+fn check_certificate(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    fh: &mut FloydHoare,
+    log: &[Transition],
+    session: Session,
+) -> Result<(), UnknownReason> {
+    use super::hoare::{HoareChecker, Post};
+    let mut htc = HoareChecker::new(session);
+    let fixed = fh.fixed().clone();
+    let mut stats = Stats::default();
+    let fail = |what: &str| {
+        UnknownReason::ProofCheck(format!("proof check: a {what} triple does not hold"))
+    };
+    let seen: BTreeSet<&Transition> = log.iter().collect();
+    for &(s, hier, a, t) in seen {
+        let letter = &enc.letters[a];
+        match hier {
+            None => {
+                let post = if t == FALSE_STATE {
+                    Term::ff()
+                } else {
+                    fh.state_term(t)
+                };
+                let r = htc.check_triple(voc, &fh.state_term(s), letter, &post);
+                if r != crate::smt::SatResult::Unsat {
+                    return Err(fail("Floyd–Hoare"));
+                }
+            }
+            Some((h, c)) => {
+                let wanted: Vec<_> = if t == FALSE_STATE {
+                    Vec::new()
+                } else {
+                    fh.state_preds(t).to_vec()
+                };
+                let post = htc.return_post(
+                    voc,
+                    fh.predicates(),
+                    s,
+                    h,
+                    &enc.letters[c],
+                    letter,
+                    &|x| fixed.contains(x),
+                    &wanted,
+                    &mut stats,
+                );
+                let ok = match post {
+                    Post::False => true,
+                    Post::Holds(ps) => t != FALSE_STATE && ps.len() == wanted.len(),
+                };
+                if !ok {
+                    return Err(fail("return"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Runs nested-word trace abstraction on a program with recursive procedures.
 pub fn run(
     voc: &Vocabulary,
@@ -208,25 +280,27 @@ pub fn run(
             );
         }
         stats.iterations += 1;
-        let run = {
+        let (run, log) = {
             let product = Product {
                 cfa,
                 enc,
                 fh: RefCell::new(&mut *fh),
                 call_letter: call_letter.clone(),
+                log: RefCell::new(Vec::new()),
             };
-            automata::nested_accepting_run(&product, &budget)
+            let run = automata::nested_accepting_run(&product, &budget);
+            (run, product.log.into_inner())
         };
         let run = match run {
             Ok(Some(run)) => run,
             Ok(None) => {
                 if config.check_proof {
-                    return Outcome::unknown(
-                        UnknownReason::ProofCheck(
-                            "proof check: not implemented for recursive programs".into(),
-                        ),
-                        stats.clone(),
-                    );
+                    let checked = fresh_session()
+                        .map_err(UnknownReason::SolverUnavailable)
+                        .and_then(|session| check_certificate(voc, enc, fh, &log, session));
+                    if let Err(e) = checked {
+                        return Outcome::unknown(e, stats.clone());
+                    }
                 }
                 return Outcome::safe(None, Vec::new(), stats.clone());
             }
