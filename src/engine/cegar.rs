@@ -158,8 +158,19 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
     if cfa.nested {
         // Recursive procedures: nested-word trace abstraction.
         let mut fh = fh.with_fixed(super::recursive::fixed_variables(&cfa));
-        let fresh = || Session::new(session_config(config, config.solver, false)).map_err(|e| e.to_string());
-        let o = super::recursive::run(voc, &cfa, &enc, config, &mut fh, &mut sessions, &mut stats, &fresh);
+        let fresh = || {
+            Session::new(session_config(config, config.solver, false)).map_err(|e| e.to_string())
+        };
+        let o = super::recursive::run(
+            voc,
+            &cfa,
+            &enc,
+            config,
+            &mut fh,
+            &mut sessions,
+            &mut stats,
+            &fresh,
+        );
         let mut outcome = finish(o, &mut fh);
         for s in [&trace_session, &qe_session] {
             let st = s.stats();
@@ -693,7 +704,7 @@ fn add_sequence(voc: &Vocabulary, preds: &[Term], locs: &[LocId], fh: &mut Floyd
 }
 
 /// `LAPIDARY_DEBUG=1` prints each iteration's trace and interpolants to stderr (for development).
-fn debug() -> bool {
+pub(super) fn debug() -> bool {
     static DEBUG: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *DEBUG.get_or_init(|| std::env::var_os("LAPIDARY_DEBUG").is_some())
 }

@@ -442,7 +442,9 @@ fn build_general(
     }
     b.cfa.nested = b.cfa.edges.iter().any(|e| e.kind == EdgeKind::Call);
     if b.cfa.nested && b.cfa.is_concurrent() {
-        return Err(BuildError::Unsupported("recursion in a concurrent program".into()));
+        return Err(BuildError::Unsupported(
+            "recursion in a concurrent program".into(),
+        ));
     }
     Ok(b.cfa)
 }
@@ -515,6 +517,10 @@ impl Builder<'_, '_> {
                     _ => {}
                 }
             }
+        }
+        if self.recursive.contains(&p) {
+            // A recursive procedure's summary relates its globals to their values at the call.
+            set.extend(procedure.modifies.iter().copied());
         }
         self.old_globals.insert(p, set.clone());
         set

@@ -73,7 +73,10 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
     }
 
     /// The variables that keep their value over a callee's frame (written only by call letters).
-    pub fn with_fixed(mut self, fixed: std::collections::BTreeSet<super::transition::PVar>) -> Self {
+    pub fn with_fixed(
+        mut self,
+        fixed: std::collections::BTreeSet<super::transition::PVar>,
+    ) -> Self {
         self.fixed = fixed;
         self
     }

@@ -311,8 +311,18 @@ impl HoareChecker {
         let mut conj = vec![b.step(voc, &assume(&hier_t)).formula];
         conj.push(b.step_kind(voc, &call.tf, EdgeKind::Call).formula);
         let mut changed: std::collections::BTreeSet<super::transition::PVar> = Default::default();
-        changed.extend(preds.state_preds(cur).iter().flat_map(|p| preds.get(*p).vars.iter()));
-        changed.extend(preds.state_preds(hier).iter().flat_map(|p| preds.get(*p).vars.iter()));
+        changed.extend(
+            preds
+                .state_preds(cur)
+                .iter()
+                .flat_map(|p| preds.get(*p).vars.iter()),
+        );
+        changed.extend(
+            preds
+                .state_preds(hier)
+                .iter()
+                .flat_map(|p| preds.get(*p).vars.iter()),
+        );
         changed.extend(candidates.iter().flat_map(|p| preds.get(*p).vars.iter()));
         changed.extend(ret.tf.reads.iter());
         changed.extend(call.tf.writes.iter());

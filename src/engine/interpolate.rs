@@ -213,16 +213,22 @@ pub fn interpolants(
     match settings.direction {
         Direction::Forward => {
             // suffix[i]: variables mentioned by letters i.. (i = 0..=n)
+            // A return also reads what its call wrote (the callee's entry versions, which link the
+            // callee's exit predicate to the caller's): they are live up to the return.
             let mut suffix = vec![BTreeSet::new(); n + 1];
             for i in (0..n).rev() {
                 let mut s = suffix[i + 1].clone();
                 s.extend(relaxed[i].free_vars());
+                if let Some(c) = trace.calls.get(i).copied().flatten() {
+                    s.extend(relaxed[c].free_vars());
+                }
                 suffix[i] = s;
             }
             // SSA-form predicates, for the returns of nested traces: the post of a return combines
             // the predicate before its call (the caller's frame), the call, the callee's exit
             // predicate and the return — exact, because the callee's parameters and `old` values
             // keep their entry versions (see `tracecheck`).
+            let call_positions: BTreeSet<usize> = trace.calls.iter().flatten().copied().collect();
             let mut ssa_preds = vec![Term::tt(); n + 1];
             let mut p = Term::tt();
             for i in 0..n {
@@ -235,7 +241,26 @@ pub fn interpolants(
                     ]),
                     None => Term::and(vec![p, relaxed[i].clone()]),
                 };
-                let elim = to_eliminate(&phi, i + 1, &suffix[i + 1]);
+                let mut elim = to_eliminate(&phi, i + 1, &suffix[i + 1]);
+                if call_positions.contains(&i) {
+                    // The callee's entry: the caller's frame stays with the caller (the return
+                    // takes it from the predicate before the call), so the callee's predicates are
+                    // summaries over what the call wrote and the globals.
+                    let (before, after) = (&trace.versions[i], &trace.versions[i + 1]);
+                    let written: BTreeSet<&Var> = after
+                        .iter()
+                        .filter(|(x, v)| before.get(x) != Some(v))
+                        .map(|(_, v)| v)
+                        .collect();
+                    for v in phi.free_vars() {
+                        let frame = trace.origin.get(&v).is_some_and(|x| {
+                            super::tracecheck::is_frame_var(x) && !voc.is_const(*x)
+                        });
+                        if frame && !written.contains(&v) && !elim.contains(&v) {
+                            elim.push(v);
+                        }
+                    }
+                }
                 p = project_exists(elim, phi, qe, stats)?;
                 ssa_preds[i + 1] = p.clone();
                 preds[i + 1] = p.substitute(&to_canon);

@@ -26,8 +26,8 @@
 //! fresh value over the callee, so the triple over-approximates what the callee does.
 
 use super::blocks::Encoded;
-use super::cfa::{Cfa, EdgeKind, LocId};
 use super::cegar::Sessions;
+use super::cfa::{Cfa, EdgeKind, LocId};
 use super::floyd_hoare::{FloydHoare, Interrupted};
 use super::interpolate::{self, Direction, Settings};
 use super::predicates::{FALSE_STATE, StateId, TRUE_STATE};
@@ -108,7 +108,9 @@ impl NestedWordAutomaton for Product<'_, '_, '_, '_> {
     }
 
     fn internal_successors(&self, s: &State) -> Result<Vec<(usize, State)>, Interrupted> {
-        self.successors_of(s, |k| !matches!(k, EdgeKind::Call | EdgeKind::Return { .. }))
+        self.successors_of(s, |k| {
+            !matches!(k, EdgeKind::Call | EdgeKind::Return { .. })
+        })
     }
 
     fn call_successors(&self, s: &State) -> Result<Vec<(usize, State)>, Interrupted> {
@@ -242,6 +244,9 @@ fn check_certificate(
     Ok(())
 }
 
+/// How many earlier predicates at a location a new one is joined with.
+const HULL_WINDOW: usize = 3;
+
 /// Runs nested-word trace abstraction on a program with recursive procedures.
 pub fn run(
     voc: &Vocabulary,
@@ -266,6 +271,8 @@ pub fn run(
         }
     }
     let live = config.interpolation.uses_live();
+    // The predicates of earlier sequences per location, for their joins.
+    let mut history: HashMap<LocId, Vec<Term>> = HashMap::new();
     loop {
         if config.timed_out() {
             return Outcome::unknown(UnknownReason::Timeout, stats.clone());
@@ -316,6 +323,31 @@ pub fn run(
             .map(|a| (&enc.letters[*a].tf, enc.letters[*a].kind))
             .collect();
         let ssa = tracecheck::ssa_nested(voc, &steps);
+        if super::cegar::debug() {
+            eprintln!(
+                "iteration {}: nested trace of {} letters",
+                stats.iterations,
+                letters.len()
+            );
+            for l in &run.letters {
+                let a = &enc.letters[*l.letter()];
+                let texts: Vec<&str> = a
+                    .edges
+                    .iter()
+                    .map(|e| cfa.edges[*e].text.as_str())
+                    .collect();
+                eprintln!(
+                    "    {:?} {} -> {}: {}",
+                    std::mem::discriminant(l),
+                    a.src,
+                    a.tgt,
+                    texts.join("; ")
+                );
+            }
+            for (i, cs) in ssa.conjuncts.iter().enumerate() {
+                eprintln!("    ssa {i}: {}", Term::and(cs.clone()));
+            }
+        }
         let locs: Vec<LocId> = std::iter::once(enc.init)
             .chain(letters.iter().map(|a| enc.letters[*a].tgt))
             .collect();
@@ -337,7 +369,10 @@ pub fn run(
                 let mut fresh = match fresh_session() {
                     Ok(s) => s,
                     Err(e) => {
-                        return Outcome::unknown(UnknownReason::SolverUnavailable(e), stats.clone());
+                        return Outcome::unknown(
+                            UnknownReason::SolverUnavailable(e),
+                            stats.clone(),
+                        );
                     }
                 };
                 return match counterexample::build(
@@ -368,14 +403,21 @@ pub fn run(
                         live,
                     };
                     let used = if relax { core } else { None };
-                    let mut preds =
-                        match sessions.interpolator.interpolants(&ssa, used, settings, stats) {
-                            Ok(p) => p,
-                            Err(e) => {
-                                errors.push(e);
-                                continue;
-                            }
-                        };
+                    let mut preds = match sessions
+                        .interpolator
+                        .interpolants(&ssa, used, settings, stats)
+                    {
+                        Ok(p) => p,
+                        Err(e) => {
+                            errors.push(e);
+                            continue;
+                        }
+                    };
+                    if super::cegar::debug() {
+                        for (i, p) in preds.iter().enumerate() {
+                            eprintln!("  I{i} @{}: {}", locs[i], super::pretty::term(voc, p));
+                        }
+                    }
                     if let Err(e) = interpolate::close_ends(&mut preds, fh.session()) {
                         errors.push(e);
                         continue;
@@ -383,6 +425,18 @@ pub fn run(
                     let n = preds.len() - 1;
                     for i in 1..n {
                         fh.add_predicate(locs[i], &preds[i]);
+                        // Two unwindings of a recursion (or loop) leave two predicates at one
+                        // location: their join is a candidate for the summary both instantiate.
+                        let seen = history.entry(locs[i]).or_default();
+                        if seen.contains(&preds[i]) {
+                            continue;
+                        }
+                        for q in seen.iter().rev().take(HULL_WINDOW) {
+                            for t in super::invariants::hull_facts(voc, &preds[i], q) {
+                                fh.add_predicate(locs[i], &t);
+                            }
+                        }
+                        seen.push(preds[i].clone());
                     }
                     match progress(fh, &run.letters, &call_letter, enc) {
                         Ok(true) => {
@@ -426,6 +480,11 @@ mod tests {
         let fixed = fixed_variables(&cfa);
         let names: BTreeSet<String> = fixed.iter().map(|x| voc.name(*x)).collect();
         assert!(names.iter().any(|n| n.starts_with('n')), "{names:?}");
-        assert!(!names.iter().any(|n| n.starts_with('r') || n.starts_with('t')), "{names:?}");
+        assert!(
+            !names
+                .iter()
+                .any(|n| n.starts_with('r') || n.starts_with('t')),
+            "{names:?}"
+        );
     }
 }
