@@ -11,7 +11,9 @@
 //! then `assume requires`), then the callee's body, then a return edge (results := returns). A call of a
 //! procedure without a body is one summary edge that havocs the results and the callee's `modifies`
 //! and assumes every `ensures` (with `old(g)` the value before the call). Recursion is a
-//! [`BuildError`], reported as UNKNOWN.
+//! [`BuildError`], reported as UNKNOWN — except with [`build_nested`], which keeps the procedures on
+//! cycles of the call graph as call/return edges (one instance each; `old(g)` for every global a
+//! recursive procedure modifies, so that its summaries can relate exit and entry).
 //!
 //! Threads (Ultimate's thread instances, design notes §5.1): every `fork` statement of the program
 //! gets `instances` thread instances ([`Thread`]), each an inlined copy of the forked procedure with

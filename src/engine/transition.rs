@@ -277,6 +277,8 @@ impl Translator<'_, '_> {
                 match op {
                     ir::UnOp::Not => Term::not(&a),
                     ir::UnOp::Neg => Term::neg(&a),
+                    ir::UnOp::ToInt => Term::app(Op::ToInt, vec![a]),
+                    ir::UnOp::ToReal => Term::app(Op::ToReal, vec![a]),
                 }
             }
             Expr::Binary(op, a, b) => {

@@ -194,6 +194,11 @@ fn write_expr(f: &mut fmt::Formatter<'_>, p: &Program, e: &Expr, min: u8) -> fmt
         Expr::Float { text, .. } => write!(f, "{text}")?,
         Expr::Var(v) => write!(f, "{}", p.var(*v).name)?,
         Expr::Old(v) => write!(f, "old({})", p.var(*v).name)?,
+        Expr::Unary(op @ (UnOp::ToInt | UnOp::ToReal), a) => {
+            write!(f, "{}(", if *op == UnOp::ToInt { "int" } else { "real" })?;
+            write_expr(f, p, a, 0)?;
+            write!(f, ")")?;
+        }
         Expr::Unary(op, a) => {
             write!(f, "{}", if *op == UnOp::Not { "!" } else { "-" })?;
             write_expr(f, p, a, 8)?;

@@ -75,6 +75,10 @@ pub struct Variable {
 pub enum UnOp {
     Not,
     Neg,
+    /// `int(e)`: floor of a real (SMT-LIB `to_int`).
+    ToInt,
+    /// `real(e)`: an integer as a real (SMT-LIB `to_real`).
+    ToReal,
 }
 
 /// Operators with their operand type resolved.

@@ -730,6 +730,15 @@ impl<'a> Resolver<'a> {
             K::Old(a) | K::Unary(_, a) | K::Extract { expr: a, .. } | K::Field(a, _) => {
                 self.expr(a, scope, sc)
             }
+            K::Coerce(a, t) => {
+                let tps: Vec<(String, Type)> = sc
+                    .tparams
+                    .iter()
+                    .map(|n| (n.clone(), Type::Param(n.clone())))
+                    .collect();
+                self.resolve_type(t, &tps);
+                self.expr(a, scope, sc)
+            }
             K::Binary(_, a, b) => {
                 self.expr(a, scope, sc);
                 self.expr(b, scope, sc);

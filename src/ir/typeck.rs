@@ -874,7 +874,21 @@ impl<'e, 'a> Checker<'e, 'a> {
                         let t = self.numeric(&t, a.span, "-", false);
                         (Expr::Unary(UnOp::Neg, Box::new(x)), t)
                     }
+                    ast::UnOp::ToInt => {
+                        self.expect(&Type::Real, &t, a.span);
+                        (Expr::Unary(UnOp::ToInt, Box::new(x)), Type::Int)
+                    }
+                    ast::UnOp::ToReal => {
+                        self.expect(&Type::Int, &t, a.span);
+                        (Expr::Unary(UnOp::ToReal, Box::new(x)), Type::Real)
+                    }
                 }
+            }
+            K::Coerce(a, ty) => {
+                let want = self.env.resolve_type_quiet(ty, &ctx.tparams);
+                let (x, t) = self.expr(a, ctx);
+                self.expect(&want, &t, a.span);
+                (x, want)
             }
             K::Binary(op, a, b) => self.binary(*op, a, b, e.span, ctx),
             K::Select(m, idx) => {

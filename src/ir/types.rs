@@ -19,6 +19,8 @@ impl Program {
             Expr::Var(v) | Expr::Old(v) => self.var(*v).ty.clone(),
             Expr::Unary(UnOp::Not, _) => Type::Bool,
             Expr::Unary(UnOp::Neg, a) => self.type_of(a),
+            Expr::Unary(UnOp::ToInt, _) => Type::Int,
+            Expr::Unary(UnOp::ToReal, _) => Type::Real,
             Expr::Binary(op, a, b) => match op {
                 BinOp::Iff
                 | BinOp::Implies

@@ -281,6 +281,10 @@ pub struct Expr {
 pub enum UnOp {
     Not,
     Neg,
+    /// `int(e)`: the integer part (floor) of a real.
+    ToInt,
+    /// `real(e)`: an integer as a real.
+    ToReal,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -333,6 +337,8 @@ pub enum ExprKind {
     Var(Ident),
     Old(Box<Expr>),
     Unary(UnOp, Box<Expr>),
+    /// A type coercion `(e : T)`: `e`, whose type must be `T`.
+    Coerce(Box<Expr>, Type),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `m[i, j]`
     Select(Box<Expr>, Vec<Expr>),

@@ -78,7 +78,10 @@ impl<'a> Walker<'a> {
                 | ExprKind::BvLit { .. }
                 | ExprKind::FloatLit(_)
                 | ExprKind::Var(_) => {}
-                ExprKind::Old(x) | ExprKind::Unary(_, x) | ExprKind::Field(x, _) => self.e(x, c),
+                ExprKind::Old(x)
+                | ExprKind::Unary(_, x)
+                | ExprKind::Coerce(x, _)
+                | ExprKind::Field(x, _) => self.e(x, c),
                 ExprKind::Extract { expr, .. } => self.e(expr, c),
                 ExprKind::Binary(_, a, b) => {
                     self.e(a, c);

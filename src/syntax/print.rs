@@ -418,10 +418,13 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::BvLit { value, width } => format!("{value}bv{width}"),
         ExprKind::Var(v) => v.name.clone(),
         ExprKind::Old(x) => format!("old({})", expr(x)),
+        ExprKind::Coerce(x, t) => format!("({} : {})", expr(x), ty(t)),
         ExprKind::Unary(op, x) => {
             let o = match op {
                 UnOp::Not => "!",
                 UnOp::Neg => "-",
+                UnOp::ToInt => "int",
+                UnOp::ToReal => "real",
             };
             format!("{o}({})", expr(x))
         }

@@ -1016,6 +1016,14 @@ impl<'p> Machine<'p> {
                 Value::Real(r) => Value::Real(-r),
                 _ => Value::Unknown,
             },
+            Expr::Unary(UnOp::ToInt, a) => match self.ev(a, frame, env, depth)? {
+                Value::Real(r) => Value::Int(r.floor().to_integer()),
+                _ => Value::Unknown,
+            },
+            Expr::Unary(UnOp::ToReal, a) => match self.ev(a, frame, env, depth)? {
+                Value::Int(i) => Value::Real(num_rational::BigRational::from_integer(i)),
+                _ => Value::Unknown,
+            },
             Expr::Binary(op, a, b) => self.binary(*op, a, b, frame, env, depth)?,
             Expr::Ite(c, a, b) => match as_bool(self.ev(c, frame, env, depth)?)? {
                 Some(true) => self.ev(a, frame, env, depth)?,
