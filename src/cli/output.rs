@@ -198,7 +198,11 @@ pub fn proof(file: &str, src: &str, proof: &[LoopInvariant], color: bool) -> Str
     if proof.is_empty() {
         return "proof: no loop needs an invariant\n".into();
     }
-    let mut out = String::from("proof (loop invariants):\n");
+    let mut out = String::from(if proof.iter().any(|p| p.summary) {
+        "proof (loop invariants and procedure summaries):\n"
+    } else {
+        "proof (loop invariants):\n"
+    });
     for inv in proof {
         let at = inv
             .span
@@ -207,10 +211,17 @@ pub fn proof(file: &str, src: &str, proof: &[LoopInvariant], color: bool) -> Str
                 format!("{file}:{l}:{c}")
             })
             .unwrap_or_else(|| file.to_string());
-        out.push_str(&format!(
-            "  {at} (in {}): {}\n",
-            inv.procedure, inv.invariant
-        ));
+        if inv.summary {
+            out.push_str(&format!(
+                "  {at} (summary of {}, at its exit): {}\n",
+                inv.procedure, inv.invariant
+            ));
+        } else {
+            out.push_str(&format!(
+                "  {at} (in {}): {}\n",
+                inv.procedure, inv.invariant
+            ));
+        }
     }
     let _ = color;
     out

@@ -227,9 +227,13 @@ pub struct Counterexample {
     pub steps: Vec<Step>,
 }
 
-/// An inductive invariant at a loop head of the source.
+/// An inductive invariant at a loop head of the source, or (`summary`) the summary of a recursive
+/// procedure: what holds at its exit, over its parameters, returns, globals and `old` values.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct LoopInvariant {
+    /// A procedure summary rather than a loop invariant.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub summary: bool,
     /// The loop head's span.
     #[serde(skip)]
     pub span: Option<crate::diag::Span>,

@@ -54,7 +54,7 @@ pub struct SourceInvariant {
 }
 
 /// Is `x` in the scope of procedure `proc`'s instance `inst`?
-fn in_scope(voc: &Vocabulary, x: PVar, proc: Option<ProcId>, inst: u32) -> bool {
+pub(super) fn in_scope(voc: &Vocabulary, x: PVar, proc: Option<ProcId>, inst: u32) -> bool {
     match x {
         PVar::Var { id, inst: i } => match voc.program.var(id).kind {
             VarKind::Global | VarKind::Const { .. } => true,
@@ -145,6 +145,7 @@ pub fn source_invariants(
         let term = crate::smt::simplify(&Term::or(disjuncts));
         out.push(SourceInvariant {
             printed: LoopInvariant {
+                summary: false,
                 span,
                 procedure: proc
                     .map(|p| voc.program.proc(p).name.clone())

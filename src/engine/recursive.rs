@@ -244,6 +244,60 @@ fn check_certificate(
     Ok(())
 }
 
+/// The summaries of the recursive procedures from the last (empty) search: at each exit of a
+/// recursive procedure, the disjunction of the Floyd–Hoare states the search reached there,
+/// projected onto the procedure's scope (its parameters, returns, globals and `old` values). A
+/// summary that cannot be projected is left out (the proof itself is the automaton).
+fn summaries(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    fh: &mut FloydHoare,
+    log: &[Transition],
+    projector: &mut dyn super::interpolate::Interpolator,
+    stats: &mut Stats,
+) -> Vec<super::LoopInvariant> {
+    let exits: BTreeSet<LocId> = enc
+        .letters
+        .iter()
+        .filter(|l| matches!(l.kind, EdgeKind::Return { .. }))
+        .map(|l| l.src)
+        .collect();
+    let mut at: std::collections::BTreeMap<LocId, BTreeSet<StateId>> = Default::default();
+    for &(_, _, a, t) in log {
+        let l = enc.letters[a].tgt;
+        if t != FALSE_STATE && exits.contains(&l) {
+            at.entry(l).or_default().insert(t);
+        }
+    }
+    let mut out = Vec::new();
+    for (l, states) in at {
+        let loc = &cfa.locs[l];
+        let Some(p) = loc.proc else { continue };
+        let body = Term::or(states.iter().map(|s| fh.state_term(*s)).collect());
+        let outside: Vec<crate::smt::Var> = body
+            .free_vars()
+            .into_iter()
+            .filter(|v| match voc.lookup(v) {
+                Some((x, false)) => !super::proof::in_scope(voc, x, Some(p), loc.inst),
+                _ => true,
+            })
+            .collect();
+        let Ok(term) = projector.project_exists(outside, body, stats) else {
+            continue;
+        };
+        let term = crate::smt::simplify(&term);
+        out.push(super::LoopInvariant {
+            summary: true,
+            span: Some(voc.program.proc(p).span),
+            procedure: voc.program.proc(p).name.clone(),
+            term: super::pretty::source_term(voc, &term),
+            invariant: super::pretty::term(voc, &term),
+        });
+    }
+    out
+}
+
 /// How many earlier predicates at a location a new one is joined with.
 const HULL_WINDOW: usize = 3;
 
@@ -309,7 +363,12 @@ pub fn run(
                         return Outcome::unknown(e, stats.clone());
                     }
                 }
-                return Outcome::safe(None, Vec::new(), stats.clone());
+                let proof = if config.proof {
+                    summaries(voc, cfa, enc, fh, &log, sessions.interpolator, stats)
+                } else {
+                    Vec::new()
+                };
+                return Outcome::safe(None, proof, stats.clone());
             }
             Err(ExploreError::Cancelled(_)) | Err(ExploreError::Successor(Interrupted)) => {
                 return Outcome::unknown(UnknownReason::Timeout, stats.clone());
