@@ -832,6 +832,128 @@ fn linear(t: &Term, dim_of: &dyn Fn(&Var) -> Option<usize>, width: usize) -> Opt
     }
 }
 
+/// The affine and bound facts of the join of two predicates: a source of candidate predicates for
+/// a location where two unwindings left the predicates `p` and `q` (e.g. `y = 0 ∧ r = x` and
+/// `y = 1 ∧ r = x + 1` give `r = x + y` and `y >= 0`). Each linear conjunct `a <= b`, `a >= b`,
+/// `a = b` of `p` and `q` over integer variables is read (everything else is ignored, which only
+/// weakens the predicates); the result is the affine hull's equalities (Karr's join) and, for each
+/// linear form bounded in both, the weaker bound. The facts are candidates only: the Floyd–Hoare
+/// automaton checks every triple it uses them in.
+pub fn hull_facts(voc: &Vocabulary, p: &Term, q: &Term) -> Vec<Term> {
+    let mut vars: Vec<PVar> = pvars_of(voc, p)
+        .into_iter()
+        .chain(pvars_of(voc, q))
+        .filter(|x| matches!(voc.sort(*x), Ok(Sort::Int)))
+        .collect();
+    vars.sort();
+    vars.dedup();
+    let n = vars.len();
+    if n == 0 || n > 12 {
+        return Vec::new();
+    }
+    let names: HashMap<Var, usize> = vars
+        .iter()
+        .enumerate()
+        .filter_map(|(i, x)| Some((voc.pre(*x).ok()?, i)))
+        .collect();
+    let dim_of = |v: &Var| names.get(v).copied();
+    // Upper bounds `coef · x <= c` of a predicate's linear conjuncts.
+    let bounds = |t: &Term| -> Vec<(Vec<Q>, Q)> {
+        let mut out = Vec::new();
+        for c in t.conjuncts() {
+            let Some((op, args)) = c.as_app() else {
+                continue;
+            };
+            if args.len() != 2 {
+                continue;
+            }
+            let (Some(a), Some(b)) = (linear(&args[0], &dim_of, n), linear(&args[1], &dim_of, n))
+            else {
+                continue;
+            };
+            // a - b as coef · x + k
+            let d: Vec<Q> = a.0.iter().zip(&b.0).map(|(x, y)| x - y).collect();
+            let k = &a.1 - &b.1;
+            let neg = |v: &[Q]| v.iter().map(|x| -x).collect::<Vec<Q>>();
+            match op {
+                Op::Le => out.push((d, -k)),
+                Op::Ge => out.push((neg(&d), k)),
+                Op::Eq => {
+                    out.push((d.clone(), -k.clone()));
+                    out.push((neg(&d), k));
+                }
+                _ => {}
+            }
+        }
+        out
+    };
+    // Normalise a bound so that its first nonzero coefficient is ±1 (equal forms compare equal).
+    let normal = |(coef, c): (Vec<Q>, Q)| -> Option<(Vec<Q>, Q)> {
+        let lead = coef.iter().find(|x| !x.is_zero())?.abs();
+        Some((coef.iter().map(|x| x / &lead).collect(), c / lead))
+    };
+    let (bp, bq): (Vec<_>, Vec<_>) = (
+        bounds(p).into_iter().filter_map(normal).collect(),
+        bounds(q).into_iter().filter_map(normal).collect(),
+    );
+    let subspace = |bs: &[(Vec<Q>, Q)]| -> Option<Affine> {
+        let mut a = Affine {
+            point: vec![Q::zero(); n],
+            dirs: (0..n)
+                .map(|i| {
+                    let mut d = vec![Q::zero(); n];
+                    d[i] = Q::one();
+                    d
+                })
+                .collect(),
+        };
+        for (coef, c) in bs {
+            let minus: Vec<Q> = coef.iter().map(|x| -x).collect();
+            if bs.iter().any(|(c2, k2)| *c2 == minus && *k2 == -c.clone()) {
+                a = a.meet(coef, c)?;
+            }
+        }
+        Some(a)
+    };
+    let mut out = Vec::new();
+    if let (Some(a), Some(b)) = (subspace(&bp), subspace(&bq)) {
+        for (coef, c) in a.join(&b).equalities() {
+            if let Some(t) = equality_term(voc, &vars, &coef, &c) {
+                out.push(t);
+            }
+        }
+    }
+    for (coef, c) in &bp {
+        let Some((_, c2)) = bq.iter().find(|(k, _)| k == coef) else {
+            continue;
+        };
+        let c = if c2 > c { c2 } else { c };
+        // coef · x <= c with integer coefficients: scale by the coefficients' denominators.
+        let mut lcm = BigInt::one();
+        for q in coef {
+            lcm = num_integer::Integer::lcm(&lcm, q.denom());
+        }
+        let scale = Q::from_integer(lcm);
+        let mut lhs = Vec::new();
+        for (x, k) in vars.iter().zip(coef) {
+            if k.is_zero() {
+                continue;
+            }
+            let Ok(v) = voc.pre(*x) else { continue };
+            let k = (k * &scale).to_integer();
+            lhs.push(Term::mul(vec![Term::int(k), Term::var(&v)]));
+        }
+        let bound = (c * &scale).floor().to_integer();
+        out.push(crate::smt::simplify(&Term::le(
+            &Term::add(lhs),
+            &Term::int(bound),
+        )));
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1004,126 +1126,4 @@ mod tests {
             check(&src, mode);
         }
     }
-}
-
-/// The affine and bound facts of the join of two predicates: a source of candidate predicates for
-/// a location where two unwindings left the predicates `p` and `q` (e.g. `y = 0 ∧ r = x` and
-/// `y = 1 ∧ r = x + 1` give `r = x + y` and `y >= 0`). Each linear conjunct `a <= b`, `a >= b`,
-/// `a = b` of `p` and `q` over integer variables is read (everything else is ignored, which only
-/// weakens the predicates); the result is the affine hull's equalities (Karr's join) and, for each
-/// linear form bounded in both, the weaker bound. The facts are candidates only: the Floyd–Hoare
-/// automaton checks every triple it uses them in.
-pub fn hull_facts(voc: &Vocabulary, p: &Term, q: &Term) -> Vec<Term> {
-    let mut vars: Vec<PVar> = pvars_of(voc, p)
-        .into_iter()
-        .chain(pvars_of(voc, q))
-        .filter(|x| matches!(voc.sort(*x), Ok(Sort::Int)))
-        .collect();
-    vars.sort();
-    vars.dedup();
-    let n = vars.len();
-    if n == 0 || n > 12 {
-        return Vec::new();
-    }
-    let names: HashMap<Var, usize> = vars
-        .iter()
-        .enumerate()
-        .filter_map(|(i, x)| Some((voc.pre(*x).ok()?, i)))
-        .collect();
-    let dim_of = |v: &Var| names.get(v).copied();
-    // Upper bounds `coef · x <= c` of a predicate's linear conjuncts.
-    let bounds = |t: &Term| -> Vec<(Vec<Q>, Q)> {
-        let mut out = Vec::new();
-        for c in t.conjuncts() {
-            let Some((op, args)) = c.as_app() else {
-                continue;
-            };
-            if args.len() != 2 {
-                continue;
-            }
-            let (Some(a), Some(b)) = (linear(&args[0], &dim_of, n), linear(&args[1], &dim_of, n))
-            else {
-                continue;
-            };
-            // a - b as coef · x + k
-            let d: Vec<Q> = a.0.iter().zip(&b.0).map(|(x, y)| x - y).collect();
-            let k = &a.1 - &b.1;
-            let neg = |v: &[Q]| v.iter().map(|x| -x).collect::<Vec<Q>>();
-            match op {
-                Op::Le => out.push((d, -k)),
-                Op::Ge => out.push((neg(&d), k)),
-                Op::Eq => {
-                    out.push((d.clone(), -k.clone()));
-                    out.push((neg(&d), k));
-                }
-                _ => {}
-            }
-        }
-        out
-    };
-    // Normalise a bound so that its first nonzero coefficient is ±1 (equal forms compare equal).
-    let normal = |(coef, c): (Vec<Q>, Q)| -> Option<(Vec<Q>, Q)> {
-        let lead = coef.iter().find(|x| !x.is_zero())?.abs();
-        Some((coef.iter().map(|x| x / &lead).collect(), c / lead))
-    };
-    let (bp, bq): (Vec<_>, Vec<_>) = (
-        bounds(p).into_iter().filter_map(normal).collect(),
-        bounds(q).into_iter().filter_map(normal).collect(),
-    );
-    let subspace = |bs: &[(Vec<Q>, Q)]| -> Option<Affine> {
-        let mut a = Affine {
-            point: vec![Q::zero(); n],
-            dirs: (0..n)
-                .map(|i| {
-                    let mut d = vec![Q::zero(); n];
-                    d[i] = Q::one();
-                    d
-                })
-                .collect(),
-        };
-        for (coef, c) in bs {
-            let minus: Vec<Q> = coef.iter().map(|x| -x).collect();
-            if bs.iter().any(|(c2, k2)| *c2 == minus && *k2 == -c.clone()) {
-                a = a.meet(coef, c)?;
-            }
-        }
-        Some(a)
-    };
-    let mut out = Vec::new();
-    if let (Some(a), Some(b)) = (subspace(&bp), subspace(&bq)) {
-        for (coef, c) in a.join(&b).equalities() {
-            if let Some(t) = equality_term(voc, &vars, &coef, &c) {
-                out.push(t);
-            }
-        }
-    }
-    for (coef, c) in &bp {
-        let Some((_, c2)) = bq.iter().find(|(k, _)| k == coef) else {
-            continue;
-        };
-        let c = if c2 > c { c2 } else { c };
-        // coef · x <= c with integer coefficients: scale by the coefficients' denominators.
-        let mut lcm = BigInt::one();
-        for q in coef {
-            lcm = num_integer::Integer::lcm(&lcm, q.denom());
-        }
-        let scale = Q::from_integer(lcm);
-        let mut lhs = Vec::new();
-        for (x, k) in vars.iter().zip(coef) {
-            if k.is_zero() {
-                continue;
-            }
-            let Ok(v) = voc.pre(*x) else { continue };
-            let k = (k * &scale).to_integer();
-            lhs.push(Term::mul(vec![Term::int(k), Term::var(&v)]));
-        }
-        let bound = (c * &scale).floor().to_integer();
-        out.push(crate::smt::simplify(&Term::le(
-            &Term::add(lhs),
-            &Term::int(bound),
-        )));
-    }
-    out.sort();
-    out.dedup();
-    out
 }

@@ -302,6 +302,7 @@ fn summaries(
 const HULL_WINDOW: usize = 3;
 
 /// Runs nested-word trace abstraction on a program with recursive procedures.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     voc: &Vocabulary,
     cfa: &Cfa,
@@ -525,14 +526,121 @@ pub fn run(
 mod tests {
     use super::*;
 
-    #[test]
-    fn fixed_variables_are_those_only_calls_write() {
-        let src = "procedure f(n: int) returns (r: int) { var t: int; if (n > 0) { call t := f(n - 1); r := t + 1; } else { r := 0; } }\n\
-                   procedure main() { var x: int; call x := f(3); assert x == 3; }";
+    fn program(src: &str) -> crate::ir::Program {
         let (ast, diags) = crate::syntax::parse(src);
         let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
         let (program, diags) = crate::ir::check(&ast);
-        let program = program.unwrap_or_else(|| panic!("{diags:?}"));
+        program.unwrap_or_else(|| panic!("{diags:?}"))
+    }
+
+    const FACT: &str = "procedure f(n: int) returns (r: int) { var t: int; if (n > 0) { call t := f(n - 1); r := t + 1; } else { r := 0; } }\n\
+                        procedure main() { var x: int; call x := f(3); assert x == 3; }";
+
+    /// A return restores the caller's frame: along call f(3) · call f(2) · return · return, the
+    /// caller's `n` after the inner return is the version from before the inner call.
+    #[test]
+    fn nested_ssa_restores_the_callers_frame() {
+        let program = program(FACT);
+        let voc = Vocabulary::new(&program);
+        let cfa = super::super::cfa::build_nested(&voc, 10_000, 1).expect("cfa");
+        let call = cfa
+            .edges
+            .iter()
+            .find(|e| e.kind == EdgeKind::Call)
+            .expect("a call");
+        let ret = cfa
+            .edges
+            .iter()
+            .find(|e| matches!(e.kind, EdgeKind::Return { .. }))
+            .expect("a return");
+        let steps = vec![
+            (&call.tf, EdgeKind::Call),
+            (&call.tf, EdgeKind::Call),
+            (&ret.tf, ret.kind),
+            (&ret.tf, ret.kind),
+        ];
+        let ssa = tracecheck::ssa_nested(&voc, &steps);
+        assert_eq!(ssa.calls, vec![None, None, Some(1), Some(0)]);
+        let n = |pos: usize| -> Option<crate::smt::Var> {
+            ssa.versions[pos]
+                .iter()
+                .find(|(x, _)| voc.name(**x).starts_with('n'))
+                .map(|(_, v)| v.clone())
+        };
+        // After the inner return, `n` is the version of the first frame (after one call);
+        // after the outer return, the version of the outermost frame (before any call).
+        assert_eq!(n(3), n(1));
+        assert_eq!(n(4), n(0));
+        assert_ne!(n(1), n(2));
+    }
+
+    /// The join of two unwindings' predicates yields the summary both instantiate.
+    #[test]
+    fn hull_of_two_unwindings_is_the_summary() {
+        let program = program(FACT);
+        let voc = Vocabulary::new(&program);
+        let cfa = super::super::cfa::build_nested(&voc, 10_000, 1).expect("cfa");
+        let var = |name: &str| {
+            let x = cfa
+                .edges
+                .iter()
+                .flat_map(|e| e.tf.reads.iter().chain(&e.tf.writes))
+                .find(|x| match x {
+                    PVar::Var { id, .. } => program.var(*id).name == name,
+                    _ => false,
+                })
+                .copied()
+                .expect("variable");
+            Term::var(&voc.pre(x).expect("pre"))
+        };
+        let (n, r) = (var("n"), var("r"));
+        let p = Term::and(vec![
+            Term::eq(&n, &Term::int(0)),
+            Term::eq(&r, &Term::int(0)),
+        ]);
+        let q = Term::and(vec![
+            Term::eq(&n, &Term::int(1)),
+            Term::eq(&r, &Term::int(1)),
+        ]);
+        let facts = crate::engine::invariants::hull_facts(&voc, &p, &q);
+        let mut z3 = match crate::smt::Session::new(crate::smt::SolverConfig::new(
+            crate::smt::SolverKind::Z3,
+        )) {
+            Ok(s) => s,
+            Err(e) => {
+                assert!(
+                    std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false"),
+                    "z3 is missing and CI is set: {e}"
+                );
+                return;
+            }
+        };
+        // r = n is among the facts (as some equivalent equality), and n >= 0 too.
+        let implied = |goal: &Term, z3: &mut crate::smt::Session| {
+            z3.push();
+            z3.assert(&Term::and(facts.clone()));
+            z3.assert(&Term::not(goal));
+            let r = z3.check_sat();
+            z3.pop();
+            r == crate::smt::SatResult::Unsat
+        };
+        assert!(implied(&Term::eq(&r, &n), &mut z3), "{facts:?}");
+        assert!(implied(&Term::ge(&n, &Term::int(0)), &mut z3), "{facts:?}");
+        // …and every fact holds on both predicates.
+        for f in &facts {
+            for pre in [&p, &q] {
+                z3.push();
+                z3.assert(pre);
+                z3.assert(&Term::not(f));
+                assert_eq!(z3.check_sat(), crate::smt::SatResult::Unsat, "{f:?}");
+                z3.pop();
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_variables_are_those_only_calls_write() {
+        let program = program(FACT);
         let voc = Vocabulary::new(&program);
         let cfa = super::super::cfa::build_nested(&voc, 10_000, 1).expect("cfa");
         assert!(cfa.nested);
