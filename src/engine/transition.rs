@@ -359,8 +359,8 @@ impl Translator<'_, '_> {
                 } else if let Some(name) = &f.builtin {
                     let result = sort_of(&f.result)?;
                     builtin(name, &f.indices, args, &result)?
-                } else if f.smt_defined.is_some() {
-                    return Err(Unsupported(format!("{{:smtdefined}} function {}", f.name)));
+                } else if let Some(text) = &f.smt_defined {
+                    smt_defined(f, text, args)?
                 } else {
                     Term::uf(&uf_decl(f, *func)?, args)
                 }
@@ -598,6 +598,38 @@ fn bv_checked(t: Term, expected: Option<&Sort>) -> Result<Term, Unsupported> {
         return Err(ill());
     }
     Ok(t)
+}
+
+/// An application of a `{:smtdefined "text"}` function: `text` is an SMT-LIB term over the
+/// function's parameter names, parsed with the parameters bound to the arguments. A text that does
+/// not parse, mentions anything but the parameters, or has another sort than the function's result
+/// is unsupported (never sent to the solver as something else).
+fn smt_defined(f: &ir::Function, text: &str, args: Vec<Term>) -> Result<Term, Unsupported> {
+    let unsupported = || Unsupported(format!("{{:smtdefined}} function {}", f.name));
+    if f.param_names.len() != args.len() {
+        return Err(unsupported());
+    }
+    let mut env = crate::smt::ParseEnv::new();
+    let mut map: HashMap<Var, Term> = HashMap::new();
+    for (name, a) in f.param_names.iter().zip(args) {
+        let Some(name) = name else {
+            return Err(unsupported());
+        };
+        let placeholder = Var {
+            name: name.clone(),
+            sort: a.sort(),
+        };
+        env.add_var(&placeholder);
+        map.insert(placeholder, a);
+    }
+    let t = crate::smt::parse_term(text, &env).map_err(|_| unsupported())?;
+    if t.sort() != sort_of(&f.result)? || t.free_vars().iter().any(|v| !map.contains_key(v)) {
+        return Err(unsupported());
+    }
+    if !t.symbols().funs.is_empty() {
+        return Err(unsupported());
+    }
+    Ok(t.substitute(&map))
 }
 
 /// `{:builtin "name"}` functions: integer and Boolean operators, bit-vector operations.

@@ -304,6 +304,8 @@ pub struct Function {
     pub span: Span,
     pub type_params: Vec<String>,
     pub params: Vec<Type>,
+    /// The parameters' names as declared (a declaration may leave them out).
+    pub param_names: Vec<Option<String>>,
     pub result: Type,
     /// Parameter variables (kind `Bound`) and body, when the function is defined.
     pub body: Option<(Vec<VarId>, Expr)>,

@@ -232,6 +232,11 @@ impl<'e, 'a> Checker<'e, 'a> {
                 span: d.name.span,
                 type_params: f.type_params.clone(),
                 params: f.params.clone(),
+                param_names: d
+                    .params
+                    .iter()
+                    .map(|p| p.name.as_ref().map(|n| n.name.clone()))
+                    .collect(),
                 result: f.result.clone(),
                 body: None,
                 builtin,
@@ -260,6 +265,7 @@ impl<'e, 'a> Checker<'e, 'a> {
                     span: n.span,
                     type_params: Vec::new(),
                     params: Vec::new(),
+                    param_names: Vec::new(),
                     result: self.vars[v.0 as usize].ty.clone(),
                     body: None,
                     builtin: Some(builtin.clone()),
