@@ -107,7 +107,8 @@ const BITVECTOR_QE_LIMIT: std::time::Duration = std::time::Duration::from_secs(1
 fn quantifies_bitvectors(t: &Term) -> bool {
     match t.kind() {
         TermKind::Quant(_, vars, body) => {
-            vars.iter().any(|v| matches!(v.sort, smt::Sort::BitVec(_)))
+            vars.iter()
+                .any(|v| matches!(v.sort, smt::Sort::BitVec(_) | smt::Sort::Builtin(_)))
                 || quantifies_bitvectors(body)
         }
         TermKind::App(_, args) => args.iter().any(quantifies_bitvectors),

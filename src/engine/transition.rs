@@ -195,6 +195,7 @@ pub fn sort_of(t: &Type) -> Result<Sort, Unsupported> {
         Type::Real => Ok(Sort::Real),
         Type::BitVec(0) => Err(Unsupported("bit-vectors of width 0".into())),
         Type::BitVec(w) => Ok(Sort::BitVec(*w)),
+        Type::Builtin(s) if is_float_sort(s) => Ok(Sort::Builtin(s.clone())),
         Type::Builtin(s) => Err(Unsupported(format!("builtin type {s}"))),
         Type::Map {
             type_params,
@@ -632,13 +633,61 @@ fn smt_defined(f: &ir::Function, text: &str, args: Vec<Term>) -> Result<Term, Un
     Ok(t.substitute(&map))
 }
 
-/// `{:builtin "name"}` functions: integer and Boolean operators, bit-vector operations.
+/// SMT-LIB's floating-point sorts (`(_ FloatingPoint e s)`, `Float32`, …) and `RoundingMode`, which
+/// `type {:builtin …}` declarations name and the solver interprets.
+fn is_float_sort(s: &str) -> bool {
+    s == "RoundingMode"
+        || s.starts_with("(_ FloatingPoint ")
+        || matches!(s, "Float16" | "Float32" | "Float64" | "Float128")
+}
+
+/// SMT-LIB's floating-point functions and constants (theory FloatingPoint).
+fn is_float_builtin(name: &str) -> bool {
+    name.starts_with("fp.")
+        || matches!(
+            name,
+            "fp" | "to_fp"
+                | "to_fp_unsigned"
+                | "+oo"
+                | "-oo"
+                | "NaN"
+                | "+zero"
+                | "-zero"
+                | "RNE"
+                | "RNA"
+                | "RTP"
+                | "RTN"
+                | "RTZ"
+                | "roundNearestTiesToEven"
+                | "roundNearestTiesToAway"
+                | "roundTowardPositive"
+                | "roundTowardNegative"
+                | "roundTowardZero"
+        )
+}
+
+/// `{:builtin "name"}` functions: integer and Boolean operators, bit-vector operations, and the
+/// floating-point theory (passed to the solver by name, with its `{:indices}`; the solver checks
+/// their sorts, and an ill-sorted application is a solver error, never a verdict).
 fn builtin(
     name: &str,
     indices: &[u32],
     mut args: Vec<Term>,
     result: &Sort,
 ) -> Result<Term, Unsupported> {
+    let floats = |s: &Sort| matches!(s, Sort::Builtin(b) if is_float_sort(b));
+    if is_float_builtin(name) || floats(result) || args.iter().any(|a| floats(a.sort_ref())) {
+        if !is_float_builtin(name) {
+            return Err(Unsupported(format!("builtin function {name}")));
+        }
+        let text = if indices.is_empty() {
+            name.to_string()
+        } else {
+            let is: Vec<String> = indices.iter().map(u32::to_string).collect();
+            format!("(_ {name} {})", is.join(" "))
+        };
+        return Ok(Term::app(Op::Builtin(text, result.clone()), args));
+    }
     if bv_function(name).is_some() || name == "concat" {
         let op = if name == "concat" {
             Op::Concat

@@ -324,7 +324,7 @@ pub(crate) fn op_name(op: &Op) -> Cow<'static, str> {
             o.push(')');
             return Cow::Owned(o);
         }
-        Op::BvBuiltin(n) => return Cow::Owned(n.clone()),
+        Op::BvBuiltin(n) | Op::Builtin(n, _) => return Cow::Owned(n.clone()),
         Op::Uf(f) => return Cow::Owned(quote_symbol(&f.name).into_owned()),
     })
 }

@@ -183,6 +183,10 @@ pub enum Op {
     RotateLeft(u32),
     /// `(_ rotate_right n)`
     RotateRight(u32),
+    /// Another solver built-in by its SMT-LIB name, written verbatim (an indexed one as
+    /// `(_ to_fp 8 24)`), with its result sort: floating-point operations, rounding modes and
+    /// constants such as `(_ +oo 8 24)`. Opaque to the simplifier.
+    Builtin(String, Sort),
 }
 
 impl Op {
@@ -203,6 +207,7 @@ impl Op {
             | Op::IsInt => true,
             Op::BvBuiltin(n) => bv_is_predicate(n),
             Op::Uf(f) => f.result == Sort::Bool,
+            Op::Builtin(_, s) => *s == Sort::Bool,
             _ => false,
         }
     }
@@ -731,7 +736,7 @@ fn app_sort(op: &Op, args: &[Term]) -> Sort {
         Op::ZeroExtend(n) | Op::SignExtend(n) => Sort::BitVec(bvw(0) + n),
         Op::Repeat(n) => Sort::BitVec(bvw(0) * n),
         Op::Uf(f) => f.result.clone(),
-        Op::ConstArray(s) => s.clone(),
+        Op::ConstArray(s) | Op::Builtin(_, s) => s.clone(),
         _ => Sort::Bool,
     }
 }
