@@ -217,6 +217,18 @@ impl Parser<'_> {
                             .map(|x| x.atom().and_then(|a| a.parse::<u32>().ok()))
                             .collect::<Option<Vec<_>>>()
                             .ok_or_else(|| ParseError(format!("bad indexed operator in {e}")))?;
+                        if let ("divisible", [n]) = (name, idx.as_slice())
+                            && *n > 0
+                            && l.len() == 2
+                        {
+                            // `((_ divisible n) a)` is `(= (mod a n) 0)`.
+                            let a = self.term(&l[1])?;
+                            if a.sort() != Sort::Int {
+                                return err(format!("divisible of a non-integer in {e}"));
+                            }
+                            let m = Term::modulo(&a, &Term::int(i64::from(*n)));
+                            return Ok(Term::eq(&m, &Term::int(0)));
+                        }
                         let op = match (name, idx.as_slice()) {
                             ("extract", [i, j]) => Op::Extract(*i, *j),
                             ("zero_extend", [n]) => Op::ZeroExtend(*n),
