@@ -10,6 +10,7 @@ pub mod options;
 pub mod output;
 pub mod render;
 pub mod sarif;
+pub mod witness;
 
 use crate::diag::Diagnostic;
 use crate::engine::{self, Config, Outcome, Verdict};
@@ -38,6 +39,10 @@ pub struct Cli {
     /// An SV-COMP property file (`.prp`): decides the property it states (overrides `--property`).
     #[arg(long, value_name = "FILE.prp")]
     pub spec: Option<PathBuf>,
+    /// Write an SV-COMP violation witness (GraphML 1.0, `witness.graphml`) into this directory when
+    /// a C program is UNSAFE.
+    #[arg(long, value_name = "DIR")]
+    pub witness_dir: Option<PathBuf>,
     /// Data model of C programs: ILP32 (32bit) or LP64 (64bit).
     #[arg(long, value_enum, default_value_t = Architecture::Bits32)]
     pub architecture: Architecture,
@@ -177,6 +182,19 @@ impl PropertyArg {
         }
     }
 
+    /// The property as an SV-COMP specification (the line of its `.prp` file).
+    pub fn specification(self) -> String {
+        let ltl = match self {
+            PropertyArg::Safety | PropertyArg::UnreachCall => "G ! call(reach_error())",
+            PropertyArg::Termination => "F end",
+            PropertyArg::NoOverflow => "G ! overflow",
+            PropertyArg::NoDataRace => "G ! data-race",
+            PropertyArg::ValidMemsafety => "G valid-free",
+            PropertyArg::ValidMemcleanup => "G valid-memcleanup",
+        };
+        format!("CHECK( init(main()), LTL({ltl}) )")
+    }
+
     /// Whether the engine decides it.
     pub fn checked(self) -> bool {
         matches!(
@@ -238,6 +256,14 @@ pub enum Architecture {
 }
 
 impl Architecture {
+    /// The SV-COMP name (`32bit`, `64bit`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Architecture::Bits32 => "32bit",
+            Architecture::Bits64 => "64bit",
+        }
+    }
+
     fn arch(self) -> crate::cfront::Arch {
         match self {
             Architecture::Bits32 => crate::cfront::Arch::Ilp32,
@@ -533,6 +559,7 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
             return finish(result, start);
         }
     };
+    let witness_bytes = cli.witness_dir.as_ref().map(|_| bytes.clone());
     // Boogie files are UTF-8; files in a legacy 8-bit encoding (Latin-1, as some of Ultimate's
     // examples are) are decoded byte by byte, with a warning.
     let (src, encoding_warning) = match String::from_utf8(bytes) {
@@ -652,6 +679,30 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
                 &cli.engine,
                 color,
             ));
+            if let (Some(dir), Some(bytes), Some(cex), true) = (
+                &cli.witness_dir,
+                &witness_bytes,
+                &outcome.counterexample,
+                translated.is_some() && outcome.verdict == Verdict::Unsafe,
+            ) {
+                let info = witness::WitnessInfo {
+                    program_file: &name,
+                    program_bytes: bytes,
+                    source: &src,
+                    specification: cli.engine.property.specification(),
+                    architecture: cli.architecture.name(),
+                };
+                let text = witness::violation_graphml(cex, &info);
+                let written = std::fs::create_dir_all(dir)
+                    .and_then(|()| std::fs::write(dir.join("witness.graphml"), text));
+                if let Err(e) = written {
+                    result.verdict = Verdict::Error;
+                    result.reason = Some(format!(
+                        "cannot write the witness to {}: {e}",
+                        dir.display()
+                    ));
+                }
+            }
             result.outcome = Some(outcome);
         }
         Err(panic) => {
