@@ -1,4 +1,5 @@
-//! Violation witnesses (`--witness-dir`): the GraphML file of an UNSAFE C program is written, has
+//! Violation witnesses (`--witness-dir`): the GraphML file (and the YAML 2.0 one) of an UNSAFE C
+//! program is written, has
 //! the entry and violation nodes and one edge per line of the error path, and passes the SV-COMP
 //! witness linter (`../shared/tools/witnesslint`, which needs the Python package lxml; the
 //! interpreter is `$LAPIDARY_BENCHEXEC_PYTHON`, else `python3`). Without the linter or lxml the
@@ -32,6 +33,16 @@ fn violation_witness_is_written_and_lints() {
     assert!(text.contains("<data key=\"entry\">true</data>"));
     assert!(text.contains("<data key=\"violation\">true</data>"));
     assert!(text.contains("<data key=\"startline\">"));
+    // The YAML 2.0 witness: a violation sequence whose target is the out-of-bounds write (line 9).
+    let yaml =
+        std::fs::read_to_string(dir.join("witness.yml")).expect("the YAML witness is written");
+    assert!(
+        yaml.contains("entry_type: \"violation_sequence\""),
+        "{yaml}"
+    );
+    assert!(yaml.contains("format_version: \"2.0\""), "{yaml}");
+    assert!(yaml.contains("type: \"target\""), "{yaml}");
+    assert!(yaml.contains("line: 9\n"), "{yaml}");
     // A safe program gets no witness.
     let safe_dir = dir.join("safe");
     let out = Command::new(env!("CARGO_BIN_EXE_verify"))

@@ -692,9 +692,11 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
                     specification: cli.engine.property.specification(),
                     architecture: cli.architecture.name(),
                 };
-                let text = witness::violation_graphml(cex, &info);
+                let graphml = witness::violation_graphml(cex, &info);
+                let yaml = witness::violation_yaml(cex, &info);
                 let written = std::fs::create_dir_all(dir)
-                    .and_then(|()| std::fs::write(dir.join("witness.graphml"), text));
+                    .and_then(|()| std::fs::write(dir.join("witness.graphml"), graphml))
+                    .and_then(|()| std::fs::write(dir.join("witness.yml"), yaml));
                 if let Err(e) = written {
                     result.verdict = Verdict::Error;
                     result.reason = Some(format!(

@@ -1,7 +1,8 @@
 //! SV-COMP violation witnesses in the GraphML exchange format, version 1.0 (Beyer, Dangl, Dietsch,
 //! Heizmann, Stahlbauer: "Witness validation and stepwise testification across software verifiers",
 //! FSE 2015; <https://github.com/sosy-lab/sv-witnesses>), written with `--witness-dir DIR` as
-//! `DIR/witness.graphml` when a C program is UNSAFE.
+//! `DIR/witness.graphml` when a C program is UNSAFE, and the same violation in the YAML witness
+//! format 2.0 (`DIR/witness.yml`, [`violation_yaml`]).
 //!
 //! The witness automaton is the counterexample's path: an entry node, one edge per step of the
 //! re-validated error trace that has a source line (`startline`/`endline`; `threadId` for
@@ -95,6 +96,78 @@ fn thread_id(name: &str) -> u32 {
     name.rsplit_once('#')
         .and_then(|(_, k)| k.parse().ok())
         .unwrap_or(0)
+}
+
+/// A version-4 UUID from the program's hash and the time (the format asks for a unique id, not a
+/// random one).
+fn uuid(seed: &[u8]) -> String {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    h.update(seed);
+    h.update(now_iso8601().as_bytes());
+    h.update(std::process::id().to_le_bytes());
+    let d = h.finalize();
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&d[..16]);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: Vec<String> = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        hex[..4].concat(),
+        hex[4..6].concat(),
+        hex[6..8].concat(),
+        hex[8..10].concat(),
+        hex[10..].concat()
+    )
+}
+
+/// A YAML double-quoted string.
+fn yaml_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The violation witness of `cex` in the YAML format 2.0 (`violation_sequence`): one segment whose
+/// `target` waypoint is the violation (the line and column of the failing check). The waypoints
+/// that would guide a validator along the path (branchings, assumptions) are not written yet; a
+/// witness with the target alone is valid and says where the violation is.
+pub fn violation_yaml(cex: &Counterexample, info: &WitnessInfo) -> String {
+    let (line, column) = {
+        let start = (cex.error_span.start as usize).min(info.source.len());
+        let before = &info.source[..start];
+        let line = before.matches('\n').count() + 1;
+        let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        (line, column)
+    };
+    let file = yaml_str(info.program_file);
+    let hash = sha256_hex(info.program_bytes);
+    let data_model = if info.architecture == "64bit" {
+        "LP64"
+    } else {
+        "ILP32"
+    };
+    let spec = info
+        .specification
+        .strip_prefix("CHECK( init(main()), LTL(")
+        .and_then(|s| s.strip_suffix(") )"))
+        .unwrap_or(&info.specification);
+    format!(
+        "- entry_type: \"violation_sequence\"\n  metadata:\n    format_version: \"2.0\"\n    uuid: \"{uuid}\"\n    creation_time: \"{time}\"\n    producer:\n      name: \"Lapidary\"\n      version: \"{version}\"\n    task:\n      input_files:\n        - {file}\n      input_file_hashes:\n        {file}: \"{hash}\"\n      specification: {spec}\n      data_model: \"{data_model}\"\n      language: \"C\"\n  content:\n    - segment:\n        - waypoint:\n            type: \"target\"\n            action: \"follow\"\n            location:\n              file_name: {file}\n              line: {line}\n              column: {column}\n",
+        uuid = uuid(info.program_bytes),
+        time = now_iso8601(),
+        version = env!("CARGO_PKG_VERSION"),
+        spec = yaml_str(spec),
+    )
 }
 
 /// The GraphML violation witness of `cex`.
