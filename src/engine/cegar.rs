@@ -524,27 +524,9 @@ impl<'a, 'p> Cegar<'a, 'p> {
                     continue;
                 }
                 Feasibility::Feasible(_) => {
-                    let mut fresh = match Session::new(session_config(config, config.solver, false))
-                    {
-                        Ok(s) => s,
-                        Err(e) => {
-                            break Outcome::unknown(
-                                UnknownReason::SolverUnavailable(e.to_string()),
-                                stats.clone(),
-                            );
-                        }
-                    };
-                    break match counterexample::build(
-                        voc,
-                        cfa,
-                        enc,
-                        &letters,
-                        &cfa.definitions,
-                        &mut fresh,
-                    ) {
-                        Ok(cex) => Outcome::violated(cex, stats.clone()),
-                        Err(e) => Outcome::unknown(UnknownReason::NotConfirmed(e), stats.clone()),
-                    };
+                    let session = Session::new(session_config(config, config.solver, false))
+                        .map_err(|e| e.to_string());
+                    break counterexample::outcome(voc, cfa, enc, &letters, session, stats);
                 }
                 Feasibility::Infeasible(core) => {
                     let core = if uses_core { Some(&core) } else { None };

@@ -93,6 +93,27 @@ fn show(v: &Value) -> String {
     super::pretty::value(v)
 }
 
+/// The outcome of a feasible trace: UNSAFE with the counterexample if it re-validates in the fresh
+/// `session`, else UNKNOWN (the session could not be opened, or the trace is not confirmed).
+pub fn outcome(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    letters: &[usize],
+    session: Result<Session, String>,
+    stats: &super::Stats,
+) -> super::Outcome {
+    use super::{Outcome, UnknownReason};
+    let mut fresh = match session {
+        Ok(s) => s,
+        Err(e) => return Outcome::unknown(UnknownReason::SolverUnavailable(e), stats.clone()),
+    };
+    match build(voc, cfa, enc, letters, &cfa.definitions, &mut fresh) {
+        Ok(cex) => Outcome::violated(cex, stats.clone()),
+        Err(e) => Outcome::unknown(UnknownReason::NotConfirmed(e), stats.clone()),
+    }
+}
+
 /// Re-validates the trace `letters` in `session` (which must be fresh) and expands it into steps.
 pub fn build(
     voc: &Vocabulary,

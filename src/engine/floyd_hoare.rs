@@ -97,18 +97,11 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
         }
         let letter = &self.enc.letters[ret];
         let cands = self.preds.candidates(letter.tgt);
-        let (base, checked) = match self.returns.get(&(s, hier, ret)) {
-            Some(&(t, n)) if n == cands.len() => return Ok(t),
-            Some(&(t, _)) if t == FALSE_STATE => return Ok(t),
-            Some(&(t, n)) => (Some(t), n),
-            None => (None, 0),
+        let (base, checked) = match resume(self.returns.get(&(s, hier, ret)), cands.len()) {
+            Ok(t) => return Ok(t),
+            Err(Resume::From(base, checked)) => (base, checked),
         };
-        if self
-            .deadline
-            .is_some_and(|d| std::time::Instant::now() >= d)
-        {
-            return Err(Interrupted);
-        }
+        self.check_deadline()?;
         let new_cands: Vec<_> = cands[checked..].to_vec();
         let n = cands.len();
         let fixed = &self.fixed;
@@ -197,6 +190,37 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
     }
 }
 
+/// Where a cached transition's computation resumes: from the earlier successor (if any), checking
+/// the candidates after the first `checked`.
+enum Resume {
+    From(Option<StateId>, usize),
+}
+
+/// A cached transition `(successor, candidates considered)` with `cands` candidates now: the answer
+/// if the cache has it (all candidates checked, or the successor is the `false` trap), else where
+/// to resume.
+fn resume(cached: Option<&(StateId, usize)>, cands: usize) -> Result<StateId, Resume> {
+    match cached {
+        Some(&(t, n)) if n == cands => Ok(t),
+        Some(&(t, _)) if t == FALSE_STATE => Ok(t),
+        Some(&(t, n)) => Err(Resume::From(Some(t), n)),
+        None => Err(Resume::From(None, 0)),
+    }
+}
+
+impl FloydHoare<'_, '_> {
+    fn check_deadline(&self) -> Result<(), Interrupted> {
+        if self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            Err(Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+}
+
 impl DeterministicAutomaton for FloydHoare<'_, '_> {
     type State = StateId;
     type Letter = usize;
@@ -220,18 +244,11 @@ impl DeterministicAutomaton for FloydHoare<'_, '_> {
         }
         let letter = &self.enc.letters[*a];
         let cands = self.preds.candidates(letter.tgt);
-        let (base, checked) = match self.trans.get(&(*s, *a)) {
-            Some(&(t, n)) if n == cands.len() => return Ok(t),
-            Some(&(t, _)) if t == FALSE_STATE => return Ok(t),
-            Some(&(t, n)) => (Some(t), n),
-            None => (None, 0),
+        let (base, checked) = match resume(self.trans.get(&(*s, *a)), cands.len()) {
+            Ok(t) => return Ok(t),
+            Err(Resume::From(base, checked)) => (base, checked),
         };
-        if self
-            .deadline
-            .is_some_and(|d| std::time::Instant::now() >= d)
-        {
-            return Err(Interrupted);
-        }
+        self.check_deadline()?;
         let new_cands: Vec<_> = cands[checked..].to_vec();
         let n = cands.len();
         let post = self.htc.post(

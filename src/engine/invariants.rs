@@ -459,6 +459,20 @@ fn rref(mut rows: Vec<Vec<Q>>, width: usize) -> Vec<Vec<Q>> {
 }
 
 impl Affine {
+    /// The whole space of dimension `n`.
+    fn top(n: usize) -> Affine {
+        Affine {
+            point: vec![Q::zero(); n],
+            dirs: (0..n)
+                .map(|i| {
+                    let mut d = vec![Q::zero(); n];
+                    d[i] = Q::one();
+                    d
+                })
+                .collect(),
+        }
+    }
+
     fn dim(&self) -> usize {
         self.point.len()
     }
@@ -598,16 +612,7 @@ fn karr(
     let n = vars.len();
     let index: HashMap<PVar, usize> = vars.iter().enumerate().map(|(i, x)| (*x, i)).collect();
     let mut at: BTreeMap<LocId, Option<Affine>> = reach.iter().map(|l| (*l, None)).collect();
-    let top = Affine {
-        point: vec![Q::zero(); n],
-        dirs: (0..n)
-            .map(|i| {
-                let mut d = vec![Q::zero(); n];
-                d[i] = Q::one();
-                d
-            })
-            .collect(),
-    };
+    let top = Affine::top(n);
     at.insert(enc.init, Some(top));
     let letter_set: BTreeSet<usize> = letters.iter().copied().collect();
     let mut queue: std::collections::VecDeque<LocId> = [enc.init].into();
@@ -897,16 +902,7 @@ pub fn hull_facts(voc: &Vocabulary, p: &Term, q: &Term) -> Vec<Term> {
         bounds(q).into_iter().filter_map(normal).collect(),
     );
     let subspace = |bs: &[(Vec<Q>, Q)]| -> Option<Affine> {
-        let mut a = Affine {
-            point: vec![Q::zero(); n],
-            dirs: (0..n)
-                .map(|i| {
-                    let mut d = vec![Q::zero(); n];
-                    d[i] = Q::one();
-                    d
-                })
-                .collect(),
-        };
+        let mut a = Affine::top(n);
         for (coef, c) in bs {
             let minus: Vec<Q> = coef.iter().map(|x| -x).collect();
             if bs.iter().any(|(c2, k2)| *c2 == minus && *k2 == -c.clone()) {

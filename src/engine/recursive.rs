@@ -426,26 +426,7 @@ pub fn run(
                 };
             }
             Feasibility::Feasible(_) => {
-                let mut fresh = match fresh_session() {
-                    Ok(s) => s,
-                    Err(e) => {
-                        return Outcome::unknown(
-                            UnknownReason::SolverUnavailable(e),
-                            stats.clone(),
-                        );
-                    }
-                };
-                return match counterexample::build(
-                    voc,
-                    cfa,
-                    enc,
-                    &letters,
-                    &cfa.definitions,
-                    &mut fresh,
-                ) {
-                    Ok(cex) => Outcome::violated(cex, stats.clone()),
-                    Err(e) => Outcome::unknown(UnknownReason::NotConfirmed(e), stats.clone()),
-                };
+                return counterexample::outcome(voc, cfa, enc, &letters, fresh_session(), stats);
             }
             Feasibility::Infeasible(core) => {
                 let core = config.interpolation.uses_core().then_some(&core);
