@@ -53,6 +53,17 @@ fn query_timeout(config: &Config) -> Duration {
     }
 }
 
+/// UNKNOWN: the run's iteration limit is reached.
+pub(super) fn iteration_limit(config: &Config, stats: &Stats) -> Outcome {
+    Outcome::unknown(
+        UnknownReason::ResourceLimit(format!(
+            "iteration limit ({}) reached",
+            config.max_iterations
+        )),
+        stats.clone(),
+    )
+}
+
 fn timeout_outcome(stats: Stats) -> Outcome {
     Outcome::unknown(UnknownReason::Timeout, stats)
 }
@@ -414,13 +425,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
                 break timeout_outcome(stats.clone());
             }
             if stats.iterations >= config.max_iterations {
-                break Outcome::unknown(
-                    UnknownReason::ResourceLimit(format!(
-                        "iteration limit ({}) reached",
-                        config.max_iterations
-                    )),
-                    stats.clone(),
-                );
+                break iteration_limit(config, stats);
             }
             stats.iterations += 1;
             let run = {

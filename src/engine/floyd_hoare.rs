@@ -116,15 +116,7 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
             &new_cands,
             &mut self.stats,
         );
-        let t = match post {
-            Post::False => FALSE_STATE,
-            Post::Holds(mut ps) => {
-                if let Some(b) = base {
-                    ps.extend_from_slice(self.preds.state_preds(b));
-                }
-                self.preds.state(ps)
-            }
-        };
+        let t = self.state_of(post, base);
         self.returns.insert((s, hier, ret), (t, n));
         Ok(t)
     }
@@ -209,6 +201,20 @@ fn resume(cached: Option<&(StateId, usize)>, cands: usize) -> Result<StateId, Re
 }
 
 impl FloydHoare<'_, '_> {
+    /// The successor state of a post: `false`, or the candidates that hold together with those of
+    /// the earlier successor `base` (whose candidates were checked before).
+    fn state_of(&mut self, post: Post, base: Option<StateId>) -> StateId {
+        match post {
+            Post::False => FALSE_STATE,
+            Post::Holds(mut ps) => {
+                if let Some(b) = base {
+                    ps.extend_from_slice(self.preds.state_preds(b));
+                }
+                self.preds.state(ps)
+            }
+        }
+    }
+
     fn check_deadline(&self) -> Result<(), Interrupted> {
         if self
             .deadline
@@ -261,15 +267,7 @@ impl DeterministicAutomaton for FloydHoare<'_, '_> {
             &new_cands,
             &mut self.stats,
         );
-        let t = match post {
-            Post::False => FALSE_STATE,
-            Post::Holds(mut ps) => {
-                if let Some(b) = base {
-                    ps.extend_from_slice(self.preds.state_preds(b));
-                }
-                self.preds.state(ps)
-            }
-        };
+        let t = self.state_of(post, base);
         self.trans.insert((*s, *a), (t, n));
         Ok(t)
     }

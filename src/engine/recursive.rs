@@ -333,13 +333,7 @@ pub fn run(
             return Outcome::unknown(UnknownReason::Timeout, stats.clone());
         }
         if stats.iterations >= config.max_iterations {
-            return Outcome::unknown(
-                UnknownReason::ResourceLimit(format!(
-                    "iteration limit ({}) reached",
-                    config.max_iterations
-                )),
-                stats.clone(),
-            );
+            return super::cegar::iteration_limit(config, stats);
         }
         stats.iterations += 1;
         let (run, log) = {
