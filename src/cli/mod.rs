@@ -651,7 +651,8 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
         result.reason = Some("accepted (--no-verify)".into());
         return finish(result, start);
     }
-    let config = engine_config(&cli.engine, cli.timeout);
+    let mut config = engine_config(&cli.engine, cli.timeout);
+    config.bounded_integers = translated.is_some();
     // The term layer recurses over formulas; a large stack keeps deep ones from overflowing it.
     let outcome = std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()

@@ -162,6 +162,10 @@ pub struct Config {
     pub invariants: bool,
     /// Maximal number of steps of the explicit-state executor (termination).
     pub max_exec_steps: u64,
+    /// Integer variables stand for fixed-width machine integers (programs of the C front end, whose
+    /// arithmetic the IR states over unbounded integers): a nontermination argument must not let
+    /// a variable grow without bound, since every such run overflows (undefined behaviour in C).
+    pub bounded_integers: bool,
     /// Re-check the proof of a SAFE answer in a fresh solver session ([`proof::check`]); a failed
     /// check turns the answer into UNKNOWN.
     pub check_proof: bool,
@@ -187,6 +191,7 @@ impl Default for Config {
             max_locations: 200_000,
             invariants: true,
             max_exec_steps: 500_000_000,
+            bounded_integers: false,
             check_proof: false,
             proof: false,
             por: Por::Sleep,

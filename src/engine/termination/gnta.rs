@@ -38,7 +38,9 @@
 //! non-negative, and integral when required, in exact arithmetic. Only lassos whose letters are exact
 //! (no `{:overapproximation}` edge, no uninterpreted function) and whose cycle mentions only numeric
 //! variables are considered; the stem and the cycle are paths of the automaton from its initial
-//! location, so the execution is one of the program.
+//! location, so the execution is one of the program. With machine integers
+//! (`Config::bounded_integers`, programs of the C front end) an argument with a nonzero ray is
+//! discarded: its run grows without bound and overflows, which C leaves undefined.
 
 use super::linear::{self, Constraint, Lin, Q, Rel};
 use super::ranking::{cycle_through, reachable_letters, sccs, session_config, timed_out};
@@ -101,6 +103,15 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> O
                 continue;
             };
             if let Some(arg) = lasso.search(&cfa, &mut session, deadline) {
+                // A nonzero direction grows without bound: with machine integers (C) that run
+                // overflows, so it is no nontermination argument there.
+                let unbounded = arg.rays.iter().any(|r| {
+                    r.values()
+                        .any(|v| v.as_rational().is_some_and(|q| !num_traits::Zero::is_zero(&q)))
+                });
+                if config.bounded_integers && unbounded {
+                    continue;
+                }
                 let mut fresh = Session::new(session_config(config, deadline)).ok()?;
                 match lasso.validate(&cfa, &arg, &mut fresh) {
                     Ok(()) => return Some(describe(&voc, &cfa, &lasso, &arg, h)),
