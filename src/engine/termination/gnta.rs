@@ -106,8 +106,10 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> O
                 // A nonzero direction grows without bound: with machine integers (C) that run
                 // overflows, so it is no nontermination argument there.
                 let unbounded = arg.rays.iter().any(|r| {
-                    r.values()
-                        .any(|v| v.as_rational().is_some_and(|q| !num_traits::Zero::is_zero(&q)))
+                    r.values().any(|v| {
+                        v.as_rational()
+                            .is_some_and(|q| !num_traits::Zero::is_zero(&q))
+                    })
                 });
                 if config.bounded_integers && unbounded {
                     continue;
