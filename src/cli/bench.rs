@@ -460,7 +460,8 @@ pub struct ChildRun {
 }
 
 /// Runs `cmd` with a wall limit; on expiry kills the child's process group. Never blocks longer than
-/// the limit plus a short drain time, even if grandchildren keep the output pipes open.
+/// the limit plus a bounded drain time (5 s after a normal exit, 0.5 s after a kill), even if
+/// grandchildren keep the output pipes open.
 pub fn run_with_wall_limit(mut cmd: Command, limit: Duration) -> Result<ChildRun, String> {
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -521,8 +522,16 @@ pub fn run_with_wall_limit(mut cmd: Command, limit: Duration) -> Result<ChildRun
     if status.is_some() {
         kill_group(&mut child);
     }
+    // The readers see end-of-file as soon as the group is gone; on a loaded machine they may be
+    // scheduled late, so a child that exited by itself gets a longer (still bounded) drain than
+    // one killed at the limit — a verdict line already written must not be lost.
     let mut out = [Vec::new(), Vec::new()];
-    let drain_deadline = Instant::now() + Duration::from_millis(500);
+    let drain = if status.is_some() {
+        Duration::from_secs(5)
+    } else {
+        Duration::from_millis(500)
+    };
+    let drain_deadline = Instant::now() + drain;
     for _ in 0..2 {
         let left = drain_deadline.saturating_duration_since(Instant::now());
         match rx.recv_timeout(left) {
