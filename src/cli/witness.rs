@@ -124,17 +124,7 @@ fn uuid(seed: &[u8]) -> String {
 
 /// A YAML double-quoted string.
 fn yaml_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            _ => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    format!("\"{}\"", crate::ir::dot::escape(s))
 }
 
 /// The violation witness of `cex` in the YAML format 2.0 (`violation_sequence`): one segment whose

@@ -53,6 +53,25 @@ fn query_timeout(config: &Config) -> Duration {
     }
 }
 
+/// UNKNOWN after a trace check the solver could not decide (a timeout if the deadline passed).
+pub(super) fn trace_unknown(
+    config: &Config,
+    kind: crate::smt::UnknownKind,
+    stats: &Stats,
+) -> Outcome {
+    if config.timed_out() {
+        timeout_outcome(stats.clone())
+    } else {
+        Outcome::unknown(
+            UnknownReason::SolverUnknown {
+                during: "a trace check",
+                kind,
+            },
+            stats.clone(),
+        )
+    }
+}
+
 /// UNKNOWN: the run's iteration limit is reached.
 pub(super) fn iteration_limit(config: &Config, stats: &Stats) -> Outcome {
     Outcome::unknown(
@@ -499,19 +518,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
             let ssa = tracecheck::ssa(voc, &tfs);
             let uses_core = config.interpolation.uses_core();
             match sessions.trace.check(&ssa) {
-                Feasibility::Unknown(r) => {
-                    break if config.timed_out() {
-                        timeout_outcome(stats.clone())
-                    } else {
-                        Outcome::unknown(
-                            UnknownReason::SolverUnknown {
-                                during: "a trace check",
-                                kind: r,
-                            },
-                            stats.clone(),
-                        )
-                    };
-                }
+                Feasibility::Unknown(r) => break trace_unknown(config, r, stats),
                 Feasibility::Feasible(_) if at_limit => {
                     // The bound is too small. Below the largest bound, retry with more instances;
                     // at the largest, look on for a real error (a few more iterations) before

@@ -99,7 +99,7 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
         let cands = self.preds.candidates(letter.tgt);
         let (base, checked) = match resume(self.returns.get(&(s, hier, ret)), cands.len()) {
             Ok(t) => return Ok(t),
-            Err(Resume::From(base, checked)) => (base, checked),
+            Err(resume_at) => resume_at,
         };
         self.check_deadline()?;
         let new_cands: Vec<_> = cands[checked..].to_vec();
@@ -182,21 +182,18 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
     }
 }
 
-/// Where a cached transition's computation resumes: from the earlier successor (if any), checking
-/// the candidates after the first `checked`.
-enum Resume {
-    From(Option<StateId>, usize),
-}
-
 /// A cached transition `(successor, candidates considered)` with `cands` candidates now: the answer
 /// if the cache has it (all candidates checked, or the successor is the `false` trap), else where
-/// to resume.
-fn resume(cached: Option<&(StateId, usize)>, cands: usize) -> Result<StateId, Resume> {
+/// to resume: the earlier successor (if any) and how many candidates it checked.
+fn resume(
+    cached: Option<&(StateId, usize)>,
+    cands: usize,
+) -> Result<StateId, (Option<StateId>, usize)> {
     match cached {
         Some(&(t, n)) if n == cands => Ok(t),
         Some(&(t, _)) if t == FALSE_STATE => Ok(t),
-        Some(&(t, n)) => Err(Resume::From(Some(t), n)),
-        None => Err(Resume::From(None, 0)),
+        Some(&(t, n)) => Err((Some(t), n)),
+        None => Err((None, 0)),
     }
 }
 
@@ -252,7 +249,7 @@ impl DeterministicAutomaton for FloydHoare<'_, '_> {
         let cands = self.preds.candidates(letter.tgt);
         let (base, checked) = match resume(self.trans.get(&(*s, *a)), cands.len()) {
             Ok(t) => return Ok(t),
-            Err(Resume::From(base, checked)) => (base, checked),
+            Err(resume_at) => resume_at,
         };
         self.check_deadline()?;
         let new_cands: Vec<_> = cands[checked..].to_vec();

@@ -60,7 +60,7 @@ struct Product<'a, 'b, 'v, 'p> {
     enc: &'a Encoded,
     fh: RefCell<&'b mut FloydHoare<'v, 'p>>,
     /// The letter of each call edge.
-    call_letter: HashMap<usize, usize>,
+    call_letter: &'a HashMap<usize, usize>,
     /// Every transition asked for, with `false` successors (the certificate of an empty search).
     log: RefCell<Vec<Transition>>,
 }
@@ -341,7 +341,7 @@ pub fn run(
                 cfa,
                 enc,
                 fh: RefCell::new(&mut *fh),
-                call_letter: call_letter.clone(),
+                call_letter: &call_letter,
                 log: RefCell::new(Vec::new()),
             };
             let run = automata::nested_accepting_run(&product, &budget);
@@ -406,19 +406,7 @@ pub fn run(
             .chain(letters.iter().map(|a| enc.letters[*a].tgt))
             .collect();
         match sessions.trace.check(&ssa) {
-            Feasibility::Unknown(r) => {
-                return if config.timed_out() {
-                    Outcome::unknown(UnknownReason::Timeout, stats.clone())
-                } else {
-                    Outcome::unknown(
-                        UnknownReason::SolverUnknown {
-                            during: "a trace check",
-                            kind: r,
-                        },
-                        stats.clone(),
-                    )
-                };
-            }
+            Feasibility::Unknown(r) => return super::cegar::trace_unknown(config, r, stats),
             Feasibility::Feasible(_) => {
                 return counterexample::outcome(voc, cfa, enc, &letters, fresh_session(), stats);
             }

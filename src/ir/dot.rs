@@ -352,7 +352,9 @@ fn real_to_string(n: &BigInt, d: &BigInt) -> String {
     }
 }
 
-fn escape(s: &str) -> String {
+/// `s` with `"`, `\` and newlines backslash-escaped (the escapes DOT and YAML double-quoted
+/// strings share).
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
