@@ -29,11 +29,18 @@
 //! affine function of `x`, and the ratios `-a/a'` of the coefficients of a variable's pre and post
 //! value in one constraint; `ν_i ∈ {0, 1}` between equal eigenvalues.
 //!
+//! Maps from numbers to numbers enter through their *cells* ([`cells`]): the contents `m[e(x)]`
+//! that the cycle reads become state variables, and the relation is eliminated to one over numbers
+//! that under-approximates the cycle uniformly in the maps.
+//!
 //! # Soundness invariant
 //!
 //! NONTERMINATING is returned only after the argument is re-validated in a *fresh* solver session:
 //! `D ∧ ¬L` unsat (the polyhedron lies inside the loop's relation), the point and every ray
-//! condition with the model's values (ground formulas) `sat`, the stem formula with its final state
+//! condition with the model's values (ground formulas) `sat`, with maps also
+//! `D ∧ cells ∧ ¬L_maps` unsat ([`cells::Eliminated::arrays`]: each step of the polyhedron is a
+//! step of the cycle with maps from any maps that agree with the cells, and the cells after it are
+//! the maps' cells), the stem formula with its final state
 //! fixed to `x` `sat` (with the definitions of recursive functions), and the eigenvalues checked
 //! non-negative, and integral when required, in exact arithmetic. Only lassos whose letters are exact
 //! (no `{:overapproximation}` edge, no uninterpreted function) and whose cycle mentions only numeric
@@ -42,12 +49,13 @@
 //! (`Config::bounded_integers`, programs of the C front end) an argument with a nonzero ray is
 //! discarded: its run grows without bound and overflows, which C leaves undefined.
 
+use super::cells;
 use super::linear::{self, Constraint, Lin, Q, Rel};
 use super::ranking::{cycle_through, reachable_letters, sccs, session_config, timed_out};
 use crate::engine::blocks::{self, Encoded, LetterId};
 use crate::engine::cfa::{self, Cfa, LocId};
 use crate::engine::transition::{PVar, TransFormula, Vocabulary};
-use crate::engine::{BlockEncoding, Config};
+use crate::engine::{BlockEncoding, Config, pretty};
 use crate::ir::Program;
 use crate::smt::{SatResult, Session, Sort, Term, Value, Var};
 use num_bigint::BigInt;
@@ -207,13 +215,15 @@ struct Lasso {
     /// The stem in SSA form and the term of each state variable at its end.
     stem: Term,
     stem_end: Vec<Term>,
-    /// State variables: program variable, its value at the loop head (a variable of the queries),
-    /// whether the cycle writes it.
-    state: Vec<(PVar, Var, bool)>,
+    /// State variables: name, value at the loop head (a variable of the queries), whether the cycle
+    /// writes it. Numeric program variables first, then the cells of maps ([`cells`]).
+    state: Vec<(String, Var, bool)>,
     /// Final SSA variable of each written state variable.
     post: BTreeMap<usize, Var>,
-    /// The cycle's relation.
+    /// The cycle's relation (over numbers; with maps, over their cells).
     relation: Term,
+    /// With maps: the elimination, whose steps [`Lasso::validate`] re-checks.
+    with_maps: Option<cells::Eliminated>,
     /// Some variable is an integer: eigenvalues must be integers.
     integral: bool,
 }
@@ -246,7 +256,8 @@ impl Lasso {
         for &a in stem {
             s.step(voc, &enc.letters[a].tf)?;
         }
-        // State variables: every program variable the cycle mentions; all numeric.
+        // State variables: every program variable the cycle mentions; numbers, and maps from
+        // numbers to numbers (through their cells).
         let mut pvars: BTreeSet<PVar> = BTreeSet::new();
         for &a in cycle {
             let tf = &enc.letters[a].tf;
@@ -258,6 +269,8 @@ impl Lasso {
             }
         }
         let mut state = Vec::new();
+        let mut numeric = Vec::new();
+        let mut maps: Vec<(PVar, Var)> = Vec::new();
         let mut stem_end = Vec::new();
         let mut l = Ssa {
             current: BTreeMap::new(),
@@ -266,35 +279,84 @@ impl Lasso {
             tag: "gloop",
         };
         let mut integral = false;
+        let at_stem_end = |x: PVar, pre: &Var| -> Term {
+            s.current.get(&x).cloned().unwrap_or_else(|| Term::var(pre))
+        };
         for &x in &pvars {
             let pre = voc.pre(x).ok()?;
-            match pre.sort {
-                Sort::Int => integral = true,
-                Sort::Real => {}
-                _ => return None,
-            }
             let at_h = Var::new(format!("{}@ghead", pre.name), pre.sort.clone());
             l.current.insert(x, Term::var(&at_h));
-            stem_end.push(
-                s.current
-                    .get(&x)
-                    .cloned()
-                    .unwrap_or_else(|| Term::var(&pre)),
-            );
-            state.push((x, at_h, false));
+            match &pre.sort {
+                Sort::Int => integral = true,
+                Sort::Real => {}
+                Sort::Array(i, e) if i.is_numeric() && e.is_numeric() => {
+                    maps.push((x, at_h));
+                    continue;
+                }
+                _ => return None,
+            }
+            stem_end.push(at_stem_end(x, &pre));
+            state.push((voc.display_name(x), at_h, false));
+            numeric.push(x);
         }
         let start = l.current.clone();
         for &a in cycle {
             l.step(voc, &enc.letters[a].tf)?;
         }
         let mut post = BTreeMap::new();
-        for (i, (x, _, written)) in state.iter_mut().enumerate() {
+        for (i, x) in numeric.iter().enumerate() {
             if l.current.get(x) != start.get(x) {
-                *written = true;
+                state[i].2 = true;
                 post.insert(i, l.current.get(x)?.as_var()?.clone());
             }
         }
-        let relation = Term::and(l.conj);
+        let mut relation = Term::and(l.conj);
+        let mut with_maps = None;
+        if !maps.is_empty() {
+            let heads: BTreeSet<Var> = maps.iter().map(|(_, h)| h.clone()).collect();
+            let finals: HashMap<Var, Term> = maps
+                .iter()
+                .map(|(x, h)| Some((h.clone(), l.current.get(x)?.clone())))
+                .collect::<Option<_>>()?;
+            let next: HashMap<Var, Term> = state
+                .iter()
+                .enumerate()
+                .map(|(i, (_, h, _))| {
+                    let v = post.get(&i).map(Term::var).unwrap_or_else(|| Term::var(h));
+                    (h.clone(), v)
+                })
+                .collect();
+            let elim = cells::eliminate(&relation, &heads, &finals, &next, MAX_DISJUNCTS)?;
+            // A cell is a state variable; at the stem's end it is the stem's map at the stem's
+            // value of the index.
+            let head_to_stem: HashMap<Var, Term> = state
+                .iter()
+                .map(|(_, h, _)| h.clone())
+                .zip(stem_end.iter().cloned())
+                .collect();
+            for c in &elim.cells {
+                let (x, _) = maps.iter().find(|(_, h)| *h == c.map)?;
+                let pre = voc.pre(*x).ok()?;
+                let map_at_end = at_stem_end(*x, &pre);
+                stem_end.push(Term::select(
+                    &map_at_end,
+                    &c.index.substitute(&head_to_stem),
+                ));
+                let source: HashMap<Var, Term> = state
+                    .iter()
+                    .zip(&numeric)
+                    .filter_map(|((_, h, _), y)| Some((h.clone(), Term::var(&voc.pre(*y).ok()?))))
+                    .collect();
+                let label = pretty::term(
+                    voc,
+                    &Term::select(&Term::var(&pre), &c.index.substitute(&source)),
+                );
+                post.insert(state.len(), c.post.clone());
+                state.push((label, c.head.clone(), true));
+            }
+            relation = elim.numeric.clone();
+            with_maps = Some(elim);
+        }
         for v in relation.free_vars() {
             if !matches!(v.sort, Sort::Int | Sort::Real) {
                 return None;
@@ -309,6 +371,7 @@ impl Lasso {
             state,
             post,
             relation,
+            with_maps,
             integral,
         })
     }
@@ -600,6 +663,17 @@ impl Lasso {
             SatResult::Unsat,
             "the polyhedron is not inside the loop",
         )?;
+        if let Some(e) = &self.with_maps {
+            // Each step of the map elimination: from a state whose cells agree with the maps, the
+            // polyhedron's steps are steps of the relation with maps, and the cells after them are
+            // the maps' cells.
+            let d = Term::and(arg.disjunct.iter().map(Constraint::term).collect());
+            check(
+                &[d, e.cell_definitions(), Term::not(&e.arrays)],
+                SatResult::Unsat,
+                "the polyhedron is not inside the loop with maps",
+            )?;
+        }
         let mut values: HashMap<Var, Term> = HashMap::new();
         for (v, x) in &arg.point {
             values.insert(v.clone(), Term::constant(x.clone()));
@@ -735,13 +809,7 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, lasso: &Lasso, arg: &Argument, h: LocId
     let state: Vec<String> = lasso
         .state
         .iter()
-        .filter_map(|(x, h, _)| {
-            Some(format!(
-                "{} = {}",
-                voc.display_name(*x),
-                show(arg.point.get(h)?)
-            ))
-        })
+        .filter_map(|(x, h, _)| Some(format!("{} = {}", x, show(arg.point.get(h)?))))
         .collect();
     let mut dirs = Vec::new();
     for (i, ray) in arg.rays.iter().enumerate() {
@@ -751,7 +819,7 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, lasso: &Lasso, arg: &Argument, h: LocId
             .filter(|(_, _, w)| *w)
             .filter_map(|(x, h, _)| {
                 let v = ray.get(&Lasso::dir(i, h))?;
-                Some(format!("{} = {}", voc.display_name(*x), show(v)))
+                Some(format!("{} = {}", x, show(v)))
             })
             .collect();
         let nu = if i > 0 && !arg.nu[i - 1].is_zero() {

@@ -8,7 +8,9 @@
 //!
 //! Techniques, tried in order (each sound on its own; the first definite answer wins):
 //! 1. [`execute`] in symbolic mode — explicit-state execution with unconstrained values as ⊤; decides
-//!    programs whose control flow does not depend on them (TERMINATING or NONTERMINATING);
+//!    programs whose control flow does not depend on them (TERMINATING or NONTERMINATING); it gets
+//!    a quarter of the time first (a counter that grows forever never repeats a state) and, when
+//!    that was too little, the time left after 3;
 //! 2. [`ranking`] — linear lexicographic ranking functions over the SCCs of the block-encoded CFA
 //!    with supporting invariants, re-checked in a fresh solver session (TERMINATING), and fixpoint
 //!    lassos (NONTERMINATING); it gets most of the time left;
@@ -19,6 +21,7 @@
 //!
 //! A Büchi-automata refinement loop (issue 11) is meant to go beside these as a further technique.
 
+pub mod cells;
 pub mod execute;
 pub mod gnta;
 pub mod linear;
@@ -35,27 +38,35 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
         max_steps: config.max_exec_steps,
         ..Limits::default()
     };
-    match execute::run(program, config, &limits, Mode::Symbolic) {
+    // The executor decides quickly or not at all (an unbounded counter never repeats a state):
+    // a first run gets a share of the time, and runs on with what is left at the end.
+    let mut first = config.clone();
+    first.deadline = share(config, EXECUTOR_SHARE);
+    match execute::run(program, &first, &limits, Mode::Symbolic) {
         ExecResult::Terminating { steps, blocked } => terminating(program, steps, blocked),
         ExecResult::Nonterminating(lasso) => nonterminating(lasso, None),
         ExecResult::Unknown { reason, dependent } => {
+            let cut = first.timed_out() && !config.timed_out();
             // The ranking prover gets 60 % of the time left.
-            let deadline = config.deadline.map(|d| {
-                let left = d.saturating_duration_since(std::time::Instant::now());
-                std::time::Instant::now() + left.mul_f64(0.6)
-            });
+            let deadline = share(config, 0.6);
             let not_ranked = match ranking::prove(program, config, deadline) {
                 ranking::Answer::Terminating(why) => return proved(why),
                 ranking::Answer::Nonterminating(why) => return refuted(why),
                 ranking::Answer::Unknown(why) => why,
             };
             // Geometric nontermination arguments get half of the time left.
-            let deadline = config.deadline.map(|d| {
-                let left = d.saturating_duration_since(std::time::Instant::now());
-                std::time::Instant::now() + left.mul_f64(0.5)
-            });
+            let deadline = share(config, 0.5);
             if let Some(why) = gnta::prove(program, config, deadline) {
                 return refuted(why);
+            }
+            if cut && !config.timed_out() {
+                match execute::run(program, config, &limits, Mode::Symbolic) {
+                    ExecResult::Terminating { steps, blocked } => {
+                        return terminating(program, steps, blocked);
+                    }
+                    ExecResult::Nonterminating(lasso) => return nonterminating(lasso, None),
+                    ExecResult::Unknown { .. } => {}
+                }
             }
             if dependent {
                 // Each attempt fixes the inputs to one value and gets an equal share of the time left.
@@ -125,6 +136,17 @@ fn refuted(reason: String) -> Outcome {
         proof: Vec::new(),
         stats: Stats::default(),
     }
+}
+
+/// The share of the time the first run of the executor gets.
+const EXECUTOR_SHARE: f64 = 0.25;
+
+/// A deadline `fraction` of the time left from now (none without a deadline).
+fn share(config: &Config, fraction: f64) -> Option<std::time::Instant> {
+    config.deadline.map(|d| {
+        let left = d.saturating_duration_since(std::time::Instant::now());
+        std::time::Instant::now() + left.mul_f64(fraction)
+    })
 }
 
 /// The values the witness mode tries for unconstrained numbers, in order.

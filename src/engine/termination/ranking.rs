@@ -24,6 +24,13 @@
 //! for supporting invariants and the Motzkin/Farkas encoding). Rational coefficients are scaled to
 //! integers (a positive multiple of a ranking function is one).
 //!
+//! Maps: a read `m[e]` that a cyclic letter makes at an index over numeric variables is a *cell*, a
+//! further component of the template; each letter is conjoined with the cells' values before and
+//! after it and its maps are expanded ([`cells::expand_maps`]: definitions of post maps substituted,
+//! reads pushed over writes) before the DNF; other reads stay abstraction variables. A ranking
+//! function over cells is turned back into one over map reads, which [`check`] re-verifies like
+//! any other.
+//!
 //! Why this is a proof (a lexicographic ranking function): an infinite run eventually stays inside
 //! one SCC of the letter graph and uses its letters `L`. Along it `f` never increases; a letter of
 //! `S` starts in a state with `f ≥ 0` and decreases `f` by at least 1, so letters of `S` occur only
@@ -50,6 +57,7 @@
 //! function, and after the query is answered `sat` again in a fresh session (with the ∀-definitions
 //! of recursive functions asserted).
 
+use super::cells;
 use super::linear::{self, Constraint, Q};
 use crate::engine::blocks::{self, Encoded, LetterId};
 use crate::engine::cfa::{self, Cfa, LocId};
@@ -323,12 +331,13 @@ fn synthesize(
     // Every letter on a cycle is split into the feasible disjuncts of its linear DNF.
     let mut prepared: Vec<Prepared> = Vec::new();
     let mut pieces: Vec<Piece> = Vec::new();
+    let cells = map_cells(voc, enc, &sccs(enc, reach));
     for scc in sccs(enc, reach) {
         for a in scc {
             if timed_out(deadline) {
                 return Err("timeout".into());
             }
-            let (disjuncts, writes, meanings) = prepare(voc, enc, a, session)?;
+            let (disjuncts, writes, meanings) = prepare(voc, enc, a, &cells, session)?;
             let split = disjuncts.len() > 1;
             for d in disjuncts {
                 let guard = if split {
@@ -360,7 +369,13 @@ fn synthesize(
         if depth >= MAX_LEVELS {
             return Err("too many lexicographic levels".into());
         }
-        let (f, strict, multiphase) = level(voc, enc, &scc, &prepared, session)?;
+        let (f, strict, multiphase) = level(voc, enc, &scc, &prepared, &cells, session)?;
+        // Cells back to the map reads they stand for.
+        let reads: HashMap<Var, Term> = cells
+            .iter()
+            .map(|c| (c.pre.clone(), c.read.clone()))
+            .collect();
+        let f = f.iter().map(|t| t.substitute(&reads)).collect();
         let rest: BTreeSet<PieceId> = scc.difference(&strict).copied().collect();
         let mut subs = piece_sccs(enc, &pieces, &rest);
         subs.reverse();
@@ -389,18 +404,87 @@ fn piece_sccs(enc: &Encoded, pieces: &[Piece], ids: &BTreeSet<PieceId>) -> Vec<B
     components(&edges)
 }
 
+/// A map cell as a component of ranking functions: `read` = `m[e]` over pre variables (`m` a map
+/// from numbers to numbers, `e` over numeric variables), named `pre` in the synthesis and `post`
+/// for its value after a letter (LassoRanker's map elimination; see [`super::cells`]).
+struct MapCell {
+    read: Term,
+    pre: Var,
+    post: Var,
+}
+
+/// Cells at most.
+const MAX_MAP_CELLS: usize = 6;
+
+/// The map cells that the letters of `sccs` read at indices over numeric pre variables.
+fn map_cells(voc: &Vocabulary, enc: &Encoded, sccs: &[BTreeSet<LetterId>]) -> Vec<MapCell> {
+    let pre_numeric = |v: &Var| {
+        matches!(voc.lookup(v), Some((_, false))) && matches!(v.sort, Sort::Int | Sort::Real)
+    };
+    let mut reads: Vec<Term> = Vec::new();
+    for a in sccs.iter().flatten() {
+        let f = &enc.letters[*a].tf.formula;
+        for t in cells::selects_of(f) {
+            let (m, e) = (&t.args()[0], &t.args()[1]);
+            let Some(mv) = m.as_var() else { continue };
+            let numeric_map =
+                matches!(&mv.sort, Sort::Array(i, el) if i.is_numeric() && el.is_numeric());
+            if !numeric_map || !matches!(voc.lookup(mv), Some((_, false))) {
+                continue;
+            }
+            if !e.free_vars_ref().iter().all(pre_numeric) || cells::selects_of(e).next().is_some() {
+                continue;
+            }
+            let read = Term::select(m, &cells::canonical(e));
+            if !reads.contains(&read) && reads.len() < MAX_MAP_CELLS {
+                reads.push(read);
+            }
+        }
+    }
+    reads
+        .into_iter()
+        .enumerate()
+        .map(|(k, read)| {
+            let sort = read.sort();
+            MapCell {
+                read,
+                pre: Var::new(format!("rank@cell{k}"), sort.clone()),
+                post: Var::new(format!("rank@cell{k}@post"), sort),
+            }
+        })
+        .collect()
+}
+
 /// A letter's feasible disjuncts and its written numeric variables (pre, post).
 type Prepared0 = (Vec<Vec<Constraint>>, Vec<(Var, Var)>, HashMap<Var, Term>);
 
-/// The DNF of a letter with its infeasible disjuncts removed.
+/// The DNF of a letter with its infeasible disjuncts removed; with cells, the letter is first
+/// conjoined with the cells' definitions before and after it, its maps expanded
+/// ([`cells::expand_maps`]).
 fn prepare(
     voc: &Vocabulary,
     enc: &Encoded,
     a: LetterId,
+    cells: &[MapCell],
     session: &mut Session,
 ) -> Result<Prepared0, String> {
     let letter = &enc.letters[a];
-    let lin = linear::dnf(&letter.tf.formula, MAX_DISJUNCTS)
+    let mut formula = letter.tf.formula.clone();
+    let mut cell_meanings = Vec::new();
+    if !cells.is_empty() {
+        let mut conj = vec![formula];
+        for c in cells {
+            let after = primed(voc, &c.read, letter);
+            conj.push(Term::eq(&Term::var(&c.pre), &c.read));
+            conj.push(Term::eq(&Term::var(&c.post), &after));
+            cell_meanings.push((c.pre.clone(), c.read.clone()));
+            cell_meanings.push((c.post.clone(), after));
+        }
+        let with_cells = Term::and(conj);
+        let keep = |v: &Var| matches!(voc.lookup(v), Some((_, false)));
+        formula = cells::expand_maps(&with_cells, &keep, MAX_DISJUNCTS).unwrap_or(with_cells);
+    }
+    let lin = linear::dnf(&formula, MAX_DISJUNCTS)
         .map_err(|_| "a loop's transition formula has too many disjuncts".to_string())?;
     let mut disjuncts = Vec::new();
     for d in lin.disjuncts.iter().cloned() {
@@ -426,7 +510,10 @@ fn prepare(
             }
         }
     }
-    let meanings = lin.meanings.into_iter().collect();
+    for c in cells {
+        writes.push((c.pre.clone(), c.post.clone()));
+    }
+    let meanings = lin.meanings.into_iter().chain(cell_meanings).collect();
     Ok((disjuncts, writes, meanings))
 }
 
@@ -452,17 +539,18 @@ fn level(
     enc: &Encoded,
     scc: &BTreeSet<LetterId>,
     prepared: &[Prepared],
+    cells: &[MapCell],
     session: &mut Session,
 ) -> Result<(Vec<Term>, BTreeSet<PieceId>, bool), String> {
     let mut last = String::new();
     for depth in 1..=3 {
-        match template(voc, enc, scc, prepared, session, depth, false) {
+        match template(voc, enc, scc, prepared, cells, session, (depth, false)) {
             Ok((f, s)) => return Ok((f, s, false)),
             Err(e) => last = e,
         }
     }
     for depth in 2..=4 {
-        if let Ok((f, s)) = template(voc, enc, scc, prepared, session, depth, true) {
+        if let Ok((f, s)) = template(voc, enc, scc, prepared, cells, session, (depth, true)) {
             return Ok((f, s, true));
         }
     }
@@ -480,15 +568,16 @@ fn template(
     enc: &Encoded,
     scc: &BTreeSet<LetterId>,
     prepared: &[Prepared],
+    cells: &[MapCell],
     session: &mut Session,
-    depth: usize,
-    multiphase: bool,
+    (depth, multiphase): (usize, bool),
 ) -> Result<(Vec<Term>, BTreeSet<PieceId>), String> {
     let mut pvars = BTreeSet::new();
     for &a in scc {
         numeric_pvars(voc, &enc.letters[prepared[a].letter].tf.formula, &mut pvars);
     }
-    let pres: Vec<Var> = pvars.iter().filter_map(|&x| voc.pre(x).ok()).collect();
+    let mut pres: Vec<Var> = pvars.iter().filter_map(|&x| voc.pre(x).ok()).collect();
+    pres.extend(cells.iter().map(|c| c.pre.clone()));
     // Component k: pre variable → its coefficient, and the constant.
     let comps: Vec<(BTreeMap<Var, Var>, Var)> = (0..depth)
         .map(|k| {
