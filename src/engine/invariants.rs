@@ -131,6 +131,10 @@ pub fn synthesize(
     let karr_stop = limits.deadline.map_or(karr_stop, |d| d.min(karr_stop));
     let affine = karr(voc, enc, &reach, &letters, &vars, karr_stop);
     let consts = constants(enc, &letters, limits.max_constants);
+    let reads: Vec<Term> = map_reads(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 6)
+        .into_iter()
+        .filter(|r| *r.sort_ref() == Sort::Int)
+        .collect();
     let mut cands: BTreeMap<LocId, Vec<Term>> = BTreeMap::new();
     let mut total = 0;
     for &l in &targets {
@@ -156,6 +160,14 @@ pub fn synthesize(
                 let v = Term::var(&v);
                 push(Term::le(&v, &Term::int(c.clone())), &mut cs);
                 push(Term::ge(&v, &Term::int(c.clone())), &mut cs);
+            }
+        }
+        // Bounds on the map cells the letters read (`a[k] >= 1`: the supporting invariant of a
+        // loop that subtracts `a[k]`).
+        for c in &consts {
+            for r in &reads {
+                push(Term::le(r, &Term::int(c.clone())), &mut cs);
+                push(Term::ge(r, &Term::int(c.clone())), &mut cs);
             }
         }
         if vars.len() <= 8 {
@@ -232,6 +244,61 @@ pub fn synthesize(
         *ts = kept;
     }
     result
+}
+
+/// The reads `m[e]` of maps from numbers to numbers (`m` a program variable, `e` over numeric program
+/// variables, pre-state, no read inside) that `formulas` make, the first `max` distinct ones; linear
+/// indices in a canonical form (so that `1 + h` and `h + 1` are one read).
+pub fn map_reads<'a>(
+    voc: &Vocabulary,
+    formulas: impl Iterator<Item = &'a Term>,
+    max: usize,
+) -> Vec<Term> {
+    let pre_numeric = |v: &Var| {
+        matches!(voc.lookup(v), Some((_, false))) && matches!(v.sort, Sort::Int | Sort::Real)
+    };
+    let mut reads: Vec<Term> = Vec::new();
+    let mut stack: Vec<Term> = formulas.cloned().collect();
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.id()) {
+            continue;
+        }
+        let TermKind::App(op, args) = t.kind() else {
+            continue;
+        };
+        stack.extend(args.iter().cloned());
+        if *op != Op::Select || args.len() != 2 {
+            continue;
+        }
+        let (m, e) = (&args[0], &args[1]);
+        let Some(mv) = m.as_var() else { continue };
+        let numeric_map =
+            matches!(&mv.sort, Sort::Array(i, el) if i.is_numeric() && el.is_numeric());
+        if !numeric_map || !matches!(voc.lookup(mv), Some((_, false))) {
+            continue;
+        }
+        let flat = e.free_vars_ref().iter().all(pre_numeric) && !contains_select(e);
+        if !flat {
+            continue;
+        }
+        let e = match crate::engine::termination::linear::linear(e) {
+            Some(l) => crate::smt::simplify(&l.term()),
+            None => e.clone(),
+        };
+        let read = Term::select(m, &e);
+        if !reads.contains(&read) && reads.len() < max {
+            reads.push(read);
+        }
+    }
+    reads
+}
+
+fn contains_select(t: &Term) -> bool {
+    match t.kind() {
+        TermKind::App(op, args) => *op == Op::Select || args.iter().any(contains_select),
+        _ => false,
+    }
 }
 
 /// Conjoins `Inv(src)` to every letter (see the module comment for why this is sound).

@@ -244,6 +244,7 @@ pub fn expand_maps(formula: &Term, keep: &dyn Fn(&Var) -> bool, limit: usize) ->
             .filter(|v| is_array(&v.sort) && keep(v))
             .collect();
         let (lits, _) = substitute_definitions(lits, &kept);
+        let lits = merge_equal_maps(lits);
         out.push(Term::and(lits.iter().map(read_over_write).collect()));
     }
     Some(Term::or(out))
@@ -376,6 +377,44 @@ fn resolve(t: &Term, defs: &HashMap<Var, Term>) -> Term {
     t
 }
 
+/// For each literal `a = b` between two map variables, `b` (the later name) replaced by `a` in the
+/// other literals (the literal stays, so the result is equivalent).
+fn merge_equal_maps(mut lits: Vec<Term>) -> Vec<Term> {
+    for _ in 0..lits.len() {
+        let found = lits.iter().enumerate().find_map(|(i, l)| {
+            let (Op::Eq, [a, b]) = l.as_app()? else {
+                return None;
+            };
+            let (a, b) = (a.as_var()?, b.as_var()?);
+            if !is_array(&a.sort) || a == b {
+                return None;
+            }
+            let (keep, gone) = if a.name <= b.name { (a, b) } else { (b, a) };
+            let elsewhere = lits
+                .iter()
+                .enumerate()
+                .any(|(j, m)| j != i && m.has_free_var(gone));
+            elsewhere.then(|| (i, keep.clone(), gone.clone()))
+        });
+        let Some((i, keep, gone)) = found else {
+            break;
+        };
+        let one: HashMap<Var, Term> = HashMap::from([(gone, Term::var(&keep))]);
+        lits = lits
+            .iter()
+            .enumerate()
+            .map(|(j, l)| {
+                if j == i {
+                    l.clone()
+                } else {
+                    l.substitute(&one)
+                }
+            })
+            .collect();
+    }
+    lits
+}
+
 /// `i = j` for indices: decided when `i - j` is a constant.
 fn index_eq(i: &Term, j: &Term) -> Term {
     if i == j {
@@ -391,7 +430,7 @@ fn index_eq(i: &Term, j: &Term) -> Term {
 }
 
 /// A linear index in a canonical form (so that `1 + h` and `h + 1` are one cell).
-pub fn canonical(e: &Term) -> Term {
+fn canonical(e: &Term) -> Term {
     match linear::linear(e) {
         Some(l) => crate::smt::simplify(&l.term()),
         None => e.clone(),
@@ -434,23 +473,6 @@ fn select_down(a: &Term, j: &Term, depth: usize) -> Term {
         Some((Op::ConstArray(_), [v])) => v.clone(),
         _ => Term::select(a, &canonical(j)),
     }
-}
-
-/// Every `select` subterm of `t`.
-pub fn selects_of(t: &Term) -> impl Iterator<Item = Term> {
-    fn go(t: &Term, out: &mut Vec<Term>) {
-        if let TermKind::App(op, args) = t.kind() {
-            if *op == Op::Select && args.len() == 2 {
-                out.push(t.clone());
-            }
-            for a in args {
-                go(a, out);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    go(t, &mut out);
-    out.into_iter()
 }
 
 /// Every `select(m, e)` of `t` with `m` a variable.

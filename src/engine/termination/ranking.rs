@@ -66,7 +66,7 @@ use crate::engine::invariants::{self, Invariants};
 use crate::engine::transition::{PVar, Vocabulary};
 use crate::engine::{BlockEncoding, Config, pretty};
 use crate::ir::Program;
-use crate::smt::{SatResult, Session, SolverConfig, Sort, Term, Value, Var};
+use crate::smt::{Op, SatResult, Session, SolverConfig, Sort, Term, Value, Var};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Zero};
@@ -418,30 +418,8 @@ const MAX_MAP_CELLS: usize = 6;
 
 /// The map cells that the letters of `sccs` read at indices over numeric pre variables.
 fn map_cells(voc: &Vocabulary, enc: &Encoded, sccs: &[BTreeSet<LetterId>]) -> Vec<MapCell> {
-    let pre_numeric = |v: &Var| {
-        matches!(voc.lookup(v), Some((_, false))) && matches!(v.sort, Sort::Int | Sort::Real)
-    };
-    let mut reads: Vec<Term> = Vec::new();
-    for a in sccs.iter().flatten() {
-        let f = &enc.letters[*a].tf.formula;
-        for t in cells::selects_of(f) {
-            let (m, e) = (&t.args()[0], &t.args()[1]);
-            let Some(mv) = m.as_var() else { continue };
-            let numeric_map =
-                matches!(&mv.sort, Sort::Array(i, el) if i.is_numeric() && el.is_numeric());
-            if !numeric_map || !matches!(voc.lookup(mv), Some((_, false))) {
-                continue;
-            }
-            if !e.free_vars_ref().iter().all(pre_numeric) || cells::selects_of(e).next().is_some() {
-                continue;
-            }
-            let read = Term::select(m, &cells::canonical(e));
-            if !reads.contains(&read) && reads.len() < MAX_MAP_CELLS {
-                reads.push(read);
-            }
-        }
-    }
-    reads
+    let formulas = sccs.iter().flatten().map(|&a| &enc.letters[a].tf.formula);
+    invariants::map_reads(voc, formulas, MAX_MAP_CELLS)
         .into_iter()
         .enumerate()
         .map(|(k, read)| {
@@ -479,6 +457,39 @@ fn prepare(
             conj.push(Term::eq(&Term::var(&c.post), &after));
             cell_meanings.push((c.pre.clone(), c.read.clone()));
             cell_meanings.push((c.post.clone(), after));
+        }
+        // Functional consistency where the letter fixes it: two cells of one map whose indices
+        // the letter makes equal (before, or after it) hold equal values.
+        for (k, c) in cells.iter().enumerate() {
+            for d in &cells[k + 1..] {
+                let (Some((Op::Select, [m, e])), Some((Op::Select, [n, f]))) =
+                    (c.read.as_app(), d.read.as_app())
+                else {
+                    continue;
+                };
+                if m != n {
+                    continue;
+                }
+                let pairs = [
+                    (e.clone(), f.clone(), &c.pre, &d.pre),
+                    (
+                        primed(voc, e, letter),
+                        primed(voc, f, letter),
+                        &c.post,
+                        &d.post,
+                    ),
+                ];
+                for (e, f, x, y) in pairs {
+                    session.push();
+                    session.assert(&letter.tf.formula);
+                    session.assert(&Term::not(&Term::eq(&e, &f)));
+                    let equal = session.check_sat() == SatResult::Unsat;
+                    session.pop();
+                    if equal {
+                        conj.push(Term::eq(&Term::var(x), &Term::var(y)));
+                    }
+                }
+            }
         }
         let with_cells = Term::and(conj);
         let keep = |v: &Var| matches!(voc.lookup(v), Some((_, false)));
