@@ -48,13 +48,13 @@ pub struct Cell {
     pub post: Var,
 }
 
-/// The result of [`eliminate`].
+/// One disjunct of the result of [`eliminate`].
 #[derive(Clone, Debug)]
 pub struct Eliminated {
     pub cells: Vec<Cell>,
-    /// `E`: a disjunction over numeric variables (cells as head and post variables).
+    /// `E`: a conjunction over numeric variables (cells as head and post variables).
     pub numeric: Term,
-    /// The kept disjuncts with maps (definitions substituted), each with `c_k' = m_k'[e_k(x')]`:
+    /// The disjunct with its maps (definitions substituted) and `c_k' = m_k'[e_k(x')]`:
     /// `cells ∧ E ⇒ arrays` is what the caller re-checks.
     pub arrays: Term,
 }
@@ -82,16 +82,19 @@ fn is_array(s: &Sort) -> bool {
 
 /// Eliminates the maps of `relation` (module comment). `heads` are the maps' head variables,
 /// `finals` the term of each head map after the cycle (its final SSA variable, or itself when the
-/// cycle does not write it), `next` the term of each numeric head variable after the cycle. `None`
-/// when no disjunct survives or the DNF exceeds `limit` disjuncts.
+/// cycle does not write it), `next` the term of each numeric head variable after the cycle. One
+/// elimination per surviving disjunct of the relation's boolean DNF, each with its own cells (an
+/// argument lies inside one disjunct); none when the DNF exceeds `limit` disjuncts.
 pub fn eliminate(
     relation: &Term,
     heads: &BTreeSet<Var>,
     finals: &HashMap<Var, Term>,
     next: &HashMap<Var, Term>,
     limit: usize,
-) -> Option<Eliminated> {
-    let disjuncts = bool_dnf(relation, true, limit)?;
+) -> Vec<Eliminated> {
+    let Some(disjuncts) = bool_dnf(relation, true, limit) else {
+        return Vec::new();
+    };
     // Step 1: substitute the map definitions; keep the disjuncts over head maps only.
     let mut kept: Vec<(Vec<Term>, HashMap<Var, Term>)> = Vec::new();
     for lits in disjuncts {
@@ -110,13 +113,23 @@ pub fn eliminate(
         }
         kept.push((lits, fin));
     }
-    // Step 2: reads over writes.
+    // Step 2: reads over writes, indices expressed over the head variables as far as each
+    // disjunct's equalities define them.
+    let head_numeric: BTreeSet<&Var> = next.keys().collect();
+    let definable = |v: &Var| !head_numeric.contains(v);
+    let sigmas: Vec<HashMap<Var, Term>> = kept
+        .iter()
+        .map(|(lits, _)| numeric_definitions(lits, &definable))
+        .collect();
     let rewritten: Vec<(Vec<Term>, HashMap<Var, Term>)> = kept
         .iter()
-        .map(|(lits, fin)| (lits.iter().map(read_over_write).collect(), fin.clone()))
+        .zip(&sigmas)
+        .map(|((lits, fin), sigma)| {
+            let lits = lits.iter().map(|l| read_over_write(l, sigma)).collect();
+            (lits, fin.clone())
+        })
         .collect();
-    // Step 3: the cells, closed under the index after the cycle.
-    let head_numeric: BTreeSet<&Var> = next.keys().collect();
+    // Step 3, per disjunct: the cells, closed under the index after the cycle.
     let cell_index = |m: &Var, e: &Term| -> Option<Term> {
         if !heads.contains(m) || !e.free_vars_ref().iter().all(|v| head_numeric.contains(v)) {
             return None;
@@ -126,7 +139,6 @@ pub fn eliminate(
         }
         Some(canonical(e))
     };
-    let mut cells: Vec<(Var, Term)> = Vec::new();
     let add = |cells: &mut Vec<(Var, Term)>, t: &Term| {
         let mut found = Vec::new();
         selects(t, &mut found);
@@ -138,73 +150,60 @@ pub fn eliminate(
             }
         }
     };
-    for (lits, _) in &rewritten {
+    let mut out = Vec::new();
+    for (i, (lits, fin)) in rewritten.iter().enumerate() {
+        let mut cells: Vec<(Var, Term)> = Vec::new();
         for l in lits {
             add(&mut cells, l);
         }
-    }
-    if cells.is_empty() {
-        return None;
-    }
-    // Post values per disjunct: `m_k'[e_k(x')]`, computed for new cells as they appear; `x'` as
-    // far as the disjunct's equalities define it in terms of the head variables.
-    let sigmas: Vec<HashMap<Var, Term>> = rewritten
-        .iter()
-        .map(|(lits, _)| numeric_definitions(lits, &head_numeric))
-        .collect();
-    let mut posts: Vec<Vec<Term>> = vec![Vec::new(); rewritten.len()];
-    let mut k = 0;
-    while k < cells.len() {
-        let (m, e) = cells[k].clone();
-        for (i, (_, fin)) in rewritten.iter().enumerate() {
+        // Post values `m_k'[e_k(x')]`, computed for new cells as they appear; `x'` as far as the
+        // disjunct's equalities define it in terms of the head variables.
+        let mut posts: Vec<Term> = Vec::new();
+        let mut k = 0;
+        while k < cells.len() {
+            let (m, e) = cells[k].clone();
             let e_next = canonical(&resolve(&e.substitute(next), &sigmas[i]));
             let f = fin.get(&m).cloned().unwrap_or_else(|| Term::var(&m));
-            let p = read_over_write(&Term::select(&f, &e_next));
+            let p = read_over_write(&Term::select(&f, &e_next), &sigmas[i]);
             add(&mut cells, &p);
-            posts[i].push(p);
+            posts.push(p);
+            k += 1;
         }
-        k += 1;
-    }
-    let cells: Vec<Cell> = cells
-        .into_iter()
-        .enumerate()
-        .map(|(k, (map, index))| {
-            let sort = match &map.sort {
-                Sort::Array(_, el) => (**el).clone(),
-                s => s.clone(),
-            };
-            Cell {
-                head: Var::new(format!("cell{k}@ghead"), sort.clone()),
-                post: Var::new(format!("cell{k}@gpost"), sort),
-                map,
-                index,
-            }
-        })
-        .collect();
-    let replacements: Vec<(Term, Term)> = cells
-        .iter()
-        .map(|c| {
-            (
-                Term::select(&Term::var(&c.map), &c.index),
-                Term::var(&c.head),
-            )
-        })
-        .collect();
-    let mut numeric = Vec::new();
-    let mut arrays = Vec::new();
-    for (i, (lits, _)) in rewritten.iter().enumerate() {
-        let mut conj: Vec<Term> = lits.iter().map(|l| replace_all(l, &replacements)).collect();
-        for (c, p) in cells.iter().zip(&posts[i]) {
-            conj.push(Term::eq(
-                &Term::var(&c.post),
-                &replace_all(p, &replacements),
-            ));
-        }
-        let e = Term::and(conj);
-        if mentions_array(&e) {
+        if cells.is_empty() {
             continue;
         }
-        numeric.push(e);
+        let cells: Vec<Cell> = cells
+            .into_iter()
+            .enumerate()
+            .map(|(k, (map, index))| {
+                let sort = match &map.sort {
+                    Sort::Array(_, el) => (**el).clone(),
+                    s => s.clone(),
+                };
+                Cell {
+                    head: Var::new(format!("cell{k}@ghead"), sort.clone()),
+                    post: Var::new(format!("cell{k}@gpost"), sort),
+                    map,
+                    index,
+                }
+            })
+            .collect();
+        let replacements: Vec<(Term, Term)> = cells
+            .iter()
+            .map(|c| {
+                let read = Term::select(&Term::var(&c.map), &c.index);
+                (read, Term::var(&c.head))
+            })
+            .collect();
+        let mut conj: Vec<Term> = lits.iter().map(|l| replace_all(l, &replacements)).collect();
+        for (c, p) in cells.iter().zip(&posts) {
+            let p = replace_all(p, &replacements);
+            conj.push(Term::eq(&Term::var(&c.post), &p));
+        }
+        let numeric = Term::and(conj);
+        if mentions_array(&numeric) {
+            continue;
+        }
         // The same disjunct with its maps: the substituted literals and the cells' post values.
         let (orig, fin) = &kept[i];
         let mut with_maps = orig.clone();
@@ -218,16 +217,13 @@ pub fn eliminate(
                 &Term::select(&f, &c.index.substitute(next)),
             ));
         }
-        arrays.push(Term::and(with_maps));
+        out.push(Eliminated {
+            cells,
+            numeric,
+            arrays: Term::and(with_maps),
+        });
     }
-    if numeric.is_empty() {
-        return None;
-    }
-    Some(Eliminated {
-        cells,
-        numeric: Term::or(numeric),
-        arrays: Term::or(arrays),
-    })
+    out
 }
 
 /// For the ranking synthesis, which needs an *over*-approximation: `formula` as a disjunction in
@@ -245,7 +241,11 @@ pub fn expand_maps(formula: &Term, keep: &dyn Fn(&Var) -> bool, limit: usize) ->
             .collect();
         let (lits, _) = substitute_definitions(lits, &kept);
         let lits = merge_equal_maps(lits);
-        out.push(Term::and(lits.iter().map(read_over_write).collect()));
+        let numeric_kept = |v: &Var| v.sort.is_numeric() && keep(v);
+        let sigma = numeric_definitions(&lits, &|v: &Var| !numeric_kept(v));
+        out.push(Term::and(
+            lits.iter().map(|l| read_over_write(l, &sigma)).collect(),
+        ));
     }
     Some(Term::or(out))
 }
@@ -339,25 +339,51 @@ fn substitute_definitions(
     (lits, defs)
 }
 
-/// The numeric variables (not head variables) that literals `v = t` of a disjunct define, each with
-/// its first definition (`t` not mentioning `v`).
-fn numeric_definitions(lits: &[Term], heads: &BTreeSet<&Var>) -> HashMap<Var, Term> {
+/// The numeric variables (those `definable` accepts) that literals `v = t` of a disjunct define,
+/// each with its first definition (`t` not mentioning `v`).
+fn numeric_definitions(lits: &[Term], definable: &dyn Fn(&Var) -> bool) -> HashMap<Var, Term> {
     let mut defs: HashMap<Var, Term> = HashMap::new();
     for l in lits {
         let Some((Op::Eq, [a, b])) = l.as_app() else {
             continue;
         };
+        let mut done = false;
         for (v, t) in [(a, b), (b, a)] {
             if let Some(v) = v.as_var() {
                 if v.sort.is_numeric()
-                    && !heads.contains(v)
+                    && definable(v)
                     && !defs.contains_key(v)
                     && !t.has_free_var(v)
                     && !mentions_array(t)
                 {
                     defs.insert(v.clone(), t.clone());
+                    done = true;
                     break;
                 }
+            }
+        }
+        // A linear equation solved for a variable with coefficient ±1 (exact over the integers).
+        let (Some(la), Some(lb)) = (linear::linear(a), linear::linear(b)) else {
+            continue;
+        };
+        if done {
+            continue;
+        }
+        let d = la.add_scaled(&lb, &-Q::one());
+        let solvable = d.coef.iter().find(|(v, c)| {
+            definable(v) && !defs.contains_key(*v) && (c.is_one() || (-*c).is_one())
+        });
+        if let Some((v, c)) = solvable {
+            let mut rest = d.clone();
+            rest.coef.remove(v);
+            let rest = rest.scale(&-(Q::one() / c));
+            let integral = rest
+                .coef
+                .iter()
+                .all(|(w, k)| w.sort == Sort::Int && k.is_integer())
+                && rest.constant.is_integer();
+            if v.sort == Sort::Real || integral {
+                defs.insert(v.clone(), rest.term());
             }
         }
     }
@@ -415,12 +441,14 @@ fn merge_equal_maps(mut lits: Vec<Term>) -> Vec<Term> {
     lits
 }
 
-/// `i = j` for indices: decided when `i - j` is a constant.
-fn index_eq(i: &Term, j: &Term) -> Term {
+/// `i = j` for indices: decided when `i - j` is a constant once `defs` are substituted (the
+/// disjunct's own equalities, so the decision holds wherever the disjunct does).
+fn index_eq(i: &Term, j: &Term, defs: &HashMap<Var, Term>) -> Term {
     if i == j {
         return Term::tt();
     }
-    if let (Some(a), Some(b)) = (linear::linear(i), linear::linear(j)) {
+    let (ri, rj) = (resolve(i, defs), resolve(j, defs));
+    if let (Some(a), Some(b)) = (linear::linear(&ri), linear::linear(&rj)) {
         let d = a.add_scaled(&b, &-Q::one());
         if d.is_constant() {
             return Term::bool(d.constant.is_zero());
@@ -437,13 +465,14 @@ fn canonical(e: &Term) -> Term {
     }
 }
 
-/// `t` with every select pushed through stores and `ite`s of maps (module comment, step 2).
-pub fn read_over_write(t: &Term) -> Term {
+/// `t` with every select pushed through stores and `ite`s of maps (module comment, step 2), index
+/// equalities decided under the numeric definitions `defs` where they can be.
+pub fn read_over_write(t: &Term, defs: &HashMap<Var, Term>) -> Term {
     match t.kind() {
         TermKind::App(op, args) => {
-            let args: Vec<Term> = args.iter().map(read_over_write).collect();
+            let args: Vec<Term> = args.iter().map(|a| read_over_write(a, defs)).collect();
             if *op == Op::Select && args.len() == 2 {
-                select_down(&args[0], &args[1], 0)
+                select_down(&args[0], &args[1], defs, 0)
             } else {
                 t.with_args(args)
             }
@@ -452,26 +481,26 @@ pub fn read_over_write(t: &Term) -> Term {
     }
 }
 
-fn select_down(a: &Term, j: &Term, depth: usize) -> Term {
+fn select_down(a: &Term, j: &Term, defs: &HashMap<Var, Term>, depth: usize) -> Term {
     if depth > 64 {
         return Term::select(a, j);
     }
     match a.as_app() {
         Some((Op::Store, [b, i, v])) => {
-            let c = index_eq(i, j);
+            let c = index_eq(i, j, defs);
             match c.as_bool() {
                 Some(true) => v.clone(),
-                Some(false) => select_down(b, j, depth + 1),
-                None => Term::ite(&c, v, &select_down(b, j, depth + 1)),
+                Some(false) => select_down(b, j, defs, depth + 1),
+                None => Term::ite(&c, v, &select_down(b, j, defs, depth + 1)),
             }
         }
         Some((Op::Ite, [c, a1, a2])) => Term::ite(
             c,
-            &select_down(a1, j, depth + 1),
-            &select_down(a2, j, depth + 1),
+            &select_down(a1, j, defs, depth + 1),
+            &select_down(a2, j, defs, depth + 1),
         ),
         Some((Op::ConstArray(_), [v])) => v.clone(),
-        _ => Term::select(a, &canonical(j)),
+        _ => Term::select(a, &canonical(&resolve(j, defs))),
     }
 }
 
@@ -543,13 +572,16 @@ mod tests {
         // m[h := 5][h + 1] is m[h + 1]; m[h := 5][h] is 5.
         let st = Term::store(&mt, &ht, &int(5));
         assert_eq!(
-            read_over_write(&Term::select(&st, &h1)),
+            read_over_write(&Term::select(&st, &h1), &HashMap::new()),
             Term::select(&mt, &canonical(&h1))
         );
-        assert_eq!(read_over_write(&Term::select(&st, &ht)), int(5));
+        assert_eq!(
+            read_over_write(&Term::select(&st, &ht), &HashMap::new()),
+            int(5)
+        );
         // m[h := 5][k] is ite(h = k, 5, m[k]).
         let k = Term::var(&Var::new("k", Sort::Int));
-        let r = read_over_write(&Term::select(&st, &k));
+        let r = read_over_write(&Term::select(&st, &k), &HashMap::new());
         assert!(r.is_app_of(&Op::Ite), "{r}");
     }
 
@@ -571,12 +603,14 @@ mod tests {
         let heads = BTreeSet::from([m.clone()]);
         let finals = HashMap::from([(m.clone(), Term::var(&m1))]);
         let next = HashMap::from([(h.clone(), ht.clone())]);
-        let e = eliminate(&rel, &heads, &finals, &next, 16).expect("eliminated");
+        let es = eliminate(&rel, &heads, &finals, &next, 16);
+        assert_eq!(es.len(), 1);
+        let e = &es[0];
         assert_eq!(e.cells.len(), 1);
         assert!(!mentions_array(&e.numeric), "{}", e.numeric);
         let c = Term::var(&e.cells[0].head);
         let p = Term::var(&e.cells[0].post);
-        // E entails c' = c + 1 and c != 0, checked by evaluation on the one disjunct.
+        // E contains c' = c + 1.
         let d = e.numeric.disjuncts();
         assert_eq!(d.len(), 1);
         let want = Term::eq(&p, &Term::add(vec![c.clone(), int(1)]));
@@ -605,6 +639,6 @@ mod tests {
         let heads = BTreeSet::from([m.clone()]);
         let finals = HashMap::from([(m.clone(), mt.clone())]);
         let next = HashMap::from([(h.clone(), Term::var(&h1))]);
-        assert!(eliminate(&rel, &heads, &finals, &next, 16).is_none());
+        assert!(eliminate(&rel, &heads, &finals, &next, 16).is_empty());
     }
 }

@@ -65,7 +65,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
 
 /// Lassos tried at most.
-const MAX_LASSOS: usize = 16;
+const MAX_LASSOS: usize = 32;
+/// Unrollings of the cycle into the stem at most.
+const MAX_UNROLL: usize = 2;
 /// Disjuncts of a cycle's DNF at most.
 const MAX_DISJUNCTS: usize = 32;
 /// Guessed eigenvalues per disjunct at most.
@@ -106,26 +108,39 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> O
             if !cycle.iter().all(|&a| exact(a)) {
                 continue;
             }
-            tries += 1;
-            let Some(lasso) = Lasso::build(&voc, &enc, stem, &cycle) else {
-                continue;
-            };
-            if let Some(arg) = lasso.search(&cfa, &mut session, deadline) {
-                // A nonzero direction grows without bound: with machine integers (C) that run
-                // overflows, so it is no nontermination argument there.
-                let unbounded = arg.rays.iter().any(|r| {
-                    r.values().any(|v| {
-                        v.as_rational()
-                            .is_some_and(|q| !num_traits::Zero::is_zero(&q))
-                    })
-                });
-                if config.bounded_integers && unbounded {
-                    continue;
+            // The stem as found, then with the cycle unrolled once and twice (a first iteration
+            // may take another branch than all later ones, e.g. one that initialises a cell).
+            for unroll in 0..=MAX_UNROLL {
+                if tries >= MAX_LASSOS || timed_out(deadline) {
+                    return None;
                 }
-                let mut fresh = Session::new(session_config(config, deadline)).ok()?;
-                match lasso.validate(&cfa, &arg, &mut fresh) {
-                    Ok(()) => return Some(describe(&voc, &cfa, &lasso, &arg, h)),
-                    Err(_) => continue,
+                let mut stem = stem.clone();
+                for _ in 0..unroll {
+                    stem.extend(cycle.iter().copied());
+                }
+                tries += 1;
+                for lasso in Lasso::build(&voc, &enc, &stem, &cycle) {
+                    if timed_out(deadline) {
+                        return None;
+                    }
+                    let Some(arg) = lasso.search(&cfa, &mut session, deadline) else {
+                        continue;
+                    };
+                    // A nonzero direction grows without bound: with machine integers (C) that run
+                    // overflows, so it is no nontermination argument there.
+                    let unbounded = arg.rays.iter().any(|r| {
+                        r.values().any(|v| {
+                            v.as_rational()
+                                .is_some_and(|q| !num_traits::Zero::is_zero(&q))
+                        })
+                    });
+                    if config.bounded_integers && unbounded {
+                        continue;
+                    }
+                    let mut fresh = Session::new(session_config(config, deadline)).ok()?;
+                    if lasso.validate(&cfa, &arg, &mut fresh).is_ok() {
+                        return Some(describe(&voc, &cfa, &lasso, &arg, h));
+                    }
                 }
             }
         }
@@ -209,6 +224,7 @@ enum Role {
 }
 
 /// A lasso prepared for the search.
+#[derive(Clone)]
 struct Lasso {
     stem_len: usize,
     cycle_len: usize,
@@ -241,12 +257,9 @@ struct Argument {
 }
 
 impl Lasso {
-    fn build(
-        voc: &Vocabulary,
-        enc: &Encoded,
-        stem: &[LetterId],
-        cycle: &[LetterId],
-    ) -> Option<Lasso> {
+    /// The lasso `stem · cycle^ω` prepared for the search: one per disjunct of the cycle when it
+    /// has maps ([`cells::eliminate`]), else one (none if it is out of scope).
+    fn build(voc: &Vocabulary, enc: &Encoded, stem: &[LetterId], cycle: &[LetterId]) -> Vec<Lasso> {
         let mut s = Ssa {
             current: BTreeMap::new(),
             conj: Vec::new(),
@@ -254,7 +267,9 @@ impl Lasso {
             tag: "gstem",
         };
         for &a in stem {
-            s.step(voc, &enc.letters[a].tf)?;
+            if s.step(voc, &enc.letters[a].tf).is_none() {
+                return Vec::new();
+            }
         }
         // State variables: every program variable the cycle mentions; numbers, and maps from
         // numbers to numbers (through their cells).
@@ -283,7 +298,9 @@ impl Lasso {
             s.current.get(&x).cloned().unwrap_or_else(|| Term::var(pre))
         };
         for &x in &pvars {
-            let pre = voc.pre(x).ok()?;
+            let Ok(pre) = voc.pre(x) else {
+                return Vec::new();
+            };
             let at_h = Var::new(format!("{}@ghead", pre.name), pre.sort.clone());
             l.current.insert(x, Term::var(&at_h));
             match &pre.sort {
@@ -293,7 +310,7 @@ impl Lasso {
                     maps.push((x, at_h));
                     continue;
                 }
-                _ => return None,
+                _ => return Vec::new(),
             }
             stem_end.push(at_stem_end(x, &pre));
             state.push((voc.display_name(x), at_h, false));
@@ -301,79 +318,113 @@ impl Lasso {
         }
         let start = l.current.clone();
         for &a in cycle {
-            l.step(voc, &enc.letters[a].tf)?;
+            if l.step(voc, &enc.letters[a].tf).is_none() {
+                return Vec::new();
+            }
         }
         let mut post = BTreeMap::new();
         for (i, x) in numeric.iter().enumerate() {
             if l.current.get(x) != start.get(x) {
                 state[i].2 = true;
-                post.insert(i, l.current.get(x)?.as_var()?.clone());
+                let Some(v) = l.current.get(x).and_then(|t| t.as_var()) else {
+                    return Vec::new();
+                };
+                post.insert(i, v.clone());
             }
         }
-        let mut relation = Term::and(l.conj);
-        let mut with_maps = None;
-        if !maps.is_empty() {
-            let heads: BTreeSet<Var> = maps.iter().map(|(_, h)| h.clone()).collect();
-            let finals: HashMap<Var, Term> = maps
-                .iter()
-                .map(|(x, h)| Some((h.clone(), l.current.get(x)?.clone())))
-                .collect::<Option<_>>()?;
-            let next: HashMap<Var, Term> = state
-                .iter()
-                .enumerate()
-                .map(|(i, (_, h, _))| {
-                    let v = post.get(&i).map(Term::var).unwrap_or_else(|| Term::var(h));
-                    (h.clone(), v)
-                })
-                .collect();
-            let elim = cells::eliminate(&relation, &heads, &finals, &next, MAX_DISJUNCTS)?;
-            // A cell is a state variable; at the stem's end it is the stem's map at the stem's
-            // value of the index.
-            let head_to_stem: HashMap<Var, Term> = state
-                .iter()
-                .map(|(_, h, _)| h.clone())
-                .zip(stem_end.iter().cloned())
-                .collect();
-            for c in &elim.cells {
-                let (x, _) = maps.iter().find(|(_, h)| *h == c.map)?;
-                let pre = voc.pre(*x).ok()?;
-                let map_at_end = at_stem_end(*x, &pre);
-                stem_end.push(Term::select(
-                    &map_at_end,
-                    &c.index.substitute(&head_to_stem),
-                ));
-                let source: HashMap<Var, Term> = state
-                    .iter()
-                    .zip(&numeric)
-                    .filter_map(|((_, h, _), y)| Some((h.clone(), Term::var(&voc.pre(*y).ok()?))))
-                    .collect();
-                let label = pretty::term(
-                    voc,
-                    &Term::select(&Term::var(&pre), &c.index.substitute(&source)),
-                );
-                post.insert(state.len(), c.post.clone());
-                state.push((label, c.head.clone(), true));
-            }
-            relation = elim.numeric.clone();
-            with_maps = Some(elim);
-        }
-        for v in relation.free_vars() {
-            if !matches!(v.sort, Sort::Int | Sort::Real) {
-                return None;
-            }
-            integral |= v.sort == Sort::Int;
-        }
-        Some(Lasso {
+        let relation = Term::and(l.conj);
+        let stem_term = Term::and(s.conj.clone());
+        let base = Lasso {
             stem_len: stem.len(),
             cycle_len: cycle.len(),
-            stem: Term::and(s.conj),
+            stem: stem_term,
             stem_end,
             state,
             post,
             relation,
-            with_maps,
+            with_maps: None,
             integral,
-        })
+        };
+        if maps.is_empty() {
+            return base.checked().into_iter().collect();
+        }
+        let heads: BTreeSet<Var> = maps.iter().map(|(_, h)| h.clone()).collect();
+        let Some(finals) = maps
+            .iter()
+            .map(|(x, h)| Some((h.clone(), l.current.get(x)?.clone())))
+            .collect::<Option<HashMap<Var, Term>>>()
+        else {
+            return Vec::new();
+        };
+        let next: HashMap<Var, Term> = base
+            .state
+            .iter()
+            .enumerate()
+            .map(|(i, (_, h, _))| {
+                let v = base
+                    .post
+                    .get(&i)
+                    .map(Term::var)
+                    .unwrap_or_else(|| Term::var(h));
+                (h.clone(), v)
+            })
+            .collect();
+        // A cell is a state variable; at the stem's end it is the stem's map at the stem's value
+        // of the index.
+        let head_to_stem: HashMap<Var, Term> = base
+            .state
+            .iter()
+            .map(|(_, h, _)| h.clone())
+            .zip(base.stem_end.iter().cloned())
+            .collect();
+        let source: HashMap<Var, Term> = base
+            .state
+            .iter()
+            .zip(&numeric)
+            .filter_map(|((_, h, _), y)| Some((h.clone(), Term::var(&voc.pre(*y).ok()?))))
+            .collect();
+        let mut out = Vec::new();
+        for elim in cells::eliminate(&base.relation, &heads, &finals, &next, MAX_DISJUNCTS) {
+            let mut lasso = Lasso {
+                relation: elim.numeric.clone(),
+                ..base.clone()
+            };
+            let mut ok = true;
+            for c in &elim.cells {
+                let Some((x, _)) = maps.iter().find(|(_, h)| *h == c.map) else {
+                    ok = false;
+                    break;
+                };
+                let Ok(pre) = voc.pre(*x) else {
+                    ok = false;
+                    break;
+                };
+                let map_at_end = s.current.get(x).cloned().unwrap_or_else(|| Term::var(&pre));
+                let at_end = Term::select(&map_at_end, &c.index.substitute(&head_to_stem));
+                lasso.stem_end.push(at_end);
+                let read = Term::select(&Term::var(&pre), &c.index.substitute(&source));
+                lasso.post.insert(lasso.state.len(), c.post.clone());
+                lasso
+                    .state
+                    .push((pretty::term(voc, &read), c.head.clone(), true));
+            }
+            if ok {
+                lasso.with_maps = Some(elim);
+                out.extend(lasso.checked());
+            }
+        }
+        out
+    }
+
+    /// `self` if its relation is over numbers only (with `integral` updated).
+    fn checked(mut self) -> Option<Lasso> {
+        for v in self.relation.free_vars() {
+            if !matches!(v.sort, Sort::Int | Sort::Real) {
+                return None;
+            }
+            self.integral |= v.sort == Sort::Int;
+        }
+        Some(self)
     }
 
     fn role(&self, v: &Var) -> Role {
@@ -452,9 +503,14 @@ impl Lasso {
         session: &mut Session,
         deadline: Option<Instant>,
     ) -> Option<Argument> {
-        let lin = linear::dnf(&self.relation, MAX_DISJUNCTS).ok()?;
-        if lin.approximated {
-            return None;
+        // The linear DNF of each top-level disjunct on its own (so that one large disjunct does
+        // not hide the others); over-approximated ones are skipped.
+        let mut disjuncts: Vec<Vec<Constraint>> = Vec::new();
+        for part in self.relation.disjuncts() {
+            match linear::dnf(&part, MAX_DISJUNCTS) {
+                Ok(lin) if !lin.approximated => disjuncts.extend(lin.disjuncts),
+                _ => {}
+            }
         }
         let stem = self.stem_to(&|i| Term::var(&self.state[i].1));
         session.push();
@@ -465,12 +521,25 @@ impl Lasso {
         let reachable = session.check_sat() == SatResult::Sat;
         let mut found = None;
         if reachable {
-            'disjuncts: for d in &lin.disjuncts {
+            'disjuncts: for d in &disjuncts {
+                // A disjunct that no state the stem reaches can take is skipped at once.
+                session.push();
+                for c in d {
+                    session.assert(&c.term());
+                }
+                let possible = session.check_sat() != SatResult::Unsat;
+                session.pop();
+                if !possible {
+                    continue;
+                }
                 let mut queries = 0;
                 for (lambda, nu) in self.guesses(d) {
                     queries += 1;
-                    if queries > MAX_QUERIES || timed_out(deadline) {
+                    if timed_out(deadline) {
                         break 'disjuncts;
+                    }
+                    if queries > MAX_QUERIES {
+                        break;
                     }
                     let k = lambda.len();
                     session.push();
