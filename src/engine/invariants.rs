@@ -131,6 +131,19 @@ pub fn synthesize(
     let karr_stop = limits.deadline.map_or(karr_stop, |d| d.min(karr_stop));
     let affine = karr(voc, enc, &reach, &letters, &vars, karr_stop);
     let consts = constants(enc, &letters, limits.max_constants);
+    let mut bools: Vec<Term> = Vec::new();
+    for &a in &letters {
+        for x in enc.letters[a].tf.vars() {
+            if voc.sort(x) == Ok(Sort::Bool) && !voc.is_const(x) {
+                if let Ok(v) = voc.pre(x) {
+                    let t = Term::var(&v);
+                    if !bools.contains(&t) && bools.len() < 8 {
+                        bools.push(t);
+                    }
+                }
+            }
+        }
+    }
     let reads: Vec<Term> = map_reads(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 6)
         .into_iter()
         .filter(|r| *r.sort_ref() == Sort::Int)
@@ -160,14 +173,6 @@ pub fn synthesize(
                 let v = Term::var(&v);
                 push(Term::le(&v, &Term::int(c.clone())), &mut cs);
                 push(Term::ge(&v, &Term::int(c.clone())), &mut cs);
-            }
-        }
-        // Bounds on the map cells the letters read (`a[k] >= 1`: the supporting invariant of a
-        // loop that subtracts `a[k]`).
-        for c in &consts {
-            for r in &reads {
-                push(Term::le(r, &Term::int(c.clone())), &mut cs);
-                push(Term::ge(r, &Term::int(c.clone())), &mut cs);
             }
         }
         if vars.len() <= 8 {
@@ -212,6 +217,20 @@ pub fn synthesize(
                         }
                     }
                 }
+            }
+        }
+        // Last (truncation drops them first): boolean variables that keep their value (`b`
+        // guarding a decrement in a loop).
+        for b in &bools {
+            push(b.clone(), &mut cs);
+            push(Term::not(b), &mut cs);
+        }
+        // Bounds on the map cells the letters read (`a[k] >= 1`: the supporting invariant of a
+        // loop that subtracts `a[k]`).
+        for c in &consts {
+            for r in &reads {
+                push(Term::le(r, &Term::int(c.clone())), &mut cs);
+                push(Term::ge(r, &Term::int(c.clone())), &mut cs);
             }
         }
         cs.truncate(limits.max_candidates);

@@ -416,10 +416,29 @@ struct MapCell {
 /// Cells at most.
 const MAX_MAP_CELLS: usize = 6;
 
-/// The map cells that the letters of `sccs` read at indices over numeric pre variables.
+/// Boolean variables as components at most.
+const MAX_BOOL_CELLS: usize = 4;
+
+/// The extra components of the templates for the letters of `sccs`: the map cells they read at
+/// indices over numeric pre variables, and their boolean program variables `b` as `ite(b, 1, 0)`
+/// (`while (b) { b := false; }` is ranked by it).
 fn map_cells(voc: &Vocabulary, enc: &Encoded, sccs: &[BTreeSet<LetterId>]) -> Vec<MapCell> {
     let formulas = sccs.iter().flatten().map(|&a| &enc.letters[a].tf.formula);
-    invariants::map_reads(voc, formulas, MAX_MAP_CELLS)
+    let mut reads = invariants::map_reads(voc, formulas, MAX_MAP_CELLS);
+    let mut bools: BTreeSet<PVar> = BTreeSet::new();
+    for &a in sccs.iter().flatten() {
+        for x in enc.letters[a].tf.vars() {
+            if voc.sort(x) == Ok(Sort::Bool) && !voc.is_const(x) {
+                bools.insert(x);
+            }
+        }
+    }
+    for x in bools.into_iter().take(MAX_BOOL_CELLS) {
+        if let Ok(b) = voc.pre(x) {
+            reads.push(Term::ite(&Term::var(&b), &Term::int(1), &Term::int(0)));
+        }
+    }
+    reads
         .into_iter()
         .enumerate()
         .map(|(k, read)| {
@@ -544,7 +563,7 @@ fn real(q: Q) -> Term {
 }
 
 /// One level for `scc`: the affine template (some letters strict), else nested templates of depth
-/// 2 and 3, else multiphase templates of 2 to 4 phases (every letter strict).
+/// 2 and 3, else multiphase templates of 2 to 5 phases (every letter strict).
 fn level(
     voc: &Vocabulary,
     enc: &Encoded,
@@ -560,7 +579,7 @@ fn level(
             Err(e) => last = e,
         }
     }
-    for depth in 2..=4 {
+    for depth in 2..=5 {
         if let Ok((f, s)) = template(voc, enc, scc, prepared, cells, session, (depth, true)) {
             return Ok((f, s, true));
         }
