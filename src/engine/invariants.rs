@@ -60,6 +60,10 @@ pub struct Limits {
     pub max_modulus: u32,
     /// Time budget of Karr's analysis, in milliseconds (its partial result is still a candidate set).
     pub karr_ms: u64,
+    /// Also propose boolean variables and bounds on the map cells the letters read (supporting
+    /// invariants of ranking functions: `b` guarding a decrement, `a[k] >= 1` for `x := x - a[k]`).
+    /// Off for safety, whose candidates and timings were measured without them.
+    pub termination_candidates: bool,
     pub deadline: Option<Instant>,
 }
 
@@ -72,6 +76,7 @@ impl Default for Limits {
             max_constants: 8,
             max_modulus: 8,
             karr_ms: 500,
+            termination_candidates: false,
             deadline: None,
         }
     }
@@ -131,23 +136,17 @@ pub fn synthesize(
     let karr_stop = limits.deadline.map_or(karr_stop, |d| d.min(karr_stop));
     let affine = karr(voc, enc, &reach, &letters, &vars, karr_stop);
     let consts = constants(enc, &letters, limits.max_constants);
-    let mut bools: Vec<Term> = Vec::new();
-    for &a in &letters {
-        for x in enc.letters[a].tf.vars() {
-            if voc.sort(x) == Ok(Sort::Bool) && !voc.is_const(x) {
-                if let Ok(v) = voc.pre(x) {
-                    let t = Term::var(&v);
-                    if !bools.contains(&t) && bools.len() < 8 {
-                        bools.push(t);
-                    }
-                }
-            }
-        }
-    }
-    let reads: Vec<Term> = map_reads(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 6)
-        .into_iter()
-        .filter(|r| *r.sort_ref() == Sort::Int)
-        .collect();
+    let (bools, reads) = if limits.termination_candidates {
+        (
+            bool_vars(voc, enc, &letters, 8),
+            map_reads(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 6)
+                .into_iter()
+                .filter(|r| *r.sort_ref() == Sort::Int)
+                .collect(),
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let mut cands: BTreeMap<LocId, Vec<Term>> = BTreeMap::new();
     let mut total = 0;
     for &l in &targets {
@@ -263,6 +262,24 @@ pub fn synthesize(
         *ts = kept;
     }
     result
+}
+
+/// The first `max` boolean program variables (pre-state) the letters mention.
+fn bool_vars(voc: &Vocabulary, enc: &Encoded, letters: &[usize], max: usize) -> Vec<Term> {
+    let mut bools: Vec<Term> = Vec::new();
+    for &a in letters {
+        for x in enc.letters[a].tf.vars() {
+            if voc.sort(x) == Ok(Sort::Bool) && !voc.is_const(x) {
+                if let Ok(v) = voc.pre(x) {
+                    let t = Term::var(&v);
+                    if !bools.contains(&t) && bools.len() < max {
+                        bools.push(t);
+                    }
+                }
+            }
+        }
+    }
+    bools
 }
 
 /// The reads `m[e]` of maps from numbers to numbers (`m` a program variable, `e` over numeric program

@@ -173,6 +173,7 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> A
         let inv = if with_invariants {
             let limits = invariants::Limits {
                 deadline,
+                termination_candidates: true,
                 ..invariants::Limits::default()
             };
             let mut inv = invariants::synthesize(&voc, &cfa, &enc, &mut session, &limits);
