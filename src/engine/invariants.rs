@@ -136,13 +136,23 @@ pub fn synthesize(
     let karr_stop = limits.deadline.map_or(karr_stop, |d| d.min(karr_stop));
     let affine = karr(voc, enc, &reach, &letters, &vars, karr_stop);
     let consts = constants(enc, &letters, limits.max_constants);
+    let atoms = if limits.termination_candidates {
+        guard_atoms(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 16)
+    } else {
+        Vec::new()
+    };
     let (bools, reads) = if limits.termination_candidates {
         (
             bool_vars(voc, enc, &letters, 8),
-            map_reads(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 6)
-                .into_iter()
-                .filter(|r| *r.sort_ref() == Sort::Int)
-                .collect(),
+            map_reads(
+                voc,
+                letters.iter().map(|&a| &enc.letters[a].tf.formula),
+                6,
+                true,
+            )
+            .into_iter()
+            .filter(|r| matches!(r.sort_ref(), Sort::Int | Sort::Bool))
+            .collect(),
         )
     } else {
         (Vec::new(), Vec::new())
@@ -164,6 +174,11 @@ pub fn synthesize(
                     push(t, &mut cs);
                 }
             }
+        }
+        // The comparisons the letters make (`assume x + y >= 0` before a loop: LassoRanker's
+        // supporting invariants are often a stem's assumption).
+        for a in &atoms {
+            push(a.clone(), &mut cs);
         }
         // Bounds, the constants of smallest magnitude first (truncation drops the largest).
         for c in &consts {
@@ -226,8 +241,12 @@ pub fn synthesize(
         }
         // Bounds on the map cells the letters read (`a[k] >= 1`: the supporting invariant of a
         // loop that subtracts `a[k]`).
+        for r in reads.iter().filter(|r| *r.sort_ref() == Sort::Bool) {
+            push(r.clone(), &mut cs);
+            push(Term::not(r), &mut cs);
+        }
         for c in &consts {
-            for r in &reads {
+            for r in reads.iter().filter(|r| *r.sort_ref() == Sort::Int) {
                 push(Term::le(r, &Term::int(c.clone())), &mut cs);
                 push(Term::ge(r, &Term::int(c.clone())), &mut cs);
             }
@@ -264,6 +283,86 @@ pub fn synthesize(
     result
 }
 
+/// The first `max` distinct linear comparisons over integer program variables that `formulas` make,
+/// each over the pre-state names of its variables (an atom over post-state variables holds after its
+/// letter); the negation of an atom under a `not` is taken as it is written, strict integer
+/// comparisons tightened (`x > y` as `x >= y + 1`).
+fn guard_atoms<'a>(
+    voc: &Vocabulary,
+    formulas: impl Iterator<Item = &'a Term>,
+    max: usize,
+) -> Vec<Term> {
+    let mut atoms: Vec<Term> = Vec::new();
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
+    let mut stack: Vec<(Term, bool)> = formulas.map(|t| (t.clone(), true)).collect();
+    while let Some((t, positive)) = stack.pop() {
+        if atoms.len() >= max {
+            break;
+        }
+        if !seen.insert(t.id() * 2 + u32::from(positive)) {
+            continue;
+        }
+        let TermKind::App(op, args) = t.kind() else {
+            continue;
+        };
+        match op {
+            Op::And | Op::Or => stack.extend(args.iter().map(|a| (a.clone(), positive))),
+            Op::Not => stack.extend(args.iter().map(|a| (a.clone(), !positive))),
+            Op::Le | Op::Lt | Op::Ge | Op::Gt if args.len() == 2 => {
+                let int = args.iter().all(|a| *a.sort_ref() == Sort::Int);
+                let sides: BTreeSet<Option<bool>> = t
+                    .free_vars_ref()
+                    .iter()
+                    .map(|v| match voc.lookup(v) {
+                        Some((x, post)) if voc.sort(x) == Ok(Sort::Int) => Some(post),
+                        _ => None,
+                    })
+                    .collect();
+                // Over program variables only, all before or all after the letter.
+                let program_only = sides.len() == 1 && !sides.contains(&None);
+                if !int || !program_only || t.free_vars_ref().is_empty() || contains_select(&t) {
+                    continue;
+                }
+                let Some(l) =
+                    crate::engine::termination::linear::linear(&Term::sub(&args[0], &args[1]))
+                else {
+                    continue;
+                };
+                let d = l.term();
+                // `d op 0`, negated when under a `not`; as `d >= 0` or `d <= 0` over the integers.
+                let op = if positive {
+                    op.clone()
+                } else {
+                    match op {
+                        Op::Le => Op::Gt,
+                        Op::Lt => Op::Ge,
+                        Op::Ge => Op::Lt,
+                        _ => Op::Le,
+                    }
+                };
+                let zero = Term::int(0);
+                let one = Term::int(1);
+                let atom = match op {
+                    Op::Le => Term::le(&d, &zero),
+                    Op::Lt => Term::le(&Term::add(vec![d.clone(), one]), &zero),
+                    Op::Ge => Term::ge(&d, &zero),
+                    _ => Term::ge(&d, &one),
+                };
+                let pre = atom.rename(&|v| match voc.lookup(v) {
+                    Some((x, true)) => voc.pre(x).ok(),
+                    _ => None,
+                });
+                let pre = crate::smt::simplify(&pre);
+                if !pre.is_true() && !pre.is_false() && !atoms.contains(&pre) {
+                    atoms.push(pre);
+                }
+            }
+            _ => {}
+        }
+    }
+    atoms
+}
+
 /// The first `max` boolean program variables (pre-state) the letters mention.
 fn bool_vars(voc: &Vocabulary, enc: &Encoded, letters: &[usize], max: usize) -> Vec<Term> {
     let mut bools: Vec<Term> = Vec::new();
@@ -282,13 +381,14 @@ fn bool_vars(voc: &Vocabulary, enc: &Encoded, letters: &[usize], max: usize) -> 
     bools
 }
 
-/// The reads `m[e]` of maps from numbers to numbers (`m` a program variable, `e` over numeric program
+/// The reads `m[e]` of maps from numbers to numbers (to booleans too with `bool_elements`; `m` a program variable, `e` over numeric program
 /// variables, pre-state, no read inside) that `formulas` make, the first `max` distinct ones; linear
 /// indices in a canonical form (so that `1 + h` and `h + 1` are one read).
 pub fn map_reads<'a>(
     voc: &Vocabulary,
     formulas: impl Iterator<Item = &'a Term>,
     max: usize,
+    bool_elements: bool,
 ) -> Vec<Term> {
     let pre_numeric = |v: &Var| {
         matches!(voc.lookup(v), Some((_, false))) && matches!(v.sort, Sort::Int | Sort::Real)
@@ -309,8 +409,8 @@ pub fn map_reads<'a>(
         }
         let (m, e) = (&args[0], &args[1]);
         let Some(mv) = m.as_var() else { continue };
-        let numeric_map =
-            matches!(&mv.sort, Sort::Array(i, el) if i.is_numeric() && el.is_numeric());
+        let numeric_map = matches!(&mv.sort, Sort::Array(i, el)
+            if i.is_numeric() && (el.is_numeric() || (bool_elements && **el == Sort::Bool)));
         if !numeric_map || !matches!(voc.lookup(mv), Some((_, false))) {
             continue;
         }

@@ -74,6 +74,8 @@ const MAX_DISJUNCTS: usize = 32;
 const MAX_EIGENVALUES: usize = 5;
 /// Queries per disjunct at most.
 const MAX_QUERIES: usize = 400;
+/// Boolean state variables at most (each valuation is a lasso of its own).
+const MAX_BOOLS: usize = 2;
 
 /// Looks for a geometric nontermination argument before `deadline`; the reason (with the argument)
 /// if one is found and re-validated.
@@ -242,6 +244,11 @@ struct Lasso {
     with_maps: Option<cells::Eliminated>,
     /// Some variable is an integer: eigenvalues must be integers.
     integral: bool,
+    /// Boolean state variables fixed for the whole run (display name, value), and the cycle's
+    /// relation before they were substituted with the equalities that fix them at the head and after
+    /// the cycle: [`Lasso::validate`] re-checks that the polyhedron lies inside it.
+    fixed: Vec<(String, bool)>,
+    unspecialised: Option<(Term, Term)>,
 }
 
 /// An argument found by [`Lasso::search`]: a disjunct, eigenvalues, nilpotent parts, and values.
@@ -294,6 +301,7 @@ impl Lasso {
             tag: "gloop",
         };
         let mut integral = false;
+        let mut bools: Vec<(PVar, Var, Term)> = Vec::new();
         let at_stem_end = |x: PVar, pre: &Var| -> Term {
             s.current.get(&x).cloned().unwrap_or_else(|| Term::var(pre))
         };
@@ -308,6 +316,10 @@ impl Lasso {
                 Sort::Real => {}
                 Sort::Array(i, e) if i.is_numeric() && e.is_numeric() => {
                     maps.push((x, at_h));
+                    continue;
+                }
+                Sort::Bool => {
+                    bools.push((x, at_h, at_stem_end(x, &pre)));
                     continue;
                 }
                 _ => return Vec::new(),
@@ -332,18 +344,97 @@ impl Lasso {
                 post.insert(i, v.clone());
             }
         }
-        let relation = Term::and(l.conj);
-        let stem_term = Term::and(s.conj.clone());
+        if bools.len() > MAX_BOOLS {
+            return Vec::new();
+        }
+        // Booleans are fixed for the whole run: one lasso per valuation at the head, each with the
+        // booleans substituted in the relation (their values after the cycle equal too) and their
+        // values at the stem's end conjoined to the stem.
+        let relation = Term::and(l.conj.clone());
+        let mut variants = vec![(
+            relation.clone(),
+            Term::and(s.conj.clone()),
+            Vec::new(),
+            Vec::new(),
+        )];
+        for (x, h, at_end) in &bools {
+            let after = l.current.get(x).and_then(|t| t.as_var().cloned());
+            let name = voc.display_name(*x);
+            let mut next = Vec::new();
+            for (rel, stem, fixed, eqs) in variants {
+                for c in [true, false] {
+                    let mut map: HashMap<Var, Term> = HashMap::new();
+                    map.insert(h.clone(), Term::bool(c));
+                    let mut eqs = eqs.clone();
+                    eqs.push(Term::eq(&Term::var(h), &Term::bool(c)));
+                    if let Some(p) = after.as_ref().filter(|p| *p != h) {
+                        map.insert(p.clone(), Term::bool(c));
+                        eqs.push(Term::eq(&Term::var(p), &Term::bool(c)));
+                    }
+                    let rel = crate::smt::simplify(&rel.substitute(&map));
+                    let stem = Term::and(vec![stem.clone(), Term::eq(at_end, &Term::bool(c))]);
+                    let mut fixed = fixed.clone();
+                    fixed.push((name.clone(), c));
+                    next.push((rel, stem, fixed, eqs));
+                }
+            }
+            variants = next;
+        }
+        let mut out = Vec::new();
+        for (relation_c, stem_term, fixed, eqs) in variants {
+            let unspecialised = (!eqs.is_empty()).then(|| (Term::and(eqs), relation.clone()));
+            out.extend(Self::with_cells(
+                voc,
+                stem,
+                cycle,
+                &s,
+                &l,
+                &maps,
+                &numeric,
+                &state,
+                &stem_end,
+                &post,
+                relation_c,
+                stem_term,
+                integral,
+                fixed,
+                unspecialised,
+            ));
+        }
+        out
+    }
+
+    /// The lasso over numbers and the cells of `maps`, one per disjunct of the map elimination.
+    #[allow(clippy::too_many_arguments)]
+    fn with_cells(
+        voc: &Vocabulary,
+        stem: &[LetterId],
+        cycle: &[LetterId],
+        s: &Ssa,
+        l: &Ssa,
+        maps: &[(PVar, Var)],
+        numeric: &[PVar],
+        state: &[(String, Var, bool)],
+        stem_end: &[Term],
+        post: &BTreeMap<usize, Var>,
+        relation: Term,
+        stem_term: Term,
+        integral: bool,
+        fixed: Vec<(String, bool)>,
+        unspecialised: Option<(Term, Term)>,
+    ) -> Vec<Lasso> {
         let base = Lasso {
             stem_len: stem.len(),
             cycle_len: cycle.len(),
             stem: stem_term,
-            stem_end,
-            state,
-            post,
+            stem_end: stem_end.to_vec(),
+            state: state.to_vec(),
+            post: post.clone(),
             relation,
             with_maps: None,
             integral,
+            fixed,
+            unspecialised,
         };
         if maps.is_empty() {
             return base.checked().into_iter().collect();
@@ -380,7 +471,7 @@ impl Lasso {
         let source: HashMap<Var, Term> = base
             .state
             .iter()
-            .zip(&numeric)
+            .zip(numeric)
             .filter_map(|((_, h, _), y)| Some((h.clone(), Term::var(&voc.pre(*y).ok()?))))
             .collect();
         let mut out = Vec::new();
@@ -732,6 +823,15 @@ impl Lasso {
             SatResult::Unsat,
             "the polyhedron is not inside the loop",
         )?;
+        if let Some((eqs, original)) = &self.unspecialised {
+            // The booleans substituted: the polyhedron with them fixed lies inside the relation.
+            let d = Term::and(arg.disjunct.iter().map(Constraint::term).collect());
+            check(
+                &[d, eqs.clone(), Term::not(original)],
+                SatResult::Unsat,
+                "the polyhedron is not inside the loop with its booleans",
+            )?;
+        }
         if let Some(e) = &self.with_maps {
             // Each step of the map elimination: from a state whose cells agree with the maps, the
             // polyhedron's steps are steps of the relation with maps, and the cells after them are
@@ -879,6 +979,7 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, lasso: &Lasso, arg: &Argument, h: LocId
         .state
         .iter()
         .filter_map(|(x, h, _)| Some(format!("{} = {}", x, show(arg.point.get(h)?))))
+        .chain(lasso.fixed.iter().map(|(x, b)| format!("{x} = {b}")))
         .collect();
     let mut dirs = Vec::new();
     for (i, ray) in arg.rays.iter().enumerate() {

@@ -78,6 +78,36 @@ const MAX_DISJUNCTS: usize = 64;
 /// Lexicographic levels per SCC at most.
 const MAX_LEVELS: usize = 16;
 
+/// Why the synthesis failed: a letter's DNF too large for the templates, or another reason.
+#[derive(Clone, Debug)]
+enum Failure {
+    TooManyDisjuncts,
+    Other(String),
+}
+
+impl From<String> for Failure {
+    fn from(s: String) -> Failure {
+        Failure::Other(s)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(s: &str) -> Failure {
+        Failure::Other(s.to_string())
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::TooManyDisjuncts => {
+                write!(f, "a loop's transition formula has too many disjuncts")
+            }
+            Failure::Other(s) => write!(f, "{s}"),
+        }
+    }
+}
+
 /// The prover's answer.
 #[derive(Clone, Debug)]
 pub enum Answer {
@@ -105,7 +135,25 @@ pub struct Level {
     /// `<= 0` forever, then `f1` decreases at every step and is eventually `<= 0` forever, and so
     /// on, until no component is positive: a contradiction.
     pub multiphase: bool,
+    /// One function per location (Alias, Darte, Feautrier & Gonnord, "Multi-dimensional rankings,
+    /// program termination, and complexity bounds of flowchart programs", SAS 2010): the conditions
+    /// of a letter `l → l'` compare `f_l(x)` with `f_l'(x')`; `f` is then the function at the
+    /// smallest location. `None`: `f` at every location.
+    pub per_location: Option<BTreeMap<LocId, Vec<Term>>>,
 }
+
+impl Level {
+    /// The components at location `l`.
+    pub fn at(&self, l: LocId) -> Option<&[Term]> {
+        match &self.per_location {
+            Some(m) => m.get(&l).map(Vec::as_slice),
+            None => Some(&self.f),
+        }
+    }
+}
+
+/// The components of a level's functions: shared by every location, or one set per location.
+type Functions = (Vec<Term>, Option<BTreeMap<LocId, Vec<Term>>>);
 
 pub type PieceId = usize;
 
@@ -156,19 +204,41 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> A
     if cfa.is_concurrent() {
         return Answer::Unknown("unsupported: termination of concurrent programs (fork)".into());
     }
-    let enc = match blocks::encode_all(&cfa, &voc, BlockEncoding::Large) {
+    // Large blocks first (few letters, one function per loop usually suffices); when a letter's
+    // DNF is too large (many paths through a loop body), the finer sequential encoding, whose
+    // letters are single paths, with functions per location.
+    let mut answer = Answer::Unknown("no ranking function found".into());
+    for mode in [BlockEncoding::Large, BlockEncoding::Seq] {
+        let too_large;
+        (answer, too_large) = prove_encoded(&voc, &cfa, mode, config, deadline);
+        if !too_large {
+            break;
+        }
+    }
+    answer
+}
+
+/// [`prove`] on the encoding `mode`; also whether a letter's DNF was too large.
+fn prove_encoded(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    mode: BlockEncoding,
+    config: &Config,
+    deadline: Option<Instant>,
+) -> (Answer, bool) {
+    let enc = match blocks::encode_all(cfa, voc, mode) {
         Ok(e) => e,
-        Err(u) => return Answer::Unknown(format!("unsupported: {}", u.0)),
+        Err(u) => return (Answer::Unknown(format!("unsupported: {}", u.0)), false),
     };
     let mut session = match Session::new(session_config(config, deadline)) {
         Ok(s) => s,
-        Err(e) => return Answer::Unknown(format!("solver: {e}")),
+        Err(e) => return (Answer::Unknown(format!("solver: {e}")), false),
     };
     let reach = reachable_letters(&enc);
     let mut last = String::from("no ranking function found");
     for with_invariants in [false, true] {
         if timed_out(deadline) {
-            return Answer::Unknown("timeout".into());
+            return (Answer::Unknown("timeout".into()), false);
         }
         let inv = if with_invariants {
             let limits = invariants::Limits {
@@ -176,7 +246,7 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> A
                 termination_candidates: true,
                 ..invariants::Limits::default()
             };
-            let mut inv = invariants::synthesize(&voc, &cfa, &enc, &mut session, &limits);
+            let mut inv = invariants::synthesize(voc, cfa, &enc, &mut session, &limits);
             inv.at.remove(&enc.init);
             if inv.is_empty() {
                 break;
@@ -185,8 +255,8 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> A
         } else {
             Invariants::default()
         };
-        let strengthened = invariants::strengthen(&voc, &enc, &inv);
-        match synthesize(&voc, &cfa, &strengthened, &reach, &mut session, deadline) {
+        let strengthened = invariants::strengthen(voc, &enc, &inv);
+        match synthesize(voc, cfa, &strengthened, &reach, &mut session, deadline) {
             Ok((pieces, levels)) => {
                 let cert = Certificate {
                     invariants: inv,
@@ -195,17 +265,21 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> A
                 };
                 let mut fresh = match Session::new(session_config(config, deadline)) {
                     Ok(s) => s,
-                    Err(e) => return Answer::Unknown(format!("solver: {e}")),
+                    Err(e) => return (Answer::Unknown(format!("solver: {e}")), false),
                 };
-                return match check(&voc, &cfa, &enc, &cert, &mut fresh) {
-                    Ok(()) => Answer::Terminating(describe(&voc, &cfa, &enc, &cert)),
+                let answer = match check(voc, cfa, &enc, &cert, &mut fresh) {
+                    Ok(()) => Answer::Terminating(describe(voc, cfa, &enc, &cert)),
                     Err(e) => Answer::Unknown(format!("ranking certificate not confirmed: {e}")),
                 };
+                return (answer, false);
             }
-            Err(reason) => last = reason,
+            Err(Failure::TooManyDisjuncts) => {
+                return (Answer::Unknown(Failure::TooManyDisjuncts.to_string()), true);
+            }
+            Err(Failure::Other(reason)) => last = reason,
         }
     }
-    Answer::Unknown(last)
+    (Answer::Unknown(last), false)
 }
 
 /// Looks for a fixpoint lasso (module comment) before `deadline`; the reason if one is found and
@@ -315,7 +389,7 @@ fn synthesize(
     reach: &BTreeSet<LetterId>,
     session: &mut Session,
     deadline: Option<Instant>,
-) -> Result<(Vec<Piece>, Vec<Level>), String> {
+) -> Result<(Vec<Piece>, Vec<Level>), Failure> {
     // Letters into error locations must be infeasible (see the module comment).
     for &a in reach {
         let l = &enc.letters[a];
@@ -370,13 +444,16 @@ fn synthesize(
         if depth >= MAX_LEVELS {
             return Err("too many lexicographic levels".into());
         }
-        let (f, strict, multiphase) = level(voc, enc, &scc, &prepared, &cells, session)?;
+        let ((f, per_location), strict, multiphase) =
+            level(voc, enc, &scc, &prepared, &cells, session)?;
         // Cells back to the map reads they stand for.
         let reads: HashMap<Var, Term> = cells
             .iter()
             .map(|c| (c.pre.clone(), c.read.clone()))
             .collect();
-        let f = f.iter().map(|t| t.substitute(&reads)).collect();
+        let back = |fs: &[Term]| -> Vec<Term> { fs.iter().map(|t| t.substitute(&reads)).collect() };
+        let f = back(&f);
+        let per_location = per_location.map(|m| m.iter().map(|(l, fs)| (*l, back(fs))).collect());
         let rest: BTreeSet<PieceId> = scc.difference(&strict).copied().collect();
         let mut subs = piece_sccs(enc, &pieces, &rest);
         subs.reverse();
@@ -388,6 +465,7 @@ fn synthesize(
             f,
             strict,
             multiphase,
+            per_location,
         });
     }
     Ok((pieces, levels))
@@ -425,7 +503,7 @@ const MAX_BOOL_CELLS: usize = 4;
 /// (`while (b) { b := false; }` is ranked by it).
 fn map_cells(voc: &Vocabulary, enc: &Encoded, sccs: &[BTreeSet<LetterId>]) -> Vec<MapCell> {
     let formulas = sccs.iter().flatten().map(|&a| &enc.letters[a].tf.formula);
-    let mut reads = invariants::map_reads(voc, formulas, MAX_MAP_CELLS);
+    let mut reads = invariants::map_reads(voc, formulas, MAX_MAP_CELLS, false);
     let mut bools: BTreeSet<PVar> = BTreeSet::new();
     for &a in sccs.iter().flatten() {
         for x in enc.letters[a].tf.vars() {
@@ -465,7 +543,7 @@ fn prepare(
     a: LetterId,
     cells: &[MapCell],
     session: &mut Session,
-) -> Result<Prepared0, String> {
+) -> Result<Prepared0, Failure> {
     let letter = &enc.letters[a];
     let mut formula = letter.tf.formula.clone();
     let mut cell_meanings = Vec::new();
@@ -515,8 +593,7 @@ fn prepare(
         let keep = |v: &Var| matches!(voc.lookup(v), Some((_, false)));
         formula = cells::expand_maps(&with_cells, &keep, MAX_DISJUNCTS).unwrap_or(with_cells);
     }
-    let lin = linear::dnf(&formula, MAX_DISJUNCTS)
-        .map_err(|_| "a loop's transition formula has too many disjuncts".to_string())?;
+    let lin = linear::dnf(&formula, MAX_DISJUNCTS).map_err(|_| Failure::TooManyDisjuncts)?;
     let mut disjuncts = Vec::new();
     for d in lin.disjuncts.iter().cloned() {
         if d.is_empty() {
@@ -564,7 +641,10 @@ fn real(q: Q) -> Term {
 }
 
 /// One level for `scc`: the affine template (some letters strict), else nested templates of depth
-/// 2 and 3, else multiphase templates of 2 to 5 phases (every letter strict).
+/// 2 and 3, else multiphase templates of 2 to 5 phases (every letter strict) — each with one
+/// function for all locations of the component; then the affine, nested and multiphase templates
+/// of depth 2 with one function per location (an SCC with several locations, e.g. a loop body
+/// whose letters are not composed into one).
 fn level(
     voc: &Vocabulary,
     enc: &Encoded,
@@ -572,20 +652,43 @@ fn level(
     prepared: &[Prepared],
     cells: &[MapCell],
     session: &mut Session,
-) -> Result<(Vec<Term>, BTreeSet<PieceId>, bool), String> {
+) -> Result<(Functions, BTreeSet<PieceId>, bool), String> {
     let mut last = String::new();
-    for depth in 1..=3 {
-        match template(voc, enc, scc, prepared, cells, session, (depth, false)) {
-            Ok((f, s)) => return Ok((f, s, false)),
-            Err(e) => last = e,
-        }
+    let mut tries: Vec<(usize, bool, bool)> = Vec::new();
+    tries.extend((1..=3).map(|d| (d, false, false)));
+    tries.extend((2..=5).map(|d| (d, true, false)));
+    let locations: BTreeSet<LocId> = scc
+        .iter()
+        .flat_map(|&a| {
+            let l = &enc.letters[prepared[a].letter];
+            [l.src, l.tgt]
+        })
+        .collect();
+    if locations.len() > 1 {
+        tries.extend([(1, false, true), (2, false, true), (2, true, true)]);
     }
-    for depth in 2..=5 {
-        if let Ok((f, s)) = template(voc, enc, scc, prepared, cells, session, (depth, true)) {
-            return Ok((f, s, true));
+    for (depth, multiphase, per_location) in tries {
+        let shape = Shape {
+            depth,
+            multiphase,
+            per_location,
+        };
+        match template(voc, enc, scc, prepared, cells, session, shape) {
+            Ok((f, s)) => return Ok((f, s, multiphase)),
+            Err(e) if depth == 1 && !per_location => last = e,
+            Err(_) => {}
         }
     }
     Err(last)
+}
+
+/// The shape of a template: components, nested or multiphase, one function per location or one
+/// for all.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    depth: usize,
+    multiphase: bool,
+    per_location: bool,
 }
 
 /// One query for the template of `depth` components (module comment; `depth` 1 is the affine
@@ -601,23 +704,51 @@ fn template(
     prepared: &[Prepared],
     cells: &[MapCell],
     session: &mut Session,
-    (depth, multiphase): (usize, bool),
-) -> Result<(Vec<Term>, BTreeSet<PieceId>), String> {
+    shape: Shape,
+) -> Result<(Functions, BTreeSet<PieceId>), String> {
+    let Shape {
+        depth,
+        multiphase,
+        per_location,
+    } = shape;
     let mut pvars = BTreeSet::new();
     for &a in scc {
         numeric_pvars(voc, &enc.letters[prepared[a].letter].tf.formula, &mut pvars);
     }
     let mut pres: Vec<Var> = pvars.iter().filter_map(|&x| voc.pre(x).ok()).collect();
     pres.extend(cells.iter().map(|c| c.pre.clone()));
-    // Component k: pre variable → its coefficient, and the constant.
-    let comps: Vec<(BTreeMap<Var, Var>, Var)> = (0..depth)
+    // Locations with a function of their own (one slot for all without `per_location`).
+    let locations: Vec<LocId> = if per_location {
+        scc.iter()
+            .flat_map(|&a| {
+                let l = &enc.letters[prepared[a].letter];
+                [l.src, l.tgt]
+            })
+            .collect::<BTreeSet<LocId>>()
+            .into_iter()
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let slot = |l: LocId| -> usize { locations.iter().position(|&m| m == l).unwrap_or(0) };
+    // comps[k][slot]: pre variable → its coefficient, and the constant of component k.
+    let comps: Vec<Vec<(BTreeMap<Var, Var>, Var)>> = (0..depth)
         .map(|k| {
-            let coef = pres
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (v.clone(), Var::new(format!("rank@c{k}_{i}"), Sort::Real)))
-                .collect();
-            (coef, Var::new(format!("rank@c{k}"), Sort::Real))
+            (0..locations.len().max(1))
+                .map(|j| {
+                    let coef = pres
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| {
+                            (
+                                v.clone(),
+                                Var::new(format!("rank@c{k}_{j}_{i}"), Sort::Real),
+                            )
+                        })
+                        .collect();
+                    (coef, Var::new(format!("rank@c{k}_{j}"), Sort::Real))
+                })
+                .collect()
         })
         .collect();
     let mut counter = 0usize;
@@ -627,15 +758,12 @@ fn template(
     };
     let mut conj = Vec::new();
     let mut strict_vars: Vec<(PieceId, Var)> = Vec::new();
-    // -f_last(x) <= 0
-    let (last_coef, last_c0) = &comps[depth - 1];
-    let bnd: BTreeMap<Var, Term> = last_coef
-        .iter()
-        .map(|(v, c)| (v.clone(), Term::neg(&Term::var(c))))
-        .collect();
-    let minus_c0 = Term::neg(&Term::var(last_c0));
+    let neg = |c: &Var| Term::neg(&Term::var(c));
     for &a in scc {
         let p = &prepared[a];
+        let letter = &enc.letters[p.letter];
+        let (src, tgt) = (slot(letter.src), slot(letter.tgt));
+        let post_of: BTreeMap<&Var, &Var> = p.writes.iter().map(|(x, y)| (x, y)).collect();
         let s = Var::new(format!("rank@s{a}"), Sort::Bool);
         let delta = Var::new(format!("rank@d{a}"), Sort::Real);
         let (st, dt) = (Term::var(&s), Term::var(&delta));
@@ -648,43 +776,42 @@ fn template(
         }
         strict_vars.push((a, s));
         // Goals `g·y + h <= 0`: f_0(x') - f_0(x) + δ <= 0, and for k >= 1
-        // f_k(x') - f_k(x) - f_{k-1}(x) <= 0.
+        // f_k(x') - f_k(x) - f_{k-1}(x) <= 0 (`f(x')` at the target's slot, `f(x)` at the
+        // source's; a variable the letter does not write keeps its pre variable after it).
         let mut goals: Vec<(BTreeMap<Var, Term>, Term)> = Vec::new();
-        for (k, (coef, _)) in comps.iter().enumerate() {
+        for (k, comp) in comps.iter().enumerate() {
+            let (after, after_c0) = &comp[tgt];
+            let (before, before_c0) = &comp[src];
             let mut g: BTreeMap<Var, Vec<Term>> = BTreeMap::new();
-            for (pre, post) in &p.writes {
-                if let Some(c) = coef.get(pre) {
-                    g.entry(post.clone()).or_default().push(Term::var(c));
-                    g.entry(pre.clone())
-                        .or_default()
-                        .push(Term::neg(&Term::var(c)));
-                }
+            for v in &pres {
+                let at = post_of.get(v).map_or(v, |p| *p);
+                g.entry(at.clone()).or_default().push(Term::var(&after[v]));
+                g.entry(v.clone()).or_default().push(neg(&before[v]));
             }
-            let h = if k == 0 {
-                dt.clone()
+            let mut h = vec![Term::var(after_c0), neg(before_c0)];
+            if k == 0 {
+                h.push(dt.clone());
             } else if multiphase {
                 // f_k(x') - f_k(x) + 1 - Σ_{j<k} [m_jk]·f_j(x) <= 0
-                let mut h = vec![real(Q::one())];
-                for (j, (prev, prev_c0)) in comps.iter().enumerate().take(k) {
+                h.push(real(Q::one()));
+                for (j, prev) in comps.iter().enumerate().take(k) {
+                    let (prev, prev_c0) = &prev[src];
                     let m = Term::var(&Var::new(format!("rank@m{a}_{k}_{j}"), Sort::Bool));
-                    let sel = |c: &Var| Term::ite(&m, &Term::neg(&Term::var(c)), &real(Q::zero()));
+                    let sel = |c: &Var| Term::ite(&m, &neg(c), &real(Q::zero()));
                     for (pre, c) in prev {
                         g.entry(pre.clone()).or_default().push(sel(c));
                     }
                     h.push(sel(prev_c0));
                 }
-                Term::add(h)
             } else {
-                let (prev, prev_c0) = &comps[k - 1];
+                let (prev, prev_c0) = &comps[k - 1][src];
                 for (pre, c) in prev {
-                    g.entry(pre.clone())
-                        .or_default()
-                        .push(Term::neg(&Term::var(c)));
+                    g.entry(pre.clone()).or_default().push(neg(c));
                 }
-                Term::neg(&Term::var(prev_c0))
-            };
+                h.push(neg(prev_c0));
+            }
             let g = g.into_iter().map(|(v, ts)| (v, Term::add(ts))).collect();
-            goals.push((g, h));
+            goals.push((g, Term::add(h)));
         }
         let d = &p.constraints;
         for (g, h) in &goals {
@@ -695,9 +822,10 @@ fn template(
             let mut g: BTreeMap<Var, Vec<Term>> = BTreeMap::new();
             let mut h = vec![real(Q::one())];
             let mut some = Vec::new();
-            for (i, (coef, c0)) in comps.iter().enumerate() {
+            for (i, comp) in comps.iter().enumerate() {
+                let (coef, c0) = &comp[src];
                 let n = Term::var(&Var::new(format!("rank@n{a}_{i}"), Sort::Bool));
-                let sel = |c: &Var| Term::ite(&n, &Term::neg(&Term::var(c)), &real(Q::zero()));
+                let sel = |c: &Var| Term::ite(&n, &neg(c), &real(Q::zero()));
                 for (pre, c) in coef {
                     g.entry(pre.clone()).or_default().push(sel(c));
                 }
@@ -708,7 +836,10 @@ fn template(
             conj.push(Term::or(some));
             conj.push(linear::farkas(d, &g, &Term::add(h), &mut mult));
         } else {
-            let bounded = linear::farkas(d, &bnd, &minus_c0, &mut mult);
+            // -f_last(x) <= 0
+            let (last, last_c0) = &comps[depth - 1][src];
+            let bnd: BTreeMap<Var, Term> = last.iter().map(|(v, c)| (v.clone(), neg(c))).collect();
+            let bounded = linear::farkas(d, &bnd, &neg(last_c0), &mut mult);
             conj.push(Term::implies(&st, &bounded));
         }
     }
@@ -721,7 +852,7 @@ fn template(
     let result = match r {
         SatResult::Sat => {
             let mut terms: Vec<Term> = Vec::new();
-            for (coef, c0) in &comps {
+            for (coef, c0) in comps.iter().flatten() {
                 terms.extend(coef.values().map(Term::var));
                 terms.push(Term::var(c0));
             }
@@ -754,28 +885,38 @@ fn template(
     // Scale every component by one positive integer (the conditions are homogeneous in the
     // coefficients and δ, so a positive multiple still satisfies them with δ >= 1).
     let mut l = BigInt::one();
-    for (coef, c0) in &comps {
+    for (coef, c0) in comps.iter().flatten() {
         for c in coef.values() {
             l = l.lcm(rat(c).denom());
         }
         l = l.lcm(rat(c0).denom());
     }
     let lq = Q::from_integer(l);
-    let fs = comps
-        .iter()
-        .map(|(coef, c0)| {
-            linear::Lin {
-                coef: coef
-                    .iter()
-                    .map(|(v, c)| (v.clone(), rat(c) * &lq))
-                    .filter(|(_, c)| !c.is_zero())
-                    .collect(),
-                constant: rat(c0) * &lq,
-            }
-            .term()
-        })
-        .collect();
-    Ok((fs, strict))
+    let function = |slot: usize| -> Vec<Term> {
+        comps
+            .iter()
+            .map(|comp| {
+                let (coef, c0) = &comp[slot];
+                linear::Lin {
+                    coef: coef
+                        .iter()
+                        .map(|(v, c)| (v.clone(), rat(c) * &lq))
+                        .filter(|(_, c)| !c.is_zero())
+                        .collect(),
+                    constant: rat(c0) * &lq,
+                }
+                .term()
+            })
+            .collect()
+    };
+    let per_location = per_location.then(|| {
+        locations
+            .iter()
+            .enumerate()
+            .map(|(j, l)| (*l, function(j)))
+            .collect::<BTreeMap<LocId, Vec<Term>>>()
+    });
+    Ok(((function(0), per_location), strict))
 }
 
 /// Re-checks a certificate in `fresh` (see the module comment); `Err` names the first condition not
@@ -866,6 +1007,11 @@ pub fn check(
         {
             return Err("a nested ranking function that is not strict on every letter".into());
         }
+        if let Some(m) = &level.per_location {
+            if m.values().any(|fs| fs.len() != level.f.len()) {
+                return Err("functions of a level with different numbers of components".into());
+            }
+        }
         let rest: BTreeSet<PieceId> = level.letters.difference(&level.strict).copied().collect();
         todo.extend(piece_sccs(enc, &cert.pieces, &rest));
     }
@@ -885,30 +1031,34 @@ pub fn check(
                 letter.tf.formula.clone(),
                 piece.guard.clone(),
             ];
-            let fp: Vec<Term> = level.f.iter().map(|f| primed(voc, f, letter)).collect();
-            let f0 = &level.f[0];
+            let (Some(f), Some(f_after)) = (level.at(letter.src), level.at(letter.tgt)) else {
+                return Err("a location of a level without its function".into());
+            };
+            if f.len() != level.f.len() || f_after.len() != level.f.len() {
+                return Err("functions of a level with different numbers of components".into());
+            }
+            let fp: Vec<Term> = f_after.iter().map(|g| primed(voc, g, letter)).collect();
+            let f0 = &f[0];
             if level.multiphase {
                 let mut goal = vec![Term::le(&fp[0], &Term::sub(f0, &one))];
                 for (i, fpi) in fp.iter().enumerate().skip(1) {
-                    let mut alt = vec![Term::le(fpi, &Term::sub(&level.f[i], &one))];
-                    alt.extend(level.f[..i].iter().map(|f| Term::gt(f, &zero)));
+                    let mut alt = vec![Term::le(fpi, &Term::sub(&f[i], &one))];
+                    alt.extend(f[..i].iter().map(|f| Term::gt(f, &zero)));
                     goal.push(Term::or(alt));
                 }
-                goal.push(Term::or(
-                    level.f.iter().map(|f| Term::gt(f, &zero)).collect(),
-                ));
+                goal.push(Term::or(f.iter().map(|f| Term::gt(f, &zero)).collect()));
                 valid(
                     &hyp,
                     &Term::and(goal),
                     "a multiphase ranking function fails",
                 )?;
-            } else if level.f.len() > 1 {
+            } else if f.len() > 1 {
                 let mut goal = vec![Term::le(&fp[0], &Term::sub(f0, &one))];
-                for (k, pair) in level.f.windows(2).enumerate() {
+                for (k, pair) in f.windows(2).enumerate() {
                     let bound = Term::add(vec![pair[1].clone(), pair[0].clone()]);
                     goal.push(Term::le(&fp[k + 1], &bound));
                 }
-                goal.push(Term::ge(&level.f[level.f.len() - 1], &zero));
+                goal.push(Term::ge(&f[f.len() - 1], &zero));
                 valid(&hyp, &Term::and(goal), "a nested ranking function fails")?;
             } else if level.strict.contains(&a) {
                 let goal = Term::and(vec![
@@ -946,13 +1096,19 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, enc: &Encoded, cert: &Certificate) -> S
             .iter()
             .map(|f| pretty::term(voc, &crate::smt::simplify(f)))
             .collect();
-        let what = if level.multiphase {
+        let mut what = if level.multiphase {
             format!("multiphase ({})", fs.join(", "))
         } else if fs.len() > 1 {
             format!("nested ({})", fs.join(", "))
         } else {
             fs.join("")
         };
+        if let Some(m) = &level.per_location {
+            what.push_str(&format!(
+                " at the first of {} locations, one function each",
+                m.len()
+            ));
+        }
         parts.push(format!(
             "{what} (in {}; decreasing on {} of {} letters)",
             procs.join(", "),
@@ -1327,6 +1483,27 @@ mod tests {
             matches!(&a, Answer::Terminating(why) if why.contains("multiphase")),
             "{a:?}"
         );
+    }
+
+    #[test]
+    fn one_function_per_location() {
+        if z3().is_none() {
+            return;
+        }
+        // x rises on the letter into the inner loop and falls by 2 on the letter out of it: only
+        // a function per location (x at the outer head, x - 2 at the inner one) is non-increasing.
+        let src = "procedure main() { var x, y: int; while (x > 0) { x := x + 1; \
+                   while (y > 0) { y := y - 1; } x := x - 2; } }";
+        let a = answer(src);
+        assert!(
+            matches!(&a, Answer::Terminating(why) if why.contains("one function each")),
+            "{a:?}"
+        );
+        // The same shape where the outer loop does not terminate is never proved.
+        let src = "procedure main() { var x, y: int; while (x > 0) { x := x + 2; \
+                   while (y > 0) { y := y - 1; } x := x - 2; } }";
+        let a = answer(src);
+        assert!(!matches!(a, Answer::Terminating(_)), "{a:?}");
     }
 
     #[test]
