@@ -122,7 +122,7 @@ pub fn synthesize(
             }
         }
     }
-    if vars.is_empty() || vars.len() > limits.max_vars {
+    if (vars.is_empty() && !limits.termination_candidates) || vars.len() > limits.max_vars {
         return Invariants::default();
     }
     let vars: Vec<PVar> = vars.into_iter().collect();
@@ -138,6 +138,13 @@ pub fn synthesize(
     let consts = constants(enc, &letters, limits.max_constants);
     let atoms = if limits.termination_candidates {
         guard_atoms(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 16)
+    } else {
+        Vec::new()
+    };
+    // Equalities between variables of one uninterpreted sort (`y == x` when `y := x` before a
+    // loop that only copies `y`).
+    let same_sort = if limits.termination_candidates {
+        uninterpreted_equalities(voc, enc, &letters, 12)
     } else {
         Vec::new()
     };
@@ -177,7 +184,7 @@ pub fn synthesize(
         }
         // The comparisons the letters make (`assume x + y >= 0` before a loop: LassoRanker's
         // supporting invariants are often a stem's assumption).
-        for a in &atoms {
+        for a in atoms.iter().chain(&same_sort) {
             push(a.clone(), &mut cs);
         }
         // Bounds, the constants of smallest magnitude first (truncation drops the largest).
@@ -363,6 +370,36 @@ fn guard_atoms<'a>(
     atoms
 }
 
+/// Equalities `x == y` between the (pre-state) program variables of one uninterpreted sort that the
+/// letters mention, at most `max`.
+fn uninterpreted_equalities(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    letters: &[usize],
+    max: usize,
+) -> Vec<Term> {
+    let mut by_sort: BTreeMap<String, BTreeSet<PVar>> = BTreeMap::new();
+    for &a in letters {
+        for x in enc.letters[a].tf.vars() {
+            if let Ok(sort @ Sort::Uninterpreted(..)) = voc.sort(x) {
+                by_sort.entry(format!("{sort:?}")).or_default().insert(x);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for xs in by_sort.values() {
+        let xs: Vec<Var> = xs.iter().filter_map(|&x| voc.pre(x).ok()).collect();
+        for (i, x) in xs.iter().enumerate() {
+            for y in &xs[i + 1..] {
+                if out.len() < max {
+                    out.push(Term::eq(&Term::var(x), &Term::var(y)));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The first `max` boolean program variables (pre-state) the letters mention.
 fn bool_vars(voc: &Vocabulary, enc: &Encoded, letters: &[usize], max: usize) -> Vec<Term> {
     let mut bools: Vec<Term> = Vec::new();
@@ -407,22 +444,61 @@ pub fn map_reads<'a>(
         if *op != Op::Select || args.len() != 2 {
             continue;
         }
-        let (m, e) = (&args[0], &args[1]);
-        let Some(mv) = m.as_var() else { continue };
-        let numeric_map = matches!(&mv.sort, Sort::Array(i, el)
-            if i.is_numeric() && (el.is_numeric() || (bool_elements && **el == Sort::Bool)));
-        if !numeric_map || !matches!(voc.lookup(mv), Some((_, false))) {
+        // `m[e1]..[ek]`: a program map (pre-state) read at flat numeric indices, the last read
+        // giving a number (or a boolean); `m[i, j]` is `select(select(m, i), j)`.
+        let mut indices = vec![&args[1]];
+        let mut root = &args[0];
+        while let Some((Op::Select, [inner, i])) = root.as_app() {
+            indices.push(i);
+            root = inner;
+        }
+        indices.reverse();
+        // The map: a program map, or an uninterpreted function of flat arguments (`f(i)[i]`).
+        let root_ok = match root.as_app() {
+            Some((Op::Uf(_), fargs)) => fargs
+                .iter()
+                .all(|e| e.free_vars_ref().iter().all(pre_numeric) && !contains_select(e)),
+            _ => root
+                .as_var()
+                .is_some_and(|v| matches!(voc.lookup(v), Some((_, false)))),
+        };
+        if !root_ok {
             continue;
         }
-        let flat = e.free_vars_ref().iter().all(pre_numeric) && !contains_select(e);
+        let root_sort = root.sort();
+        let element_ok =
+            t.sort_ref().is_numeric() || (bool_elements && *t.sort_ref() == Sort::Bool);
+        let all_numeric_indices = {
+            let mut sort = &root_sort;
+            let mut ok = true;
+            for _ in &indices {
+                match sort {
+                    Sort::Array(i, el) if i.is_numeric() => sort = el,
+                    _ => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            ok
+        };
+        if !element_ok || !all_numeric_indices {
+            continue;
+        }
+        let flat = indices
+            .iter()
+            .all(|e| e.free_vars_ref().iter().all(pre_numeric) && !contains_select(e));
         if !flat {
             continue;
         }
-        let e = match crate::engine::termination::linear::linear(e) {
-            Some(l) => crate::smt::simplify(&l.term()),
-            None => e.clone(),
-        };
-        let read = Term::select(m, &e);
+        let mut read = root.clone();
+        for e in indices {
+            let e = match crate::engine::termination::linear::linear(e) {
+                Some(l) => crate::smt::simplify(&l.term()),
+                None => e.clone(),
+            };
+            read = Term::select(&read, &e);
+        }
         if !reads.contains(&read) && reads.len() < max {
             reads.push(read);
         }

@@ -24,6 +24,14 @@
 //! for supporting invariants and the Motzkin/Farkas encoding). Rational coefficients are scaled to
 //! integers (a positive multiple of a ranking function is one).
 //!
+//! When no single `f` exists for a component, one function `f_l` per location is tried (Alias,
+//! Darte, Feautrier & Gonnord, SAS 2010): the conditions of a letter `a: l → l'` then read
+//! `f_l'(x') ≤ f_l(x)` (and `− 1`, `f_l(x) ≥ 0`), the same argument over the sequence of values
+//! `f_{l_t}(x_t)` along a run. A component in which no two letters can follow each other
+//! (`Inv(l) ∧ a; b` unsat for all consecutive `a`, `b`) needs no function: a run stays in it for at
+//! most one step. The automaton is block-encoded with large blocks; when a letter's DNF exceeds
+//! [`MAX_DISJUNCTS`] the sequential encoding (letters are single paths) is used instead.
+//!
 //! Maps: a read `m[e]` that a cyclic letter makes at an index over numeric variables is a *cell*, a
 //! further component of the template; each letter is conjoined with the cells' values before and
 //! after it and its maps are expanded ([`cells::expand_maps`]: definitions of post maps substituted,
@@ -140,6 +148,11 @@ pub struct Level {
     /// of a letter `l → l'` compare `f_l(x)` with `f_l'(x')`; `f` is then the function at the
     /// smallest location. `None`: `f` at every location.
     pub per_location: Option<BTreeMap<LocId, Vec<Term>>>,
+    /// No two letters of the level can follow each other: `Inv(l) ∧ a; b` is unsat for every pair
+    /// of its letters `a: l → l'`, `b: l' → l''` (a loop whose body runs at most once in a row,
+    /// `while (0 <= x <= 1) { x := 3 * x - 1; }`). `f` is empty and every letter strict: a run
+    /// inside the level has at most one step.
+    pub once: bool,
 }
 
 impl Level {
@@ -444,6 +457,17 @@ fn synthesize(
         if depth >= MAX_LEVELS {
             return Err("too many lexicographic levels".into());
         }
+        if at_most_once(voc, enc, &scc, &pieces, session) {
+            levels.push(Level {
+                letters: scc.clone(),
+                f: Vec::new(),
+                strict: scc,
+                multiphase: false,
+                per_location: None,
+                once: true,
+            });
+            continue;
+        }
         let ((f, per_location), strict, multiphase) =
             level(voc, enc, &scc, &prepared, &cells, session)?;
         // Cells back to the map reads they stand for.
@@ -466,9 +490,57 @@ fn synthesize(
             strict,
             multiphase,
             per_location,
+            once: false,
         });
     }
     Ok((pieces, levels))
+}
+
+/// The pairs of letters of the pieces `scc` where the second starts where the first ends.
+fn consecutive(
+    enc: &Encoded,
+    scc: &BTreeSet<PieceId>,
+    pieces: &[Piece],
+) -> Vec<(LetterId, LetterId)> {
+    let letters: BTreeSet<LetterId> = scc
+        .iter()
+        .filter_map(|&p| Some(pieces.get(p)?.letter))
+        .collect();
+    let mut pairs = Vec::new();
+    for &a in &letters {
+        for &b in &letters {
+            if enc.letters[a].tgt == enc.letters[b].src {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
+/// Whether no two letters of the pieces `scc` can follow each other ([`Level::once`]); the letters
+/// of `enc` carry the supporting invariants at their sources.
+fn at_most_once(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    scc: &BTreeSet<PieceId>,
+    pieces: &[Piece],
+    session: &mut Session,
+) -> bool {
+    let pairs = consecutive(enc, scc, pieces);
+    if pairs.len() > 16 {
+        return false;
+    }
+    pairs.into_iter().all(|(a, b)| {
+        let Ok(ab) = crate::engine::transition::seq(voc, &enc.letters[a].tf, &enc.letters[b].tf)
+        else {
+            return false;
+        };
+        session.push();
+        session.assert(&ab.formula);
+        let r = session.check_sat();
+        session.pop();
+        r == SatResult::Unsat
+    })
 }
 
 /// The non-trivial SCCs of the graph of the pieces `ids`.
@@ -1002,6 +1074,12 @@ pub fn check(
         if level.strict.is_empty() || !level.strict.is_subset(&level.letters) {
             return Err("a level without strict letters".into());
         }
+        if level.once {
+            if level.strict != level.letters || !level.f.is_empty() {
+                return Err("a level of single steps with a ranking function".into());
+            }
+            continue;
+        }
         if level.f.is_empty()
             || ((level.f.len() > 1 || level.multiphase) && level.strict != level.letters)
         {
@@ -1016,7 +1094,19 @@ pub fn check(
         todo.extend(piece_sccs(enc, &cert.pieces, &rest));
     }
     // Conditions.
-    for level in &cert.levels {
+    for level in cert.levels.iter().filter(|l| l.once) {
+        for (a, b) in consecutive(enc, &level.letters, &cert.pieces) {
+            let (la, lb) = (&enc.letters[a], &enc.letters[b]);
+            let ab = crate::engine::transition::seq(voc, &la.tf, &lb.tf)
+                .map_err(|u| format!("unsupported: {}", u.0))?;
+            valid(
+                &[inv.term_at(la.src), ab.formula],
+                &Term::ff(),
+                "two steps of a single-step loop are feasible",
+            )?;
+        }
+    }
+    for level in cert.levels.iter().filter(|l| !l.once) {
         let sort = level.f.first().map(|f| f.sort()).unwrap_or(Sort::Int);
         let (zero, one) = if sort == Sort::Int {
             (Term::int(0), Term::int(1))
@@ -1091,6 +1181,14 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, enc: &Encoded, cert: &Certificate) -> S
             })
             .collect();
         let procs: Vec<String> = heads.into_iter().collect();
+        if level.once {
+            parts.push(format!(
+                "at most one step in a row (in {}; {} letters)",
+                procs.join(", "),
+                level.letters.len()
+            ));
+            continue;
+        }
         let fs: Vec<String> = level
             .f
             .iter()
@@ -1503,6 +1601,23 @@ mod tests {
         let src = "procedure main() { var x, y: int; while (x > 0) { x := x + 2; \
                    while (y > 0) { y := y - 1; } x := x - 2; } }";
         let a = answer(src);
+        assert!(!matches!(a, Answer::Terminating(_)), "{a:?}");
+    }
+
+    #[test]
+    fn loops_that_cannot_step_twice() {
+        if z3().is_none() {
+            return;
+        }
+        // x := 3x - 1 leaves [0, 1]: at most one step in a row.
+        let a =
+            answer("procedure main() { var x: int; while (x >= 0 && x <= 1) { x := 3 * x - 1; } }");
+        assert!(
+            matches!(&a, Answer::Terminating(why) if why.contains("at most one step")),
+            "{a:?}"
+        );
+        // x := 1 - x stays in [0, 1] forever: never proved.
+        let a = answer("procedure main() { var x: int; while (x >= 0 && x <= 1) { x := 1 - x; } }");
         assert!(!matches!(a, Answer::Terminating(_)), "{a:?}");
     }
 
