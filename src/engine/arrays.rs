@@ -68,6 +68,106 @@ pub fn weaken(t: &Term) -> Term {
     }
 }
 
+/// Does `v` occur inside the index of a select in `t`?
+fn indexes(t: &Term, v: &Var) -> bool {
+    if !t.has_free_var(v) {
+        return false;
+    }
+    match t.kind() {
+        TermKind::App(Op::Select, args) if args.len() == 2 => {
+            args[1].has_free_var(v) || indexes(&args[0], v)
+        }
+        TermKind::App(_, args) => args.iter().any(|a| indexes(a, v)),
+        TermKind::Quant(_, _, b) => indexes(b, v),
+        _ => false,
+    }
+}
+
+/// Does `t` have a positive `∃` (through `and`, `or`, `exists`) binding a scalar that indexes a
+/// select of its body (`∃x. a[x] = 13 ∧ x ≠ k ∧ …`, which neither the light QE nor z3's `qe`
+/// eliminates)?
+pub fn has_index_quantifier(t: &Term) -> bool {
+    if !t.has_quantifier() {
+        return false;
+    }
+    match t.kind() {
+        TermKind::App(Op::And | Op::Or, args) => args.iter().any(has_index_quantifier),
+        TermKind::Quant(Quantifier::Exists, vs, b) => {
+            vs.iter().any(|v| !is_array(v) && indexes(b, v)) || has_index_quantifier(b)
+        }
+        _ => false,
+    }
+}
+
+/// Weakens every positive `∃xs. φ` whose scalars index selects ([`has_index_quantifier`]): a
+/// disjunction mentioning such a scalar is distributed (bounded) and the light QE tried on each
+/// disjunct — `x = k` in one branch substitutes `x`, which may contradict `x ≠ k` —, then the
+/// conjuncts that still mention such a scalar are dropped. Only weakens (see the module comment).
+pub fn weaken_indices(t: &Term) -> Term {
+    if !has_index_quantifier(t) {
+        return t.clone();
+    }
+    match t.kind() {
+        TermKind::App(Op::And, args) => Term::and(args.iter().map(weaken_indices).collect()),
+        TermKind::App(Op::Or, args) => Term::or(args.iter().map(weaken_indices).collect()),
+        TermKind::Quant(Quantifier::Exists, vs, body) => {
+            let body = weaken_indices(body);
+            weaken_index_exists(vs.clone(), &body, 0)
+        }
+        _ => t.clone(),
+    }
+}
+
+fn weaken_index_exists(vs: Vec<Var>, body: &Term, depth: usize) -> Term {
+    let bad: Vec<Var> = vs
+        .iter()
+        .filter(|v| !is_array(v) && indexes(body, v))
+        .cloned()
+        .collect();
+    if bad.is_empty() {
+        return Term::exists(vs, body.clone());
+    }
+    if body.is_app_of(&Op::Or) {
+        return Term::or(
+            body.args()
+                .iter()
+                .map(|d| weaken_index_exists(vs.clone(), d, depth))
+                .collect(),
+        );
+    }
+    let mut conj = body.conjuncts();
+    if depth < 6 && body.dag_size() <= 4000 {
+        if let Some(k) = conj
+            .iter()
+            .position(|c| c.is_app_of(&Op::Or) && bad.iter().any(|v| c.has_free_var(v)))
+        {
+            let d = conj.remove(k);
+            return Term::or(
+                d.args()
+                    .iter()
+                    .map(|x| {
+                        let mut cs = conj.clone();
+                        cs.push(x.clone());
+                        let t = crate::smt::simplify(&crate::smt::qe_light(&Term::exists(
+                            vs.clone(),
+                            Term::and(cs),
+                        )));
+                        match t.kind() {
+                            TermKind::Quant(Quantifier::Exists, ws, b) => {
+                                weaken_index_exists(ws.clone(), b, depth + 1)
+                            }
+                            _ => weaken_indices(&t),
+                        }
+                    })
+                    .collect(),
+            );
+        }
+    }
+    conj.retain(|c| !bad.iter().any(|v| c.has_free_var(v)));
+    let rest: Vec<Var> = vs.into_iter().filter(|v| !bad.contains(v)).collect();
+    Term::exists(rest, Term::and(conj))
+}
+
 fn weaken_exists(vs: Vec<Var>, body: &Term) -> Term {
     if body.is_app_of(&Op::Or) {
         return Term::or(
@@ -314,6 +414,32 @@ mod tests {
         let s = w.to_string();
         assert!(s.contains("(select b i)"), "{s}");
         assert!(s.contains("(select b k)"), "{s}");
+    }
+
+    #[test]
+    fn index_scalars_are_case_split_then_dropped() {
+        let a = Var::new("a", arr());
+        let x = Var::new("x", Sort::Int);
+        let k = Var::new("k", Sort::Int);
+        let (at, xt, kt) = (Term::var(&a), Term::var(&x), Term::var(&k));
+        // ∃x. a[x] = 13 ∧ x ≠ k ∧ (x = k ∨ a[k] = 7): the branch x = k contradicts x ≠ k, the
+        // other keeps a[k] = 7 once the conjuncts over x are dropped.
+        let a_k_7 = Term::eq(&Term::select(&at, &kt), &Term::int(7));
+        let t = Term::exists(
+            vec![x.clone()],
+            Term::and(vec![
+                Term::eq(&Term::select(&at, &xt), &Term::int(13)),
+                Term::not(&Term::eq(&xt, &kt)),
+                Term::or(vec![Term::eq(&xt, &kt), a_k_7.clone()]),
+            ]),
+        );
+        assert!(has_index_quantifier(&t));
+        let w = crate::smt::simplify(&weaken_indices(&t));
+        assert!(!w.has_quantifier(), "{w:?}");
+        assert_eq!(w, crate::smt::simplify(&a_k_7));
+        // A scalar that indexes nothing is left to the real QE.
+        let plain = Term::exists(vec![x.clone()], Term::eq(&xt, &kt));
+        assert!(!has_index_quantifier(&plain));
     }
 
     #[test]

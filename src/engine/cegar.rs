@@ -220,6 +220,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
             // `invariants`) and, if there are any, restart on the letters they strengthen.
             let limits = invariants::Limits {
                 deadline: config.deadline,
+                map_candidates: true,
                 ..invariants::Limits::default()
             };
             let t0 = Instant::now();

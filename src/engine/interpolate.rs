@@ -143,6 +143,11 @@ pub fn project_exists(
         // so that the portfolio tries another.
         let limit = bitvectors.then_some(BITVECTOR_QE_LIMIT);
         match qe.qe_within(&t, limit) {
+            // Scalars that index selects often survive z3's `qe`: weaken them away (as arrays
+            // above), instead of keeping a quantified predicate.
+            Ok(r) if super::arrays::has_index_quantifier(&r) => smt::simplify(&smt::qe_light(
+                &super::arrays::weaken_indices(&smt::simplify(&r)),
+            )),
             Ok(r) => smt::simplify(&r),
             Err(e) => return Err(format!("quantifier elimination: {e}")),
         }

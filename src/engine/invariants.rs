@@ -64,6 +64,10 @@ pub struct Limits {
     /// invariants of ranking functions: `b` guarding a decrement, `a[k] >= 1` for `x := x - a[k]`).
     /// Off for safety, whose candidates and timings were measured without them.
     pub termination_candidates: bool,
+    /// Also propose bounds on the map cells the letters read at flat indices (`m[p] >= 0`) and
+    /// disequalities between the indices of one map's cells (`p != q`: distinct allocations) — the
+    /// invariants of programs over a heap modelled as maps.
+    pub map_candidates: bool,
     pub deadline: Option<Instant>,
 }
 
@@ -77,6 +81,7 @@ impl Default for Limits {
             max_modulus: 8,
             karr_ms: 500,
             termination_candidates: false,
+            map_candidates: false,
             deadline: None,
         }
     }
@@ -148,21 +153,28 @@ pub fn synthesize(
     } else {
         Vec::new()
     };
-    let (bools, reads) = if limits.termination_candidates {
-        (
-            bool_vars(voc, enc, &letters, 8),
-            map_reads(
-                voc,
-                letters.iter().map(|&a| &enc.letters[a].tf.formula),
-                6,
-                true,
-            )
-            .into_iter()
-            .filter(|r| matches!(r.sort_ref(), Sort::Int | Sort::Bool))
-            .collect(),
-        )
+    let bools = if limits.termination_candidates {
+        bool_vars(voc, enc, &letters, 8)
     } else {
-        (Vec::new(), Vec::new())
+        Vec::new()
+    };
+    let reads: Vec<Term> = if limits.termination_candidates || limits.map_candidates {
+        map_reads(
+            voc,
+            letters.iter().map(|&a| &enc.letters[a].tf.formula),
+            12,
+            true,
+        )
+        .into_iter()
+        .filter(|r| matches!(r.sort_ref(), Sort::Int | Sort::Bool))
+        .collect()
+    } else {
+        Vec::new()
+    };
+    let distinct = if limits.map_candidates {
+        distinct_indices(&reads, 40)
+    } else {
+        Vec::new()
     };
     let mut cands: BTreeMap<LocId, Vec<Term>> = BTreeMap::new();
     let mut total = 0;
@@ -184,7 +196,7 @@ pub fn synthesize(
         }
         // The comparisons the letters make (`assume x + y >= 0` before a loop: LassoRanker's
         // supporting invariants are often a stem's assumption).
-        for a in atoms.iter().chain(&same_sort) {
+        for a in atoms.iter().chain(&same_sort).chain(&distinct) {
             push(a.clone(), &mut cs);
         }
         // Bounds, the constants of smallest magnitude first (truncation drops the largest).
@@ -252,7 +264,8 @@ pub fn synthesize(
             push(r.clone(), &mut cs);
             push(Term::not(r), &mut cs);
         }
-        for c in &consts {
+        // (The constants of smallest magnitude: there may be many cells.)
+        for c in consts.iter().take(4) {
             for r in reads.iter().filter(|r| *r.sort_ref() == Sort::Int) {
                 push(Term::le(r, &Term::int(c.clone())), &mut cs);
                 push(Term::ge(r, &Term::int(c.clone())), &mut cs);
@@ -393,6 +406,35 @@ fn uninterpreted_equalities(
             for y in &xs[i + 1..] {
                 if out.len() < max {
                     out.push(Term::eq(&Term::var(x), &Term::var(y)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `e1 != e2` for the distinct index terms of two single-index reads `m[e1]`, `m[e2]` of one map,
+/// at most `max`.
+fn distinct_indices(reads: &[Term], max: usize) -> Vec<Term> {
+    let mut by_map: BTreeMap<u32, (Term, Vec<Term>)> = BTreeMap::new();
+    for r in reads {
+        if let Some((Op::Select, [m, e])) = r.as_app() {
+            if m.as_var().is_some() {
+                let entry = by_map
+                    .entry(m.id())
+                    .or_insert_with(|| (m.clone(), Vec::new()));
+                if !entry.1.contains(e) {
+                    entry.1.push(e.clone());
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (_, es) in by_map.values() {
+        for (i, e) in es.iter().enumerate() {
+            for f in &es[i + 1..] {
+                if out.len() < max {
+                    out.push(Term::not(&Term::eq(e, f)));
                 }
             }
         }

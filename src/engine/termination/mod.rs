@@ -15,7 +15,10 @@
 //!    with supporting invariants, re-checked in a fresh solver session (TERMINATING), and fixpoint
 //!    lassos (NONTERMINATING); it gets most of the time left;
 //! 3. [`gnta`] — geometric nontermination arguments for lassos (stem and cycle of the block-encoded
-//!    CFA) with guessed eigenvalues, re-validated in a fresh solver session (NONTERMINATING);
+//!    CFA) with guessed eigenvalues, re-validated in a fresh solver session (NONTERMINATING); when
+//!    step 2 found a loop body with too many paths for one letter, then the fixpoint lassos of
+//!    [`ranking`] (cheap) and [`ranking`] again on the sequential encoding (letters are single paths,
+//!    ranking functions per location);
 //! 4. [`execute`] in witness mode — unconstrained numbers fixed to 0, then 1, -1, 100, -100 (each
 //!    attempt one particular execution); NONTERMINATING only.
 //!
@@ -28,7 +31,9 @@ pub mod linear;
 pub mod ranking;
 pub mod value;
 
-use crate::engine::{Config, Counterexample, Outcome, Stats, UnknownReason, Verdict};
+use crate::engine::{
+    BlockEncoding, Config, Counterexample, Outcome, Stats, UnknownReason, Verdict,
+};
 use crate::ir::Program;
 use execute::{ExecResult, Lasso, Limits, Mode};
 
@@ -48,17 +53,35 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
         ExecResult::Nonterminating(lasso) => nonterminating(lasso, None),
         ExecResult::Unknown { reason, dependent } => {
             let cut = first.timed_out() && !config.timed_out();
-            // The ranking prover gets 60 % of the time left.
+            // The ranking prover gets 60 % of the time left, on large blocks.
             let deadline = share(config, 0.6);
-            let not_ranked = match ranking::prove(program, config, deadline) {
-                ranking::Answer::Terminating(why) => return proved(why),
-                ranking::Answer::Nonterminating(why) => return refuted(why),
-                ranking::Answer::Unknown(why) => why,
-            };
+            let large = BlockEncoding::Large;
+            let (mut not_ranked, finer) =
+                match ranking::prove_with(program, config, deadline, large) {
+                    (ranking::Answer::Terminating(why), _) => return proved(why),
+                    (ranking::Answer::Nonterminating(why), _) => return refuted(why),
+                    (ranking::Answer::Unknown(why), finer) => (why, finer),
+                };
             // Geometric nontermination arguments get half of the time left.
             let deadline = share(config, 0.5);
             if let Some(why) = gnta::prove(program, config, deadline) {
                 return refuted(why);
+            }
+            let mut fixpoint_tried = false;
+            if finer && !config.timed_out() {
+                // Some loop body has too many paths for one letter: first the cheap fixpoint
+                // lassos, then the ranking prover again on the sequential encoding (single paths,
+                // functions per location) with 60 % of the time left.
+                fixpoint_tried = true;
+                if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
+                    return refuted(why);
+                }
+                let deadline = share(config, 0.6);
+                match ranking::prove_with(program, config, deadline, BlockEncoding::Seq).0 {
+                    ranking::Answer::Terminating(why) => return proved(why),
+                    ranking::Answer::Nonterminating(why) => return refuted(why),
+                    ranking::Answer::Unknown(why) => not_ranked = why,
+                }
             }
             if cut && !config.timed_out() {
                 match execute::run(program, config, &limits, Mode::Symbolic) {
@@ -89,7 +112,7 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
                 }
             }
             // Last, a fixpoint lasso (after the witness mode, whose lassos show their steps).
-            if !config.timed_out() {
+            if !config.timed_out() && !fixpoint_tried {
                 if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
                     return refuted(why);
                 }

@@ -58,7 +58,8 @@
 //! answered `unsat` for, with the original letter formula (not the linear over-approximation). Any
 //! other answer (`sat`, `unknown`, an error) means no verdict.
 //!
-//! NONTERMINATING (a fixpoint lasso): a path `stem` from the initial location to a location `h` and
+//! NONTERMINATING (a fixpoint lasso): a path `stem` from the initial location to a location `h` (the
+//! shortest one, or it followed by the cycle once) and
 //! a cycle `loop` from `h` back to `h` of letters with `∃ s. stem(·, s) ∧ loop(s, s)` — the loop
 //! maps `s` to `s` itself, so repeating the same choices runs forever. Only when no letter on the
 //! lasso is an over-approximation (`{:overapproximation}` edges) or applies an uninterpreted
@@ -208,27 +209,34 @@ pub(super) fn timed_out(deadline: Option<Instant>) -> bool {
 
 /// Tries to prove termination (or nontermination by a fixpoint) of `program` before `deadline`.
 pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> Answer {
-    let voc = Vocabulary::new(program);
-    let cfa = match cfa::build(&voc, config.max_locations) {
-        Ok(c) => c,
-        Err(e) => return Answer::Unknown(e.to_string()),
-    };
-    // The SCCs below are those of one sequential graph: threads would need the interleaving product.
-    if cfa.is_concurrent() {
-        return Answer::Unknown("unsupported: termination of concurrent programs (fork)".into());
-    }
     // Large blocks first (few letters, one function per loop usually suffices); when a letter's
     // DNF is too large (many paths through a loop body), the finer sequential encoding, whose
     // letters are single paths, with functions per location.
-    let mut answer = Answer::Unknown("no ranking function found".into());
-    for mode in [BlockEncoding::Large, BlockEncoding::Seq] {
-        let too_large;
-        (answer, too_large) = prove_encoded(&voc, &cfa, mode, config, deadline);
-        if !too_large {
-            break;
-        }
+    match prove_with(program, config, deadline, BlockEncoding::Large) {
+        (_, true) => prove_with(program, config, deadline, BlockEncoding::Seq).0,
+        (answer, false) => answer,
     }
-    answer
+}
+
+/// [`prove`] on the block encoding `mode` only; also whether some letter's DNF was too large for
+/// the templates (the finer [`BlockEncoding::Seq`] may then succeed).
+pub fn prove_with(
+    program: &Program,
+    config: &Config,
+    deadline: Option<Instant>,
+    mode: BlockEncoding,
+) -> (Answer, bool) {
+    let voc = Vocabulary::new(program);
+    let cfa = match cfa::build(&voc, config.max_locations) {
+        Ok(c) => c,
+        Err(e) => return (Answer::Unknown(e.to_string()), false),
+    };
+    // The SCCs below are those of one sequential graph: threads would need the interleaving product.
+    if cfa.is_concurrent() {
+        let why = "unsupported: termination of concurrent programs (fork)";
+        return (Answer::Unknown(why.into()), false);
+    }
+    prove_encoded(&voc, &cfa, mode, config, deadline)
 }
 
 /// [`prove`] on the encoding `mode`; also whether a letter's DNF was too large.
@@ -1274,17 +1282,30 @@ fn fixpoint(
                 continue;
             }
             tries += 1;
-            let query = lasso_query(voc, enc, stem, &cycle)?;
-            session.push();
-            for d in &cfa.definitions {
-                session.assert(d);
+            // The stem as found, then with the cycle once more: a state the cycle maps to itself
+            // may only be reached after a first iteration (one that leaves the stem's values).
+            let mut found = None;
+            for unroll in 0..=1 {
+                let mut stem = stem.clone();
+                for _ in 0..unroll {
+                    stem.extend(cycle.iter().copied());
+                }
+                let query = lasso_query(voc, enc, &stem, &cycle)?;
+                session.push();
+                for d in &cfa.definitions {
+                    session.assert(d);
+                }
+                session.assert(&query);
+                let r = session.check_sat();
+                session.pop();
+                if r == SatResult::Sat {
+                    found = Some((stem, query));
+                    break;
+                }
             }
-            session.assert(&query);
-            let r = session.check_sat();
-            session.pop();
-            if r != SatResult::Sat {
+            let Some((stem, query)) = found else {
                 continue;
-            }
+            };
             // Re-check in a fresh session.
             let mut fresh = Session::new(session_config(config, deadline)).ok()?;
             for d in &cfa.definitions {
