@@ -84,6 +84,8 @@ use std::time::{Duration, Instant};
 
 /// Disjuncts per letter at most (a larger DNF leaves its SCC unproved).
 const MAX_DISJUNCTS: usize = 64;
+/// Locations of a component with functions of their own at most (each adds a set of unknowns).
+const MAX_FUNCTION_LOCATIONS: usize = 48;
 /// Lexicographic levels per SCC at most.
 const MAX_LEVELS: usize = 16;
 
@@ -256,6 +258,7 @@ fn prove_encoded(
         Err(e) => return (Answer::Unknown(format!("solver: {e}")), false),
     };
     let reach = reachable_letters(&enc);
+    let fine = mode != BlockEncoding::Large;
     let mut last = String::from("no ranking function found");
     for with_invariants in [false, true] {
         if timed_out(deadline) {
@@ -277,7 +280,15 @@ fn prove_encoded(
             Invariants::default()
         };
         let strengthened = invariants::strengthen(voc, &enc, &inv);
-        match synthesize(voc, cfa, &strengthened, &reach, &mut session, deadline) {
+        match synthesize(
+            voc,
+            cfa,
+            &strengthened,
+            &reach,
+            &mut session,
+            deadline,
+            fine,
+        ) {
             Ok((pieces, levels)) => {
                 let cert = Certificate {
                     invariants: inv,
@@ -410,6 +421,7 @@ fn synthesize(
     reach: &BTreeSet<LetterId>,
     session: &mut Session,
     deadline: Option<Instant>,
+    fine: bool,
 ) -> Result<(Vec<Piece>, Vec<Level>), Failure> {
     // Letters into error locations must be infeasible (see the module comment).
     for &a in reach {
@@ -477,7 +489,7 @@ fn synthesize(
             continue;
         }
         let ((f, per_location), strict, multiphase) =
-            level(voc, enc, &scc, &prepared, &cells, session)?;
+            level(voc, enc, &scc, &prepared, &cells, session, fine)?;
         // Cells back to the map reads they stand for.
         let reads: HashMap<Var, Term> = cells
             .iter()
@@ -732,11 +744,9 @@ fn level(
     prepared: &[Prepared],
     cells: &[MapCell],
     session: &mut Session,
+    fine: bool,
 ) -> Result<(Functions, BTreeSet<PieceId>, bool), String> {
     let mut last = String::new();
-    let mut tries: Vec<(usize, bool, bool)> = Vec::new();
-    tries.extend((1..=3).map(|d| (d, false, false)));
-    tries.extend((2..=5).map(|d| (d, true, false)));
     let locations: BTreeSet<LocId> = scc
         .iter()
         .flat_map(|&a| {
@@ -744,8 +754,24 @@ fn level(
             [l.src, l.tgt]
         })
         .collect();
-    if locations.len() > 1 {
-        tries.extend([(1, false, true), (2, false, true), (2, true, true)]);
+    let per_location = locations.len() > 1 && locations.len() <= MAX_FUNCTION_LOCATIONS;
+    let mut tries: Vec<(usize, bool, bool)> = Vec::new();
+    if fine && per_location {
+        // A fine encoding splits loop bodies into several letters: functions per location first,
+        // and only the cheaper shared templates after them.
+        tries.extend([
+            (1, false, false),
+            (1, false, true),
+            (2, false, true),
+            (2, true, true),
+        ]);
+        tries.extend([(2, false, false), (2, true, false), (3, true, false)]);
+    } else {
+        tries.extend((1..=3).map(|d| (d, false, false)));
+        tries.extend((2..=5).map(|d| (d, true, false)));
+        if per_location {
+            tries.extend([(1, false, true), (2, false, true), (2, true, true)]);
+        }
     }
     for (depth, multiphase, per_location) in tries {
         let shape = Shape {
