@@ -145,3 +145,29 @@ procedure w() modifies x; { x := x + 1; }
         }
     }
 }
+
+/// `locs_after` (the configuration the Floyd–Hoare automaton tracks to scope its candidates) is the
+/// location part of the product's step on every enabled letter of every reachable configuration.
+#[test]
+fn locs_after_is_the_location_part_of_a_step() {
+    let prog = program(TWO_WRITERS);
+    let voc = Vocabulary::new(&prog);
+    let cfa = cfa::build_with(&voc, 10_000, 2).expect("cfa");
+    for encoding in [BlockEncoding::None, BlockEncoding::Large] {
+        let enc = blocks::encode(&cfa, &voc, encoding).expect("encoding");
+        let product = Interleaving::new(&cfa, &enc);
+        let nfa = explore(&product, &Budget::unlimited()).expect("exploration");
+        let mut steps = 0;
+        for c in nfa.states() {
+            for (a, next) in product.successors(c) {
+                steps += 1;
+                assert_eq!(
+                    interleaving::locs_after(&cfa, &enc, &c.locs, a),
+                    next.locs,
+                    "letter {a} from {c:?}"
+                );
+            }
+        }
+        assert!(steps > 10, "the product has steps ({steps})");
+    }
+}

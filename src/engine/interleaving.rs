@@ -48,6 +48,34 @@ impl Conf {
     }
 }
 
+/// The thread locations after letter `a` from `locs`, whether or not `a` is enabled there (the
+/// location part of [`Interleaving::step`]): the letter's thread moves to the letter's target, a
+/// fork puts the forked thread at its entry, a join frees the joined thread.
+pub fn locs_after(cfa: &Cfa, enc: &Encoded, locs: &[u32], a: usize) -> Box<[u32]> {
+    let letter = &enc.letters[a];
+    let mut next: Box<[u32]> = locs.into();
+    if let Some(l) = next.get_mut(cfa.thread_of[letter.src] as usize) {
+        *l = letter.tgt as u32;
+    }
+    match letter.kind {
+        EdgeKind::Fork { thread } => {
+            if let (Some(l), Some(th)) = (
+                next.get_mut(thread as usize),
+                cfa.threads.get(thread as usize),
+            ) {
+                *l = th.entry as u32;
+            }
+        }
+        EdgeKind::Join { thread } => {
+            if let Some(l) = next.get_mut(thread as usize) {
+                *l = FREE;
+            }
+        }
+        _ => {}
+    }
+    next
+}
+
 /// The interleaving product of the threads of `cfa` under the encoding `enc`.
 pub struct Interleaving<'a> {
     pub cfa: &'a Cfa,
@@ -127,7 +155,7 @@ impl<'a> Interleaving<'a> {
             return None;
         }
         let mut next = c.clone();
-        next.locs[t] = letter.tgt as u32;
+        next.locs = locs_after(self.cfa, self.enc, &c.locs, a);
         if self.lockstep {
             let head = self.cfa.locs[letter.tgt].kind == crate::ir::LocKind::LoopHead;
             next.turn = if head {
@@ -151,7 +179,6 @@ impl<'a> Interleaving<'a> {
                 if lowest != thread {
                     return None;
                 }
-                next.locs[thread as usize] = th.entry as u32;
             }
             EdgeKind::ForkLimit { pool } => {
                 if self.cfa.pools[pool as usize]
@@ -167,7 +194,6 @@ impl<'a> Interleaving<'a> {
                 if c.locs[thread as usize] != th.exit as u32 || thread as usize == t {
                     return None;
                 }
-                next.locs[thread as usize] = FREE;
             }
             EdgeKind::AtomicBegin => {
                 next.atomic = Some(match c.atomic {

@@ -131,6 +131,24 @@ pub enum PorOrder {
     Lockstep,
 }
 
+/// Where an interpolant of a concurrent program is a candidate predicate of the Floyd–Hoare
+/// automaton ([`predicates`]): at the configurations that agree with the one where it occurred on
+/// the selected threads. Only precision and speed depend on it (every transition is a checked
+/// Hoare triple).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PredicateScope {
+    /// Everywhere.
+    Global,
+    /// On every thread (the exact configuration).
+    Configuration,
+    /// On the threads whose local variables the predicate mentions (a predicate over globals only
+    /// is a candidate everywhere).
+    Threads,
+    /// On those threads and the thread whose letter led to the configuration.
+    #[default]
+    ThreadsMoved,
+}
+
 /// The property to decide.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Property {
@@ -175,6 +193,8 @@ pub struct Config {
     pub por: Por,
     /// The preference order of the reduction.
     pub por_order: PorOrder,
+    /// Where the predicates of a concurrent program are candidates.
+    pub predicate_scope: PredicateScope,
 }
 
 impl Default for Config {
@@ -196,6 +216,7 @@ impl Default for Config {
             proof: false,
             por: Por::Sleep,
             por_order: PorOrder::Serial,
+            predicate_scope: PredicateScope::default(),
         }
     }
 }
