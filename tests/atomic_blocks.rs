@@ -80,7 +80,13 @@ fn composing_atomic_blocks_keeps_every_verdict() {
         for encoding in ["none", "large"] {
             let out = Command::new(env!("CARGO_BIN_EXE_verify"))
                 .arg(&path)
-                .args(["--check-proof", "--timeout", "20", "--block-encoding", encoding])
+                .args([
+                    "--check-proof",
+                    "--timeout",
+                    "20",
+                    "--block-encoding",
+                    encoding,
+                ])
                 .output()
                 .expect("run verify");
             let stdout = String::from_utf8_lossy(&out.stdout);

@@ -50,6 +50,7 @@ value_enum!(Interpolation {
 value_enum!(Por {
     None => "none", "Every interleaving";
     Sleep => "sleep", "Sleep sets: one representative per class of equivalent interleavings";
+    Persistent => "persistent", "Persistent sets: per configuration, the enabled letters of a set of threads closed under conflicts";
 });
 
 value_enum!(PorOrder {

@@ -416,6 +416,9 @@ impl<'a, 'p> Cegar<'a, 'p> {
                 stats.solver_time += st.solver_time;
             }
             end
+        } else if cfa.is_concurrent() && self.config.por == super::Por::Persistent {
+            let reduced = interleaving::PersistentReduction::new(&product);
+            self.run_on(&reduced, fh, sessions, stats)
         } else {
             self.run_on(&product, fh, sessions, stats)
         }

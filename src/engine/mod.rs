@@ -119,6 +119,9 @@ pub enum Por {
     /// independent letters.
     #[default]
     Sleep,
+    /// Thread-based persistent sets: only the enabled letters of a set of threads that no other
+    /// thread's future letters conflict with ([`interleaving::PersistentReduction`]).
+    Persistent,
 }
 
 /// The preference order of the reduction: which interleaving represents its class.
