@@ -180,12 +180,7 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
         if !self.preds.is_scoped() {
             return self.add_predicate(loc, t);
         }
-        let parts = if std::env::var_os("LAPIDARY_NOSPLIT").is_some() {
-            vec![t.clone()]
-        } else {
-            conjuncts(&crate::smt::simplify(t))
-        };
-        for c in parts {
+        for c in conjuncts(&crate::smt::simplify(t)) {
             if let Some(p) = self.preds.intern(self.voc, &c, &mut self.htc.session) {
                 let p = self.preds.unify_scoped(p, &mut self.htc.session);
                 self.preds.attach_conf(locs, moved, p);

@@ -21,6 +21,10 @@
 //! Accepting: some thread is at an error location or at the limit marker. Invariant: every
 //! interleaving of the threads' letters that the program can execute is a path of this automaton,
 //! and vice versa up to the data constraints the letters carry (thread-id matches, assumes).
+//!
+//! Reductions the CEGAR loop may run on instead: the sleep-set reduction
+//! ([`crate::automata::SleepSetReduction`]) under [`independent`], and thread-based persistent sets
+//! ([`PersistentReduction`], with its soundness argument).
 
 use super::blocks::Encoded;
 use super::cfa::{Cfa, EdgeKind, LocId};
