@@ -96,7 +96,7 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = engine::Interpolation::FpBp)]
     pub interpolation: engine::Interpolation,
     /// Partial-order reduction of the interleavings of concurrent programs.
-    #[arg(long, value_enum, default_value_t = engine::Por::Sleep)]
+    #[arg(long, value_enum, default_value_t = engine::Por::Persistent)]
     pub por: engine::Por,
     /// Preference order of the reduction (which interleaving represents its class).
     #[arg(long, value_enum, default_value_t = engine::PorOrder::Serial)]

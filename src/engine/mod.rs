@@ -117,10 +117,11 @@ pub enum Por {
     None,
     /// Sleep sets: one representative per class of interleavings that differ only in the order of
     /// independent letters.
-    #[default]
     Sleep,
     /// Thread-based persistent sets: only the enabled letters of a set of threads that no other
-    /// thread's future letters conflict with ([`interleaving::PersistentReduction`]).
+    /// thread's future letters conflict with ([`interleaving::PersistentReduction`]). The default:
+    /// the best measured on T3 (BENCHMARKS.md).
+    #[default]
     Persistent,
 }
 
@@ -217,7 +218,7 @@ impl Default for Config {
             bounded_integers: false,
             check_proof: false,
             proof: false,
-            por: Por::Sleep,
+            por: Por::Persistent,
             por_order: PorOrder::Serial,
             predicate_scope: PredicateScope::default(),
         }
