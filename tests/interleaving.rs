@@ -145,3 +145,140 @@ procedure w() modifies x; { x := x + 1; }
         }
     }
 }
+
+/// `locs_after` (the configuration the Floyd–Hoare automaton tracks to scope its candidates) is the
+/// location part of the product's step on every enabled letter of every reachable configuration.
+#[test]
+fn locs_after_is_the_location_part_of_a_step() {
+    let prog = program(TWO_WRITERS);
+    let voc = Vocabulary::new(&prog);
+    let cfa = cfa::build_with(&voc, 10_000, 2).expect("cfa");
+    for encoding in [BlockEncoding::None, BlockEncoding::Large] {
+        let enc = blocks::encode(&cfa, &voc, encoding).expect("encoding");
+        let product = Interleaving::new(&cfa, &enc);
+        let nfa = explore(&product, &Budget::unlimited()).expect("exploration");
+        let mut steps = 0;
+        for c in nfa.states() {
+            for (a, next) in product.successors(c) {
+                steps += 1;
+                assert_eq!(
+                    interleaving::locs_after(&cfa, &enc, &c.locs, a),
+                    next.locs,
+                    "letter {a} from {c:?}"
+                );
+            }
+        }
+        assert!(steps > 10, "the product has steps ({steps})");
+    }
+}
+
+/// Small programs for the persistent-set test: independent writers and a reader with assertions in
+/// several threads, a racy counter in loops, a fork inside a forked thread, a join of a thread that
+/// loops, an atomic block, and a fork in a loop (the limit marker).
+const PERSISTENT_CASES: &[&str] = &[
+    TWO_WRITERS,
+    "var x, y : int;
+procedure ULTIMATE.start() modifies x, y; { x := 0; y := 0; fork 1 a(); fork 2 b(); fork 3 c(); join 1; assert x == 1; }
+procedure a() modifies x; { x := 1; }
+procedure b() modifies y; { y := 1; assert y == 1; }
+procedure c() { var t : int; t := 0; assert t == 0; }",
+    "var x : int;
+procedure ULTIMATE.start() modifies x; { x := 0; fork 1 inc(); fork 2 inc(); join 1; join 2; assert x <= 2; }
+procedure inc() modifies x; { var i : int; i := 0; while (i < 2) { x := x + 1; i := i + 1; } }",
+    "var x, y : int;
+procedure ULTIMATE.start() modifies x, y; { fork 1 outer(); x := 1; join 1; assert y == 2; }
+procedure outer() modifies x, y; { fork 2 inner(); y := x; join 2; }
+procedure inner() modifies y; { y := 2; }",
+    "var x, z : int;
+procedure ULTIMATE.start() modifies x, z; { x := 0; fork 1 spin(); z := 1; join 1; assert x >= 0; }
+procedure spin() modifies x; { while (*) { atomic { x := x + 1; } } }",
+    "var x : int;
+procedure ULTIMATE.start() modifies x; { x := 0; while (*) { fork 0 w(); } assert x >= 0; }
+procedure w() modifies x; { x := x + 1; }",
+];
+
+/// Every accepting word of `a` of at most `max` letters.
+fn accepting_words<A: Automaton<Letter = usize>>(a: &A, max: usize) -> BTreeSet<Vec<usize>> {
+    let mut out = BTreeSet::new();
+    let mut stack: Vec<(A::State, Vec<usize>)> = a
+        .initial_states()
+        .into_iter()
+        .map(|q| (q, Vec::new()))
+        .collect();
+    while let Some((q, w)) = stack.pop() {
+        if a.is_accepting(&q) {
+            out.insert(w.clone());
+        }
+        if w.len() == max {
+            continue;
+        }
+        for (x, t) in a.successors(&q) {
+            let mut w2 = w.clone();
+            w2.push(x);
+            stack.push((t, w2));
+        }
+    }
+    out
+}
+
+/// Is `v` a prefix of the Mazurkiewicz trace of `w` under `indep` (a prefix of some word equivalent
+/// to `w`)? Each letter of `v` in turn must occur in what is left of `w` with only independent
+/// (and different) letters before its first occurrence.
+fn is_trace_prefix(v: &[usize], w: &[usize], indep: &dyn Fn(usize, usize) -> bool) -> bool {
+    let mut rest = w.to_vec();
+    for &x in v {
+        let Some(i) = rest.iter().position(|&y| y == x) else {
+            return false;
+        };
+        if !(0..i).all(|j| indep(rest[j], x)) {
+            return false;
+        }
+        rest.remove(i);
+    }
+    true
+}
+
+/// The persistent-set reduction against the unreduced product, by brute force: for every accepting
+/// word `w` (error or limit marker) of the product up to a length bound, the reduction accepts a
+/// prefix of a word equivalent to `w` (so a feasible error trace of the program has a feasible one
+/// in the reduction: equivalent words and their prefixes are feasible together; the reduction may
+/// stop earlier, at another thread's error), and every word of the reduction is one of the
+/// product.
+#[test]
+fn persistent_sets_keep_a_representative_of_every_error_word() {
+    const MAX: usize = 14;
+    let mut reduced_somewhere = false;
+    let mut words = 0;
+    for src in PERSISTENT_CASES {
+        let prog = program(src);
+        let voc = Vocabulary::new(&prog);
+        for k in [1, 2] {
+            let cfa = cfa::build_with(&voc, 10_000, k).expect("cfa");
+            for encoding in [BlockEncoding::None, BlockEncoding::Large] {
+                let enc = blocks::encode(&cfa, &voc, encoding).expect("encoding");
+                let product = Interleaving::new(&cfa, &enc);
+                let reduced = interleaving::PersistentReduction::new(&product);
+                let indep = |a: usize, b: usize| interleaving::independent(&cfa, &enc, a, b);
+                let full = accepting_words(&product, MAX);
+                let red = accepting_words(&reduced, MAX);
+                assert!(red.is_subset(&full), "the reduction invents words");
+                words += full.len();
+                for w in &full {
+                    assert!(
+                        red.iter().any(|v| is_trace_prefix(v, w, &indep)),
+                        "no representative of {w:?} ({k} instances, {encoding:?}) in:\n{src}"
+                    );
+                }
+                let (_, full_t) = configurations(&product);
+                let (_, red_t) = configurations(&reduced);
+                assert!(red_t <= full_t);
+                reduced_somewhere |= red_t < full_t;
+            }
+        }
+    }
+    assert!(
+        reduced_somewhere,
+        "the reduction never removed a transition"
+    );
+    assert!(words > 100, "few accepting words to compare ({words})");
+}

@@ -96,11 +96,14 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = engine::Interpolation::FpBp)]
     pub interpolation: engine::Interpolation,
     /// Partial-order reduction of the interleavings of concurrent programs.
-    #[arg(long, value_enum, default_value_t = engine::Por::Sleep)]
+    #[arg(long, value_enum, default_value_t = engine::Por::Persistent)]
     pub por: engine::Por,
     /// Preference order of the reduction (which interleaving represents its class).
     #[arg(long, value_enum, default_value_t = engine::PorOrder::Serial)]
     pub por_order: engine::PorOrder,
+    /// Where the predicates of a concurrent program are candidates of the proof automaton.
+    #[arg(long, value_enum, default_value_t = engine::PredicateScope::default())]
+    pub predicate_scope: engine::PredicateScope,
     /// Print statistics (iterations, Hoare-triple checks per tier, solver calls and time, …).
     #[arg(long)]
     pub stats: bool,
@@ -830,6 +833,7 @@ pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
         proof: args.proof || args.check_proof,
         por: args.por,
         por_order: args.por_order,
+        predicate_scope: args.predicate_scope,
         ..Config::default()
     }
 }

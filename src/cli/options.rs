@@ -4,7 +4,7 @@
 //! plain data and know nothing of clap; this module alone says how each value is spelled on the
 //! command line and what its help text is, by implementing `clap::ValueEnum` for them.
 
-use crate::engine::{BlockEncoding, Interpolation, Por, PorOrder};
+use crate::engine::{BlockEncoding, Interpolation, Por, PorOrder, PredicateScope};
 use crate::smt::SolverKind;
 use clap::builder::PossibleValue;
 
@@ -50,11 +50,19 @@ value_enum!(Interpolation {
 value_enum!(Por {
     None => "none", "Every interleaving";
     Sleep => "sleep", "Sleep sets: one representative per class of equivalent interleavings";
+    Persistent => "persistent", "Persistent sets: per configuration, the enabled letters of a set of threads closed under conflicts";
 });
 
 value_enum!(PorOrder {
     Serial => "serial", "Threads in index order, each running as long as it can";
     Lockstep => "lockstep", "Threads take turns at loop heads";
+});
+
+value_enum!(PredicateScope {
+    Global => "global", "Every predicate is a candidate at every configuration";
+    Configuration => "configuration", "Candidates where every thread is where the predicate was found";
+    Threads => "threads", "Candidates where the threads the predicate mentions are where it was found";
+    ThreadsMoved => "threads-moved", "As threads, plus the thread whose step led there";
 });
 
 #[cfg(test)]
@@ -79,6 +87,7 @@ mod tests {
         round_trip::<Interpolation>();
         round_trip::<Por>();
         round_trip::<PorOrder>();
+        round_trip::<PredicateScope>();
     }
 
     #[test]

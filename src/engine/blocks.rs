@@ -132,6 +132,9 @@ fn encode_with(
         });
     }
     let concurrent = cfa.is_concurrent();
+    if concurrent && mode != BlockEncoding::None {
+        compose_atomic_blocks(cfa, voc, &mut g)?;
+    }
     if !concurrent {
         // (In a concurrent program, a location that cannot reach an error in its own thread may
         // still write what another thread reads.)
@@ -223,6 +226,77 @@ fn encode_with(
         init: cfa.init,
         kept,
     })
+}
+
+/// Most paths of one `atomic { … }` block of a concurrent program that [`compose_atomic_blocks`]
+/// composes; a block with more stays as it is.
+const MAX_ATOMIC_PATHS: usize = 64;
+
+/// Makes each loop-free `atomic { … }` block of a concurrent program one letter per path: from the
+/// opening bracket's source through the block's plain letters to the closing bracket's target, or
+/// to an error location inside the block (Ultimate: "only consider context switches at boundaries
+/// of atomic blocks"). The opening letter is replaced by these letters (the block's inner letters
+/// stay, unreachable unless another path enters them). A block with a loop, a nested block, a
+/// fork, join or call, or more than [`MAX_ATOMIC_PATHS`] paths stays as it is.
+///
+/// Why the error configurations stay the same: a block runs without interleaving, so a run that
+/// completes it is the run with its letters composed; a run that reaches an error inside the block
+/// is the composed path to that error; and a path that blocks inside the block (an `assume` that
+/// fails) stops every thread in the original (the block is never left), while in the composed
+/// program it is a letter that is not enabled — the other threads' runs that remain are those of
+/// the original in which this thread never opened the block.
+fn compose_atomic_blocks(cfa: &Cfa, voc: &Vocabulary, g: &mut Graph) -> Result<(), Unsupported> {
+    let begins: Vec<LetterId> = g
+        .letters
+        .iter()
+        .filter(|(_, l)| l.kind == EdgeKind::AtomicBegin)
+        .map(|(id, _)| *id)
+        .collect();
+    'blocks: for b in begins {
+        let Some(begin) = g.letters.get(&b).cloned() else {
+            continue;
+        };
+        let mut done: Vec<Letter> = Vec::new();
+        // Paths in progress: the letter composed so far and the locations it visited.
+        let mut stack: Vec<(Letter, Vec<LocId>)> =
+            vec![(begin.clone(), vec![begin.src, begin.tgt])];
+        while let Some((acc, visited)) = stack.pop() {
+            if cfa.error_of(acc.tgt).is_some() {
+                done.push(acc);
+                continue;
+            }
+            for id in &g.outs[acc.tgt] {
+                let l = &g.letters[id];
+                let ends = match l.kind {
+                    EdgeKind::Plain if !visited.contains(&l.tgt) => false,
+                    EdgeKind::AtomicEnd => true,
+                    _ => continue 'blocks,
+                };
+                let next = Letter {
+                    src: acc.src,
+                    tgt: l.tgt,
+                    tf: seq(voc, &acc.tf, &l.tf)?,
+                    edges: acc.edges.union(&l.edges).copied().collect(),
+                    kind: EdgeKind::Plain,
+                };
+                if ends {
+                    done.push(next);
+                } else {
+                    let mut v = visited.clone();
+                    v.push(l.tgt);
+                    stack.push((next, v));
+                }
+                if done.len() + stack.len() > MAX_ATOMIC_PATHS {
+                    continue 'blocks;
+                }
+            }
+        }
+        g.remove(b);
+        for l in done {
+            g.add(l); // (drops infeasible paths)
+        }
+    }
+    Ok(())
 }
 
 /// Merges letters with the same source and target.

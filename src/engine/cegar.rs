@@ -15,7 +15,7 @@
 
 use super::blocks::{self, Encoded};
 use super::cfa::{self, Cfa, LocId};
-use super::floyd_hoare::{FloydHoare, Interrupted};
+use super::floyd_hoare::{FloydHoare, Interrupted, Tracked};
 use super::hoare::HoareChecker;
 use super::interleaving::{self, Conf, Interleaving, ProgramAutomaton};
 use super::interpolate::{self, Direction, Interpolator, PostImages, Settings};
@@ -172,7 +172,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
     }
     let mut fh = FloydHoare::new(voc, &enc, HoareChecker::new(htc_session))
         .with_deadline(config.deadline)
-        .with_global_predicates(cfa.is_concurrent());
+        .with_scope(&cfa, config.predicate_scope);
     let mut checker = SmtTraceChecker {
         session: &mut trace_session,
         cores: config.interpolation.uses_core(),
@@ -417,6 +417,9 @@ impl<'a, 'p> Cegar<'a, 'p> {
                 stats.solver_time += st.solver_time;
             }
             end
+        } else if cfa.is_concurrent() && self.config.por == super::Por::Persistent {
+            let reduced = interleaving::PersistentReduction::new(&product);
+            self.run_on(&reduced, fh, sessions, stats)
         } else {
             self.run_on(&product, fh, sessions, stats)
         }
@@ -449,7 +452,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
             }
             stats.iterations += 1;
             let run = {
-                let diff = Counted::new(Difference::new(aut, &mut *fh));
+                let diff = Counted::new(Difference::new(aut, Tracked(&mut *fh)));
                 let run = automata::shortest_accepting_run(&diff, budget);
                 stats.abstraction_states += diff.expanded();
                 run
@@ -474,6 +477,20 @@ impl<'a, 'p> Cegar<'a, 'p> {
             // sequential program: the i-th state of the run).
             let locs: Vec<LocId> = std::iter::once(enc.init)
                 .chain(letters.iter().map(|a| enc.letters[*a].tgt))
+                .collect();
+            // The configuration of each position and the thread whose letter led there (for
+            // predicates scoped by configuration).
+            let confs: Vec<(Box<[u32]>, Option<u32>)> = run
+                .states
+                .iter()
+                .enumerate()
+                .map(|(i, (c, _))| {
+                    let moved = i
+                        .checked_sub(1)
+                        .and_then(|j| letters.get(j))
+                        .map(|a| aut.product().thread_of(*a));
+                    (aut.conf(c).locs.clone(), moved)
+                })
                 .collect();
             // Positions with equal states (for the perfect-sequence test).
             let state_keys: Vec<usize> = {
@@ -547,6 +564,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
                         &ssa,
                         core,
                         &locs,
+                        &confs,
                         &state_keys,
                         &letters,
                         fh,
@@ -590,6 +608,7 @@ impl Cegar<'_, '_> {
         ssa: &tracecheck::SsaTrace,
         core: Option<&BTreeSet<(usize, usize)>>,
         locs: &[LocId],
+        confs: &[(Box<[u32]>, Option<u32>)],
         state_keys: &[usize],
         letters: &[usize],
         fh: &mut FloydHoare,
@@ -643,7 +662,7 @@ impl Cegar<'_, '_> {
                 errors.push(e);
                 continue;
             }
-            add_sequence(voc, &preds, locs, fh);
+            add_sequence(voc, &preds, locs, confs, fh);
             added_any = true;
             if k + 1 < plan.len() && interpolate::is_perfect(&preds, state_keys, fh.session()) {
                 stats.perfect_sequences += 1;
@@ -677,7 +696,7 @@ impl Cegar<'_, '_> {
             if interpolate::close_ends(&mut preds, fh.session()).is_err() {
                 continue;
             }
-            add_sequence(voc, &preds, locs, fh);
+            add_sequence(voc, &preds, locs, confs, fh);
             if progress(fh, letters)? {
                 return Ok(());
             }
@@ -686,7 +705,13 @@ impl Cegar<'_, '_> {
     }
 }
 
-fn add_sequence(voc: &Vocabulary, preds: &[Term], locs: &[LocId], fh: &mut FloydHoare) {
+fn add_sequence(
+    voc: &Vocabulary,
+    preds: &[Term],
+    locs: &[LocId],
+    confs: &[(Box<[u32]>, Option<u32>)],
+    fh: &mut FloydHoare,
+) {
     let n = preds.len() - 1;
     if debug() {
         for (i, p) in preds.iter().enumerate() {
@@ -694,7 +719,10 @@ fn add_sequence(voc: &Vocabulary, preds: &[Term], locs: &[LocId], fh: &mut Floyd
         }
     }
     for i in 1..n {
-        fh.add_predicate(locs[i], &preds[i]);
+        match confs.get(i) {
+            Some((c, moved)) => fh.add_predicate_in(locs[i], c, *moved, &preds[i]),
+            None => fh.add_predicate(locs[i], &preds[i]),
+        }
     }
 }
 
@@ -707,14 +735,15 @@ pub(super) fn debug() -> bool {
 /// Does the Floyd–Hoare automaton now accept the trace (reach `false`)?
 fn progress(fh: &mut FloydHoare, letters: &[usize]) -> Result<bool, UnknownReason> {
     use crate::automata::DeterministicAutomaton;
+    let mut fh = Tracked(fh);
     let mut s = fh.initial();
     for a in letters {
         s = fh.successor(&s, a).map_err(|_| UnknownReason::Timeout)?;
-        if s == FALSE_STATE {
+        if s.1 == FALSE_STATE {
             return Ok(true);
         }
     }
-    Ok(s == FALSE_STATE)
+    Ok(s.1 == FALSE_STATE)
 }
 
 /// The certificate of the explored abstraction `CFA \ FH` (see [`proof`](super::proof)): at each
@@ -727,12 +756,12 @@ fn certificate<A: ProgramAutomaton>(
     inv: Option<&invariants::Invariants>,
 ) -> Option<BTreeMap<A::State, Term>> {
     let explored = {
-        let diff = Difference::new(aut, &mut *fh);
+        let diff = Difference::new(aut, Tracked(&mut *fh));
         automata::explore(&diff, budget)
     };
     let nfa = explored.ok()?;
     let mut at: BTreeMap<A::State, BTreeSet<StateId>> = BTreeMap::new();
-    for (l, s) in nfa.states() {
+    for (l, (_, s)) in nfa.states() {
         at.entry(l.clone()).or_default().insert(*s);
     }
     let at = at

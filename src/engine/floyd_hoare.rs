@@ -13,11 +13,20 @@
 //! the automaton of iteration `k+1` accepts every trace the automaton of iteration `k` accepts: the
 //! abstraction `CFA \ FH_k` is the iterated difference of trace abstraction.
 //!
-//! Invariant: every transition `S -a-> S'` satisfies `{∧S} a {∧S'}` (checked by [`super::hoare`]).
+//! Concurrent programs: the candidates of a transition are those of the *configuration* it leads to
+//! (see [`super::predicates`] and [`crate::engine::PredicateScope`]); [`Tracked`] is the automaton
+//! over pairs (configuration, state) that the CEGAR loop subtracts. A transition then depends on the
+//! target configuration too, and is cached per (state, letter, configuration); the Hoare-triple
+//! checker's cache is per (state, letter, predicate) and is shared by all configurations.
+//!
+//! Invariant: every transition `S -a-> S'` satisfies `{∧S} a {∧S'}` (checked by [`super::hoare`]),
+//! whatever the candidates were; so an error configuration reached only with `S = false` is reached
+//! only by infeasible traces.
 
 use super::blocks::Encoded;
+use super::cfa::Cfa;
 use super::hoare::{HoareChecker, Post, is_total};
-use super::predicates::{FALSE_STATE, Predicates, StateId, TRUE_STATE};
+use super::predicates::{ConfId, FALSE_STATE, Predicates, StateId, TRUE_STATE};
 use super::stats::Stats;
 use super::transition::Vocabulary;
 use crate::automata::DeterministicAutomaton;
@@ -37,6 +46,14 @@ pub struct FloydHoare<'a, 'p> {
     /// Frame variables no letter but a call writes (nested words, see [`Self::return_successor`]).
     fixed: std::collections::BTreeSet<super::transition::PVar>,
     deadline: Option<std::time::Instant>,
+    /// The threads of a concurrent program whose candidates are scoped by configuration.
+    cfa: Option<&'a Cfa>,
+    /// (state, letter, target configuration) → (successor, candidates considered)
+    trans_conf: HashMap<(StateId, usize, ConfId), (StateId, usize)>,
+    /// The initial configuration (scoped candidates; a constant otherwise).
+    init_conf: ConfId,
+    /// (configuration, letter) → configuration after the letter
+    conf_next: HashMap<(ConfId, usize), ConfId>,
 }
 
 /// A successor could not be computed: the run's deadline passed.
@@ -63,6 +80,111 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
             returns: HashMap::new(),
             fixed: Default::default(),
             deadline: None,
+            cfa: None,
+            trans_conf: HashMap::new(),
+            init_conf: ConfId(0),
+            conf_next: HashMap::new(),
+        }
+    }
+
+    /// Candidates per configuration of `cfa`'s threads under `scope` (concurrent programs; the
+    /// global scope keeps every predicate a candidate everywhere, as
+    /// [`Self::with_global_predicates`]). A sequential program is left as it is.
+    pub fn with_scope(mut self, cfa: &'a Cfa, scope: super::PredicateScope) -> Self {
+        if !cfa.is_concurrent() {
+            return self;
+        }
+        self.htc.set_frame_rule(true);
+        if scope == super::PredicateScope::Global {
+            self.preds.set_global(true);
+            return self;
+        }
+        let thread_of_inst = cfa
+            .locs
+            .iter()
+            .zip(&cfa.thread_of)
+            .filter(|(l, _)| l.inst != 0)
+            .map(|(l, t)| (l.inst, *t))
+            .collect();
+        self.preds.set_scoped(scope, thread_of_inst);
+        self.cfa = Some(cfa);
+        let mut locs = vec![super::interleaving::FREE; cfa.threads.len()];
+        if let Some(l) = locs.first_mut() {
+            *l = self.enc.init as u32;
+        }
+        self.init_conf = self.preds.conf(&locs);
+        self
+    }
+
+    /// The configuration after letter `a` (scoped candidates; a constant otherwise).
+    pub fn conf_after(&mut self, c: ConfId, a: usize) -> ConfId {
+        let Some(cfa) = self.cfa else {
+            return c;
+        };
+        if let Some(n) = self.conf_next.get(&(c, a)) {
+            return *n;
+        }
+        let locs = super::interleaving::locs_after(cfa, self.enc, self.preds.conf_locs(c), a);
+        let n = self.preds.conf(&locs);
+        self.conf_next.insert((c, a), n);
+        n
+    }
+
+    /// The successor of `s` under `a` into configuration `c` (scoped candidates: those of `c`;
+    /// otherwise [`DeterministicAutomaton::successor`]).
+    pub fn successor_in(
+        &mut self,
+        s: StateId,
+        a: usize,
+        c: ConfId,
+    ) -> Result<StateId, Interrupted> {
+        if !self.preds.is_scoped() {
+            return self.successor(&s, &a);
+        }
+        if s == FALSE_STATE {
+            return Ok(FALSE_STATE);
+        }
+        let n = self.preds.candidates_conf(c).len();
+        let (base, checked) = match resume(self.trans_conf.get(&(s, a, c)), n) {
+            Ok(t) => return Ok(t),
+            Err(resume_at) => resume_at,
+        };
+        self.check_deadline()?;
+        let new_cands: Vec<_> = self.preds.candidates_conf(c)[checked..].to_vec();
+        let letter = &self.enc.letters[a];
+        let post = self.htc.post(
+            self.voc,
+            &self.preds,
+            s,
+            a,
+            letter,
+            self.total[a],
+            &new_cands,
+            &mut self.stats,
+        );
+        let t = self.state_of(post, base);
+        self.trans_conf.insert((s, a, c), (t, n));
+        Ok(t)
+    }
+
+    /// Adds predicate `t` as a candidate for the configuration `locs` reached by a step of thread
+    /// `moved` (scoped candidates), unified with an equivalent recent predicate. Without scoping,
+    /// as [`Self::add_predicate`] at `loc`.
+    pub fn add_predicate_in(
+        &mut self,
+        loc: super::cfa::LocId,
+        locs: &[u32],
+        moved: Option<u32>,
+        t: &crate::smt::Term,
+    ) {
+        if !self.preds.is_scoped() {
+            return self.add_predicate(loc, t);
+        }
+        for c in conjuncts(&crate::smt::simplify(t)) {
+            if let Some(p) = self.preds.intern(self.voc, &c, &mut self.htc.session) {
+                let p = self.preds.unify_scoped(p, &mut self.htc.session);
+                self.preds.attach_conf(locs, moved, p);
+            }
         }
     }
 
@@ -121,12 +243,6 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
         Ok(t)
     }
 
-    /// Makes every predicate a candidate at every location (concurrent programs).
-    pub fn with_global_predicates(mut self, global: bool) -> Self {
-        self.preds.set_global(global);
-        self
-    }
-
     /// Adds predicate `t` (over canonical variables) as a candidate at location `loc`, unified with an
     /// equivalent candidate already there.
     pub fn add_predicate(&mut self, loc: super::cfa::LocId, t: &crate::smt::Term) {
@@ -180,6 +296,30 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
     pub fn stats(&self) -> &Stats {
         &self.stats
     }
+}
+
+/// The top-level conjuncts of `t`, flattening nested conjunctions and negated disjunctions (each
+/// conjunct of an interpolant is a candidate of its own: `{S} a {p ∧ q}` is valid iff `{S} a {p}`
+/// and `{S} a {q}` are, so splitting loses no precision, and a conjunct may hold where the whole
+/// does not).
+fn conjuncts(t: &crate::smt::Term) -> Vec<crate::smt::Term> {
+    use crate::smt::{Op, Term, TermKind};
+    let mut out = Vec::new();
+    let mut todo = vec![t.clone()];
+    while let Some(t) = todo.pop() {
+        match t.kind() {
+            TermKind::App(Op::And, args) => todo.extend(args.iter().rev().cloned()),
+            TermKind::App(Op::Not, args) if args.len() == 1 && args[0].is_app_of(&Op::Or) => {
+                todo.extend(args[0].args().iter().rev().map(Term::not))
+            }
+            _ => {
+                if !out.contains(&t) {
+                    out.push(t)
+                }
+            }
+        }
+    }
+    out
 }
 
 /// A cached transition `(successor, candidates considered)` with `cands` candidates now: the answer
@@ -267,5 +407,44 @@ impl DeterministicAutomaton for FloydHoare<'_, '_> {
         let t = self.state_of(post, base);
         self.trans.insert((*s, *a), (t, n));
         Ok(t)
+    }
+}
+
+/// The Floyd–Hoare automaton along the program's configurations: states are pairs (configuration,
+/// Floyd–Hoare state), the configuration following the letters as in the interleaving product
+/// ([`super::interleaving::locs_after`]), so that each transition can take the candidates of its
+/// target configuration ([`FloydHoare::successor_in`]). Without scoped candidates the configuration
+/// is a constant and this is the plain automaton. The `false` state is a trap (its successor is
+/// itself).
+pub struct Tracked<'f, 'a, 'p>(pub &'f mut FloydHoare<'a, 'p>);
+
+impl DeterministicAutomaton for Tracked<'_, '_, '_> {
+    type State = (ConfId, StateId);
+    type Letter = usize;
+    type Error = Interrupted;
+
+    fn initial(&self) -> (ConfId, StateId) {
+        (self.0.init_conf, TRUE_STATE)
+    }
+
+    fn is_accepting(&self, s: &(ConfId, StateId)) -> bool {
+        s.1 == FALSE_STATE
+    }
+
+    fn is_trap(&self, s: &(ConfId, StateId)) -> bool {
+        s.1 == FALSE_STATE
+    }
+
+    fn successor(
+        &mut self,
+        s: &(ConfId, StateId),
+        a: &usize,
+    ) -> Result<(ConfId, StateId), Interrupted> {
+        if s.1 == FALSE_STATE {
+            return Ok(*s);
+        }
+        let c = self.0.conf_after(s.0, *a);
+        let t = self.0.successor_in(s.1, *a, c)?;
+        Ok((c, t))
     }
 }

@@ -11,6 +11,18 @@
 //!    first `S ∧ a` is checked for satisfiability (`{S} a {false}`), then each remaining candidate
 //!    `p` with `¬p'` in a nested scope.
 //!
+//! Between 1 and 3, the **frame rule** decides triples by an implication `S ⇒ p` cached per (state,
+//! predicate), so that it is shared by every letter (in a concurrent program, the many letters of
+//! other threads). When `a` writes none of `p`'s variables (*untouched*):
+//! * `S ⇒ p` makes `{S} a {p}` valid (`p`'s variables keep their values; an assume only strengthens);
+//! * `S ⇏ p` makes it invalid when `a` is *total* (every pre-state has a successor), or when `S ∧ a`
+//!   is satisfiable and `a`'s variables are disjoint from those of `S` and `p` and `a` applies no
+//!   uninterpreted function (then a model of `S ∧ ¬p` and one of `a` combine).
+//!
+//! The implication is learnt from the solver's answers to triples: an invalid untouched triple
+//! shows `S ∧ ¬p` satisfiable; a valid one shows `S ⇒ p` when the triple is *decided* by the
+//! implication as above (`S ∧ a ∧ ¬p'` is then equisatisfiable with `S ∧ ¬p`).
+//!
 //! Soundness: a triple is reported valid only if the solver answered `unsat` or a rule proves it; an
 //! `unknown` answer counts as invalid (the automaton becomes less precise, never wrong) and is
 //! remembered, so that a lack of progress can be explained.
@@ -39,6 +51,13 @@ pub struct HoareChecker {
     /// implies invalidity for every `S' ⊆ S`.
     valid_at: HashMap<(usize, PredId), Vec<StateId>>,
     invalid_at: HashMap<(usize, PredId), Vec<StateId>>,
+    /// `S ⇒ p`, learnt per (state, predicate) for the frame rule (see the module comment).
+    implied: HashMap<(StateId, PredId), bool>,
+    /// Per letter: the SMT variables of its formula, and whether it applies an uninterpreted
+    /// function.
+    letter_vars: HashMap<usize, (std::collections::HashSet<crate::smt::Var>, bool)>,
+    /// Apply the frame rule (concurrent programs).
+    frame: bool,
     /// The last solver `unknown` reason, if any.
     pub last_unknown: Option<crate::smt::UnknownKind>,
 }
@@ -122,8 +141,17 @@ impl HoareChecker {
             cache: HashMap::new(),
             valid_at: HashMap::new(),
             invalid_at: HashMap::new(),
+            implied: HashMap::new(),
+            letter_vars: HashMap::new(),
+            frame: false,
             last_unknown: None,
         }
+    }
+
+    /// Turns the frame rule (see the module comment) on or off (off by default; the engine turns
+    /// it on for concurrent programs).
+    pub fn set_frame_rule(&mut self, on: bool) {
+        self.frame = on;
     }
 
     /// Looks a triple up: exactly, then by coverage.
@@ -206,6 +234,9 @@ impl HoareChecker {
         }
         let mut holds = Vec::new();
         let mut todo = Vec::new();
+        // For the frame rule: is `S ∧ a` known satisfiable, and which SMT variables does `S` use?
+        let sat_known = self.cache.get(&(state, letter_id, FALSE)) == Some(&false);
+        let mut state_vars: Option<std::collections::HashSet<crate::smt::Var>> = None;
         for &p in candidates {
             if p == FALSE {
                 continue;
@@ -218,11 +249,29 @@ impl HoareChecker {
                 continue;
             }
             let pv = &preds.get(p).vars;
-            if pre.contains(&p) && letter.tf.writes.iter().all(|x| !pv.contains(x)) {
+            let untouched = letter.tf.writes.iter().all(|x| !pv.contains(x));
+            if pre.contains(&p) && untouched {
                 stats.htc_syntactic += 1;
                 self.cache.insert((state, letter_id, p), true);
                 holds.push(p);
                 continue;
+            }
+            if self.frame
+                && untouched
+                && let Some(&implied) = self.implied.get(&(state, p))
+            {
+                let decided = implied
+                    || total
+                    || (sat_known
+                        && self.disjoint(preds, state, &mut state_vars, letter_id, letter, p));
+                if decided {
+                    stats.htc_frame += 1;
+                    self.record(state, letter_id, p, implied);
+                    if implied {
+                        holds.push(p);
+                    }
+                    continue;
+                }
             }
             todo.push(p);
         }
@@ -250,6 +299,7 @@ impl HoareChecker {
                 }
             }
         }
+        let sat_known = self.cache.get(&(state, letter_id, FALSE)) == Some(&false);
         for p in todo {
             stats.htc_smt += 1;
             let post = primed(voc, &preds.get(p).term, letter);
@@ -266,6 +316,18 @@ impl HoareChecker {
                 }
             };
             self.record(state, letter_id, p, valid);
+            // Learn `S ⇒ p` for the frame rule (see the module comment).
+            let pv = &preds.get(p).vars;
+            if self.frame && letter.tf.writes.iter().all(|x| !pv.contains(x)) {
+                if !valid {
+                    self.implied.insert((state, p), false);
+                } else if total
+                    || (sat_known
+                        && self.disjoint(preds, state, &mut state_vars, letter_id, letter, p))
+                {
+                    self.implied.insert((state, p), true);
+                }
+            }
             if valid {
                 holds.push(p);
             }
@@ -384,6 +446,41 @@ impl HoareChecker {
         Post::Holds(holds)
     }
 
+    /// Are the letter's SMT variables disjoint from those of `S` and `p`, and is it free of
+    /// uninterpreted functions? (`state_vars` caches those of `S` for one post.)
+    fn disjoint(
+        &mut self,
+        preds: &Predicates,
+        state: StateId,
+        state_vars: &mut Option<std::collections::HashSet<crate::smt::Var>>,
+        letter_id: usize,
+        letter: &Letter,
+        p: PredId,
+    ) -> bool {
+        let (avars, uf) = self.letter_vars.entry(letter_id).or_insert_with(|| {
+            let f = &letter.tf.formula;
+            let vars = f.free_vars().into_iter().map(|v| base_var(&v)).collect();
+            (vars, !f.symbols().funs.is_empty())
+        });
+        if *uf {
+            return false;
+        }
+        let svars = state_vars.get_or_insert_with(|| {
+            preds
+                .state_preds(state)
+                .iter()
+                .flat_map(|q| preds.get(*q).term.free_vars())
+                .map(|v| base_var(&v))
+                .collect()
+        });
+        let pvars = preds.get(p).term.free_vars();
+        !pvars
+            .iter()
+            .map(base_var)
+            .chain(svars.iter().cloned())
+            .any(|v| avars.contains(&v))
+    }
+
     /// Is `{pre} letter {post}` valid for arbitrary terms (used for checks outside the automaton)?
     pub fn check_triple(
         &mut self,
@@ -418,5 +515,17 @@ pub fn primed(voc: &Vocabulary, p: &Term, letter: &Letter) -> Term {
         p.clone()
     } else {
         p.substitute(&map)
+    }
+}
+
+/// A variable's pre-state name: a post variable `x@post` stands for its program variable `x` (for
+/// comparing the variables of letters and predicates).
+fn base_var(v: &crate::smt::Var) -> crate::smt::Var {
+    match v.name.strip_suffix("@post") {
+        Some(base) => crate::smt::Var {
+            name: base.into(),
+            ..v.clone()
+        },
+        None => v.clone(),
     }
 }

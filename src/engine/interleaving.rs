@@ -21,6 +21,10 @@
 //! Accepting: some thread is at an error location or at the limit marker. Invariant: every
 //! interleaving of the threads' letters that the program can execute is a path of this automaton,
 //! and vice versa up to the data constraints the letters carry (thread-id matches, assumes).
+//!
+//! Reductions the CEGAR loop may run on instead: the sleep-set reduction
+//! ([`crate::automata::SleepSetReduction`]) under [`independent`], and thread-based persistent sets
+//! ([`PersistentReduction`], with its soundness argument).
 
 use super::blocks::Encoded;
 use super::cfa::{Cfa, EdgeKind, LocId};
@@ -46,6 +50,34 @@ impl Conf {
     pub fn main_loc(&self) -> LocId {
         self.locs[0] as LocId
     }
+}
+
+/// The thread locations after letter `a` from `locs`, whether or not `a` is enabled there (the
+/// location part of [`Interleaving::step`]): the letter's thread moves to the letter's target, a
+/// fork puts the forked thread at its entry, a join frees the joined thread.
+pub fn locs_after(cfa: &Cfa, enc: &Encoded, locs: &[u32], a: usize) -> Box<[u32]> {
+    let letter = &enc.letters[a];
+    let mut next: Box<[u32]> = locs.into();
+    if let Some(l) = next.get_mut(cfa.thread_of[letter.src] as usize) {
+        *l = letter.tgt as u32;
+    }
+    match letter.kind {
+        EdgeKind::Fork { thread } => {
+            if let (Some(l), Some(th)) = (
+                next.get_mut(thread as usize),
+                cfa.threads.get(thread as usize),
+            ) {
+                *l = th.entry as u32;
+            }
+        }
+        EdgeKind::Join { thread } => {
+            if let Some(l) = next.get_mut(thread as usize) {
+                *l = FREE;
+            }
+        }
+        _ => {}
+    }
+    next
 }
 
 /// The interleaving product of the threads of `cfa` under the encoding `enc`.
@@ -127,7 +159,7 @@ impl<'a> Interleaving<'a> {
             return None;
         }
         let mut next = c.clone();
-        next.locs[t] = letter.tgt as u32;
+        next.locs = locs_after(self.cfa, self.enc, &c.locs, a);
         if self.lockstep {
             let head = self.cfa.locs[letter.tgt].kind == crate::ir::LocKind::LoopHead;
             next.turn = if head {
@@ -151,7 +183,6 @@ impl<'a> Interleaving<'a> {
                 if lowest != thread {
                     return None;
                 }
-                next.locs[thread as usize] = th.entry as u32;
             }
             EdgeKind::ForkLimit { pool } => {
                 if self.cfa.pools[pool as usize]
@@ -167,7 +198,6 @@ impl<'a> Interleaving<'a> {
                 if c.locs[thread as usize] != th.exit as u32 || thread as usize == t {
                     return None;
                 }
-                next.locs[thread as usize] = FREE;
             }
             EdgeKind::AtomicBegin => {
                 next.atomic = Some(match c.atomic {
@@ -378,4 +408,244 @@ pub fn commute(
     let r = session.check_sat();
     session.pop();
     r == crate::smt::SatResult::Unsat
+}
+
+/// Thread-based persistent sets (Godefroid 1996; Ultimate GemCutter's `ThreadBasedPersistentSets`,
+/// design notes §5.2): at each configuration only the enabled letters of a set `T` of threads are
+/// explored. `T` is closed under
+/// * **error conflicts**: every thread that is in use and may still reach an error location or the
+///   limit marker (itself or through the threads it may fork) is in `T`;
+/// * **enabling conflicts**: a letter of a thread in `T` that is not enabled brings in whoever may
+///   enable it: a join of `v` brings `v` (if `v` is free: every thread that may fork it); a fork of
+///   an instance that is not the lowest free one, every thread that may fork or join an instance
+///   of that statement; the "all instances in use" letter, every thread that may fork one (threads
+///   "that may" are those in use with such a letter in their future);
+/// * **commutativity conflicts**: a thread (in use) with a future letter — any letter reachable from
+///   its location in its own graph, or in the graph of a thread it may fork — dependent with an
+///   enabled letter of `T` is in `T`.
+///
+/// Among the seeds (each enabled thread) the smallest set is taken (ties: preference order).
+///
+/// Why every error configuration stays reachable (by an equivalent word, so a proof of the reduced
+/// language covers every error trace): take an error word `w` from `c`. No thread of `T` moves in
+/// `w` before `w`'s first letter of `P` (their letters at `c` are in `P`, or joins of threads of `T`,
+/// which cannot move either). If `w` has no letter of `P`, the error is reached by a thread outside
+/// `T` or one it forked — but every thread that may reach an error is in `T`. Otherwise the first
+/// letter `a ∈ P` in `w` is independent of every letter before it (they are future letters of
+/// threads outside `T`), so `w ≡ a·w'`, and induction on the length of `w` applies from `c·a`.
+/// Independence is the syntactic relation [`independent`], a commutativity relation of the product
+/// (the lockstep turn is part of the configuration but changes no enabledness).
+pub struct PersistentReduction<'a, 'b> {
+    pub inner: &'b Interleaving<'a>,
+    /// Per location: the letters reachable from it in its thread's graph and in the graphs of the
+    /// threads it may fork (sorted), and whether an error location or the limit marker is reachable.
+    future: Vec<(Vec<usize>, bool)>,
+    cache: std::cell::RefCell<std::collections::HashMap<Conf, Vec<usize>>>,
+    indep: std::cell::RefCell<std::collections::HashMap<(usize, usize), bool>>,
+}
+
+impl<'a, 'b> PersistentReduction<'a, 'b> {
+    pub fn new(inner: &'b Interleaving<'a>) -> Self {
+        let (cfa, enc) = (inner.cfa, inner.enc);
+        let n = cfa.locs.len();
+        // Locations reachable from each location: along letters, and from a fork letter into the
+        // forked thread's entry. A fixpoint over the (small) location graph.
+        let succ = |l: usize| -> Vec<usize> {
+            let mut out = Vec::new();
+            for &a in &enc.out[l] {
+                let letter = &enc.letters[a];
+                out.push(letter.tgt);
+                if let EdgeKind::Fork { thread } = letter.kind
+                    && let Some(th) = cfa.threads.get(thread as usize)
+                {
+                    out.push(th.entry);
+                }
+            }
+            out
+        };
+        let mut future = Vec::with_capacity(n);
+        for l in 0..n {
+            let mut seen = vec![false; n];
+            let mut stack = vec![l];
+            let mut letters = std::collections::BTreeSet::new();
+            let mut error = false;
+            while let Some(q) = stack.pop() {
+                if std::mem::replace(&mut seen[q], true) {
+                    continue;
+                }
+                error |= cfa.error_of(q).is_some() || cfa.limit == Some(q);
+                letters.extend(enc.out[q].iter().copied());
+                stack.extend(succ(q));
+            }
+            future.push((letters.into_iter().collect(), error));
+        }
+        PersistentReduction {
+            inner,
+            future,
+            cache: Default::default(),
+            indep: Default::default(),
+        }
+    }
+
+    fn independent(&self, a: usize, b: usize) -> bool {
+        let key = (a.min(b), a.max(b));
+        if let Some(&r) = self.indep.borrow().get(&key) {
+            return r;
+        }
+        let r = independent(self.inner.cfa, self.inner.enc, a, b);
+        self.indep.borrow_mut().insert(key, r);
+        r
+    }
+
+    /// The persistent set of `c` (a subset of its enabled letters, in their order).
+    fn persistent(&self, c: &Conf) -> Vec<usize> {
+        if let Some(p) = self.cache.borrow().get(c) {
+            return p.clone();
+        }
+        let enabled = self.inner.enabled_letters(c);
+        let p = self.compute(c, &enabled);
+        self.cache.borrow_mut().insert(c.clone(), p.clone());
+        p
+    }
+
+    fn compute(&self, c: &Conf, enabled: &[usize]) -> Vec<usize> {
+        let (cfa, enc) = (self.inner.cfa, self.inner.enc);
+        let n = c.locs.len();
+        let thread = |a: usize| cfa.thread_of[enc.letters[a].src] as usize;
+        let mut seeds: Vec<usize> = Vec::new();
+        for &a in enabled {
+            if !seeds.contains(&thread(a)) {
+                seeds.push(thread(a));
+            }
+        }
+        if c.atomic.is_some() || seeds.len() <= 1 {
+            return enabled.to_vec();
+        }
+        let in_use = |t: usize| c.locs[t] != FREE;
+        let mut best: Option<Vec<usize>> = None;
+        for &seed in &seeds {
+            let mut in_t = vec![false; n];
+            let mut todo = vec![seed];
+            for t in 0..n {
+                if in_use(t) && self.future[c.locs[t] as usize].1 {
+                    todo.push(t);
+                }
+            }
+            let mut give_up = false;
+            while let Some(u) = todo.pop() {
+                if std::mem::replace(&mut in_t[u], true) {
+                    continue;
+                }
+                // The threads in use with a future letter of the given kind.
+                let having = |kind: &dyn Fn(EdgeKind) -> bool| -> Vec<usize> {
+                    (0..n)
+                        .filter(|&w| {
+                            in_use(w)
+                                && self.future[c.locs[w] as usize]
+                                    .0
+                                    .iter()
+                                    .any(|&b| kind(enc.letters[b].kind))
+                        })
+                        .collect()
+                };
+                if !in_use(u) {
+                    // A join waits for a free thread: whoever may fork it (directly or through
+                    // the threads it forks) joins `T`, so it cannot start outside `P`.
+                    todo.extend(having(&|k| k == EdgeKind::Fork { thread: u as u32 }));
+                    continue;
+                }
+                let loc = c.locs[u] as usize;
+                for &a in &enc.out[loc] {
+                    if enabled.contains(&a) {
+                        // Commutativity conflicts with the threads outside `T`.
+                        for (w, &inside) in in_t.iter().enumerate() {
+                            if inside || !in_use(w) || todo.contains(&w) {
+                                continue;
+                            }
+                            let fut = &self.future[c.locs[w] as usize].0;
+                            if fut.iter().any(|&b| !self.independent(a, b)) {
+                                todo.push(w);
+                            }
+                        }
+                    } else {
+                        // A letter that is not enabled: whoever may enable it joins `T`.
+                        let pool_of = |t: u32| cfa.threads.get(t as usize).and_then(|th| th.pool);
+                        match enc.letters[a].kind {
+                            EdgeKind::Join { thread: v } => todo.push(v as usize),
+                            // All instances in use: needs forks of the statement's instances.
+                            EdgeKind::ForkLimit { pool } => todo.extend(having(&|k| {
+                                matches!(k, EdgeKind::Fork { thread } if pool_of(thread) == Some(pool))
+                            })),
+                            // The lowest free instance: needs forks or joins of the instances.
+                            EdgeKind::Fork { thread } => {
+                                let pool = pool_of(thread);
+                                todo.extend(having(&|k| match k {
+                                    EdgeKind::Fork { thread: x } | EdgeKind::Join { thread: x } => {
+                                        pool_of(x) == pool
+                                    }
+                                    _ => false,
+                                }))
+                            }
+                            _ => give_up = true,
+                        }
+                    }
+                }
+                if give_up {
+                    break;
+                }
+            }
+            if give_up {
+                return enabled.to_vec();
+            }
+            let p: Vec<usize> = enabled
+                .iter()
+                .copied()
+                .filter(|&a| in_t[thread(a)])
+                .collect();
+            if !p.is_empty() && best.as_ref().is_none_or(|b| p.len() < b.len()) {
+                best = Some(p);
+            }
+        }
+        best.unwrap_or_else(|| enabled.to_vec())
+    }
+}
+
+impl Automaton for PersistentReduction<'_, '_> {
+    type State = Conf;
+    type Letter = usize;
+
+    fn initial_states(&self) -> Vec<Conf> {
+        self.inner.initial_states()
+    }
+
+    fn is_accepting(&self, c: &Conf) -> bool {
+        self.inner.is_accepting(c)
+    }
+
+    fn enabled_letters(&self, c: &Conf) -> Vec<usize> {
+        self.persistent(c)
+    }
+
+    fn successor(&self, c: &Conf, a: &usize) -> Vec<Conf> {
+        if !self.persistent(c).contains(a) {
+            return Vec::new();
+        }
+        self.inner.successor(c, a)
+    }
+
+    fn successors(&self, c: &Conf) -> Vec<(usize, Conf)> {
+        self.persistent(c)
+            .into_iter()
+            .filter_map(|a| self.inner.step(c, a).map(|n| (a, n)))
+            .collect()
+    }
+}
+
+impl ProgramAutomaton for PersistentReduction<'_, '_> {
+    fn conf<'s>(&self, s: &'s Conf) -> &'s Conf {
+        s
+    }
+    fn product(&self) -> &Interleaving<'_> {
+        self.inner
+    }
 }

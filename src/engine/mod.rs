@@ -117,8 +117,12 @@ pub enum Por {
     None,
     /// Sleep sets: one representative per class of interleavings that differ only in the order of
     /// independent letters.
-    #[default]
     Sleep,
+    /// Thread-based persistent sets: only the enabled letters of a set of threads that no other
+    /// thread's future letters conflict with ([`interleaving::PersistentReduction`]). The default:
+    /// the best measured on T3 (BENCHMARKS.md).
+    #[default]
+    Persistent,
 }
 
 /// The preference order of the reduction: which interleaving represents its class.
@@ -129,6 +133,24 @@ pub enum PorOrder {
     Serial,
     /// Threads take turns at loop heads (one loop iteration per thread), GemCutter's lockstep order.
     Lockstep,
+}
+
+/// Where an interpolant of a concurrent program is a candidate predicate of the Floyd–Hoare
+/// automaton ([`predicates`]): at the configurations that agree with the one where it occurred on
+/// the selected threads. Only precision and speed depend on it (every transition is a checked
+/// Hoare triple).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PredicateScope {
+    /// Everywhere.
+    Global,
+    /// On every thread (the exact configuration).
+    Configuration,
+    /// On the threads whose local variables the predicate mentions (a predicate over globals only
+    /// is a candidate everywhere).
+    Threads,
+    /// On those threads and the thread whose letter led to the configuration.
+    #[default]
+    ThreadsMoved,
 }
 
 /// The property to decide.
@@ -175,6 +197,8 @@ pub struct Config {
     pub por: Por,
     /// The preference order of the reduction.
     pub por_order: PorOrder,
+    /// Where the predicates of a concurrent program are candidates.
+    pub predicate_scope: PredicateScope,
 }
 
 impl Default for Config {
@@ -194,8 +218,9 @@ impl Default for Config {
             bounded_integers: false,
             check_proof: false,
             proof: false,
-            por: Por::Sleep,
+            por: Por::Persistent,
             por_order: PorOrder::Serial,
+            predicate_scope: PredicateScope::default(),
         }
     }
 }

@@ -8,13 +8,26 @@
 //! per transition few; the interpolant of position `i` of a refuted trace is always a candidate at the
 //! trace's `i`-th location, which guarantees progress).
 //!
+//! Concurrent programs (Ultimate's conservative successor selection lifted to configurations, design
+//! notes §3.2/§5): a predicate is attached to the *configuration* (the tuple of thread locations)
+//! where an interpolant occurred, projected onto the threads selected by the [`PredicateScope`] —
+//! every thread, the threads whose local variables the predicate mentions, those plus the thread
+//! whose letter led to the configuration, or none (a candidate everywhere). A predicate is a
+//! candidate at every configuration that agrees with one of its projections. Interpolant `i` of a
+//! refuted trace is always a candidate at the trace's `i`-th configuration (each projection is a
+//! projection of that configuration), which keeps progress. The scope only selects which triples the
+//! Floyd–Hoare automaton tries; each transition is still a checked Hoare triple, so the scope changes
+//! precision and speed, never soundness.
+//!
 //! A Floyd–Hoare automaton state is a set of predicates (their conjunction), interned as a
-//! [`StateId`]. Invariant: the state containing [`FALSE`] is exactly `{FALSE}`.
+//! [`StateId`]. Invariant: the state containing [`FALSE`] is exactly `{FALSE}`; the candidates of a
+//! location or configuration only grow, in attachment order (the automaton's caches rely on it).
 
+use super::PredicateScope;
 use super::cfa::LocId;
 use super::transition::{PVar, Vocabulary, pvars_of};
 use crate::smt::{SatResult, Session, Term};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PredId(pub u32);
@@ -23,6 +36,13 @@ pub struct PredId(pub u32);
 pub struct StateId(pub u32);
 
 pub const FALSE: PredId = PredId(0);
+
+/// An interned configuration (thread locations) of a concurrent program; see [`Predicates::conf`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConfId(pub u32);
+
+/// A projection of a configuration: (thread, location) pairs, sorted by thread.
+type Pattern = Box<[(u32, u32)]>;
 
 /// How many of a location's most recent candidates a new predicate is compared with semantically.
 pub const UNIFY_WINDOW: usize = 24;
@@ -54,6 +74,32 @@ pub struct Predicates {
     /// Every predicate is a candidate everywhere (concurrent programs: a predicate found at one
     /// interleaving's location must be available wherever another interleaving passes).
     global: bool,
+    /// Configuration-scoped candidates (concurrent programs), if set.
+    confs: Option<Confs>,
+}
+
+/// The configuration-scoped candidates of a concurrent program (see the module comment).
+struct Confs {
+    scope: PredicateScope,
+    /// The thread owning each procedure instance's variables (globals: none).
+    thread_of_inst: HashMap<u32, u32>,
+    /// Every (predicate, projection) attached, in attachment order.
+    patterns: Vec<(PredId, Pattern)>,
+    seen: HashSet<(PredId, Pattern)>,
+    /// Distinct attached predicates, in attachment order (for unification).
+    recent: Vec<PredId>,
+    ids: HashMap<Box<[u32]>, ConfId>,
+    locs: Vec<Box<[u32]>>,
+    /// Per configuration: its candidates and how many of `patterns` they reflect.
+    cands: Vec<(Vec<PredId>, usize)>,
+}
+
+impl Confs {
+    fn matches(pattern: &[(u32, u32)], locs: &[u32]) -> bool {
+        pattern
+            .iter()
+            .all(|&(t, l)| locs.get(t as usize) == Some(&l))
+    }
 }
 
 impl Default for Predicates {
@@ -74,6 +120,7 @@ impl Predicates {
             states: Vec::new(),
             by_state: HashMap::new(),
             global: false,
+            confs: None,
         };
         p.by_term.insert(Term::ff(), Some(FALSE));
         p.by_term.insert(Term::tt(), None);
@@ -86,6 +133,148 @@ impl Predicates {
     /// Makes every predicate a candidate at every location (see the field).
     pub fn set_global(&mut self, global: bool) {
         self.global = global;
+    }
+
+    /// Makes predicates candidates per configuration (concurrent programs): `thread_of_inst` maps
+    /// each procedure instance to the thread running it (its locals belong to that thread).
+    pub fn set_scoped(&mut self, scope: PredicateScope, thread_of_inst: HashMap<u32, u32>) {
+        self.confs = Some(Confs {
+            scope,
+            thread_of_inst,
+            patterns: Vec::new(),
+            seen: HashSet::new(),
+            recent: Vec::new(),
+            ids: HashMap::new(),
+            locs: Vec::new(),
+            cands: Vec::new(),
+        });
+    }
+
+    /// Are candidates kept per configuration?
+    pub fn is_scoped(&self) -> bool {
+        self.confs.is_some()
+    }
+
+    /// Interns a configuration (its thread locations). Only meaningful when scoped.
+    pub fn conf(&mut self, locs: &[u32]) -> ConfId {
+        let Some(c) = self.confs.as_mut() else {
+            return ConfId(0);
+        };
+        if let Some(id) = c.ids.get(locs) {
+            return *id;
+        }
+        let id = ConfId(c.locs.len() as u32);
+        c.locs.push(locs.into());
+        c.ids.insert(locs.into(), id);
+        c.cands.push((Vec::new(), 0));
+        id
+    }
+
+    /// The thread locations of an interned configuration.
+    pub fn conf_locs(&self, c: ConfId) -> &[u32] {
+        self.confs
+            .as_ref()
+            .and_then(|cs| cs.locs.get(c.0 as usize))
+            .map_or(&[], |l| l)
+    }
+
+    /// The threads whose local variables `p` mentions.
+    fn threads_of(&self, p: PredId) -> BTreeSet<u32> {
+        let Some(c) = &self.confs else {
+            return BTreeSet::new();
+        };
+        self.get(p)
+            .vars
+            .iter()
+            .filter_map(|x| match x {
+                PVar::Var { inst, .. } | PVar::Old { inst, .. } if *inst != 0 => {
+                    c.thread_of_inst.get(inst).copied()
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Makes `p` a candidate at every configuration that agrees with `locs` on the threads the scope
+    /// selects (`moved`: the thread whose letter led to `locs`, if any); returns whether that is new.
+    pub fn attach_conf(&mut self, locs: &[u32], moved: Option<u32>, p: PredId) -> bool {
+        if p == FALSE {
+            return false;
+        }
+        let Some(scope) = self.confs.as_ref().map(|c| c.scope) else {
+            return false;
+        };
+        let threads: BTreeSet<u32> = match scope {
+            PredicateScope::Global => BTreeSet::new(),
+            PredicateScope::Configuration => (0..locs.len() as u32).collect(),
+            PredicateScope::Threads => self.threads_of(p),
+            PredicateScope::ThreadsMoved => {
+                let mut t = self.threads_of(p);
+                t.extend(moved);
+                t
+            }
+        };
+        let pattern: Pattern = threads
+            .into_iter()
+            .filter_map(|t| locs.get(t as usize).map(|&l| (t, l)))
+            .collect();
+        let Some(c) = self.confs.as_mut() else {
+            return false;
+        };
+        if !c.seen.insert((p, pattern.clone())) {
+            return false;
+        }
+        if !c.recent.contains(&p) {
+            c.recent.push(p);
+        }
+        c.patterns.push((p, pattern));
+        true
+    }
+
+    /// The candidates at configuration `conf` (scoped), in attachment order (append-only).
+    pub fn candidates_conf(&mut self, conf: ConfId) -> &[PredId] {
+        let Some(c) = self.confs.as_mut() else {
+            return &[];
+        };
+        let k = conf.0 as usize;
+        let Some((list, scanned)) = c.cands.get_mut(k) else {
+            return &[];
+        };
+        let locs = &c.locs[k];
+        for (p, pattern) in &c.patterns[*scanned..] {
+            if Confs::matches(pattern, locs) && !list.contains(p) {
+                list.push(*p);
+            }
+        }
+        *scanned = c.patterns.len();
+        list
+    }
+
+    /// The representative of `p`'s equivalence class among the most recent predicates attached
+    /// anywhere (scoped candidates; as [`Self::unify_at`]).
+    pub fn unify_scoped(&mut self, p: PredId, session: &mut Session) -> PredId {
+        if p == FALSE {
+            return p;
+        }
+        let Some(c) = &self.confs else {
+            return p;
+        };
+        if c.recent.contains(&p) {
+            return p;
+        }
+        let start = c.recent.len().saturating_sub(UNIFY_WINDOW);
+        let recent: Vec<PredId> = c.recent[start..].to_vec();
+        let tp = self.get(p).term.clone();
+        for &q in recent.iter().rev() {
+            if self.get(q).vars != self.get(p).vars {
+                continue;
+            }
+            let tq = self.get(q).term.clone();
+            if implies(session, &tp, &tq) && implies(session, &tq, &tp) {
+                return q;
+            }
+        }
+        p
     }
 
     fn key(&self, loc: LocId) -> LocId {

@@ -15,6 +15,8 @@ pub struct Stats {
     pub htc_cache: usize,
     pub htc_syntactic: usize,
     pub htc_smt: usize,
+    /// Hoare triples decided by the frame rule (a cached implication, see `engine::hoare`).
+    pub htc_frame: usize,
     pub solver_calls: usize,
     #[serde(serialize_with = "secs")]
     pub solver_time: Duration,
@@ -47,6 +49,7 @@ impl Stats {
         self.htc_cache += other.htc_cache;
         self.htc_syntactic += other.htc_syntactic;
         self.htc_smt += other.htc_smt;
+        self.htc_frame += other.htc_frame;
         self.qe_time += other.qe_time;
         self.qe_solver_calls += other.qe_solver_calls;
         self.quantified_predicates += other.quantified_predicates;
@@ -55,6 +58,12 @@ impl Stats {
 
     pub fn to_text(&self) -> String {
         let mut text = self.base_text();
+        if self.htc_frame > 0 {
+            text.push_str(&format!(
+                "  frame rule: {} Hoare triples decided by a cached implication\n",
+                self.htc_frame
+            ));
+        }
         if self.commutativity_checks > 0 {
             text.push_str(&format!(
                 "  partial-order reduction: {} semantic commutativity checks\n",
