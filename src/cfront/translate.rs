@@ -376,6 +376,10 @@ pub struct Translator<'a> {
     mem: MemUse,
     /// Temporaries holding the base of a fresh allocation (its `void *` may become a `char *`).
     fresh: BTreeSet<String>,
+    /// The bytes of each string literal (without the terminating zero); those used as pointers are
+    /// objects of static storage, allocated by `finish`.
+    strings: Vec<Vec<u8>>,
+    used_strings: BTreeSet<usize>,
 }
 
 /// The fork counter: the thread id of the next `pthread_create` (as Ultimate's `#pthreadsForks`).
@@ -540,6 +544,8 @@ impl<'a> Translator<'a> {
             var_keys: HashMap::new(),
             mem: MemUse::default(),
             fresh: BTreeSet::new(),
+            strings: Vec::new(),
+            used_strings: BTreeSet::new(),
         }
     }
 
@@ -1676,6 +1682,7 @@ impl<'a> Translator<'a> {
                 self.global_init(&root, ini, span, &mut inits)?;
             }
         }
+        self.string_objects(main_span, &mut decls, &mut modifies, &mut allocs)?;
         if self.mem.valid {
             init.push(assign(
                 lhs(mem::VALID, vec![int(0, main_span)], main_span),
@@ -2625,10 +2632,21 @@ impl<'a> Translator<'a> {
                 Ok((v, t)) => Ok(TV::int(lit(&v, span), t)),
                 Err(w) => unsupported(w, span),
             },
-            c::Expression::StringLiteral(_) => Ok(TV {
-                v: V::Bool(boolean(true, span)),
-                ty: CType::Str,
-            }),
+            c::Expression::StringLiteral(pieces) => {
+                // the value is the index of its bytes in `strings` (-1: not decoded), used when
+                // it decays to a pointer
+                let k = match string_bytes(&pieces.node) {
+                    Some(bytes) => {
+                        self.strings.push(bytes);
+                        self.strings.len() as i64 - 1
+                    }
+                    None => -1,
+                };
+                Ok(TV {
+                    v: V::Int(int(k, span)),
+                    ty: CType::Str,
+                })
+            }
             c::Expression::Member(_) => {
                 let p = self.lvalue(e, out)?;
                 self.read_place(&p, true, span, out)
@@ -4054,6 +4072,56 @@ fn nondet_type(suffix: &str) -> Option<IntTy> {
     })
 }
 
+/// The bytes of a string literal (the pieces of a concatenation, each with its quotes); `None`: a
+/// wide or prefixed literal, or an escape not decoded.
+fn string_bytes(pieces: &[String]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    for p in pieces {
+        let inner = p.strip_prefix('"')?.strip_suffix('"')?;
+        let b = inner.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] != b'\\' {
+                out.push(b[i]);
+                i += 1;
+                continue;
+            }
+            let e = *b.get(i + 1)?;
+            i += 2;
+            let v: u32 = match e {
+                b'n' => 10,
+                b't' => 9,
+                b'r' => 13,
+                b'\\' => 92,
+                b'\'' => 39,
+                b'"' => 34,
+                b'a' => 7,
+                b'b' => 8,
+                b'f' => 12,
+                b'v' => 11,
+                b'?' => 63,
+                b'x' => {
+                    let start = i;
+                    while i < b.len() && b[i].is_ascii_hexdigit() {
+                        i += 1;
+                    }
+                    u32::from_str_radix(std::str::from_utf8(&b[start..i]).ok()?, 16).ok()?
+                }
+                b'0'..=b'7' => {
+                    let start = i - 1;
+                    while i < b.len() && i < start + 3 && (b'0'..=b'7').contains(&b[i]) {
+                        i += 1;
+                    }
+                    u32::from_str_radix(std::str::from_utf8(&b[start..i]).ok()?, 8).ok()?
+                }
+                _ => return None,
+            };
+            out.push(u8::try_from(v).ok()?);
+        }
+    }
+    Some(out)
+}
+
 /// The value of a character constant such as `'a'`, `'\n'`, `'\x41'`, `'\0'` (type `int`; a plain
 /// `char` is signed, so `'\xff'` is -1).
 fn char_value(s: &str) -> Option<BigInt> {
@@ -4088,4 +4156,21 @@ fn char_value(s: &str) -> Option<BigInt> {
         return None;
     }
     Some(BigInt::from(if v > 127 { v - 256 } else { v }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::string_bytes;
+
+    #[test]
+    fn string_literal_bytes() {
+        let s = |p: &[&str]| string_bytes(&p.iter().map(|x| x.to_string()).collect::<Vec<_>>());
+        assert_eq!(s(&["\"ab\""]), Some(b"ab".to_vec()));
+        assert_eq!(s(&["\"a\"", "\"b\""]), Some(b"ab".to_vec()));
+        assert_eq!(s(&["\"\\n\\t\\\\\\\"\""]), Some(vec![10, 9, 92, 34]));
+        assert_eq!(s(&["\"\\x41\\101\\0\""]), Some(vec![65, 65, 0]));
+        assert_eq!(s(&["\"\\xfff\""]), None, "out of range for a char");
+        assert_eq!(s(&["L\"w\""]), None, "wide literal");
+        assert_eq!(s(&["\"\\q\""]), None, "unknown escape");
+    }
 }

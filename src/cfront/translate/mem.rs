@@ -411,6 +411,21 @@ impl<'a> Translator<'a> {
     /// An array (variable or in memory) used as a value: the pointer to its first element. An
     /// array held in Boogie variables restarts the translation with it in memory.
     pub(super) fn decay(&mut self, tv: TV, span: Span) -> R<TV> {
+        if let (CType::Str, V::Int(e)) = (&tv.ty, &tv.v) {
+            // a string literal: its object of static storage (allocated by `finish`)
+            let Some(k) = as_lit(e).and_then(|k| k.to_usize()) else {
+                return unsupported(
+                    "string literal with a prefix or an escape not decoded",
+                    span,
+                );
+            };
+            self.used_strings.insert(k);
+            return Ok(TV::ptr(
+                var(&format!("#str~{k}"), span),
+                int(0, span),
+                CType::Int(IntTy::CHAR),
+            ));
+        }
         let CType::Array(elem, _) = &tv.ty else {
             return Ok(tv);
         };
@@ -450,7 +465,6 @@ impl<'a> Translator<'a> {
                 Ok((int(0, span), int(0, span)))
             }
             (CType::Int(_), _) => unsupported("conversion of an integer to a pointer", span),
-            (CType::Str, _) => unsupported("string literal as a pointer", span),
             (t, _) => unsupported(format!("conversion of {} to a pointer", t.describe()), span),
         }
     }
@@ -936,6 +950,52 @@ impl<'a> Translator<'a> {
             let v = self.read_place(&from, true, span, out)?;
             let v = self.scalar_value(v, &c.ty, span)?;
             self.store_place(&to, v, span, out)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'a> Translator<'a> {
+    /// The objects of the string literals used as pointers: read-only arrays of `char` with static
+    /// storage, a terminating zero at the end (declarations, allocations, initialisations).
+    pub(super) fn string_objects(
+        &mut self,
+        span: Span,
+        decls: &mut Vec<b::Decl>,
+        modifies: &mut Vec<b::Ident>,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        let used: Vec<usize> = self.used_strings.iter().copied().collect();
+        for k in used {
+            let Some(bytes) = self.strings.get(k).cloned() else {
+                continue;
+            };
+            if bytes.len() as u64 + 1 > MAX_INIT_CELLS {
+                return unsupported("string literal longer than the initialisation limit", span);
+            }
+            let base = format!("#str~{k}");
+            decls.push(b::Decl::Var(b::VarDecl {
+                attrs: Vec::new(),
+                vars: vec![typed(&base, int_map_type(0, span), span)],
+                span,
+            }));
+            modifies.push(ident(&base, span));
+            let n = bytes.len() as i64 + 1;
+            self.alloc(&base, int(n, span), false, span, out);
+            self.mem.int = true;
+            for (i, c) in bytes.iter().chain(std::iter::once(&0u8)).enumerate() {
+                // `char` is signed
+                let v = if *c > 127 {
+                    i64::from(*c) - 256
+                } else {
+                    i64::from(*c)
+                };
+                out.push(assign(
+                    lhs(MEM_INT, vec![var(&base, span), int(i as i64, span)], span),
+                    int(v, span),
+                    span,
+                ));
+            }
         }
         Ok(())
     }
