@@ -10,7 +10,9 @@
 //! allocations are live and `#length: [int]int` gives their size in bytes. Heap allocations
 //! (`malloc`, `calloc`) have positive bases, stack and global objects (locals or parameters whose
 //! address is taken, arrays that decay to pointers, `alloca`) negative ones; `#valid[0]` is false.
-//! An allocation picks a base that is not live, so live objects never overlap.
+//! An allocation picks a base that is not live, so live objects never overlap. String literals used
+//! as pointers are `char` arrays of static storage (one object per occurrence), compound literals
+//! objects of their block.
 //!
 //! Invariant (what makes the per-kind maps faithful): a memory cell is only read at the type it
 //! was written with. The translation guarantees it by accepting conversions between pointer types
