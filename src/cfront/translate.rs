@@ -3844,9 +3844,10 @@ impl<'a> Translator<'a> {
         )
     }
 
-    /// `pthread_create(&t, NULL, f, arg)`: `t := #pthreadsForks; fork t f();`, the counter
-    /// incremented. `t` is any integer lvalue (`pthread_t` is an integer type); `arg` is only
-    /// accepted where evaluating it has no effect, and `f` must not read it (`thread_routine`).
+    /// `pthread_create(&t, NULL, f, arg)`: `t := #pthreadsForks; fork t f(arg);`, the counter
+    /// incremented. `t` is any integer lvalue (`pthread_t` is an integer type); `arg` is converted
+    /// to `f`'s pointer parameter (a routine without parameters takes no argument: `arg` is then only
+    /// accepted where evaluating it has no effect).
     fn pthread_create(
         &mut self,
         args: &'a [Node<c::Expression>],
