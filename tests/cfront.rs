@@ -59,14 +59,14 @@ fn emitted_boogie_reads_back() {
 
 #[test]
 fn unsupported_constructs_name_the_line() {
-    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c/pointer_unknown.c");
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c/pointer_cast_unknown.c");
     let src = std::fs::read_to_string(&f).expect("read");
     match cfront::translate_file(&f, &src, &options(Arch::Ilp32)) {
         Err(CError::Unsupported {
             construct, line, ..
         }) => {
-            assert_eq!(construct, "variable of type pointer");
-            assert_eq!(line, 8);
+            assert_eq!(construct, "conversion of a pointer to an integer");
+            assert_eq!(line, 9);
         }
         other => panic!("expected unsupported, got {other:?}"),
     }
@@ -209,13 +209,16 @@ fn pthreads_become_fork_join_atomic() {
     let text = translate_text("pt.c", src).expect("translates");
     assert!(text.contains("#pthreadsForks := 1;"), "{text}");
     assert!(text.contains("fork #t~"), "{text}");
-    assert!(text.contains(" worker();"), "{text}");
+    assert!(text.contains(" worker(0, 0);"), "{text}");
     assert!(text.contains("join t~1[1];"), "{text}");
     assert!(text.contains("assume (~m == 0);"), "{text}");
     assert!(text.contains("~m := 1;"), "{text}");
     assert!(text.contains("~m := 0;"), "{text}");
     assert!(text.contains("call __VERIFIER_atomic_inc();"), "{text}");
-    assert!(text.contains("procedure worker()"), "{text}");
+    assert!(
+        text.contains("procedure worker(#in~arg.base: int, #in~arg.offset: int)"),
+        "{text}"
+    );
     // the translation reads back and type-checks
     let (back, diags) = syntax::parse(&text);
     let back = back.unwrap_or_else(|| panic!("{diags:?}"));
@@ -226,21 +229,21 @@ fn pthreads_become_fork_join_atomic() {
     );
 }
 
-/// What needs the memory model stays unsupported, with its line.
+/// What is not translated stays unsupported, with its line.
 #[test]
-fn pthread_constructs_without_memory_model_are_unsupported() {
+fn pthread_constructs_not_translated_are_unsupported() {
     let head = "#include <pthread.h>\nint g;\n";
     let cases = [
-        // the thread reads its argument
+        // a start routine whose parameter is not a pointer
         (
-            "void *w(void *a) { g = (a != 0); return NULL; }\nint main(void) { pthread_t t; pthread_create(&t, NULL, w, NULL); return 0; }\n",
-            "thread argument `a`",
+            "void *w(int a) { g = a; return NULL; }\nint main(void) { pthread_t t; pthread_create(&t, NULL, w, 0); return 0; }\n",
+            "thread start routine `w` with other parameters than one pointer",
             3,
         ),
-        // the thread's result is read
+        // the result of a start routine that returns no pointer
         (
-            "void *w(void *a) { return NULL; }\nint main(void) { void *r; pthread_t t; pthread_create(&t, NULL, w, NULL); pthread_join(t, &r); return 0; }\n",
-            "",
+            "void w(void *a) { }\nint main(void) { void *r; pthread_t t; pthread_create(&t, NULL, w, NULL); pthread_join(t, &r); return 0; }\n",
+            "result of thread start routine `w`, which is not a pointer",
             4,
         ),
         // a thread routine called directly
@@ -265,6 +268,115 @@ fn pthread_constructs_without_memory_model_are_unsupported() {
     for (body, what, line) in cases {
         let src = format!("{head}{body}");
         match translate_text("bad.c", &src) {
+            Err(CError::Unsupported {
+                construct, line: l, ..
+            }) => {
+                assert!(construct.contains(what), "{construct}\n{src}");
+                assert_eq!(l, line, "{construct}\n{src}");
+            }
+            other => panic!("expected unsupported, got {other:?}\n{src}"),
+        }
+    }
+}
+
+fn translate_with(name: &str, src: &str, reach_only: bool) -> Result<String, CError> {
+    let dir = std::env::temp_dir().join(format!("lapidary-cfront-mem-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let f = dir.join(name);
+    std::fs::write(&f, src).expect("write");
+    let mut opts = options(Arch::Ilp32);
+    opts.reach_only = reach_only;
+    let r = cfront::translate_file(&f, src, &opts).map(|ast| syntax::print::program(&ast));
+    let _ = std::fs::remove_file(&f);
+    r
+}
+
+/// The memory model: a variable whose address is taken lives in memory at every use (also the uses
+/// before the `&`), pointers are `{base, offset}` pairs, accesses through pointers are checked
+/// (assumed under `unreach-call`), and the program reads back and type-checks.
+#[test]
+fn memory_model_translation() {
+    let src = "#include <stdlib.h>\n\
+        int g;\n\
+        int main(void) { int x = 1; x = x + 1; int *p = &x; *p = 3;\n\
+        int *h = malloc(2 * sizeof(int)); h[1] = *p; free(h); return x + g; }\n";
+    let text = translate_with("mem.c", src, false).expect("translates");
+    // x lives in memory from its declaration on: no Boogie variable for it
+    assert!(text.contains("var #addr~x~1: int;"), "{text}");
+    assert!(!text.contains("var x~"), "{text}");
+    assert!(text.contains("#memory_int[#addr~x~1][0] := 1;"), "{text}");
+    // g's address is not taken: it stays a variable
+    assert!(text.contains("var ~g: int;"), "{text}");
+    // p is two integers
+    assert!(
+        text.contains("p~2.base, p~2.offset := #addr~x~1, 0;"),
+        "{text}"
+    );
+    // the store through p is checked; the allocation and the free
+    assert!(
+        text.contains("assert (#valid[p~2.base] && ((0 <= p~2.offset) && ((p~2.offset + 4) <= #length[p~2.base])));"),
+        "{text}"
+    );
+    assert!(text.contains("assume (#t~"), "{text}");
+    assert!(text.contains("#length[#t~"), "{text}");
+    assert!(text.contains("#valid[h~3.base] := false;"), "{text}");
+    // the stack object of x dies when main returns
+    assert!(text.contains("#valid[#addr~x~1] := false;"), "{text}");
+    let (back, diags) = syntax::parse(&text);
+    let back = back.unwrap_or_else(|| panic!("{diags:?}"));
+    let (program, diags) = lapidary::ir::check(&back);
+    assert!(
+        program.is_some() && !lapidary::diag::has_errors(&diags),
+        "{diags:?}"
+    );
+    // under unreach-call the memory checks are assumptions
+    let reach = translate_with("mem.c", src, true).expect("translates");
+    assert!(!reach.contains("assert (#valid"), "{reach}");
+    assert!(reach.contains("assume (#valid[p~2.base]"), "{reach}");
+}
+
+/// What the memory model cannot translate faithfully is unsupported, with its line.
+#[test]
+fn memory_constructs_not_translated_are_unsupported() {
+    let cases = [
+        (
+            "int main(void) { int *p = (int *)4; return 0; }\n",
+            "conversion of an integer to a pointer",
+            1,
+        ),
+        (
+            "int main(void) {\nint x;\nlong a = (long)&x; return 0; }\n",
+            "conversion of a pointer to an integer",
+            3,
+        ),
+        (
+            "int main(void) {\nint x; short *s = (short *)&x; return 0; }\n",
+            "conversion between pointers to different types",
+            2,
+        ),
+        (
+            "int main(void) {\nint x; void *v = &x;\nchar *c = v; return 0; }\n",
+            "conversion between `void *` and a character pointer",
+            3,
+        ),
+        (
+            "int main(void) {\nint *p = &(const int){1}; return 0; }\n",
+            "const-qualified compound literal",
+            2,
+        ),
+        (
+            "int main(void) {\nint x; int *p = &x; goto l; l: return 0; }\n",
+            "`goto` in function `main`",
+            1,
+        ),
+        (
+            "union u { int a; };\nint main(void) {\nunion u v; return 0; }\n",
+            "union",
+            3,
+        ),
+    ];
+    for (src, what, line) in cases {
+        match translate_with("bad.c", src, false) {
             Err(CError::Unsupported {
                 construct, line: l, ..
             }) => {

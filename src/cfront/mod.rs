@@ -8,9 +8,12 @@
 //! defaults: integer types with their ranges (`Arch`), unsigned wrap-around, exact conversions,
 //! truncating division, a division by zero or an array index out of bounds is an error,
 //! `reach_error()`/`__VERIFIER_error()`/failing `assert` are errors, `abort()`/`exit()` end the path,
-//! undefined functions of the program return nondeterministic values of their type. Anything else
-//! (pointers, structs, floats, bit-level operators, pthreads, …) is [`CError::Unsupported`]: the CLI
-//! answers UNKNOWN "unsupported: … at file:line", never a different program.
+//! undefined functions of the program return nondeterministic values of their type. Pointers and the
+//! heap follow Ultimate's memory model (`translate/mem.rs`: `{base, offset}` pointers, one memory map
+//! per data kind, `#valid`/`#length` per allocation, memory-safety checks). Anything not translated
+//! faithfully (floats, unions, integer–pointer casts, bit-level operators, …) is
+//! [`CError::Unsupported`]: the CLI answers UNKNOWN "unsupported: … at file:line", never a different
+//! program.
 
 mod build;
 pub mod ints;
@@ -132,10 +135,30 @@ fn translate_file_here(path: &Path, src: &str, opts: &Options) -> Result<ast::Pr
             ));
         }
     };
-    let mut tr = translate::Translator::new(arch, &map);
-    tr.reach_only = opts.reach_only;
-    tr.translate(&parsed.unit).map_err(|u| {
-        let line = preprocess::line_of(src, u.span.start as usize);
-        unsupported(u.what, line)
-    })
+    // Declarations whose address is taken (or arrays that decay to pointers) live in memory: each
+    // is found by a translation that needs it there and restarts with it (the set only grows, and
+    // is bounded by the number of declarations).
+    let mut in_mem = std::collections::BTreeSet::new();
+    loop {
+        let mut tr = translate::Translator::new(arch, &map);
+        tr.reach_only = opts.reach_only;
+        tr.in_mem = in_mem.clone();
+        match tr.translate(&parsed.unit) {
+            Ok(p) => return Ok(p),
+            Err(u) => match u.needs_memory {
+                Some(key) if !in_mem.contains(&key) => {
+                    in_mem.insert(key);
+                }
+                Some(key) => {
+                    return Err(CError::Internal(format!(
+                        "`{key}` in memory asked for twice"
+                    )));
+                }
+                None => {
+                    let line = preprocess::line_of(src, u.span.start as usize);
+                    return Err(unsupported(u.what, line));
+                }
+            },
+        }
+    }
 }

@@ -1,4 +1,11 @@
-//! lang-c's C AST → the Boogie parse tree, with C's integer semantics (see `ints`).
+//! lang-c's C AST → the Boogie parse tree, with C's integer semantics (see `ints`) and Ultimate's
+//! memory model (see `mem`).
+//!
+//! Variables live in Boogie variables (aggregates flattened per field, a pointer as `.base` and
+//! `.offset`) unless their address is taken or they are arrays that decay to pointers: those live in
+//! memory. The set of such declarations (`Translator::in_mem`) is a fixpoint found by restarting the
+//! translation (`Unsupported::needs_memory`); within one translation it is fixed, so every use of a
+//! variable agrees on where it lives.
 //!
 //! Only functions reachable from `main` are translated, and a global only when it is used, so an
 //! unsupported declaration in a header costs nothing until the program uses it. Every construct
@@ -18,11 +25,18 @@ use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+mod mem;
+use mem::{MemUse, SVal, is_null_ptr};
+
 /// A construct that is not translated, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unsupported {
     pub what: String,
     pub span: Span,
+    /// Not a limit of the translation: the declaration with this key (see [`Translator::in_mem`])
+    /// must live in memory (its address is taken or it is an array that decays to a pointer); the
+    /// translation is restarted with it there.
+    pub needs_memory: Option<String>,
 }
 
 type R<T> = Result<T, Unsupported>;
@@ -31,6 +45,16 @@ fn unsupported<T>(what: impl Into<String>, span: Span) -> R<T> {
     Err(Unsupported {
         what: what.into(),
         span,
+        needs_memory: None,
+    })
+}
+
+/// Restart the translation with the declaration `key` in memory.
+fn needs_memory<T>(key: &str, span: Span) -> R<T> {
+    Err(Unsupported {
+        what: format!("internal: `{key}` must live in memory"),
+        span,
+        needs_memory: Some(key.to_string()),
     })
 }
 
@@ -44,6 +68,9 @@ const MAX_INIT_CELLS: u64 = 1024;
 enum CType {
     Void,
     Int(IntTy),
+    /// A pointer to an object of this type (`Void`: `void *`): a pair `{base, offset}` of integers
+    /// (see the module comment).
+    Ptr(Box<CType>),
     Array(Box<CType>, u64),
     /// A string literal: only its truth value (a non-null address) and its being passed to a
     /// function without body are translated.
@@ -55,10 +82,15 @@ enum CType {
 }
 
 impl CType {
+    fn is_scalar(&self) -> bool {
+        matches!(self, CType::Int(_) | CType::Ptr(_))
+    }
+
     fn describe(&self) -> String {
         match self {
             CType::Void => "void".into(),
             CType::Int(t) => t.name().into(),
+            CType::Ptr(_) => "pointer".into(),
             CType::Array(..) => "array".into(),
             CType::Str => "string literal".into(),
             CType::Struct(t) => format!("struct {t}"),
@@ -71,6 +103,9 @@ impl CType {
 enum V {
     Int(b::Expr),
     Bool(b::Expr),
+    /// A pointer `{base, offset}`; also the address of an array or struct in memory (type
+    /// `Array`/`Struct`: an array decays to a pointer to its first element where it is used).
+    Ptr(b::Expr, b::Expr),
 }
 
 #[derive(Clone, Debug)]
@@ -108,21 +143,35 @@ impl TV {
         }
     }
 
+    fn ptr(b: b::Expr, o: b::Expr, pointee: CType) -> TV {
+        TV {
+            v: V::Ptr(b, o),
+            ty: CType::Ptr(Box::new(pointee)),
+        }
+    }
+
+    /// The integer value (callers have checked `int_ty`; a pointer has none: its base is returned
+    /// only so that this stays total).
     fn to_int(&self, span: Span) -> b::Expr {
         match &self.v {
             V::Int(e) => e.clone(),
             V::Bool(c) => ite(c.clone(), int(1, span), int(0, span), span),
+            V::Ptr(b, _) => b.clone(),
         }
     }
 
     fn to_bool(&self, span: Span) -> R<b::Expr> {
-        if self.ty == CType::Str {
+        if matches!(self.ty, CType::Str | CType::Array(..)) {
+            // the address of an object is never null
             return Ok(boolean(true, span));
+        }
+        if let (CType::Ptr(_), V::Ptr(b, o)) = (&self.ty, &self.v) {
+            return Ok(not(is_null_ptr(b, o, span), span));
         }
         self.int_ty(span)?;
         Ok(match &self.v {
             V::Bool(c) => c.clone(),
-            V::Int(e) => match as_lit(e) {
+            V::Int(e) | V::Ptr(e, _) => match as_lit(e) {
                 Some(v) => boolean(!v.is_zero(), span),
                 None => bin(BinOp::Neq, e.clone(), int(0, span), span),
             },
@@ -132,7 +181,16 @@ impl TV {
 
 #[derive(Clone, Debug)]
 enum Binding {
-    Local { name: String, ty: CType },
+    Local {
+        name: String,
+        ty: CType,
+    },
+    /// A local (or parameter) that lives in memory: `base` is the Boogie variable holding the base
+    /// address of its object (offset 0).
+    Mem {
+        base: String,
+        ty: CType,
+    },
     Global(String),
     Enum(BigInt),
     Typedef(CType),
@@ -141,7 +199,8 @@ enum Binding {
 #[derive(Clone)]
 struct FnInfo<'a> {
     ret: CType,
-    params: Vec<(Option<String>, CType)>,
+    /// Name, type and declaration key (see `Translator::in_mem`) of each parameter.
+    params: Vec<(Option<String>, CType, String)>,
     variadic: bool,
     def: Option<&'a Node<c::FunctionDefinition>>,
     /// Declared or defined in the main file (not only in a system header).
@@ -152,6 +211,8 @@ struct FnInfo<'a> {
 struct Global<'a> {
     name: String,
     ty: CType,
+    /// Lives in memory (its address is taken): `#addr` followed by `name` holds its base.
+    mem: bool,
     /// Declared `pthread_mutex_t m` (not a pointer or array): usable only as `&m` in the
     /// `pthread_mutex_*` functions, as an `int` (0 unlocked, 1 locked).
     mutex: bool,
@@ -167,9 +228,31 @@ enum FDecl<'a> {
     NoParams,
 }
 
-/// A scalar cell of an aggregate: the leaf's path, the array indices, the type.
-type Cell = (String, Vec<u64>, IntTy);
+/// A scalar cell of an aggregate: the leaf's path, the array indices, the byte offset in the
+/// aggregate, the type (an integer or a pointer).
+#[derive(Clone, Debug)]
+struct Cell {
+    path: String,
+    idx: Vec<u64>,
+    off: u64,
+    ty: CType,
+}
 
+/// Where an lvalue lives: Boogie variables, or memory.
+#[derive(Clone, Debug)]
+enum Place {
+    Var(LVal),
+    /// `ty` at `{base, offset}`; `safe`: a named object or a part of it at a constant offset, whose
+    /// accesses need no check.
+    Mem {
+        base: b::Expr,
+        off: b::Expr,
+        ty: CType,
+        safe: bool,
+    },
+}
+
+#[derive(Clone, Debug)]
 struct LVal {
     base: String,
     /// `.f.g`: the fields selected so far (the Boogie variable is `base` followed by the path of
@@ -185,7 +268,12 @@ impl LVal {
     }
 
     fn read(&self, span: Span) -> b::Expr {
-        let mut e = var(&self.name(), span);
+        self.leaf_read("", span)
+    }
+
+    /// The variable of a leaf below this lvalue (`.base` of a pointer), indexed.
+    fn leaf_read(&self, suffix: &str, span: Span) -> b::Expr {
+        let mut e = var(&format!("{}{suffix}", self.name()), span);
         for i in &self.indices {
             e = ex(b::ExprKind::Select(Box::new(e), vec![i.clone()]), span);
         }
@@ -193,9 +281,10 @@ impl LVal {
     }
 }
 
+/// The target of `break`, with the depth of `FnCtx::mem_scopes` it leaves to.
 enum BreakTarget {
-    Loop,
-    Label(String),
+    Loop(usize),
+    Label(String, usize),
 }
 
 struct SwitchCtx {
@@ -207,9 +296,20 @@ struct SwitchCtx {
 struct FnCtx {
     locals: Vec<(String, b::Type)>,
     counter: usize,
-    ret: Option<IntTy>,
-    /// Continue label of each enclosing loop, and whether it is used.
-    loops: Vec<(String, bool)>,
+    /// The result type (an integer or a pointer; `None`: `void`).
+    ret: Option<CType>,
+    /// Continue label of each enclosing loop, whether it is used, the depth of `mem_scopes` at
+    /// the loop.
+    loops: Vec<(String, bool, usize)>,
+    /// The stack objects of each open block (Boogie variables holding their bases), invalidated
+    /// when the block is left.
+    mem_scopes: Vec<Vec<String>>,
+    /// The function has objects on the stack / contains a `goto`: the two together are not
+    /// translated (a jump could skip an allocation or leave a block without invalidating it).
+    has_mem: bool,
+    gotos: bool,
+    /// Translating a loop condition or step (nesting depth).
+    loop_header: usize,
     breaks: Vec<BreakTarget>,
     switches: Vec<SwitchCtx>,
     /// Translating a thread start routine (its result is never read: `return e` evaluates `e`
@@ -262,8 +362,24 @@ pub struct Translator<'a> {
     /// Mutexes used (keys of `globals`).
     used_mutexes: BTreeSet<String>,
     /// Only calls of `reach_error` are checked (SV-COMP's `unreach-call`): other checks (`assert`,
-    /// ACSL assertions, division by zero, array bounds, static assertions) become assumptions.
+    /// ACSL assertions, division by zero, array bounds, static assertions, memory safety) become
+    /// assumptions.
     pub reach_only: bool,
+    /// Keys of the declarations that live in memory: `G<name>` for globals (the key of
+    /// `globals`), `L<offset>` for locals and `P<offset>` for parameters (the offset of the
+    /// declarator in the preprocessed text). Found by restarting the translation
+    /// (`Unsupported::needs_memory`) until no other declaration needs it.
+    pub in_mem: BTreeSet<String>,
+    /// The declaration key of each Boogie variable that holds a C variable (for `needs_memory`).
+    var_keys: HashMap<String, String>,
+    /// Parts of the memory model used.
+    mem: MemUse,
+    /// Temporaries holding the base of a fresh allocation (its `void *` may become a `char *`).
+    fresh: BTreeSet<String>,
+    /// The bytes of each string literal (without the terminating zero); those used as pointers are
+    /// objects of static storage, allocated by `finish`.
+    strings: Vec<Vec<u8>>,
+    used_strings: BTreeSet<usize>,
 }
 
 /// The fork counter: the thread id of the next `pthread_create` (as Ultimate's `#pthreadsForks`).
@@ -288,26 +404,6 @@ impl<'ast> lang_c::visit::Visit<'ast> for ThreadRoutines {
         }
         lang_c::visit::visit_call_expression(self, call, span);
     }
-}
-
-/// Whether an identifier occurs in a statement.
-struct Mentions<'n> {
-    name: &'n str,
-    found: bool,
-}
-
-impl<'ast> lang_c::visit::Visit<'ast> for Mentions<'_> {
-    fn visit_identifier(&mut self, id: &'ast c::Identifier, _span: &'ast lang_c::span::Span) {
-        if id.name == self.name {
-            self.found = true;
-        }
-    }
-}
-
-fn mentions(s: &Node<c::Statement>, name: &str) -> bool {
-    let mut m = Mentions { name, found: false };
-    lang_c::visit::Visit::visit_statement(&mut m, &s.node, &s.span);
-    m.found
 }
 
 /// `f`, `&f`, `(T)f`: the function named.
@@ -405,6 +501,16 @@ fn proc_name(c: &str) -> String {
     }
 }
 
+/// The Boogie variables a scalar is: `""` for an integer, `.base` and `.offset` for a pointer
+/// (none: not a scalar).
+fn scalar_suffixes(t: &CType) -> Vec<&'static str> {
+    match t {
+        CType::Int(_) => vec![""],
+        CType::Ptr(_) => vec![".base", ".offset"],
+        _ => Vec::new(),
+    }
+}
+
 fn unsigned_of(t: IntTy) -> Option<IntTy> {
     (!t.signed).then_some(t)
 }
@@ -434,6 +540,12 @@ impl<'a> Translator<'a> {
             atomic_markers: false,
             used_mutexes: BTreeSet::new(),
             reach_only: false,
+            in_mem: BTreeSet::new(),
+            var_keys: HashMap::new(),
+            mem: MemUse::default(),
+            fresh: BTreeSet::new(),
+            strings: Vec::new(),
+            used_strings: BTreeSet::new(),
         }
     }
 
@@ -555,9 +667,12 @@ impl<'a> Translator<'a> {
             };
             let order = self.globals.len();
             let mutex = ty == base && Self::names_type(&d.node.specifiers, "pthread_mutex_t");
+            let mem = self.in_mem.contains(&format!("G{name}"));
+            self.var_keys.insert(format!("~{name}"), format!("G{name}"));
             let entry = self.globals.entry(name.clone()).or_insert_with(|| Global {
                 name: format!("~{name}"),
                 ty: ty.clone(),
+                mem,
                 mutex,
                 init: None,
                 order,
@@ -607,7 +722,12 @@ impl<'a> Translator<'a> {
                 }
                 None => (None, base),
             };
-            params.push((pname, ty));
+            // a parameter of array type is a pointer (C11 6.7.6.3)
+            let ty = match ty {
+                CType::Array(e, _) => CType::Ptr(e),
+                t => t,
+            };
+            params.push((pname, ty, format!("P{}", p.span.start)));
         }
         if params.len() == 1 && params[0].1 == CType::Void && params[0].0.is_none() {
             params.clear();
@@ -617,6 +737,7 @@ impl<'a> Translator<'a> {
                 self.contract_error = Some(Unsupported {
                     what: "two ACSL contracts for one function".into(),
                     span,
+                    needs_memory: None,
                 });
             }
         }
@@ -652,6 +773,7 @@ impl<'a> Translator<'a> {
                 self.contract_error = Some(Unsupported {
                     what: "two ACSL contracts for one function".into(),
                     span,
+                    needs_memory: None,
                 });
             }
             return;
@@ -811,21 +933,22 @@ impl<'a> Translator<'a> {
     }
 
     /// The scalar and array variables a value of type `ty` is flattened into: `(path, number of
-    /// map dimensions, element type)`.
-    fn leaves(&self, ty: &CType, span: Span) -> R<Vec<(String, usize, IntTy)>> {
+    /// map dimensions)` (a pointer is two leaves, `.base` and `.offset`).
+    fn leaves(&self, ty: &CType, span: Span) -> R<Vec<(String, usize)>> {
         match ty {
-            CType::Int(t) => Ok(vec![(String::new(), 0, *t)]),
+            CType::Int(_) => Ok(vec![(String::new(), 0)]),
+            CType::Ptr(_) => Ok(vec![(".base".into(), 0), (".offset".into(), 0)]),
             CType::Array(_, UNKNOWN_LEN) => unsupported("array of unknown size", span),
             CType::Array(e, _) => Ok(self
                 .leaves(e, span)?
                 .into_iter()
-                .map(|(p, d, t)| (p, d + 1, t))
+                .map(|(p, d)| (p, d + 1))
                 .collect()),
             CType::Struct(tag) => {
                 let mut out = Vec::new();
                 for (f, fty) in self.struct_fields(tag, span)? {
-                    for (p, d, t) in self.leaves(&fty, span)? {
-                        out.push((format!(".{f}{p}"), d, t));
+                    for (p, d) in self.leaves(&fty, span)? {
+                        out.push((format!(".{f}{p}"), d));
                     }
                 }
                 Ok(out)
@@ -834,8 +957,9 @@ impl<'a> Translator<'a> {
         }
     }
 
-    /// Every scalar cell of a value of type `ty`: `(path, indices, type)`, in order.
-    fn cells(&self, ty: &CType, path: &str, idx: &[u64], span: Span, out: &mut Vec<Cell>) -> R<()> {
+    /// Every scalar cell of a value of type `ty` (at byte offset `off`), in order.
+    fn cells(&self, ty: &CType, at: (&str, &[u64], u64), span: Span, out: &mut Vec<Cell>) -> R<()> {
+        let (path, idx, off) = at;
         if out.len() as u64 > MAX_INIT_CELLS {
             return unsupported(
                 format!("initialisation of more than {MAX_INIT_CELLS} cells"),
@@ -843,7 +967,12 @@ impl<'a> Translator<'a> {
             );
         }
         match ty {
-            CType::Int(t) => out.push((path.to_string(), idx.to_vec(), *t)),
+            CType::Int(_) | CType::Ptr(_) => out.push(Cell {
+                path: path.to_string(),
+                idx: idx.to_vec(),
+                off,
+                ty: ty.clone(),
+            }),
             CType::Array(_, UNKNOWN_LEN) => return unsupported("array of unknown size", span),
             CType::Array(e, n) => {
                 if *n > MAX_INIT_CELLS {
@@ -852,15 +981,17 @@ impl<'a> Translator<'a> {
                         span,
                     );
                 }
+                let esize = self.size_align(e, span)?.0;
                 for k in 0..*n {
                     let mut i = idx.to_vec();
                     i.push(k);
-                    self.cells(e, path, &i, span, out)?;
+                    self.cells(e, (path, &i, off + k * esize), span, out)?;
                 }
             }
             CType::Struct(tag) => {
                 for (f, fty) in self.struct_fields(tag, span)? {
-                    self.cells(&fty, &format!("{path}.{f}"), idx, span, out)?;
+                    let (foff, _) = self.field_offset(tag, &f, span)?;
+                    self.cells(&fty, (&format!("{path}.{f}"), idx, off + foff), span, out)?;
                 }
             }
             other => return unsupported(format!("initialisation of {}", other.describe()), span),
@@ -884,83 +1015,112 @@ impl<'a> Translator<'a> {
     }
 
     /// Name, type and (for a function declarator) its parameters.
+    ///
+    /// lang-c lists a declarator's pointer prefixes first, then its array and function suffixes
+    /// outermost first (`*a[2]`: an array of pointers; `a[2][3]`: an array of 2 arrays of 3); a
+    /// parenthesised inner declarator applies to the type the outer part builds (`(*p)[2]`: a
+    /// pointer to an array).
     fn declarator(
         &mut self,
         base: CType,
         d: &'a Node<c::Declarator>,
     ) -> (Option<String>, CType, Option<FDecl<'a>>) {
-        let (name, nested) = match &d.node.kind.node {
-            c::DeclaratorKind::Identifier(i) => (Some(i.node.name.clone()), false),
-            c::DeclaratorKind::Abstract => (None, false),
-            c::DeclaratorKind::Declarator(inner) => {
-                let (n, _, _) = self.declarator(CType::Void, inner);
-                (n, !inner.node.derived.is_empty())
-            }
-        };
-        if nested {
-            return (name, CType::Other("pointer".into()), None);
+        let derived = &d.node.derived;
+        let npre = derived
+            .iter()
+            .take_while(|x| {
+                matches!(
+                    x.node,
+                    c::DerivedDeclarator::Pointer(_) | c::DerivedDeclarator::Block(_)
+                )
+            })
+            .count();
+        let mut ty = base;
+        for der in &derived[..npre] {
+            ty = match &der.node {
+                c::DerivedDeclarator::Pointer(_) => match ty {
+                    CType::Other(w) if w.contains("function") => CType::Other(w),
+                    t => CType::Ptr(Box::new(t)),
+                },
+                _ => CType::Other("block pointer".into()),
+            };
         }
         let mut fdecl = None;
-        let mut ty = base;
-        // derived: outermost first (`a[2][3]`: array 2 of array 3; `f(int)`: function)
-        // lang-c lists the pointer prefixes first: `*f(int)` is a function returning a pointer,
-        // `*a[2]` an array of pointers
-        let mut arrays = Vec::new();
-        let mut pointer = false;
-        for der in &d.node.derived {
+        let suffixes = &derived[npre..];
+        for (k, der) in suffixes.iter().enumerate().rev() {
+            if fdecl.is_some() {
+                // an array of functions, a function returning a function or an array
+                return (None, CType::Other("function type".into()), None);
+            }
             match &der.node {
                 c::DerivedDeclarator::Pointer(_) | c::DerivedDeclarator::Block(_) => {
-                    if fdecl.is_some() || !arrays.is_empty() {
-                        return (name, CType::Other("pointer".into()), None);
-                    }
-                    pointer = true;
+                    return (None, CType::Other("pointer declarator".into()), None);
                 }
-                c::DerivedDeclarator::Array(a) => arrays.push(a),
+                c::DerivedDeclarator::Array(a) => {
+                    let n = match &a.node.size {
+                        c::ArraySize::VariableExpression(e) | c::ArraySize::StaticExpression(e) => {
+                            self.const_eval(e).and_then(|(v, _)| v.to_u64())
+                        }
+                        c::ArraySize::Unknown if k == 0 => Some(UNKNOWN_LEN),
+                        _ => None,
+                    };
+                    ty = match (n, ty) {
+                        (_, CType::Other(w)) => CType::Other(w),
+                        (Some(n), t) => CType::Array(Box::new(t), n),
+                        (None, _) => CType::Other("array of unknown or variable size".into()),
+                    };
+                }
                 c::DerivedDeclarator::Function(f) => {
-                    if fdecl.is_some() || !arrays.is_empty() {
-                        return (name, CType::Other("function pointer".into()), None);
+                    if k != 0 {
+                        return (None, CType::Other("function type".into()), None);
                     }
                     fdecl = Some(FDecl::Proto(&f.node));
                 }
                 c::DerivedDeclarator::KRFunction(ps) => {
-                    if !ps.is_empty() || fdecl.is_some() || !arrays.is_empty() {
-                        return (name, CType::Other("K&R-style function".into()), None);
+                    if !ps.is_empty() || k != 0 {
+                        return (None, CType::Other("K&R-style function".into()), None);
                     }
                     fdecl = Some(FDecl::NoParams);
                 }
             }
         }
-        if pointer {
-            return (
-                name,
-                CType::Other("pointer".into()),
-                fdecl.filter(|_| arrays.is_empty()),
-            );
-        }
-        for (k, a) in arrays.iter().enumerate().rev() {
-            let n = match &a.node.size {
-                c::ArraySize::VariableExpression(e) | c::ArraySize::StaticExpression(e) => {
-                    self.const_eval(e).and_then(|(v, _)| v.to_u64())
+        match &d.node.kind.node {
+            c::DeclaratorKind::Identifier(i) => (Some(i.node.name.clone()), ty, fdecl),
+            c::DeclaratorKind::Abstract => (None, ty, fdecl),
+            c::DeclaratorKind::Declarator(inner) => {
+                if inner.node.derived.is_empty() {
+                    let (n, t, f) = self.declarator(ty, inner);
+                    return (n, t, f.or(fdecl));
                 }
-                c::ArraySize::Unknown if k == 0 => Some(UNKNOWN_LEN),
-                _ => None,
-            };
-            ty = match n {
-                Some(n) => CType::Array(Box::new(ty), n),
-                None => CType::Other("array of unknown or variable size".into()),
-            };
+                if fdecl.is_some() {
+                    // `(*f)(…)`: a function pointer
+                    let (n, _, _) = self.declarator(CType::Void, inner);
+                    return (n, CType::Other("function pointer".into()), None);
+                }
+                self.declarator(ty, inner)
+            }
         }
-        (name, ty, fdecl)
     }
 
     /// `T a[] = {…}`: the length is the number of elements the initialiser gives; without one the
     /// array is not translated.
     fn complete_array(&mut self, ty: CType, ini: Option<&'a Node<c::Initializer>>) -> CType {
+        match ini.map(|i| &i.node) {
+            Some(c::Initializer::List(items)) => self.complete_array_items(ty, items),
+            _ if matches!(ty, CType::Array(_, UNKNOWN_LEN)) => {
+                CType::Other("array of unknown size".into())
+            }
+            _ => ty,
+        }
+    }
+
+    fn complete_array_items(
+        &mut self,
+        ty: CType,
+        items: &'a [Node<c::InitializerListItem>],
+    ) -> CType {
         let CType::Array(elem, UNKNOWN_LEN) = ty else {
             return ty;
-        };
-        let Some(c::Initializer::List(items)) = ini.map(|i| &i.node) else {
-            return CType::Other("array of unknown size".into());
         };
         let multi = matches!(*elem, CType::Array(..));
         let (mut k, mut n) = (0u64, 0u64);
@@ -1003,11 +1163,7 @@ impl<'a> Translator<'a> {
     }
 
     fn size_of(&self, t: &CType, span: Span) -> R<u64> {
-        match t {
-            CType::Int(i) => Ok(i.size(self.arch)),
-            CType::Array(e, n) => Ok(self.size_of(e, span)? * n),
-            other => unsupported(format!("sizeof of {}", other.describe()), span),
-        }
+        self.size_align(t, span).map(|(s, _)| s)
     }
 
     // ----- constant expressions ------------------------------------------------------------
@@ -1179,7 +1335,7 @@ impl<'a> Translator<'a> {
             }
             // a declaration with a contract: a procedure without body
             let mut params = Vec::new();
-            for (i, (pname, pty)) in info.params.iter().enumerate() {
+            for (i, (pname, pty, _)) in info.params.iter().enumerate() {
                 let CType::Int(_) = pty else {
                     return unsupported(format!("parameter of type {}", pty.describe()), span);
                 };
@@ -1220,10 +1376,28 @@ impl<'a> Translator<'a> {
             ..FnCtx::default()
         };
         if self.thread_fns.contains(name) {
-            return self.thread_routine(name, &info, fd, specs);
+            // a thread start routine `void *f(void *arg)`: forked with its argument, its result
+            // read by `pthread_join`
+            if !specs.is_empty() {
+                return unsupported(
+                    format!("thread start routine `{name}` with a contract"),
+                    span,
+                );
+            }
+            if info.params.len() > 1
+                || info.variadic
+                || info.params.iter().any(|p| !matches!(p.1, CType::Ptr(_)))
+            {
+                return unsupported(
+                    format!("thread start routine `{name}` with other parameters than one pointer"),
+                    span,
+                );
+            }
+            self.f.thread = true;
         }
         self.f.ret = match &info.ret {
-            CType::Int(t) => Some(*t),
+            CType::Int(_) if self.f.thread => None,
+            t @ (CType::Int(_) | CType::Ptr(_)) => Some(t.clone()),
             CType::Void => None,
             other => {
                 return unsupported(
@@ -1233,31 +1407,98 @@ impl<'a> Translator<'a> {
             }
         };
         self.scopes.push(HashMap::new());
+        self.f.mem_scopes.push(Vec::new());
         let mut params = Vec::new();
         let mut body = Vec::new();
-        for (i, (pname, pty)) in info.params.iter().enumerate() {
-            let CType::Int(_) = pty else {
+        for (i, (pname, pty, key)) in info.params.iter().enumerate() {
+            let suffixes = scalar_suffixes(pty);
+            if suffixes.is_empty() {
                 return unsupported(format!("parameter of type {}", pty.describe()), span);
-            };
+            }
             let pname = pname.clone().unwrap_or_else(|| format!("#p{i}"));
             let in_name = format!("#in~{pname}");
-            params.push(typed(&in_name, int_map_type(0, span), span));
-            let local = self.new_local(&pname, int_map_type(0, span));
-            body.push(assign_var(&local, var(&in_name, span), span));
-            self.bind(
-                &pname,
-                Binding::Local {
-                    name: local,
+            for sfx in suffixes {
+                params.push(typed(
+                    &format!("{in_name}{sfx}"),
+                    int_map_type(0, span),
+                    span,
+                ));
+            }
+            let in_lv = LVal {
+                base: in_name.clone(),
+                path: String::new(),
+                indices: Vec::new(),
+                ty: pty.clone(),
+            };
+            let value = self.read_place(&Place::Var(in_lv), true, span, &mut body)?;
+            let value = self.scalar_value(value, pty, span)?;
+            let place = if self.in_mem.contains(key) {
+                let base = self.stack_object(&pname, pty, span, &mut body)?;
+                self.bind(
+                    &pname,
+                    Binding::Mem {
+                        base: base.clone(),
+                        ty: pty.clone(),
+                    },
+                );
+                Place::Mem {
+                    base: var(&base, span),
+                    off: int(0, span),
                     ty: pty.clone(),
-                },
-            );
+                    safe: true,
+                }
+            } else {
+                self.f.counter += 1;
+                let local = format!("{pname}~{}", self.f.counter);
+                for sfx in scalar_suffixes(pty) {
+                    self.f
+                        .locals
+                        .push((format!("{local}{sfx}"), int_map_type(0, span)));
+                }
+                self.var_keys.insert(local.clone(), key.clone());
+                self.bind(
+                    &pname,
+                    Binding::Local {
+                        name: local.clone(),
+                        ty: pty.clone(),
+                    },
+                );
+                Place::Var(LVal {
+                    base: local,
+                    path: String::new(),
+                    indices: Vec::new(),
+                    ty: pty.clone(),
+                })
+            };
+            self.store_place(&place, value, span, &mut body)?;
         }
-        let returns = match self.f.ret {
-            Some(_) => vec![typed("#res", int_map_type(0, span), span)],
+        let returns = match &self.f.ret {
+            Some(t) => scalar_suffixes(t)
+                .into_iter()
+                .map(|sfx| typed(&format!("#res{sfx}"), int_map_type(0, span), span))
+                .collect(),
             None => Vec::new(),
         };
         self.stmt(&fd.node.statement, &mut body)?;
+        body.extend(self.free_scopes(0, span));
+        self.f.mem_scopes.pop();
         self.scopes.pop();
+        // the bases of stack objects start at 0 (never valid), so that invalidating one that a
+        // path did not allocate changes nothing
+        let zeroes: Vec<b::Stmt> = self
+            .f
+            .locals
+            .iter()
+            .filter(|(n, _)| n.starts_with("#addr~"))
+            .map(|(n, _)| assign_var(n, int(0, span), span))
+            .collect();
+        body.splice(0..0, zeroes);
+        if self.f.has_mem && self.f.gotos {
+            return unsupported(
+                format!("`goto` in function `{name}`, which has variables in memory"),
+                span,
+            );
+        }
         let f = std::mem::take(&mut self.f);
         self.procs.push(ProcOut {
             name: proc_name(name),
@@ -1266,60 +1507,6 @@ impl<'a> Translator<'a> {
             locals: f.locals,
             body: Some(body),
             specs,
-            span,
-        });
-        Ok(())
-    }
-
-    /// A thread start routine `void *f(void *arg)`: a procedure without parameters and results.
-    /// Its argument is a pointer, so a routine that reads it needs the memory model; its result is
-    /// only readable through `pthread_join`'s second argument, which is rejected where it is not
-    /// null.
-    fn thread_routine(
-        &mut self,
-        name: &str,
-        info: &FnInfo<'a>,
-        fd: &'a Node<c::FunctionDefinition>,
-        specs: Vec<b::Spec>,
-    ) -> R<()> {
-        let span = info.span;
-        if !specs.is_empty() {
-            return unsupported(
-                format!("thread start routine `{name}` with a contract"),
-                span,
-            );
-        }
-        if info.params.len() > 1 || info.variadic {
-            return unsupported(
-                format!("thread start routine `{name}` with more than one parameter"),
-                span,
-            );
-        }
-        for (pname, _) in &info.params {
-            if let Some(p) = pname {
-                if mentions(&fd.node.statement, p) {
-                    return unsupported(
-                        format!(
-                            "thread argument `{p}` of `{name}` (a pointer: needs the memory model)"
-                        ),
-                        span,
-                    );
-                }
-            }
-        }
-        self.f.thread = true;
-        self.scopes.push(HashMap::new());
-        let mut body = Vec::new();
-        self.stmt(&fd.node.statement, &mut body)?;
-        self.scopes.pop();
-        let f = std::mem::take(&mut self.f);
-        self.procs.push(ProcOut {
-            name: proc_name(name),
-            params: Vec::new(),
-            returns: Vec::new(),
-            locals: f.locals,
-            body: Some(body),
-            specs: Vec::new(),
             span,
         });
         Ok(())
@@ -1361,7 +1548,7 @@ impl<'a> Translator<'a> {
                     return unsupported("ACSL contract", span);
                 }
                 self.scopes.push(HashMap::new());
-                for (pname, pty) in &info.params {
+                for (pname, pty, _) in &info.params {
                     if let Some(p) = pname {
                         self.bind(
                             p,
@@ -1408,33 +1595,103 @@ impl<'a> Translator<'a> {
     }
 
     fn finish(mut self, main_span: Span) -> R<b::Program> {
-        // Globals used, in declaration order.
-        let mut used: Vec<&Global> = self
-            .used_globals
-            .iter()
-            .filter_map(|n| self.globals.get(n))
-            .collect();
-        used.sort_by_key(|g| g.order);
-        let used: Vec<(String, CType, Option<&'a Node<c::Initializer>>, Span)> = used
-            .iter()
-            .map(|g| (g.name.clone(), g.ty.clone(), g.init, g.span))
-            .collect();
         let mut decls = Vec::new();
         let mut init = std::mem::take(&mut self.file_asserts);
         self.f = FnCtx::default();
         let mut modifies: Vec<b::Ident> = Vec::new();
-        for (name, ty, ini, span) in &used {
-            for (path, dims, _) in self.leaves(ty, *span)? {
-                let leaf = format!("{name}{path}");
-                decls.push(b::Decl::Var(b::VarDecl {
-                    attrs: Vec::new(),
-                    vars: vec![typed(&leaf, int_map_type(dims, *span), *span)],
-                    span: *span,
-                }));
-                modifies.push(ident(&leaf, *span));
+        // Globals used, in declaration order; an initialiser may use more (`int *p = &x;`).
+        // Objects in memory are allocated before any initialiser runs.
+        let mut done: BTreeSet<String> = BTreeSet::new();
+        let mut allocs = Vec::new();
+        let mut inits = Vec::new();
+        loop {
+            let mut used: Vec<(String, &Global)> = self
+                .used_globals
+                .iter()
+                .filter(|n| !done.contains(*n))
+                .filter_map(|n| self.globals.get(n).map(|g| (n.clone(), g)))
+                .collect();
+            if used.is_empty() {
+                break;
             }
-            self.global_init(name, ty, *ini, *span, &mut init)?;
+            used.sort_by_key(|(_, g)| g.order);
+            #[allow(clippy::type_complexity)]
+            let used: Vec<(
+                String,
+                String,
+                CType,
+                bool,
+                Option<&'a Node<c::Initializer>>,
+                Span,
+            )> = used
+                .iter()
+                .map(|(k, g)| {
+                    (
+                        k.clone(),
+                        g.name.clone(),
+                        g.ty.clone(),
+                        g.mem,
+                        g.init,
+                        g.span,
+                    )
+                })
+                .collect();
+            for (key, name, ty, mem, ini, span) in used {
+                done.insert(key);
+                let root = if mem {
+                    let base = format!("#addr{name}");
+                    decls.push(b::Decl::Var(b::VarDecl {
+                        attrs: Vec::new(),
+                        vars: vec![typed(&base, int_map_type(0, span), span)],
+                        span,
+                    }));
+                    modifies.push(ident(&base, span));
+                    let size = self.size_of(&ty, span)?;
+                    self.alloc(
+                        &base,
+                        lit(&BigInt::from(size), span),
+                        false,
+                        span,
+                        &mut allocs,
+                    );
+                    // static storage: zero-initialised
+                    self.zero_object(&var(&base, span), span, &mut allocs);
+                    Place::Mem {
+                        base: var(&base, span),
+                        off: int(0, span),
+                        ty: ty.clone(),
+                        safe: true,
+                    }
+                } else {
+                    for (path, dims) in self.leaves(&ty, span)? {
+                        let leaf = format!("{name}{path}");
+                        decls.push(b::Decl::Var(b::VarDecl {
+                            attrs: Vec::new(),
+                            vars: vec![typed(&leaf, int_map_type(dims, span), span)],
+                            span,
+                        }));
+                        modifies.push(ident(&leaf, span));
+                    }
+                    Place::Var(LVal {
+                        base: name.clone(),
+                        path: String::new(),
+                        indices: Vec::new(),
+                        ty: ty.clone(),
+                    })
+                };
+                self.global_init(&root, ini, span, &mut inits)?;
+            }
         }
+        self.string_objects(main_span, &mut decls, &mut modifies, &mut allocs)?;
+        if self.mem.valid {
+            init.push(assign(
+                lhs(mem::VALID, vec![int(0, main_span)], main_span),
+                boolean(false, main_span),
+                main_span,
+            ));
+        }
+        init.extend(allocs);
+        init.extend(inits);
         let mut mutexes: Vec<&Global> = self
             .used_mutexes
             .iter()
@@ -1465,6 +1722,7 @@ impl<'a> Translator<'a> {
             let first = if name == FORK_COUNTER { 1 } else { 0 };
             init.insert(0, assign_var(&name, int(first, span), span));
         }
+        self.memory_decls(main_span, &mut decls, &mut modifies);
         let spec = |span: Span| {
             if modifies.is_empty() {
                 Vec::new()
@@ -1480,7 +1738,7 @@ impl<'a> Translator<'a> {
         let main = self.funcs.get("main").cloned();
         let mut args = Vec::new();
         if let Some(m) = &main {
-            for (_, t) in &m.params {
+            for (_, t, _) in &m.params {
                 let CType::Int(it) = t else {
                     return unsupported(
                         format!("`main` with a parameter of type {}", t.describe()),
@@ -1592,64 +1850,49 @@ impl<'a> Translator<'a> {
         )
     }
 
+    /// Initialises a global (zero without initialiser; integers by constant expressions, pointers
+    /// by address constants). An object in memory is already zero.
     fn global_init(
         &mut self,
-        name: &str,
-        ty: &CType,
+        root: &Place,
         ini: Option<&'a Node<c::Initializer>>,
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<()> {
-        match ty {
-            CType::Int(t) => {
-                let v = match ini.map(|i| &i.node) {
-                    None => BigInt::zero(),
-                    Some(c::Initializer::Expression(e)) => match self.const_eval(e) {
-                        Some((v, _)) => ints::convert(&v, *t, self.arch),
-                        None => return unsupported("non-constant global initialiser", span),
-                    },
-                    Some(c::Initializer::List(items)) => match items.as_slice() {
-                        [one] if one.node.designation.is_empty() => {
-                            match &one.node.initializer.node {
-                                c::Initializer::Expression(e) => match self.const_eval(e) {
-                                    Some((v, _)) => ints::convert(&v, *t, self.arch),
-                                    None => {
-                                        return unsupported(
-                                            "non-constant global initialiser",
-                                            span,
-                                        );
-                                    }
-                                },
-                                _ => return unsupported("nested initialiser of a scalar", span),
-                            }
-                        }
-                        _ => return unsupported("initialiser list of a scalar", span),
-                    },
-                };
-                out.push(assign_var(name, lit(&v, span), span));
-                Ok(())
-            }
-            CType::Array(..) | CType::Struct(_) => {
-                let cells = self.aggregate_cells(ty, ini, span)?;
-                for ((path, idx, t), e) in cells {
-                    let v = match e {
-                        None => BigInt::zero(),
-                        Some(e) => match self.const_eval(e) {
-                            Some((v, _)) => ints::convert(&v, t, self.arch),
-                            None => return unsupported("non-constant global initialiser", span),
-                        },
-                    };
-                    let idx = idx.iter().map(|i| int(*i as i64, span)).collect();
-                    out.push(assign(
-                        lhs(&format!("{name}{path}"), idx, span),
-                        lit(&v, span),
-                        span,
-                    ));
-                }
-                Ok(())
-            }
-            other => unsupported(format!("global of type {}", other.describe()), span),
+        let ty = root.ty().clone();
+        if !matches!(
+            ty,
+            CType::Int(_) | CType::Ptr(_) | CType::Array(..) | CType::Struct(_)
+        ) {
+            return unsupported(format!("global of type {}", ty.describe()), span);
         }
+        let in_mem = matches!(root, Place::Mem { .. });
+        if in_mem && ini.is_none() {
+            return Ok(());
+        }
+        let cells = self.aggregate_cells(&ty, ini, span)?;
+        for (cell, e) in cells {
+            let v = match (&cell.ty, e) {
+                (_, None) if in_mem => continue,
+                (CType::Int(_), None) => SVal::Int(int(0, span)),
+                (_, None) => SVal::Ptr(int(0, span), int(0, span)),
+                (CType::Int(t), Some(e)) => match self.const_eval(e) {
+                    Some((v, _)) => SVal::Int(lit(&ints::convert(&v, *t, self.arch), span)),
+                    None => return unsupported("non-constant global initialiser", span),
+                },
+                (t, Some(e)) => {
+                    let mut buf = Vec::new();
+                    let v = self.expr(e, &mut buf)?;
+                    if !buf.is_empty() {
+                        return unsupported("global pointer initialiser with side effects", span);
+                    }
+                    self.scalar_value(v, &t.clone(), span)?
+                }
+            };
+            let place = self.cell_place(root, &cell, span);
+            self.store_place(&place, v, span, out)?;
+        }
+        Ok(())
     }
 
     /// Every scalar cell of an aggregate with its initialising expression (`None`: zero).
@@ -1661,16 +1904,16 @@ impl<'a> Translator<'a> {
         span: Span,
     ) -> R<Vec<(Cell, Option<&'a Node<c::Expression>>)>> {
         let mut all = Vec::new();
-        self.cells(ty, "", &[], span, &mut all)?;
+        self.cells(ty, ("", &[], 0), span, &mut all)?;
         let mut given: BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>> = BTreeMap::new();
         if let Some(ini) = ini {
             self.fill(ty, String::new(), Vec::new(), ini, &mut given, span)?;
         }
         Ok(all
             .into_iter()
-            .map(|(p, i, t)| {
-                let e = given.get(&(p.clone(), i.clone())).copied();
-                ((p, i, t), e)
+            .map(|c| {
+                let e = given.get(&(c.path.clone(), c.idx.clone())).copied();
+                (c, e)
             })
             .collect())
     }
@@ -1722,7 +1965,7 @@ impl<'a> Translator<'a> {
     ) -> R<()> {
         let items = match &ini.node {
             c::Initializer::List(items) => items,
-            c::Initializer::Expression(e) if matches!(ty, CType::Int(_)) => {
+            c::Initializer::Expression(e) if ty.is_scalar() => {
                 given.insert((path, idx), e);
                 return Ok(());
             }
@@ -1730,7 +1973,7 @@ impl<'a> Translator<'a> {
                 return unsupported("aggregate initialised by an expression", span);
             }
         };
-        if matches!(ty, CType::Int(_)) {
+        if ty.is_scalar() {
             return match items.as_slice() {
                 [one] if one.node.designation.is_empty() => {
                     self.fill(ty, path, idx, &one.node.initializer, given, span)
@@ -1801,7 +2044,7 @@ impl<'a> Translator<'a> {
                     self.fill(&ety, p, ix, &item.node.initializer, given, span)?;
                     *pos += 1;
                 }
-                c::Initializer::Expression(e) if matches!(ety, CType::Int(_)) => {
+                c::Initializer::Expression(e) if ety.is_scalar() => {
                     given.insert((p, ix), e);
                     *pos += 1;
                 }
@@ -1820,11 +2063,11 @@ impl<'a> Translator<'a> {
         let span = self.sp(s.span);
         match &s.node {
             c::Statement::Compound(items) => {
-                self.scopes.push(HashMap::new());
+                self.enter_block();
                 for it in items {
                     self.block_item(it, out)?;
                 }
-                self.scopes.pop();
+                self.leave_block(span, out);
             }
             c::Statement::Expression(e) => {
                 if let Some(e) = e {
@@ -1833,11 +2076,16 @@ impl<'a> Translator<'a> {
             }
             c::Statement::If(i) => {
                 let cond = self.cond(&i.node.condition, out)?;
+                // each branch is a block (C11 6.8.4)
                 let mut then_b = Vec::new();
+                self.enter_block();
                 self.stmt(&i.node.then_statement, &mut then_b)?;
+                self.leave_block(span, &mut then_b);
                 let mut else_b = Vec::new();
                 if let Some(e) = &i.node.else_statement {
+                    self.enter_block();
                     self.stmt(e, &mut else_b)?;
+                    self.leave_block(span, &mut else_b);
                 }
                 out.push(if_(cond, then_b, else_b, span));
             }
@@ -1858,7 +2106,7 @@ impl<'a> Translator<'a> {
                 out,
             )?,
             c::Statement::For(f) => {
-                self.scopes.push(HashMap::new());
+                self.enter_block();
                 match &f.node.initializer.node {
                     c::ForInitializer::Empty => {}
                     c::ForInitializer::StaticAssert(sa) => {
@@ -1878,27 +2126,36 @@ impl<'a> Translator<'a> {
                     span,
                     out,
                 )?;
-                self.scopes.pop();
+                self.leave_block(span, out);
             }
-            c::Statement::Goto(l) => out.push(goto(&format!("L~{}", l.node.name), span)),
+            c::Statement::Goto(l) => {
+                self.f.gotos = true;
+                out.push(goto(&format!("L~{}", l.node.name), span))
+            }
             c::Statement::Continue => match self.f.loops.last_mut() {
-                Some((l, used)) => {
+                Some((l, used, depth)) => {
                     *used = true;
-                    let l = l.clone();
+                    let (l, depth) = (l.clone(), *depth);
+                    out.extend(self.free_scopes(depth, span));
                     out.push(goto(&l, span));
                 }
                 None => return unsupported("`continue` outside a loop", span),
             },
             c::Statement::Break => match self.f.breaks.last() {
-                Some(BreakTarget::Loop) => out.push(stmt(b::StmtKind::Break(None), span)),
-                Some(BreakTarget::Label(l)) => {
-                    let l = l.clone();
+                Some(BreakTarget::Loop(depth)) => {
+                    let depth = *depth;
+                    out.extend(self.free_scopes(depth, span));
+                    out.push(stmt(b::StmtKind::Break(None), span))
+                }
+                Some(BreakTarget::Label(l, depth)) => {
+                    let (l, depth) = (l.clone(), *depth);
+                    out.extend(self.free_scopes(depth, span));
                     out.push(goto(&l, span));
                 }
                 None => return unsupported("`break` outside a loop or switch", span),
             },
             c::Statement::Return(e) => {
-                if let Some(e) = e.as_ref().filter(|_| self.f.thread) {
+                if let Some(e) = e.as_ref().filter(|_| self.f.thread && self.f.ret.is_none()) {
                     if !is_inert(&e.node) {
                         return unsupported(
                             "result of a thread start routine with side effects",
@@ -1907,11 +2164,18 @@ impl<'a> Translator<'a> {
                     }
                 } else if let Some(e) = e {
                     let v = self.expr(e, out)?;
-                    if let Some(rt) = self.f.ret {
-                        let val = self.convert(&v, rt, span)?;
-                        out.push(assign_var("#res", val, span));
+                    if let Some(rt) = self.f.ret.clone() {
+                        let val = self.scalar_value(v, &rt, span)?;
+                        let res = Place::Var(LVal {
+                            base: "#res".into(),
+                            path: String::new(),
+                            indices: Vec::new(),
+                            ty: rt,
+                        });
+                        self.store_place(&res, val, span, out)?;
                     }
                 }
+                out.extend(self.free_scopes(0, span));
                 out.push(stmt(b::StmtKind::Return, span));
             }
             c::Statement::Labeled(l) => {
@@ -1953,7 +2217,8 @@ impl<'a> Translator<'a> {
                     ty: t,
                     cases: Vec::new(),
                 });
-                self.f.breaks.push(BreakTarget::Label(end.clone()));
+                let depth = self.f.mem_scopes.len();
+                self.f.breaks.push(BreakTarget::Label(end.clone(), depth));
                 let mut body = Vec::new();
                 let r = self.stmt(&sw.node.statement, &mut body);
                 self.f.breaks.pop();
@@ -1999,6 +2264,19 @@ impl<'a> Translator<'a> {
         }
     }
 
+    fn enter_block(&mut self) {
+        self.scopes.push(HashMap::new());
+        self.f.mem_scopes.push(Vec::new());
+    }
+
+    /// Leaves a block normally: its stack objects are invalidated.
+    fn leave_block(&mut self, span: Span, out: &mut Vec<b::Stmt>) {
+        let depth = self.f.mem_scopes.len().saturating_sub(1);
+        out.extend(self.free_scopes(depth, span));
+        self.f.mem_scopes.pop();
+        self.scopes.pop();
+    }
+
     fn block_item(&mut self, it: &'a Node<c::BlockItem>, out: &mut Vec<b::Stmt>) -> R<()> {
         match &it.node {
             c::BlockItem::Declaration(d) => self.local_declaration(d, out),
@@ -2023,12 +2301,16 @@ impl<'a> Translator<'a> {
     ) -> R<()> {
         let cont = self.fresh_label("continue");
         let mut pre = Vec::new();
+        self.f.loop_header += 1;
         let c = match cond {
-            Some(e) => self.cond(e, &mut pre)?,
-            None => boolean(true, span),
+            Some(e) => self.cond(e, &mut pre),
+            None => Ok(boolean(true, span)),
         };
-        self.f.loops.push((cont.clone(), false));
-        self.f.breaks.push(BreakTarget::Loop);
+        self.f.loop_header -= 1;
+        let c = c?;
+        let depth = self.f.mem_scopes.len();
+        self.f.loops.push((cont.clone(), false, depth));
+        self.f.breaks.push(BreakTarget::Loop(depth));
         let mut body = Vec::new();
         let exit = vec![if_(
             not(c.clone(), span),
@@ -2041,24 +2323,36 @@ impl<'a> Translator<'a> {
             body.extend(pre.clone());
             body.extend(exit.clone());
         }
+        // the body is a block (C11 6.8.5), left at the end of each iteration
+        self.enter_block();
         let r = self.stmt(body_s, &mut body);
+        self.leave_block(span, &mut body);
         self.f.breaks.pop();
-        let used = self.f.loops.pop().is_some_and(|(_, u)| u);
+        let used = self.f.loops.pop().is_some_and(|(_, u, _)| u);
         r?;
         if used {
             body.push(label(&cont, span));
             body.push(assume(boolean(true, span), span));
         }
-        if let Some(st) = step {
-            self.expr(st, &mut body)?;
-        }
+        self.f.loop_header += 1;
+        let r = (|| {
+            if let Some(st) = step {
+                self.expr(st, &mut body)?;
+            }
+            Ok(())
+        })();
+        self.f.loop_header -= 1;
+        r?;
         if do_while {
             // the condition is evaluated again after each iteration
             let mut pre2 = Vec::new();
+            self.f.loop_header += 1;
             let c2 = match cond {
-                Some(e) => self.cond(e, &mut pre2)?,
-                None => boolean(true, span),
+                Some(e) => self.cond(e, &mut pre2),
+                None => Ok(boolean(true, span)),
             };
+            self.f.loop_header -= 1;
+            let c2 = c2?;
             body.extend(pre2);
             body.push(if_(
                 not(c2, span),
@@ -2104,11 +2398,14 @@ impl<'a> Translator<'a> {
                     self.statics += 1;
                     let key = format!("{name}#static{}", self.statics);
                     let order = self.globals.len();
+                    let gname = format!("~{name}~static{}", self.statics);
+                    self.var_keys.insert(gname.clone(), format!("G{key}"));
                     self.globals.insert(
                         key.clone(),
                         Global {
-                            name: format!("~{name}~static{}", self.statics),
+                            name: gname,
                             ty,
+                            mem: self.in_mem.contains(&format!("G{key}")),
                             mutex: false,
                             init: id.node.initializer.as_ref(),
                             order,
@@ -2129,91 +2426,87 @@ impl<'a> Translator<'a> {
                 continue;
             }
             let ty = self.complete_array(ty, id.node.initializer.as_ref());
-            match &ty {
-                CType::Int(t) => {
-                    let local = self.new_local(&name, int_map_type(0, span));
-                    self.bind(
-                        &name,
-                        Binding::Local {
-                            name: local.clone(),
-                            ty: ty.clone(),
-                        },
-                    );
-                    match id.node.initializer.as_ref().map(|i| &i.node) {
-                        None => out.extend(self.nondet(&local, *t, span)),
-                        Some(c::Initializer::Expression(e)) => {
-                            let v = self.expr(e, out)?;
-                            let val = self.convert(&v, *t, span)?;
-                            out.push(assign_var(&local, val, span));
-                        }
-                        Some(c::Initializer::List(items)) => match items.as_slice() {
-                            [one] if one.node.designation.is_empty() => {
-                                match &one.node.initializer.node {
-                                    c::Initializer::Expression(e) => {
-                                        let v = self.expr(e, out)?;
-                                        let val = self.convert(&v, *t, span)?;
-                                        out.push(assign_var(&local, val, span));
-                                    }
-                                    _ => {
-                                        return unsupported("nested initialiser of a scalar", span);
-                                    }
-                                }
-                            }
-                            _ => return unsupported("initialiser list of a scalar", span),
-                        },
+            if !matches!(
+                ty,
+                CType::Int(_) | CType::Ptr(_) | CType::Array(..) | CType::Struct(_)
+            ) {
+                return unsupported(format!("variable of type {}", ty.describe()), span);
+            }
+            let key = format!("L{}", id.span.start);
+            let ini = id.node.initializer.as_ref();
+            let root = if self.in_mem.contains(&key) {
+                let base = self.stack_object(&name, &ty, span, out)?;
+                self.bind(
+                    &name,
+                    Binding::Mem {
+                        base: base.clone(),
+                        ty: ty.clone(),
+                    },
+                );
+                Place::Mem {
+                    base: var(&base, span),
+                    off: int(0, span),
+                    ty: ty.clone(),
+                    safe: true,
+                }
+            } else {
+                self.f.counter += 1;
+                let local = format!("{name}~{}", self.f.counter);
+                for (path, dims) in self.leaves(&ty, span)? {
+                    let leaf = format!("{local}{path}");
+                    self.f.locals.push((leaf.clone(), int_map_type(dims, span)));
+                    match (&ty, ini) {
+                        (CType::Int(t), None) => out.extend(self.nondet(&leaf, *t, span)),
+                        (CType::Int(_) | CType::Ptr(_), Some(_)) => {}
+                        _ => out.push(havoc(&leaf, span)),
                     }
                 }
-                CType::Array(..) | CType::Struct(_) => {
-                    let leaves = self.leaves(&ty, span)?;
-                    self.f.counter += 1;
-                    let local = format!("{name}~{}", self.f.counter);
-                    for (path, dims, _) in &leaves {
-                        let leaf = format!("{local}{path}");
-                        self.f
-                            .locals
-                            .push((leaf.clone(), int_map_type(*dims, span)));
-                        out.push(havoc(&leaf, span));
-                    }
-                    self.bind(
-                        &name,
-                        Binding::Local {
-                            name: local.clone(),
-                            ty: ty.clone(),
-                        },
-                    );
-                    match id.node.initializer.as_ref().map(|i| (i, &i.node)) {
-                        None => {}
-                        Some((ini, c::Initializer::List(_))) => {
-                            let cells = self.aggregate_cells(&ty, Some(ini), span)?;
-                            for ((path, idx, t), e) in cells {
-                                let val = match e {
-                                    None => int(0, span),
-                                    Some(e) => {
-                                        let v = self.expr(e, out)?;
-                                        self.convert(&v, t, span)?
-                                    }
-                                };
-                                let idx = idx.iter().map(|i| int(*i as i64, span)).collect();
-                                out.push(assign(
-                                    lhs(&format!("{local}{path}"), idx, span),
-                                    val,
-                                    span,
-                                ));
-                            }
-                        }
-                        Some((_, c::Initializer::Expression(e))) => {
-                            let target = LVal {
-                                base: local.clone(),
-                                path: String::new(),
-                                indices: Vec::new(),
-                                ty: ty.clone(),
-                            };
-                            self.copy_struct(&target, e, span, out)?;
-                        }
-                    }
+                self.var_keys.insert(local.clone(), key);
+                self.bind(
+                    &name,
+                    Binding::Local {
+                        name: local.clone(),
+                        ty: ty.clone(),
+                    },
+                );
+                Place::Var(LVal {
+                    base: local,
+                    path: String::new(),
+                    indices: Vec::new(),
+                    ty: ty.clone(),
+                })
+            };
+            let Some(ini) = ini else { continue };
+            match (&ini.node, ty.is_scalar()) {
+                (c::Initializer::Expression(e), true) => {
+                    let v = self.expr(e, out)?;
+                    let val = self.scalar_value(v, &ty, span)?;
+                    self.store_place(&root, val, span, out)?;
                 }
-                other => {
-                    return unsupported(format!("variable of type {}", other.describe()), span);
+                (c::Initializer::Expression(e), false) => {
+                    if !matches!(ty, CType::Struct(_)) {
+                        return unsupported(format!("initialisation of {}", ty.describe()), span);
+                    }
+                    let src = self.lvalue(e, out)?;
+                    if *src.ty() != ty {
+                        return unsupported("initialisation by a different struct type", span);
+                    }
+                    self.copy_place(&root, &src, span, out)?;
+                }
+                (c::Initializer::List(_), _) => {
+                    let cells = self.aggregate_cells(&ty, Some(ini), span)?;
+                    for (cell, e) in cells {
+                        let val = match (e, &cell.ty) {
+                            (None, CType::Int(_)) => SVal::Int(int(0, span)),
+                            (None, _) => SVal::Ptr(int(0, span), int(0, span)),
+                            (Some(e), t) => {
+                                let v = self.expr(e, out)?;
+                                self.scalar_value(v, &t.clone(), span)?
+                            }
+                        };
+                        let place = self.cell_place(&root, &cell, span);
+                        self.store_place(&place, val, span, out)?;
+                    }
                 }
             }
         }
@@ -2234,6 +2527,7 @@ impl<'a> Translator<'a> {
         let e = match &v.v {
             V::Bool(c) => return Ok(ite(c.clone(), int(1, span), int(0, span), span)),
             V::Int(e) => e.clone(),
+            V::Ptr(..) => return unsupported("conversion of a pointer to an integer", span),
         };
         if let Some(x) = as_lit(&e) {
             return Ok(lit(&ints::convert(&x, to, self.arch), span));
@@ -2290,6 +2584,21 @@ impl<'a> Translator<'a> {
     }
 
     fn snapshot(&mut self, a: TV, needed: bool, span: Span, out: &mut Vec<b::Stmt>) -> TV {
+        if let (true, CType::Ptr(pt), V::Ptr(b, o)) = (needed, &a.ty, &a.v) {
+            let keep = |e: &b::Expr| as_lit(e).is_some();
+            if keep(b) && keep(o) {
+                return a;
+            }
+            let (tb, to) = (self.temp(span), self.temp(span));
+            out.push(stmt(
+                b::StmtKind::Assign {
+                    lhs: vec![lhs(&tb, Vec::new(), span), lhs(&to, Vec::new(), span)],
+                    rhs: vec![b.clone(), o.clone()],
+                },
+                span,
+            ));
+            return TV::ptr(var(&tb, span), var(&to, span), (**pt).clone());
+        }
         let CType::Int(t) = a.ty else { return a };
         if !needed || matches!(&a.v, V::Int(e) if as_lit(e).is_some()) {
             return a;
@@ -2304,37 +2613,7 @@ impl<'a> Translator<'a> {
         match &e.node {
             c::Expression::Identifier(i) => {
                 let name = &i.node.name;
-                let lookup = self.lookup(name).cloned();
-                let unknown_len = match &lookup {
-                    Some(Binding::Local { ty, .. }) => matches!(ty, CType::Array(_, UNKNOWN_LEN)),
-                    Some(Binding::Global(k)) => self
-                        .globals
-                        .get(k)
-                        .is_some_and(|g| matches!(g.ty, CType::Array(_, UNKNOWN_LEN))),
-                    _ => false,
-                };
-                if unknown_len {
-                    return unsupported("array of unknown size", span);
-                }
-                match lookup {
-                    Some(Binding::Local { name, ty }) => Ok(TV {
-                        v: V::Int(var(&name, span)),
-                        ty,
-                    }),
-                    Some(Binding::Global(key)) => {
-                        let Some(g) = self.globals.get(&key) else {
-                            return unsupported(format!("identifier `{name}`"), span);
-                        };
-                        let tv = TV {
-                            v: V::Int(var(&g.name, span)),
-                            ty: g.ty.clone(),
-                        };
-                        if let CType::Other(w) = &tv.ty {
-                            return unsupported(format!("variable of type {w}"), span);
-                        }
-                        self.used_globals.insert(key);
-                        Ok(tv)
-                    }
+                match self.lookup(name).cloned() {
                     Some(Binding::Enum(v)) => Ok(TV::int(lit(&v, span), IntTy::INT)),
                     Some(Binding::Typedef(_)) | None => {
                         if self.funcs.contains_key(name) {
@@ -2343,22 +2622,34 @@ impl<'a> Translator<'a> {
                             unsupported(format!("undeclared identifier `{name}`"), span)
                         }
                     }
+                    Some(_) => {
+                        let p = self.ident_place(name, span)?;
+                        self.read_place(&p, true, span, out)
+                    }
                 }
             }
             c::Expression::Constant(k) => match self.constant(&k.node) {
                 Ok((v, t)) => Ok(TV::int(lit(&v, span), t)),
                 Err(w) => unsupported(w, span),
             },
-            c::Expression::StringLiteral(_) => Ok(TV {
-                v: V::Bool(boolean(true, span)),
-                ty: CType::Str,
-            }),
-            c::Expression::Member(_) => {
-                let lv = self.lvalue(e, out)?;
+            c::Expression::StringLiteral(pieces) => {
+                // the value is the index of its bytes in `strings` (-1: not decoded), used when
+                // it decays to a pointer
+                let k = match string_bytes(&pieces.node) {
+                    Some(bytes) => {
+                        self.strings.push(bytes);
+                        self.strings.len() as i64 - 1
+                    }
+                    None => -1,
+                };
                 Ok(TV {
-                    v: V::Int(lv.read(span)),
-                    ty: lv.ty,
+                    v: V::Int(int(k, span)),
+                    ty: CType::Str,
                 })
+            }
+            c::Expression::Member(_) => {
+                let p = self.lvalue(e, out)?;
+                self.read_place(&p, true, span, out)
             }
             c::Expression::Call(ce) => self.call(&ce.node, span, out),
             c::Expression::SizeOfTy(s) => {
@@ -2390,7 +2681,14 @@ impl<'a> Translator<'a> {
                 let v = self.expr(&cst.node.expression, out)?;
                 match t {
                     CType::Void => Ok(TV::void(span)),
-                    CType::Int(it) => Ok(TV::int(self.convert(&v, it, span)?, it)),
+                    CType::Int(it) => match self.scalar_value(v, &t, span)? {
+                        SVal::Int(e) => Ok(TV::int(e, it)),
+                        SVal::Ptr(..) => unsupported("cast to an integer", span),
+                    },
+                    CType::Ptr(ref pt) => {
+                        let (b, o) = self.as_pointer(v, pt, span)?;
+                        Ok(TV::ptr(b, o, (**pt).clone()))
+                    }
                     other => unsupported(format!("cast to {}", other.describe()), span),
                 }
             }
@@ -2421,6 +2719,31 @@ impl<'a> Translator<'a> {
                         out.push(if_(c, tb, eb, span));
                         Ok(TV::int(var(&tmp, span), ct))
                     }
+                    (CType::Ptr(_) | CType::Array(..), _)
+                    | (_, CType::Ptr(_) | CType::Array(..)) => {
+                        let t = self.decay(t, span)?;
+                        let f = self.decay(f, span)?;
+                        let pt = match (&t.ty, &f.ty) {
+                            (CType::Ptr(p), _) | (_, CType::Ptr(p)) => (**p).clone(),
+                            _ => return unsupported("conditional expression", span),
+                        };
+                        let (tb0, to0) = self.as_pointer(t, &pt, span)?;
+                        let (fb0, fo0) = self.as_pointer(f, &pt, span)?;
+                        if tb.is_empty() && eb.is_empty() {
+                            return Ok(TV::ptr(
+                                ite(c.clone(), tb0, fb0, span),
+                                ite(c, to0, fo0, span),
+                                pt,
+                            ));
+                        }
+                        let (rb, ro) = (self.temp(span), self.temp(span));
+                        tb.push(assign_var(&rb, tb0, span));
+                        tb.push(assign_var(&ro, to0, span));
+                        eb.push(assign_var(&rb, fb0, span));
+                        eb.push(assign_var(&ro, fo0, span));
+                        out.push(if_(c, tb, eb, span));
+                        Ok(TV::ptr(var(&rb, span), var(&ro, span), pt))
+                    }
                     (x, y) => unsupported(
                         format!(
                             "conditional expression on {} and {}",
@@ -2440,7 +2763,7 @@ impl<'a> Translator<'a> {
             }
             c::Expression::Statement(s) => match &s.node {
                 c::Statement::Compound(items) => {
-                    self.scopes.push(HashMap::new());
+                    self.enter_block();
                     let mut last = TV::void(span);
                     let r = (|| {
                         for (k, it) in items.iter().enumerate() {
@@ -2454,38 +2777,85 @@ impl<'a> Translator<'a> {
                         }
                         Ok(())
                     })();
-                    self.scopes.pop();
+                    self.leave_block(span, out);
                     r.map(|()| last)
                 }
                 _ => unsupported("statement expression", span),
             },
             c::Expression::GenericSelection(_) => unsupported("_Generic", span),
-            c::Expression::CompoundLiteral(_) => unsupported("compound literal", span),
+            c::Expression::CompoundLiteral(cl) => {
+                let p = self.compound_literal(&cl.node, span, out)?;
+                self.read_place(&p, true, span, out)
+            }
             c::Expression::OffsetOf(_) => unsupported("offsetof", span),
             c::Expression::VaArg(_) => unsupported("va_arg", span),
         }
     }
 
-    fn lvalue(&mut self, e: &'a Node<c::Expression>, out: &mut Vec<b::Stmt>) -> R<LVal> {
-        let span = self.sp(e.span);
-        match &e.node {
-            c::Expression::Identifier(_) => {
-                let tv = self.expr(e, out)?;
-                match (&tv.v, &tv.ty) {
-                    (V::Int(x), CType::Int(_) | CType::Array(..) | CType::Struct(_)) => {
-                        match &x.kind {
-                            b::ExprKind::Var(v) => Ok(LVal {
-                                path: String::new(),
-                                base: v.name.clone(),
-                                indices: Vec::new(),
-                                ty: tv.ty.clone(),
-                            }),
-                            _ => unsupported("assignment to a constant", span),
-                        }
+    /// The place of a variable.
+    fn ident_place(&mut self, name: &str, span: Span) -> R<Place> {
+        let unknown = |t: &CType| matches!(t, CType::Array(_, UNKNOWN_LEN));
+        match self.lookup(name).cloned() {
+            Some(Binding::Local { name, ty }) => {
+                if unknown(&ty) {
+                    return unsupported("array of unknown size", span);
+                }
+                Ok(Place::Var(LVal {
+                    base: name,
+                    path: String::new(),
+                    indices: Vec::new(),
+                    ty,
+                }))
+            }
+            Some(Binding::Mem { base, ty }) => Ok(Place::Mem {
+                base: var(&base, span),
+                off: int(0, span),
+                ty,
+                safe: true,
+            }),
+            Some(Binding::Global(key)) => {
+                let Some(g) = self.globals.get(&key) else {
+                    return unsupported(format!("identifier `{name}`"), span);
+                };
+                if let CType::Other(w) = &g.ty {
+                    return unsupported(format!("variable of type {w}"), span);
+                }
+                if unknown(&g.ty) {
+                    return unsupported("array of unknown size", span);
+                }
+                let (gname, ty, mem) = (g.name.clone(), g.ty.clone(), g.mem);
+                self.used_globals.insert(key);
+                Ok(if mem {
+                    Place::Mem {
+                        base: var(&format!("#addr{gname}"), span),
+                        off: int(0, span),
+                        ty,
+                        safe: true,
                     }
-                    _ => unsupported(format!("assignment to {}", tv.ty.describe()), span),
+                } else {
+                    Place::Var(LVal {
+                        base: gname,
+                        path: String::new(),
+                        indices: Vec::new(),
+                        ty,
+                    })
+                })
+            }
+            Some(Binding::Enum(_)) => unsupported("assignment to a constant", span),
+            Some(Binding::Typedef(_)) | None => {
+                if self.funcs.contains_key(name) {
+                    unsupported("function pointer", span)
+                } else {
+                    unsupported(format!("undeclared identifier `{name}`"), span)
                 }
             }
+        }
+    }
+
+    fn lvalue(&mut self, e: &'a Node<c::Expression>, out: &mut Vec<b::Stmt>) -> R<Place> {
+        let span = self.sp(e.span);
+        match &e.node {
+            c::Expression::Identifier(i) => self.ident_place(&i.node.name, span),
             c::Expression::BinaryOperator(bo)
                 if bo.node.operator.node == c::BinaryOperator::Index =>
             {
@@ -2494,72 +2864,146 @@ impl<'a> Translator<'a> {
             c::Expression::UnaryOperator(u)
                 if u.node.operator.node == c::UnaryOperator::Indirection =>
             {
-                unsupported("pointer dereference", span)
+                let v = self.expr(&u.node.operand, out)?;
+                self.deref(v, span)
             }
             c::Expression::Member(m) => {
-                if m.node.operator.node == c::MemberOperator::Indirect {
-                    return unsupported("struct access through a pointer (`->`)", span);
-                }
-                let mut base = self.lvalue(&m.node.expression, out)?;
-                let CType::Struct(tag) = &base.ty else {
-                    return unsupported(format!("member access on {}", base.ty.describe()), span);
+                let base = if m.node.operator.node == c::MemberOperator::Indirect {
+                    let v = self.expr(&m.node.expression, out)?;
+                    self.deref(v, span)?
+                } else {
+                    self.lvalue(&m.node.expression, out)?
                 };
-                let fields = self.struct_fields(tag, span)?;
+                let CType::Struct(tag) = base.ty().clone() else {
+                    return unsupported(format!("member access on {}", base.ty().describe()), span);
+                };
                 let f = &m.node.identifier.node.name;
-                let Some((_, fty)) = fields.iter().find(|(n, _)| n == f) else {
-                    return unsupported(format!("unknown struct member `{f}`"), span);
+                let (foff, fty) = match &base {
+                    Place::Var(_) => {
+                        let fields = self.struct_fields(&tag, span)?;
+                        let Some((_, fty)) = fields.iter().find(|(n, _)| n == f) else {
+                            return unsupported(format!("unknown struct member `{f}`"), span);
+                        };
+                        if let CType::Other(w) = fty {
+                            return unsupported(format!("struct member of type {w}"), span);
+                        }
+                        (0, fty.clone())
+                    }
+                    Place::Mem { .. } => self.field_offset(&tag, f, span)?,
                 };
-                if let CType::Other(w) = fty {
-                    return unsupported(format!("struct member of type {w}"), span);
-                }
-                base.path = format!("{}.{f}", base.path);
-                base.ty = fty.clone();
-                Ok(base)
+                Ok(match base {
+                    Place::Var(mut lv) => {
+                        lv.path = format!("{}.{f}", lv.path);
+                        lv.ty = fty;
+                        Place::Var(lv)
+                    }
+                    Place::Mem {
+                        base, off, safe, ..
+                    } => Place::Mem {
+                        base,
+                        off: arith(BinOp::Add, off, lit(&BigInt::from(foff), span), span),
+                        ty: fty,
+                        safe,
+                    },
+                })
             }
+            c::Expression::CompoundLiteral(cl) => self.compound_literal(&cl.node, span, out),
             _ => unsupported("assignment to this kind of expression", span),
         }
     }
 
-    /// `target = e` for a struct `e` that is an lvalue of the same type: field by field.
+    /// `(T){ … }`: an unnamed object of the enclosing block, initialised at each evaluation (the
+    /// members not given are zero). In a loop condition or step one object would be evaluated
+    /// several times in the same block: not translated there.
+    fn compound_literal(
+        &mut self,
+        cl: &'a c::CompoundLiteral,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<Place> {
+        if self.f.mem_scopes.is_empty() {
+            return unsupported("compound literal outside a function", span);
+        }
+        if self.f.loop_header > 0 {
+            return unsupported("compound literal in a loop condition or step", span);
+        }
+        let is_const = cl.type_name.node.specifiers.iter().any(|q| {
+            matches!(&q.node, c::SpecifierQualifier::TypeQualifier(t)
+                if t.node == c::TypeQualifier::Const)
+        });
+        if is_const {
+            // const compound literals need not be distinct objects (C11 6.5.2.5p7)
+            return unsupported("const-qualified compound literal", span);
+        }
+        let ty = self.type_name(&cl.type_name);
+        let ty = self.complete_array_items(ty, &cl.initializer_list);
+        if !matches!(
+            ty,
+            CType::Int(_) | CType::Ptr(_) | CType::Array(..) | CType::Struct(_)
+        ) {
+            return unsupported(format!("compound literal of type {}", ty.describe()), span);
+        }
+        let base = self.stack_object("literal", &ty, span, out)?;
+        let root = Place::Mem {
+            base: var(&base, span),
+            off: int(0, span),
+            ty: ty.clone(),
+            safe: true,
+        };
+        let mut cells = Vec::new();
+        self.cells(&ty, ("", &[], 0), span, &mut cells)?;
+        let mut given: BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>> = BTreeMap::new();
+        let items = &cl.initializer_list;
+        if ty.is_scalar() {
+            match items.as_slice() {
+                [one] if one.node.designation.is_empty() => self.fill(
+                    &ty,
+                    String::new(),
+                    Vec::new(),
+                    &one.node.initializer,
+                    &mut given,
+                    span,
+                )?,
+                _ => return unsupported("initialiser list of a scalar", span),
+            }
+        } else {
+            let mut pos = 0;
+            self.fill_list(&ty, "", &[], items, &mut pos, &mut given, true, span)?;
+            if pos < items.len() {
+                return unsupported("initialiser beyond the aggregate's size", span);
+            }
+        }
+        for cell in cells {
+            let val = match (given.get(&(cell.path.clone(), cell.idx.clone())), &cell.ty) {
+                (None, CType::Int(_)) => SVal::Int(int(0, span)),
+                (None, _) => SVal::Ptr(int(0, span), int(0, span)),
+                (Some(e), t) => {
+                    let v = self.expr(e, out)?;
+                    self.scalar_value(v, &t.clone(), span)?
+                }
+            };
+            let place = self.cell_place(&root, &cell, span);
+            self.store_place(&place, val, span, out)?;
+        }
+        Ok(root)
+    }
+
+    /// `target = e` for a struct `e` that is an lvalue of the same type.
     fn copy_struct(
         &mut self,
-        target: &LVal,
+        target: &Place,
         e: &'a Node<c::Expression>,
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<()> {
-        if !matches!(target.ty, CType::Struct(_)) {
-            return unsupported(format!("assignment to {}", target.ty.describe()), span);
+        if !matches!(target.ty(), CType::Struct(_)) {
+            return unsupported(format!("assignment to {}", target.ty().describe()), span);
         }
         let src = self.lvalue(e, out)?;
-        if src.ty != target.ty {
+        if src.ty() != target.ty() {
             return unsupported("assignment between different struct types", span);
         }
-        let mut assigns = Vec::new();
-        for (path, _, _) in self.leaves(&target.ty, span)? {
-            let from = LVal {
-                base: src.base.clone(),
-                path: format!("{}{path}", src.path),
-                indices: src.indices.clone(),
-                ty: CType::Void,
-            };
-            assigns.push((
-                lhs(
-                    &format!("{}{path}", target.name()),
-                    target.indices.clone(),
-                    span,
-                ),
-                from.read(span),
-            ));
-        }
-        // one parallel assignment: `s = s` and overlapping copies read the old values
-        let (l, r): (Vec<_>, Vec<_>) = assigns.into_iter().unzip();
-        out.push(stmt(b::StmtKind::Assign { lhs: l, rhs: r }, span));
-        Ok(())
-    }
-
-    fn store(&mut self, lv: &LVal, val: b::Expr, span: Span, out: &mut Vec<b::Stmt>) {
-        out.push(assign(lhs(&lv.name(), lv.indices.clone(), span), val, span));
+        self.copy_place(target, &src, span, out)
     }
 
     fn unary(
@@ -2572,16 +3016,13 @@ impl<'a> Translator<'a> {
         match u.operator.node {
             U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
                 let lv = self.lvalue(&u.operand, out)?;
-                let CType::Int(t) = lv.ty else {
-                    return unsupported(format!("increment of {}", lv.ty.describe()), span);
-                };
-                let old = TV::int(lv.read(span), t);
-                let old = self.snapshot(
-                    old,
-                    matches!(u.operator.node, U::PostIncrement | U::PostDecrement),
-                    span,
-                    out,
-                );
+                let ty = lv.ty().clone();
+                if !ty.is_scalar() {
+                    return unsupported(format!("increment of {}", ty.describe()), span);
+                }
+                let old = self.read_place(&lv, true, span, out)?;
+                let post = matches!(u.operator.node, U::PostIncrement | U::PostDecrement);
+                let old = self.snapshot(old, post, span, out);
                 let one = TV::int(int(1, span), IntTy::INT);
                 let op = if matches!(u.operator.node, U::PostIncrement | U::PreIncrement) {
                     BinOp::Add
@@ -2589,16 +3030,39 @@ impl<'a> Translator<'a> {
                     BinOp::Sub
                 };
                 let new = self.arith_op(op, old.clone(), one, span, out)?;
-                let val = self.convert(&new, t, span)?;
-                self.store(&lv, val, span, out);
-                if matches!(u.operator.node, U::PostIncrement | U::PostDecrement) {
+                let val = self.scalar_value(new, &ty, span)?;
+                self.store_place(&lv, val, span, out)?;
+                if post {
                     Ok(old)
                 } else {
-                    Ok(TV::int(lv.read(span), t))
+                    self.read_place(&lv, false, span, out)
                 }
             }
-            U::Address => unsupported("address-of operator `&`", span),
-            U::Indirection => unsupported("pointer dereference", span),
+            U::Address => {
+                if let c::Expression::UnaryOperator(inner) = &u.operand.node {
+                    if inner.node.operator.node == c::UnaryOperator::Indirection {
+                        // `&*p` is `p` (C11 6.5.3.2)
+                        let v = self.expr(&inner.node.operand, out)?;
+                        let v = self.decay(v, span)?;
+                        if !matches!(v.ty, CType::Ptr(_)) {
+                            return unsupported(format!("`&*` of {}", v.ty.describe()), span);
+                        }
+                        return Ok(v);
+                    }
+                }
+                match self.lvalue(&u.operand, out)? {
+                    Place::Mem { base, off, ty, .. } => Ok(TV::ptr(base, off, ty)),
+                    Place::Var(lv) => match self.var_keys.get(&lv.base) {
+                        Some(key) => needs_memory(&key.clone(), span),
+                        None => unsupported("address of this variable", span),
+                    },
+                }
+            }
+            U::Indirection => {
+                let v = self.expr(&u.operand, out)?;
+                let p = self.deref(v, span)?;
+                self.read_place(&p, true, span, out)
+            }
             U::Plus => {
                 let v = self.expr(&u.operand, out)?;
                 let p = ints::promote(v.int_ty(span)?);
@@ -2638,11 +3102,8 @@ impl<'a> Translator<'a> {
         let op = bo.operator.node.clone();
         let compound = match op {
             O::Index => {
-                let lv = self.lvalue_of_index(bo, span, out)?;
-                return Ok(TV {
-                    v: V::Int(lv.read(span)),
-                    ty: lv.ty,
-                });
+                let p = self.lvalue_of_index(bo, span, out)?;
+                return self.read_place(&p, true, span, out);
             }
             O::LogicalAnd | O::LogicalOr => {
                 let a = self.expr(&bo.lhs, out)?;
@@ -2691,24 +3152,25 @@ impl<'a> Translator<'a> {
         };
         // assignments
         let lv = self.lvalue(&bo.lhs, out)?;
-        if matches!(lv.ty, CType::Struct(_)) && compound.is_none() {
+        let ty = lv.ty().clone();
+        if matches!(ty, CType::Struct(_)) && compound.is_none() {
             self.copy_struct(&lv, &bo.rhs, span, out)?;
             return Ok(TV::void(span));
         }
-        let CType::Int(t) = lv.ty else {
-            return unsupported(format!("assignment to {}", lv.ty.describe()), span);
-        };
+        if !ty.is_scalar() {
+            return unsupported(format!("assignment to {}", ty.describe()), span);
+        }
         let r = self.expr(&bo.rhs, out)?;
         let val = match compound {
-            None => self.convert(&r, t, span)?,
+            None => self.scalar_value(r, &ty, span)?,
             Some(op) => {
-                let cur = TV::int(lv.read(span), t);
+                let cur = self.read_place(&lv, true, span, out)?;
                 let res = self.arith(op, cur, r, span, out)?;
-                self.convert(&res, t, span)?
+                self.scalar_value(res, &ty, span)?
             }
         };
-        self.store(&lv, val, span, out);
-        Ok(TV::int(lv.read(span), t))
+        self.store_place(&lv, val, span, out)?;
+        self.read_place(&lv, false, span, out)
     }
 
     fn lvalue_of_index(
@@ -2716,44 +3178,107 @@ impl<'a> Translator<'a> {
         bo: &'a c::BinaryOperatorExpression,
         span: Span,
         out: &mut Vec<b::Stmt>,
-    ) -> R<LVal> {
-        // `a[i]` or `i[a]`: the array is the operand that is an lvalue of array type
+    ) -> R<Place> {
+        // `a[i]` or `i[a]`: the array or pointer is the operand that is not an integer
         let mut buf = Vec::new();
-        let (mut base, idx) = match self.lvalue(&bo.lhs, &mut buf) {
-            Ok(lv) if matches!(lv.ty, CType::Array(..)) => (lv, &bo.rhs),
-            first => {
+        let (base, idx) = match self.index_base(&bo.lhs, &mut buf)? {
+            Some(b) => (b, &bo.rhs),
+            None => {
                 buf.clear();
-                match self.lvalue(&bo.rhs, &mut buf) {
-                    Ok(lv) if matches!(lv.ty, CType::Array(..)) => (lv, &bo.lhs),
-                    _ => {
-                        first?;
-                        return unsupported("indexing of a pointer", span);
-                    }
+                match self.index_base(&bo.rhs, &mut buf)? {
+                    Some(b) => (b, &bo.lhs),
+                    None => return unsupported("indexing of a non-array", span),
                 }
             }
         };
         out.extend(buf);
-        let CType::Array(elem, n) = base.ty.clone() else {
-            return unsupported("indexing of a pointer", span);
-        };
         let i = self.expr(idx, out)?;
         i.int_ty(span)?;
         let ie = i.to_int(span);
-        let in_bounds = as_lit(&ie).is_some_and(|v| v >= BigInt::zero() && v < BigInt::from(n));
-        if !in_bounds {
-            out.push(self.check(
-                bin(
-                    BinOp::And,
-                    bin(BinOp::Le, int(0, span), ie.clone(), span),
-                    bin(BinOp::Lt, ie.clone(), lit(&BigInt::from(n), span), span),
-                    span,
-                ),
-                span,
-            ));
+        match base {
+            Ok(Place::Var(mut lv)) => {
+                let CType::Array(elem, n) = lv.ty.clone() else {
+                    return unsupported("indexing of a non-array", span);
+                };
+                let in_bounds =
+                    as_lit(&ie).is_some_and(|v| v >= BigInt::zero() && v < BigInt::from(n));
+                if !in_bounds {
+                    out.push(self.check(
+                        bin(
+                            BinOp::And,
+                            bin(BinOp::Le, int(0, span), ie.clone(), span),
+                            bin(BinOp::Lt, ie.clone(), lit(&BigInt::from(n), span), span),
+                            span,
+                        ),
+                        span,
+                    ));
+                }
+                lv.indices.push(ie);
+                lv.ty = *elem;
+                Ok(Place::Var(lv))
+            }
+            Ok(Place::Mem {
+                base,
+                off,
+                ty: CType::Array(elem, n),
+                safe,
+            }) => {
+                let in_bounds =
+                    as_lit(&ie).is_some_and(|v| v >= BigInt::zero() && v < BigInt::from(n));
+                let TV {
+                    v: V::Ptr(b, o), ..
+                } = self.ptr_add(base, off, &elem, ie, span)?
+                else {
+                    return unsupported("indexing", span);
+                };
+                Ok(Place::Mem {
+                    base: b,
+                    off: o,
+                    ty: *elem,
+                    safe: safe && in_bounds,
+                })
+            }
+            Ok(p) => unsupported(format!("indexing of {}", p.ty().describe()), span),
+            Err(ptr) => {
+                let TV {
+                    v: V::Ptr(b, o),
+                    ty: CType::Ptr(pt),
+                } = ptr
+                else {
+                    return unsupported("indexing of a non-pointer", span);
+                };
+                let p = self.ptr_add(b, o, &pt, ie, span)?;
+                self.deref(p, span)
+            }
         }
-        base.indices.push(ie);
-        base.ty = *elem;
-        Ok(base)
+    }
+
+    /// The operand of `[]` that is an array (`Ok`: its place) or a pointer (`Err`: its value);
+    /// `None`: an integer.
+    #[allow(clippy::type_complexity)]
+    fn index_base(
+        &mut self,
+        e: &'a Node<c::Expression>,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<Option<Result<Place, TV>>> {
+        let span = self.sp(e.span);
+        match self.lvalue(e, out) {
+            Ok(p) if matches!(p.ty(), CType::Array(..)) => return Ok(Some(Ok(p))),
+            Ok(p) if matches!(p.ty(), CType::Ptr(_)) => {
+                let v = self.read_place(&p, true, span, out)?;
+                return Ok(Some(Err(v)));
+            }
+            Ok(_) => return Ok(None),
+            Err(err) if err.needs_memory.is_some() => return Err(err),
+            Err(_) => {}
+        }
+        out.clear();
+        let v = self.expr(e, out)?;
+        let v = self.decay(v, span)?;
+        Ok(match v.ty {
+            CType::Ptr(_) => Some(Err(v)),
+            _ => None,
+        })
     }
 
     fn arith_op(&mut self, op: BinOp, a: TV, b2: TV, span: Span, out: &mut Vec<b::Stmt>) -> R<TV> {
@@ -2774,6 +3299,11 @@ impl<'a> Translator<'a> {
         out: &mut Vec<b::Stmt>,
     ) -> R<TV> {
         use c::BinaryOperator as O;
+        let a = self.decay(a, span)?;
+        let b2 = self.decay(b2, span)?;
+        if matches!(a.ty, CType::Ptr(_)) || matches!(b2.ty, CType::Ptr(_)) {
+            return self.ptr_arith(op, a, b2, span, out);
+        }
         let (ta, tb) = (a.int_ty(span)?, b2.int_ty(span)?);
         let arch = self.arch;
         if matches!(op, O::ShiftLeft | O::ShiftRight) {
@@ -2916,6 +3446,7 @@ impl<'a> Translator<'a> {
                 v: match v.v {
                     V::Int(e) => V::Int(wrap(e)),
                     V::Bool(e) => V::Bool(wrap(e)),
+                    V::Ptr(b, o) => V::Ptr(wrap(b), wrap(o)),
                 },
                 ty: v.ty,
             });
@@ -2975,6 +3506,9 @@ impl<'a> Translator<'a> {
             if let Some(r) = self.pthread_call(name, ce, span, out) {
                 return r;
             }
+            if let Some(r) = self.mem_call(name, ce, span, out) {
+                return r;
+            }
         }
         if self.thread_fns.contains(name) {
             return unsupported(format!("call of thread start routine `{name}`"), span);
@@ -3005,11 +3539,17 @@ impl<'a> Translator<'a> {
                 }
             }
             let mut args = Vec::new();
-            for (v, (_, pt)) in vals.iter().zip(&info.params) {
-                let CType::Int(pt) = pt else {
+            for (v, (_, pt, _)) in vals.iter().zip(&info.params) {
+                if !pt.is_scalar() {
                     return unsupported(format!("parameter of type {}", pt.describe()), span);
-                };
-                args.push(Some(self.convert(v, *pt, span)?));
+                }
+                match self.scalar_value(v.clone(), pt, span)? {
+                    SVal::Int(e) => args.push(Some(e)),
+                    SVal::Ptr(b, o) => {
+                        args.push(Some(b));
+                        args.push(Some(o));
+                    }
+                }
             }
             self.enqueue(name);
             let atomic = name.starts_with("__VERIFIER_atomic_");
@@ -3017,6 +3557,13 @@ impl<'a> Translator<'a> {
                 CType::Int(t) => {
                     let tmp = self.temp(span);
                     (vec![ident(&tmp, span)], TV::int(var(&tmp, span), *t))
+                }
+                CType::Ptr(pt) => {
+                    let (tb, to) = (self.temp(span), self.temp(span));
+                    (
+                        vec![ident(&tb, span), ident(&to, span)],
+                        TV::ptr(var(&tb, span), var(&to, span), (**pt).clone()),
+                    )
                 }
                 CType::Void => (Vec::new(), TV::void(span)),
                 other => {
@@ -3157,21 +3704,42 @@ impl<'a> Translator<'a> {
                 let [t, ret] = args else {
                     return unsupported("`pthread_join` with other than two arguments", span);
                 };
-                if !is_null(&ret.node) {
-                    return unsupported(
-                        "result of a thread read by `pthread_join` (needs the memory model)",
-                        span,
-                    );
-                }
                 let v = self.expr(t, out)?;
                 v.int_ty(span)?;
+                if is_null(&ret.node) {
+                    out.push(stmt(
+                        b::StmtKind::Join {
+                            tid: vec![v.to_int(span)],
+                            assign: Vec::new(),
+                        },
+                        span,
+                    ));
+                    return zero(span);
+                }
+                // the result: a join assigns the returns of a thread with as many, so every start
+                // routine must return a pointer
+                let routines: Vec<String> = self.thread_fns.iter().cloned().collect();
+                for r in routines {
+                    if !matches!(self.funcs.get(&r).map(|i| &i.ret), Some(CType::Ptr(_))) {
+                        return unsupported(
+                            format!("result of thread start routine `{r}`, which is not a pointer"),
+                            span,
+                        );
+                    }
+                }
+                let (rb, ro) = (self.temp(span), self.temp(span));
                 out.push(stmt(
                     b::StmtKind::Join {
                         tid: vec![v.to_int(span)],
-                        assign: Vec::new(),
+                        assign: vec![ident(&rb, span), ident(&ro, span)],
                     },
                     span,
                 ));
+                let target = self.expr(ret, out)?;
+                let place = self.deref(target, span)?;
+                let val = TV::ptr(var(&rb, span), var(&ro, span), CType::Void);
+                let val = self.scalar_value(val, &place.ty().clone(), span)?;
+                self.store_place(&place, val, span, out)?;
                 zero(span)
             })(),
             "pthread_exit" => {
@@ -3181,11 +3749,32 @@ impl<'a> Translator<'a> {
                         span,
                     ));
                 };
+                if let (true, Some(rt)) = (self.f.thread, self.f.ret.clone()) {
+                    // ends the thread with this result: its start routine returns
+                    let r = (|| {
+                        let v = self.expr(ret, out)?;
+                        let val = self.scalar_value(v, &rt, span)?;
+                        let res = Place::Var(LVal {
+                            base: "#res".into(),
+                            path: String::new(),
+                            indices: Vec::new(),
+                            ty: rt,
+                        });
+                        self.store_place(&res, val, span, out)
+                    })();
+                    if let Err(e) = r {
+                        return Some(Err(e));
+                    }
+                    out.extend(self.free_scopes(0, span));
+                    out.push(stmt(b::StmtKind::Return, span));
+                    return Some(Ok(TV::void(span)));
+                }
                 if !is_inert(&ret.node) {
                     return Some(unsupported("result of a thread with side effects", span));
                 }
                 if self.f.thread {
                     // ends the thread: its start routine returns
+                    out.extend(self.free_scopes(0, span));
                     out.push(stmt(b::StmtKind::Return, span));
                 } else if self.f.name == "main" {
                     // the main thread ends; the process lives on until the other threads end
@@ -3255,9 +3844,10 @@ impl<'a> Translator<'a> {
         )
     }
 
-    /// `pthread_create(&t, NULL, f, arg)`: `t := #pthreadsForks; fork t f();`, the counter
-    /// incremented. `t` is any integer lvalue (`pthread_t` is an integer type); `arg` is only
-    /// accepted where evaluating it has no effect, and `f` must not read it (`thread_routine`).
+    /// `pthread_create(&t, NULL, f, arg)`: `t := #pthreadsForks; fork t f(arg);`, the counter
+    /// incremented. `t` is any integer lvalue (`pthread_t` is an integer type); `arg` is converted
+    /// to `f`'s pointer parameter (a routine without parameters takes no argument: `arg` is then only
+    /// accepted where evaluating it has no effect).
     fn pthread_create(
         &mut self,
         args: &'a [Node<c::Expression>],
@@ -3284,9 +3874,21 @@ impl<'a> Translator<'a> {
                 span,
             );
         }
-        if !is_inert(&arg.node) {
-            return unsupported("thread argument with side effects", span);
-        }
+        let param = self
+            .funcs
+            .get(fname)
+            .and_then(|i| i.params.first().map(|p| p.1.clone()));
+        let fork_args = match param {
+            Some(pt) => {
+                let v = self.expr(arg, out)?;
+                match self.scalar_value(v, &pt, span)? {
+                    SVal::Ptr(b, o) => vec![b, o],
+                    SVal::Int(e) => vec![e],
+                }
+            }
+            None if is_inert(&arg.node) => Vec::new(),
+            None => return unsupported("thread argument with side effects", span),
+        };
         let c::Expression::UnaryOperator(u) = &t.node else {
             return unsupported("`pthread_create` with a thread id that is not `&t`", span);
         };
@@ -3294,8 +3896,8 @@ impl<'a> Translator<'a> {
             return unsupported("`pthread_create` with a thread id that is not `&t`", span);
         }
         let lv = self.lvalue(&u.node.operand, out)?;
-        let CType::Int(tt) = lv.ty else {
-            return unsupported(format!("thread id of type {}", lv.ty.describe()), span);
+        let CType::Int(tt) = *lv.ty() else {
+            return unsupported(format!("thread id of type {}", lv.ty().describe()), span);
         };
         self.forks = true;
         let id = self.temp(span);
@@ -3308,12 +3910,12 @@ impl<'a> Translator<'a> {
         // ids stay in the range of the thread id's type (the engine bounds the thread instances
         // far below it)
         out.push(assume(self.in_range(var(&id, span), tt, span), span));
-        self.store(&lv, var(&id, span), span, out);
+        self.store_place(&lv, SVal::Int(var(&id, span)), span, out)?;
         out.push(stmt(
             b::StmtKind::Fork {
                 tid: vec![var(&id, span)],
                 proc: ident(&proc_name(fname), span),
-                args: Vec::new(),
+                args: fork_args,
             },
             span,
         ));
@@ -3358,9 +3960,9 @@ impl<'a> Translator<'a> {
             }
         };
         let lv = self.lvalue(&u.node.operand, out)?;
-        let CType::Int(rt) = lv.ty else {
+        let CType::Int(rt) = *lv.ty() else {
             return unsupported(
-                format!("`{name}` with a result of type {}", lv.ty.describe()),
+                format!("`{name}` with a result of type {}", lv.ty().describe()),
                 span,
             );
         };
@@ -3385,7 +3987,7 @@ impl<'a> Translator<'a> {
         } else {
             modulo(exact.clone(), &rt.modulus(self.arch), span)
         };
-        self.store(&lv, stored, span, out);
+        self.store_place(&lv, SVal::Int(stored), span, out)?;
         Ok(TV::boolean(not(self.in_range(exact, rt, span), span)))
     }
 
@@ -3471,6 +4073,56 @@ fn nondet_type(suffix: &str) -> Option<IntTy> {
     })
 }
 
+/// The bytes of a string literal (the pieces of a concatenation, each with its quotes); `None`: a
+/// wide or prefixed literal, or an escape not decoded.
+fn string_bytes(pieces: &[String]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    for p in pieces {
+        let inner = p.strip_prefix('"')?.strip_suffix('"')?;
+        let b = inner.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] != b'\\' {
+                out.push(b[i]);
+                i += 1;
+                continue;
+            }
+            let e = *b.get(i + 1)?;
+            i += 2;
+            let v: u32 = match e {
+                b'n' => 10,
+                b't' => 9,
+                b'r' => 13,
+                b'\\' => 92,
+                b'\'' => 39,
+                b'"' => 34,
+                b'a' => 7,
+                b'b' => 8,
+                b'f' => 12,
+                b'v' => 11,
+                b'?' => 63,
+                b'x' => {
+                    let start = i;
+                    while i < b.len() && b[i].is_ascii_hexdigit() {
+                        i += 1;
+                    }
+                    u32::from_str_radix(std::str::from_utf8(&b[start..i]).ok()?, 16).ok()?
+                }
+                b'0'..=b'7' => {
+                    let start = i - 1;
+                    while i < b.len() && i < start + 3 && (b'0'..=b'7').contains(&b[i]) {
+                        i += 1;
+                    }
+                    u32::from_str_radix(std::str::from_utf8(&b[start..i]).ok()?, 8).ok()?
+                }
+                _ => return None,
+            };
+            out.push(u8::try_from(v).ok()?);
+        }
+    }
+    Some(out)
+}
+
 /// The value of a character constant such as `'a'`, `'\n'`, `'\x41'`, `'\0'` (type `int`; a plain
 /// `char` is signed, so `'\xff'` is -1).
 fn char_value(s: &str) -> Option<BigInt> {
@@ -3505,4 +4157,21 @@ fn char_value(s: &str) -> Option<BigInt> {
         return None;
     }
     Some(BigInt::from(if v > 127 { v - 256 } else { v }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::string_bytes;
+
+    #[test]
+    fn string_literal_bytes() {
+        let s = |p: &[&str]| string_bytes(&p.iter().map(|x| x.to_string()).collect::<Vec<_>>());
+        assert_eq!(s(&["\"ab\""]), Some(b"ab".to_vec()));
+        assert_eq!(s(&["\"a\"", "\"b\""]), Some(b"ab".to_vec()));
+        assert_eq!(s(&["\"\\n\\t\\\\\\\"\""]), Some(vec![10, 9, 92, 34]));
+        assert_eq!(s(&["\"\\x41\\101\\0\""]), Some(vec![65, 65, 0]));
+        assert_eq!(s(&["\"\\xfff\""]), None, "out of range for a char");
+        assert_eq!(s(&["L\"w\""]), None, "wide literal");
+        assert_eq!(s(&["\"\\q\""]), None, "unknown escape");
+    }
 }

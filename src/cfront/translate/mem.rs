@@ -1,0 +1,1004 @@
+//! The memory model of the C translation: pointers, objects in memory, allocation and the
+//! memory-safety checks.
+//!
+//! A pointer is a pair of integers `{base, offset}`: the allocation it points into and a byte offset
+//! in it; `NULL` is `{0, 0}`. A pointer variable `p` is two Boogie variables `p.base`, `p.offset`
+//! (a pointer field or array element is two leaves of its aggregate: `s.f.base`, `a.base[i]`).
+//! Memory is one map per data kind, indexed by base, then offset: `#memory_int: [int][int]int`
+//! (every integer type: the value stored by the last write at that address), and
+//! `#memory_$Pointer$.base`, `#memory_$Pointer$.offset` (pointers). `#valid: [int]bool` says which
+//! allocations are live and `#length: [int]int` gives their size in bytes. Heap allocations
+//! (`malloc`, `calloc`) have positive bases, stack and global objects (locals or parameters whose
+//! address is taken, arrays that decay to pointers, `alloca`) negative ones; `#valid[0]` is false.
+//! An allocation picks a base that is not live, so live objects never overlap. String literals used
+//! as pointers are `char` arrays of static storage (one object per occurrence), compound literals
+//! objects of their block.
+//!
+//! Invariant (what makes the per-kind maps faithful): a memory cell is only read at the type it
+//! was written with. The translation guarantees it by accepting conversions between pointer types
+//! only when the pointed-to types are equal, or one is `void` and the other is not a character type
+//! (a character pointer may take a `void *` only straight from an allocation): every other
+//! conversion, and every integer–pointer conversion but the null pointer constant, is unsupported.
+//! Values written are always in the range of their type, so a read assumes that range (which also
+//! gives indeterminate values their type's range).
+//!
+//! Checks (assertions, assumptions under `reach_only`): a dereference of `n` bytes at `{b, o}`
+//! needs `#valid[b] && 0 <= o && o + n <= #length[b]` (accesses to a named variable in memory
+//! are valid by scoping and not checked); `free(p)` needs `p` null or `p.offset == 0 && p.base > 0
+//! && #valid[p.base]` (no double free, no free of a stack object or an interior pointer). Stack
+//! objects are invalidated when their block is left (normally, by `break`/`continue`, by `return`),
+//! so a dangling pointer to them fails the check.
+
+use super::*;
+
+pub(super) use super::Place;
+
+pub(super) const VALID: &str = "#valid";
+pub(super) const LENGTH: &str = "#length";
+pub(super) const MEM_INT: &str = "#memory_int";
+pub(super) const MEM_BASE: &str = "#memory_$Pointer$.base";
+pub(super) const MEM_OFF: &str = "#memory_$Pointer$.offset";
+/// The `{:const_array}` function giving the map that is its argument everywhere.
+pub(super) const CONST_MAP: &str = "~const~int";
+
+/// Which parts of the memory model the program uses (declared by `finish`).
+#[derive(Default, Debug, Clone, Copy)]
+pub(super) struct MemUse {
+    /// `#valid` and `#length`.
+    pub valid: bool,
+    pub int: bool,
+    pub ptr: bool,
+    pub const_map: bool,
+}
+
+/// `base == 0 && offset == 0`.
+pub(super) fn is_null_ptr(b: &b::Expr, o: &b::Expr, span: Span) -> b::Expr {
+    bin(
+        BinOp::And,
+        bin(BinOp::Eq, b.clone(), int(0, span), span),
+        bin(BinOp::Eq, o.clone(), int(0, span), span),
+        span,
+    )
+}
+
+pub(super) fn sel(m: &str, i: b::Expr, span: Span) -> b::Expr {
+    ex(b::ExprKind::Select(Box::new(var(m, span)), vec![i]), span)
+}
+
+pub(super) fn sel2(m: &str, i: b::Expr, j: b::Expr, span: Span) -> b::Expr {
+    ex(
+        b::ExprKind::Select(Box::new(sel(m, i, span)), vec![j]),
+        span,
+    )
+}
+
+fn and(a: b::Expr, c: b::Expr, span: Span) -> b::Expr {
+    match (as_bool_lit(&a), as_bool_lit(&c)) {
+        (Some(true), _) => c,
+        (_, Some(true)) => a,
+        _ => bin(BinOp::And, a, c, span),
+    }
+}
+
+/// A character type (`char`, `signed char`, `unsigned char`): may alias any object in C.
+fn is_char(t: &CType) -> bool {
+    matches!(t, CType::Int(i) if i.kind == IntKind::Char)
+}
+
+fn align_up(x: u64, a: u64) -> u64 {
+    if a <= 1 { x } else { x.div_ceil(a) * a }
+}
+
+/// A value to store: an integer or a pointer.
+#[derive(Clone, Debug)]
+pub(super) enum SVal {
+    Int(b::Expr),
+    Ptr(b::Expr, b::Expr),
+}
+
+impl Place {
+    pub(super) fn ty(&self) -> &CType {
+        match self {
+            Place::Var(lv) => &lv.ty,
+            Place::Mem { ty, .. } => ty,
+        }
+    }
+}
+
+impl<'a> Translator<'a> {
+    pub(super) fn ptr_size(&self) -> u64 {
+        match self.arch {
+            Arch::Ilp32 => 4,
+            Arch::Lp64 => 8,
+        }
+    }
+
+    /// `sizeof` and the alignment of a type as a struct member (i386: 8-byte scalars at 4).
+    pub(super) fn size_align(&self, t: &CType, span: Span) -> R<(u64, u64)> {
+        match t {
+            CType::Int(i) => {
+                let s = i.size(self.arch);
+                Ok((
+                    s,
+                    if self.arch == Arch::Ilp32 {
+                        s.min(4)
+                    } else {
+                        s
+                    },
+                ))
+            }
+            CType::Ptr(_) => Ok((self.ptr_size(), self.ptr_size())),
+            CType::Array(_, UNKNOWN_LEN) => unsupported("sizeof of an array of unknown size", span),
+            CType::Array(e, n) => {
+                let (s, a) = self.size_align(e, span)?;
+                Ok((s * n, a))
+            }
+            CType::Struct(tag) => {
+                let (mut off, mut al) = (0u64, 1u64);
+                for (_, fty) in self.struct_fields(tag, span)? {
+                    let (s, a) = self.size_align(&fty, span)?;
+                    off = align_up(off, a) + s;
+                    al = al.max(a);
+                }
+                Ok((align_up(off, al), al))
+            }
+            other => unsupported(format!("sizeof of {}", other.describe()), span),
+        }
+    }
+
+    /// The byte offset and type of a struct member.
+    pub(super) fn field_offset(&self, tag: &str, f: &str, span: Span) -> R<(u64, CType)> {
+        let mut off = 0u64;
+        for (name, fty) in self.struct_fields(tag, span)? {
+            let (s, a) = self.size_align(&fty, span)?;
+            off = align_up(off, a);
+            if name == f {
+                if let CType::Other(w) = &fty {
+                    return unsupported(format!("struct member of type {w}"), span);
+                }
+                return Ok((off, fty));
+            }
+            off += s;
+        }
+        unsupported(format!("unknown struct member `{f}`"), span)
+    }
+
+    /// The size of the object a pointer points to, for pointer arithmetic (`void *`: 1, as gcc).
+    pub(super) fn elem_size(&self, pointee: &CType, span: Span) -> R<u64> {
+        match pointee {
+            CType::Void => Ok(1),
+            t => self.size_align(t, span).map(|(s, _)| s),
+        }
+    }
+
+    /// Asserts that `size` bytes at `{b, o}` may be accessed.
+    pub(super) fn mem_check(
+        &mut self,
+        b: &b::Expr,
+        o: &b::Expr,
+        size: u64,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) {
+        self.mem.valid = true;
+        let c = and(
+            sel(VALID, b.clone(), span),
+            and(
+                bin(BinOp::Le, int(0, span), o.clone(), span),
+                bin(
+                    BinOp::Le,
+                    arith(BinOp::Add, o.clone(), lit(&BigInt::from(size), span), span),
+                    sel(LENGTH, b.clone(), span),
+                    span,
+                ),
+                span,
+            ),
+            span,
+        );
+        out.push(self.check(c, span));
+    }
+
+    /// A new object of `size` bytes: its base in `base` (positive on the heap, negative on the
+    /// stack), not live before, live after.
+    pub(super) fn alloc(
+        &mut self,
+        base: &str,
+        size: b::Expr,
+        heap: bool,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) {
+        self.mem.valid = true;
+        let bv = var(base, span);
+        out.push(havoc(base, span));
+        out.push(assume(
+            bin(
+                if heap { BinOp::Gt } else { BinOp::Lt },
+                bv.clone(),
+                int(0, span),
+                span,
+            ),
+            span,
+        ));
+        out.push(assume(not(sel(VALID, bv.clone(), span), span), span));
+        out.push(assign(
+            lhs(VALID, vec![bv.clone()], span),
+            boolean(true, span),
+            span,
+        ));
+        out.push(assign(lhs(LENGTH, vec![bv], span), size, span));
+    }
+
+    /// `#valid[b] := false` for the stack objects of the blocks from `depth` on.
+    pub(super) fn free_scopes(&mut self, depth: usize, span: Span) -> Vec<b::Stmt> {
+        let mut out = Vec::new();
+        for scope in self.f.mem_scopes.iter().skip(depth).rev() {
+            for b in scope.iter().rev() {
+                out.push(assign(
+                    lhs(VALID, vec![var(b, span)], span),
+                    boolean(false, span),
+                    span,
+                ));
+            }
+        }
+        out
+    }
+
+    /// Sets every byte's cell of `n` bytes at `{b, o}` to zero (integers 0, pointers null).
+    fn zero_row(&mut self, b: &b::Expr, span: Span, out: &mut Vec<b::Stmt>) {
+        self.mem.int = true;
+        self.mem.ptr = true;
+        self.mem.const_map = true;
+        let zero = ex(
+            b::ExprKind::Call(ident(CONST_MAP, span), vec![int(0, span)]),
+            span,
+        );
+        for m in [MEM_INT, MEM_BASE, MEM_OFF] {
+            out.push(assign(lhs(m, vec![b.clone()], span), zero.clone(), span));
+        }
+    }
+
+    /// Zero-initialises a whole object (static storage, `calloc`).
+    pub(super) fn zero_object(&mut self, b: &b::Expr, span: Span, out: &mut Vec<b::Stmt>) {
+        self.zero_row(b, span, out);
+    }
+
+    /// Reads a place. `checked`: emit the access check and the range assumption (not needed right
+    /// after a store to the same place).
+    pub(super) fn read_place(
+        &mut self,
+        p: &Place,
+        checked: bool,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        match p {
+            Place::Var(lv) => Ok(match &lv.ty {
+                CType::Ptr(pt) => TV::ptr(
+                    lv.leaf_read(".base", span),
+                    lv.leaf_read(".offset", span),
+                    (**pt).clone(),
+                ),
+                t => TV {
+                    v: V::Int(lv.read(span)),
+                    ty: t.clone(),
+                },
+            }),
+            Place::Mem {
+                base,
+                off,
+                ty,
+                safe,
+            } => match ty {
+                CType::Int(t) => {
+                    if checked && !safe {
+                        self.mem_check(base, off, t.size(self.arch), span, out);
+                    }
+                    self.mem.int = true;
+                    let e = sel2(MEM_INT, base.clone(), off.clone(), span);
+                    if checked {
+                        out.push(assume(self.in_range(e.clone(), *t, span), span));
+                    }
+                    Ok(TV::int(e, *t))
+                }
+                CType::Ptr(pt) => {
+                    if checked && !safe {
+                        self.mem_check(base, off, self.ptr_size(), span, out);
+                    }
+                    self.mem.ptr = true;
+                    Ok(TV::ptr(
+                        sel2(MEM_BASE, base.clone(), off.clone(), span),
+                        sel2(MEM_OFF, base.clone(), off.clone(), span),
+                        (**pt).clone(),
+                    ))
+                }
+                CType::Array(..) | CType::Struct(_) => Ok(TV {
+                    v: V::Ptr(base.clone(), off.clone()),
+                    ty: ty.clone(),
+                }),
+                other => unsupported(format!("access to {} in memory", other.describe()), span),
+            },
+        }
+    }
+
+    /// Writes a scalar to a place (with the access check for memory).
+    pub(super) fn store_place(
+        &mut self,
+        p: &Place,
+        val: SVal,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        match (p, val) {
+            (Place::Var(lv), SVal::Int(e)) => {
+                out.push(assign(lhs(&lv.name(), lv.indices.clone(), span), e, span));
+            }
+            (Place::Var(lv), SVal::Ptr(b, o)) => {
+                let n = lv.name();
+                out.push(stmt(
+                    b::StmtKind::Assign {
+                        lhs: vec![
+                            lhs(&format!("{n}.base"), lv.indices.clone(), span),
+                            lhs(&format!("{n}.offset"), lv.indices.clone(), span),
+                        ],
+                        rhs: vec![b, o],
+                    },
+                    span,
+                ));
+            }
+            (
+                Place::Mem {
+                    base,
+                    off,
+                    ty,
+                    safe,
+                },
+                v,
+            ) => {
+                let size = self.size_align(ty, span)?.0;
+                if !safe {
+                    self.mem_check(base, off, size, span, out);
+                }
+                match (ty, v) {
+                    (CType::Int(_), SVal::Int(e)) => {
+                        self.mem.int = true;
+                        out.push(assign(
+                            lhs(MEM_INT, vec![base.clone(), off.clone()], span),
+                            e,
+                            span,
+                        ));
+                    }
+                    (CType::Ptr(_), SVal::Ptr(vb, vo)) => {
+                        self.mem.ptr = true;
+                        out.push(stmt(
+                            b::StmtKind::Assign {
+                                lhs: vec![
+                                    lhs(MEM_BASE, vec![base.clone(), off.clone()], span),
+                                    lhs(MEM_OFF, vec![base.clone(), off.clone()], span),
+                                ],
+                                rhs: vec![vb, vo],
+                            },
+                            span,
+                        ));
+                    }
+                    _ => return unsupported(format!("store to {}", ty.describe()), span),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of `tv` converted to the type of the scalar place type `to` (integer or pointer).
+    pub(super) fn scalar_value(&mut self, tv: TV, to: &CType, span: Span) -> R<SVal> {
+        match to {
+            CType::Int(t) => {
+                let tv = self.decay(tv, span)?;
+                if let (CType::Ptr(_), V::Ptr(b, o)) = (&tv.ty, &tv.v) {
+                    if t.kind == IntKind::Bool {
+                        let nn = not(is_null_ptr(b, o, span), span);
+                        return Ok(SVal::Int(ite(nn, int(1, span), int(0, span), span)));
+                    }
+                    return unsupported("conversion of a pointer to an integer", span);
+                }
+                Ok(SVal::Int(self.convert(&tv, *t, span)?))
+            }
+            CType::Ptr(pt) => {
+                let (b, o) = self.as_pointer(tv, pt, span)?;
+                Ok(SVal::Ptr(b, o))
+            }
+            other => unsupported(format!("assignment to {}", other.describe()), span),
+        }
+    }
+
+    /// An array (variable or in memory) used as a value: the pointer to its first element. An
+    /// array held in Boogie variables restarts the translation with it in memory.
+    pub(super) fn decay(&mut self, tv: TV, span: Span) -> R<TV> {
+        if let (CType::Str, V::Int(e)) = (&tv.ty, &tv.v) {
+            // a string literal: its object of static storage (allocated by `finish`)
+            let Some(k) = as_lit(e).and_then(|k| k.to_usize()) else {
+                return unsupported(
+                    "string literal with a prefix or an escape not decoded",
+                    span,
+                );
+            };
+            self.used_strings.insert(k);
+            return Ok(TV::ptr(
+                var(&format!("#str~{k}"), span),
+                int(0, span),
+                CType::Int(IntTy::CHAR),
+            ));
+        }
+        let CType::Array(elem, _) = &tv.ty else {
+            return Ok(tv);
+        };
+        match &tv.v {
+            V::Ptr(b, o) => Ok(TV::ptr(b.clone(), o.clone(), (**elem).clone())),
+            V::Int(e) | V::Bool(e) => {
+                let mut root = e;
+                while let b::ExprKind::Select(m, _) = &root.kind {
+                    root = m;
+                }
+                if let b::ExprKind::Var(v) = &root.kind {
+                    let base = v.name.split('.').next().unwrap_or_default();
+                    if let Some(key) = self.var_keys.get(base) {
+                        return needs_memory(&key.clone(), span);
+                    }
+                }
+                unsupported("array that decays to a pointer", span)
+            }
+        }
+    }
+
+    /// The `{base, offset}` of `tv` converted to a pointer to `to` (see the module comment for the
+    /// conversions accepted).
+    pub(super) fn as_pointer(&mut self, tv: TV, to: &CType, span: Span) -> R<(b::Expr, b::Expr)> {
+        let tv = self.decay(tv, span)?;
+        match (&tv.ty, &tv.v) {
+            (CType::Ptr(from), V::Ptr(b, o)) => {
+                let zero = |e: &b::Expr| as_lit(e).is_some_and(|v| v.is_zero());
+                let null = zero(b) && zero(o);
+                let fresh = matches!(&b.kind, b::ExprKind::Var(v) if self.fresh.contains(&v.name));
+                if !null {
+                    self.ptr_compatible(from, to, fresh, span)?;
+                }
+                Ok((b.clone(), o.clone()))
+            }
+            (CType::Int(_), V::Int(e)) if as_lit(e).is_some_and(|v| v.is_zero()) => {
+                Ok((int(0, span), int(0, span)))
+            }
+            (CType::Int(_), _) => unsupported("conversion of an integer to a pointer", span),
+            (t, _) => unsupported(format!("conversion of {} to a pointer", t.describe()), span),
+        }
+    }
+
+    fn ptr_compatible(&self, from: &CType, to: &CType, fresh: bool, span: Span) -> R<()> {
+        if from == to {
+            return Ok(());
+        }
+        match (from, to) {
+            (CType::Void, t) | (t, CType::Void) => {
+                if is_char(t) && !fresh {
+                    unsupported("conversion between `void *` and a character pointer", span)
+                } else if matches!(t, CType::Other(_)) {
+                    unsupported(format!("pointer to {}", t.describe()), span)
+                } else {
+                    Ok(())
+                }
+            }
+            _ => unsupported("conversion between pointers to different types", span),
+        }
+    }
+
+    /// `p + k` (in elements of the pointed-to type).
+    pub(super) fn ptr_add(
+        &mut self,
+        b: b::Expr,
+        o: b::Expr,
+        pointee: &CType,
+        k: b::Expr,
+        span: Span,
+    ) -> R<TV> {
+        let size = self.elem_size(pointee, span)?;
+        let delta = arith(BinOp::Mul, k, lit(&BigInt::from(size), span), span);
+        Ok(TV::ptr(
+            b,
+            arith(BinOp::Add, o, delta, span),
+            pointee.clone(),
+        ))
+    }
+
+    /// A binary operator with a pointer operand (the operands decayed).
+    pub(super) fn ptr_arith(
+        &mut self,
+        op: c::BinaryOperator,
+        a: TV,
+        b2: TV,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        use c::BinaryOperator as O;
+        let null = |t: &TV| matches!(&t.v, V::Int(e) if as_lit(e).is_some_and(|v| v.is_zero()));
+        let parts = |t: &TV| match (&t.ty, &t.v) {
+            (CType::Ptr(p), V::Ptr(b, o)) => Some((b.clone(), o.clone(), (**p).clone())),
+            _ => None,
+        };
+        match (op.clone(), parts(&a), parts(&b2)) {
+            (O::Plus, Some((pb, po, pt)), None) | (O::Minus, Some((pb, po, pt)), None) => {
+                b2.int_ty(span)?;
+                let k = b2.to_int(span);
+                let k = if op == O::Minus { neg(k, span) } else { k };
+                self.ptr_add(pb, po, &pt, k, span)
+            }
+            (O::Plus, None, Some((pb, po, pt))) => {
+                a.int_ty(span)?;
+                let k = a.to_int(span);
+                self.ptr_add(pb, po, &pt, k, span)
+            }
+            (O::Minus, Some((_, o1, t1)), Some((_, o2, _))) => {
+                let size = self.elem_size(&t1, span)?;
+                let d = arith(BinOp::Sub, o1, o2, span);
+                let d = if size == 1 {
+                    d
+                } else {
+                    bin(BinOp::Div, d, lit(&BigInt::from(size), span), span)
+                };
+                Ok(TV::int(d, IntTy::new(IntKind::Long, true)))
+            }
+            (O::Equals | O::NotEquals, x, y) => {
+                let (b1, o1) = match &x {
+                    Some((b, o, _)) => (b.clone(), o.clone()),
+                    None if null(&a) => (int(0, span), int(0, span)),
+                    None => return unsupported("comparison of a pointer with an integer", span),
+                };
+                let (b2e, o2) = match &y {
+                    Some((b, o, _)) => (b.clone(), o.clone()),
+                    None if null(&b2) => (int(0, span), int(0, span)),
+                    None => return unsupported("comparison of a pointer with an integer", span),
+                };
+                let eq = and(
+                    bin(BinOp::Eq, b1, b2e, span),
+                    bin(BinOp::Eq, o1, o2, span),
+                    span,
+                );
+                Ok(TV::boolean(if op == O::Equals {
+                    eq
+                } else {
+                    not(eq, span)
+                }))
+            }
+            (
+                O::Less | O::Greater | O::LessOrEqual | O::GreaterOrEqual,
+                Some((b1, o1, _)),
+                Some((b2e, o2, _)),
+            ) => {
+                let bop = match op {
+                    O::Less => BinOp::Lt,
+                    O::Greater => BinOp::Gt,
+                    O::LessOrEqual => BinOp::Le,
+                    _ => BinOp::Ge,
+                };
+                let cmp = bin(bop, o1, o2, span);
+                if b1 == b2e {
+                    return Ok(TV::boolean(cmp));
+                }
+                // pointers into different objects: undefined in C, any answer here
+                let t = self.temp(span);
+                let tv = bin(BinOp::Eq, var(&t, span), int(1, span), span);
+                out.push(havoc(&t, span));
+                out.push(assume(
+                    bin(
+                        BinOp::Implies,
+                        bin(BinOp::Eq, b1, b2e, span),
+                        bin(BinOp::Iff, tv.clone(), cmp, span),
+                        span,
+                    ),
+                    span,
+                ));
+                Ok(TV::boolean(tv))
+            }
+            _ => unsupported("this operator on pointers", span),
+        }
+    }
+
+    /// The pointer `e` points to a `T` in memory: the place `*e`.
+    pub(super) fn deref(&mut self, tv: TV, span: Span) -> R<Place> {
+        let tv = self.decay(tv, span)?;
+        let (CType::Ptr(pt), V::Ptr(b, o)) = (&tv.ty, &tv.v) else {
+            return unsupported(format!("dereference of {}", tv.ty.describe()), span);
+        };
+        match &**pt {
+            CType::Void => unsupported("dereference of a `void *`", span),
+            CType::Other(w) => unsupported(format!("dereference of a pointer to {w}"), span),
+            t => Ok(Place::Mem {
+                base: b.clone(),
+                off: o.clone(),
+                ty: t.clone(),
+                safe: false,
+            }),
+        }
+    }
+
+    /// The memory functions of the C library; `None`: not one of them.
+    pub(super) fn mem_call(
+        &mut self,
+        name: &str,
+        ce: &'a c::CallExpression,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> Option<R<TV>> {
+        let args = ce.arguments.as_slice();
+        let r = match name {
+            "malloc" | "__builtin_malloc" | "alloca" | "__builtin_alloca" | "calloc" => {
+                (|| {
+                    let calloc = name == "calloc";
+                    let size = match (args, calloc) {
+                        ([n], false) => {
+                            let v = self.expr(n, out)?;
+                            self.convert(&v, IntTy::SIZE_T, span)?
+                        }
+                        ([n, s], true) => {
+                            let (a, bv) = self.operands(n, s, out)?;
+                            let a = self.convert(&a, IntTy::SIZE_T, span)?;
+                            let bv = self.convert(&bv, IntTy::SIZE_T, span)?;
+                            arith(BinOp::Mul, a, bv, span)
+                        }
+                        _ => {
+                            return unsupported(
+                                format!("`{name}` with a wrong number of arguments"),
+                                span,
+                            );
+                        }
+                    };
+                    let heap = !name.contains("alloca");
+                    if !heap && self.f.mem_scopes.is_empty() {
+                        return unsupported(format!("`{name}` outside a function"), span);
+                    }
+                    let t = self.temp(span);
+                    self.alloc(&t, size, heap, span, out);
+                    if calloc {
+                        self.zero_object(&var(&t, span), span, out);
+                    }
+                    if !heap {
+                        // freed when the function returns
+                        self.f.has_mem = true;
+                        if let Some(s) = self.f.mem_scopes.first_mut() {
+                            s.push(t.clone());
+                        }
+                    }
+                    self.fresh.insert(t.clone());
+                    Ok(TV::ptr(var(&t, span), int(0, span), CType::Void))
+                })()
+            }
+            "free" => (|| {
+                let [p] = args else {
+                    return unsupported("`free` with other than one argument", span);
+                };
+                let v = self.expr(p, out)?;
+                let v = self.decay(v, span)?;
+                let (CType::Ptr(_), V::Ptr(b, o)) = (&v.ty, &v.v) else {
+                    if matches!(&v.v, V::Int(e) if as_lit(e).is_some_and(|x| x.is_zero())) {
+                        return Ok(TV::void(span));
+                    }
+                    return unsupported(format!("`free` of {}", v.ty.describe()), span);
+                };
+                self.mem.valid = true;
+                let ok = bin(
+                    BinOp::Or,
+                    is_null_ptr(b, o, span),
+                    and(
+                        bin(BinOp::Eq, o.clone(), int(0, span), span),
+                        and(
+                            bin(BinOp::Gt, b.clone(), int(0, span), span),
+                            sel(VALID, b.clone(), span),
+                            span,
+                        ),
+                        span,
+                    ),
+                    span,
+                );
+                out.push(self.check(ok, span));
+                out.push(assign(
+                    lhs(VALID, vec![b.clone()], span),
+                    boolean(false, span),
+                    span,
+                ));
+                Ok(TV::void(span))
+            })(),
+            "memset" | "__builtin_memset" | "memcpy" | "__builtin_memcpy" => (|| {
+                let [d, x, n] = args else {
+                    return unsupported(format!("`{name}` with other than three arguments"), span);
+                };
+                let vals = self.args(args, out)?;
+                let Some(len) = as_lit(&vals[2].to_int(span)).and_then(|v| v.to_u64()) else {
+                    return unsupported(format!("`{name}` of a non-constant size"), span);
+                };
+                let _ = (d, x, n);
+                let set = name.ends_with("memset");
+                let dst = self.decay(vals[0].clone(), span)?;
+                let src = self.decay(vals[1].clone(), span)?;
+                let (CType::Ptr(dt), V::Ptr(db, dof)) = (&dst.ty, &dst.v) else {
+                    return unsupported(format!("`{name}` of {}", dst.ty.describe()), span);
+                };
+                // the bytes written must cover whole objects of the (known) pointed-to type
+                let esize = match &**dt {
+                    CType::Void => {
+                        return unsupported(format!("`{name}` through a `void *`"), span);
+                    }
+                    t => self.size_align(t, span)?.0,
+                };
+                if esize == 0 || len % esize != 0 || len > MAX_INIT_CELLS {
+                    return unsupported(format!("`{name}` of part of an object"), span);
+                }
+                if set && !as_lit(&vals[1].to_int(span)).is_some_and(|v| v.is_zero()) {
+                    return unsupported("`memset` with a value other than 0", span);
+                }
+                let (db, dof) = (db.clone(), dof.clone());
+                self.mem_check(&db, &dof, len, span, out);
+                let src_parts = if set {
+                    None
+                } else {
+                    let (CType::Ptr(st), V::Ptr(sb, so)) = (&src.ty, &src.v) else {
+                        return unsupported(format!("`{name}` of {}", src.ty.describe()), span);
+                    };
+                    if **st != **dt {
+                        return unsupported(format!("`{name}` between different types"), span);
+                    }
+                    let (sb, so) = (sb.clone(), so.clone());
+                    self.mem_check(&sb, &so, len, span, out);
+                    Some((sb, so))
+                };
+                self.mem.int = true;
+                self.mem.ptr = true;
+                for k in 0..len {
+                    let k = lit(&BigInt::from(k), span);
+                    let dk = arith(BinOp::Add, dof.clone(), k.clone(), span);
+                    for m in [MEM_INT, MEM_BASE, MEM_OFF] {
+                        let v = match &src_parts {
+                            None => int(0, span),
+                            Some((sb, so)) => sel2(
+                                m,
+                                sb.clone(),
+                                arith(BinOp::Add, so.clone(), k.clone(), span),
+                                span,
+                            ),
+                        };
+                        out.push(assign(lhs(m, vec![db.clone(), dk.clone()], span), v, span));
+                    }
+                }
+                Ok(dst)
+            })(),
+            "realloc" | "memmove" | "strcpy" | "strlen" | "strcmp" | "strncpy" | "strcat" => {
+                unsupported(format!("call of library function `{name}`"), span)
+            }
+            "__VERIFIER_nondet_pointer" => {
+                if !args.is_empty() {
+                    return Some(unsupported(
+                        "`__VERIFIER_nondet_pointer` with arguments",
+                        span,
+                    ));
+                }
+                let (b, o) = (self.temp(span), self.temp(span));
+                out.push(havoc(&b, span));
+                out.push(havoc(&o, span));
+                Ok(TV::ptr(var(&b, span), var(&o, span), CType::Void))
+            }
+            _ => return None,
+        };
+        Some(r)
+    }
+}
+
+fn map_type(dims: usize, elem: b::Type, span: Span) -> b::Type {
+    let mut t = elem;
+    for _ in 0..dims {
+        t = ty(
+            b::TypeKind::Map {
+                type_params: Vec::new(),
+                args: vec![ty(b::TypeKind::Int, span)],
+                result: Box::new(t),
+            },
+            span,
+        );
+    }
+    t
+}
+
+impl<'a> Translator<'a> {
+    /// The global variables (and the constant-map function) of the parts of the memory model used.
+    pub(super) fn memory_decls(
+        &self,
+        span: Span,
+        decls: &mut Vec<b::Decl>,
+        modifies: &mut Vec<b::Ident>,
+    ) {
+        let mut vars: Vec<(&str, b::Type)> = Vec::new();
+        if self.mem.valid {
+            vars.push((VALID, map_type(1, ty(b::TypeKind::Bool, span), span)));
+            vars.push((LENGTH, int_map_type(1, span)));
+        }
+        if self.mem.int {
+            vars.push((MEM_INT, int_map_type(2, span)));
+        }
+        if self.mem.ptr {
+            vars.push((MEM_BASE, int_map_type(2, span)));
+            vars.push((MEM_OFF, int_map_type(2, span)));
+        }
+        for (n, t) in vars {
+            decls.push(b::Decl::Var(b::VarDecl {
+                attrs: Vec::new(),
+                vars: vec![typed(n, t, span)],
+                span,
+            }));
+            modifies.push(ident(n, span));
+        }
+        if self.mem.const_map {
+            decls.push(b::Decl::Function(b::FunctionDecl {
+                attrs: vec![b::Attribute {
+                    name: ident("const_array", span),
+                    args: Vec::new(),
+                    span,
+                }],
+                name: ident(CONST_MAP, span),
+                type_params: Vec::new(),
+                params: vec![b::FunArg {
+                    name: Some(ident("v", span)),
+                    ty: int_map_type(0, span),
+                    span,
+                }],
+                result: b::FunArg {
+                    name: None,
+                    ty: int_map_type(1, span),
+                    span,
+                },
+                body: None,
+                span,
+            }));
+        }
+    }
+
+    /// A new object on the stack for the variable `name` of type `t`: the Boogie variable holding
+    /// its base, invalidated when the current block is left.
+    pub(super) fn stack_object(
+        &mut self,
+        name: &str,
+        t: &CType,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<String> {
+        if !self.f.switches.is_empty() {
+            return unsupported(
+                format!("variable `{name}` in memory declared in a switch"),
+                span,
+            );
+        }
+        let size = self.size_align(t, span)?.0;
+        let base = self.new_local(&format!("#addr~{name}"), int_map_type(0, span));
+        self.alloc(&base, lit(&BigInt::from(size), span), false, span, out);
+        self.f.has_mem = true;
+        match self.f.mem_scopes.last_mut() {
+            Some(s) => s.push(base.clone()),
+            None => {
+                return unsupported(
+                    format!("variable `{name}` in memory outside a function"),
+                    span,
+                );
+            }
+        }
+        Ok(base)
+    }
+
+    /// The place of a cell of the aggregate at `root`.
+    pub(super) fn cell_place(&self, root: &Place, c: &Cell, span: Span) -> Place {
+        match root {
+            Place::Var(lv) => {
+                let mut indices = lv.indices.clone();
+                indices.extend(c.idx.iter().map(|i| lit(&BigInt::from(*i), span)));
+                Place::Var(LVal {
+                    base: lv.base.clone(),
+                    path: format!("{}{}", lv.path, c.path),
+                    indices,
+                    ty: c.ty.clone(),
+                })
+            }
+            Place::Mem {
+                base, off, safe, ..
+            } => Place::Mem {
+                base: base.clone(),
+                off: arith(
+                    BinOp::Add,
+                    off.clone(),
+                    lit(&BigInt::from(c.off), span),
+                    span,
+                ),
+                ty: c.ty.clone(),
+                safe: *safe,
+            },
+        }
+    }
+
+    /// Copies the aggregate at `src` to `dst` (same type), cell by cell where memory is involved,
+    /// in one parallel assignment between variables.
+    pub(super) fn copy_place(
+        &mut self,
+        dst: &Place,
+        src: &Place,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        if let (Place::Var(d), Place::Var(s)) = (dst, src) {
+            let mut assigns = Vec::new();
+            for (path, _) in self.leaves(&d.ty, span)? {
+                let from = LVal {
+                    base: s.base.clone(),
+                    path: format!("{}{path}", s.path),
+                    indices: s.indices.clone(),
+                    ty: CType::Void,
+                };
+                assigns.push((
+                    lhs(&format!("{}{path}", d.name()), d.indices.clone(), span),
+                    from.read(span),
+                ));
+            }
+            // one parallel assignment: `s = s` and overlapping copies read the old values
+            let (l, r): (Vec<_>, Vec<_>) = assigns.into_iter().unzip();
+            out.push(stmt(b::StmtKind::Assign { lhs: l, rhs: r }, span));
+            return Ok(());
+        }
+        let mut cells = Vec::new();
+        self.cells(dst.ty(), ("", &[], 0), span, &mut cells)?;
+        for c in cells {
+            let from = self.cell_place(src, &c, span);
+            let to = self.cell_place(dst, &c, span);
+            let v = self.read_place(&from, true, span, out)?;
+            let v = self.scalar_value(v, &c.ty, span)?;
+            self.store_place(&to, v, span, out)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'a> Translator<'a> {
+    /// The objects of the string literals used as pointers: read-only arrays of `char` with static
+    /// storage, a terminating zero at the end (declarations, allocations, initialisations).
+    pub(super) fn string_objects(
+        &mut self,
+        span: Span,
+        decls: &mut Vec<b::Decl>,
+        modifies: &mut Vec<b::Ident>,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        let used: Vec<usize> = self.used_strings.iter().copied().collect();
+        for k in used {
+            let Some(bytes) = self.strings.get(k).cloned() else {
+                continue;
+            };
+            if bytes.len() as u64 + 1 > MAX_INIT_CELLS {
+                return unsupported("string literal longer than the initialisation limit", span);
+            }
+            let base = format!("#str~{k}");
+            decls.push(b::Decl::Var(b::VarDecl {
+                attrs: Vec::new(),
+                vars: vec![typed(&base, int_map_type(0, span), span)],
+                span,
+            }));
+            modifies.push(ident(&base, span));
+            let n = bytes.len() as i64 + 1;
+            self.alloc(&base, int(n, span), false, span, out);
+            self.mem.int = true;
+            for (i, c) in bytes.iter().chain(std::iter::once(&0u8)).enumerate() {
+                // `char` is signed
+                let v = if *c > 127 {
+                    i64::from(*c) - 256
+                } else {
+                    i64::from(*c)
+                };
+                out.push(assign(
+                    lhs(MEM_INT, vec![var(&base, span), int(i as i64, span)], span),
+                    int(v, span),
+                    span,
+                ));
+            }
+        }
+        Ok(())
+    }
+}
