@@ -118,19 +118,30 @@ pub fn synthesize(
 ) -> Invariants {
     let reach = reachable(enc);
     let letters: Vec<usize> = reach.iter().flat_map(|l| enc.out[*l].clone()).collect();
-    // Integer program variables mentioned by the letters.
+    // Integer (and, for Karr's equalities, real) program variables mentioned by the letters.
     let mut vars: BTreeSet<PVar> = BTreeSet::new();
+    let mut reals: BTreeSet<PVar> = BTreeSet::new();
     for &a in &letters {
         for x in enc.letters[a].tf.vars() {
-            if voc.sort(x) == Ok(Sort::Int) {
-                vars.insert(x);
+            match voc.sort(x) {
+                Ok(Sort::Int) => {
+                    vars.insert(x);
+                }
+                Ok(Sort::Real) => {
+                    reals.insert(x);
+                }
+                _ => {}
             }
         }
     }
-    if (vars.is_empty() && !limits.termination_candidates) || vars.len() > limits.max_vars {
+    if (vars.is_empty() && reals.is_empty() && !limits.termination_candidates)
+        || vars.len() + reals.len() > limits.max_vars
+    {
         return Invariants::default();
     }
     let vars: Vec<PVar> = vars.into_iter().collect();
+    // Karr's dimensions: the integers, then the reals (its equalities are over one sort).
+    let numeric: Vec<PVar> = vars.iter().copied().chain(reals).collect();
     let targets: Vec<LocId> = reach
         .iter()
         .copied()
@@ -139,7 +150,7 @@ pub fn synthesize(
     // Karr's analysis only proposes candidates: stopping it early (time budget) is sound.
     let karr_stop = Instant::now() + std::time::Duration::from_millis(limits.karr_ms);
     let karr_stop = limits.deadline.map_or(karr_stop, |d| d.min(karr_stop));
-    let affine = karr(voc, enc, &reach, &letters, &vars, karr_stop);
+    let affine = karr(voc, enc, &reach, &letters, &numeric, karr_stop);
     let consts = constants(enc, &letters, limits.max_constants);
     let atoms = if limits.termination_candidates {
         guard_atoms(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 16)
@@ -189,7 +200,7 @@ pub fn synthesize(
         };
         if let Some(Some(space)) = affine.get(&l) {
             for (coef, c) in space.equalities() {
-                if let Some(t) = equality_term(voc, &vars, &coef, &c) {
+                if let Some(t) = equality_term(voc, &numeric, &coef, &c) {
                     push(t, &mut cs);
                 }
             }
@@ -873,6 +884,24 @@ impl Affine {
 
 /// `coef · vars = c` as a term with integer coefficients (positive and negative sides apart).
 fn equality_term(voc: &Vocabulary, vars: &[PVar], coef: &[Q], c: &Q) -> Option<Term> {
+    // One sort: integers, or reals (an equality mixing them has no Boogie form without casts).
+    let sorts: BTreeSet<Sort> = vars
+        .iter()
+        .zip(coef)
+        .filter(|(_, q)| !q.is_zero())
+        .filter_map(|(x, _)| voc.sort(*x).ok())
+        .collect();
+    if sorts.len() != 1 {
+        return None;
+    }
+    let real = sorts.contains(&Sort::Real);
+    let num = |k: BigInt| {
+        if real {
+            Term::real(Q::from_integer(k))
+        } else {
+            Term::int(k)
+        }
+    };
     let mut lcm = BigInt::one();
     for q in coef.iter().chain(std::iter::once(c)) {
         lcm = num_integer::Integer::lcm(&lcm, q.denom());
@@ -893,7 +922,7 @@ fn equality_term(voc: &Vocabulary, vars: &[PVar], coef: &[Q], c: &Q) -> Option<T
             if k.is_one() {
                 v.clone()
             } else {
-                Term::mul(vec![Term::int(k), v.clone()])
+                Term::mul(vec![num(k), v.clone()])
             }
         };
         if k.is_positive() {
@@ -907,11 +936,11 @@ fn equality_term(voc: &Vocabulary, vars: &[PVar], coef: &[Q], c: &Q) -> Option<T
         return None;
     }
     if !k.is_zero() {
-        rhs.push(Term::int(k));
+        rhs.push(num(k));
     }
     let side = |v: Vec<Term>| match v.len() {
-        0 => Term::int(0),
-        1 => v.into_iter().next().unwrap_or_else(|| Term::int(0)),
+        0 => num(BigInt::zero()),
+        1 => v.into_iter().next().unwrap_or_else(|| num(BigInt::zero())),
         _ => Term::add(v),
     };
     if lhs.is_empty() {
@@ -986,7 +1015,7 @@ fn transfer(
         .tf
         .aux
         .iter()
-        .filter(|v| v.sort == Sort::Int)
+        .filter(|v| matches!(v.sort, Sort::Int | Sort::Real))
         .collect();
     let width = 2 * n + aux.len();
     let aux_index: HashMap<&Var, usize> = aux
@@ -1076,7 +1105,7 @@ fn apply(
             }
             acc
         }
-        Op::Eq if args.len() >= 2 && args[0].sort() == Sort::Int => {
+        Op::Eq if args.len() >= 2 && matches!(args[0].sort(), Sort::Int | Sort::Real) => {
             let mut e = e;
             for w in args.windows(2) {
                 let (Some((ca, ka)), Some((cb, kb))) =
@@ -1099,6 +1128,7 @@ fn linear(t: &Term, dim_of: &dyn Fn(&Var) -> Option<usize>, width: usize) -> Opt
         TermKind::Const(Value::Int(i)) => {
             Some((vec![Q::zero(); width], Q::from_integer(i.clone())))
         }
+        TermKind::Const(Value::Real(q)) => Some((vec![Q::zero(); width], q.clone())),
         TermKind::Var(v) => {
             let mut c = vec![Q::zero(); width];
             c[dim_of(v)?] = Q::one();
@@ -1133,6 +1163,15 @@ fn linear(t: &Term, dim_of: &dyn Fn(&Var) -> Option<usize>, width: usize) -> Opt
                 Op::Neg if ls.len() == 1 => {
                     let zero = (vec![Q::zero(); width], Q::zero());
                     Some(add(&zero, &ls[0], &-Q::one()))
+                }
+                // `t / c` for a nonzero constant `c`.
+                Op::RealDiv if ls.len() == 2 && ls[1].0.iter().all(Zero::is_zero) => {
+                    let c = &ls[1].1;
+                    if c.is_zero() {
+                        return None;
+                    }
+                    let inv = Q::one() / c;
+                    Some((ls[0].0.iter().map(|x| x * &inv).collect(), &ls[0].1 * &inv))
                 }
                 Op::Mul => {
                     let mut acc = (vec![Q::zero(); width], Q::one());
