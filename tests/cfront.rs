@@ -16,6 +16,7 @@ fn options(arch: Arch) -> Options {
         arch,
         ilp32_include: Some(dir),
         reach_only: false,
+        data_race: false,
     }
 }
 
@@ -37,8 +38,14 @@ fn emitted_boogie_reads_back() {
     assert!(!files.is_empty());
     for f in files {
         let src = std::fs::read_to_string(&f).expect("read");
-        for arch in [Arch::Ilp32, Arch::Lp64] {
-            let ast = match cfront::translate_file(&f, &src, &options(arch)) {
+        for (arch, data_race) in [
+            (Arch::Ilp32, false),
+            (Arch::Lp64, false),
+            (Arch::Lp64, true),
+        ] {
+            let mut opts = options(arch);
+            opts.data_race = data_race;
+            let ast = match cfront::translate_file(&f, &src, &opts) {
                 Ok(ast) => ast,
                 Err(CError::Unsupported { .. }) => continue,
                 Err(e) => panic!("{}: {e}", f.display()),

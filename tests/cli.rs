@@ -434,17 +434,48 @@ fn svcomp_verdict_line_and_property_files() {
     // without --svcomp the assertion is checked
     let out = verify().arg(&assert_c).output().expect("run");
     assert_eq!(out.status.code(), Some(1));
-    for prp in [&race, &mem] {
-        let out = verify()
-            .args(["--svcomp", "--spec"])
-            .arg(prp)
-            .arg(&unsafe_c)
-            .output()
-            .expect("run");
-        assert_eq!(out.status.code(), Some(2));
-        assert_eq!(last(&out), "UNKNOWN");
-        assert!(String::from_utf8_lossy(&out.stderr).contains("unsupported: property"));
-    }
+    let out = verify()
+        .args(["--svcomp", "--spec"])
+        .arg(&mem)
+        .arg(&unsafe_c)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(last(&out), "UNKNOWN");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unsupported: property"));
+    // a program without threads has no data race, whatever else it does wrong
+    let out = verify()
+        .args(["--svcomp", "--spec"])
+        .arg(&race)
+        .arg(&unsafe_c)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(last(&out), "TRUE");
+    let racy_c = temp_file(
+        "sv_race.c",
+        "#include <pthread.h>\nint x;\nvoid *t(void *a) { x = 1; return 0; }\nint main(void) { pthread_t a; pthread_create(&a, 0, t, 0); x = 2; pthread_join(a, 0); return 0; }\n",
+    );
+    let out = verify()
+        .args(["--svcomp", "--spec"])
+        .arg(&race)
+        .arg(&racy_c)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(last(&out), "FALSE(no-data-race)");
+    // the same program joined before main's write has no race
+    let joined_c = temp_file(
+        "sv_joined.c",
+        "#include <pthread.h>\nint x;\nvoid *t(void *a) { x = 1; return 0; }\nint main(void) { pthread_t a; pthread_create(&a, 0, t, 0); pthread_join(a, 0); x = 2; return 0; }\n",
+    );
+    let out = verify()
+        .args(["--svcomp", "--spec"])
+        .arg(&race)
+        .arg(&joined_c)
+        .output()
+        .expect("run");
+    assert_eq!(last(&out), "TRUE");
     let out = verify()
         .args(["--property", "no-overflow", "--svcomp"])
         .arg(&unsafe_c)

@@ -18,6 +18,7 @@
 mod build;
 pub mod ints;
 pub mod preprocess;
+mod race;
 mod translate;
 
 use crate::syntax::ast;
@@ -73,6 +74,9 @@ pub struct Options {
     /// Check only that `reach_error` (`__VERIFIER_error`, `__assert_fail`) is unreachable
     /// (SV-COMP's `unreach-call`); the other checks are assumed.
     pub reach_only: bool,
+    /// Check only that the program has no data race (SV-COMP's `no-data-race`, see `race`): the
+    /// other checks are assumed and `reach_error` ends the path.
+    pub data_race: bool,
 }
 
 /// Translates the C file `path` with contents `src` into a Boogie program whose spans point into
@@ -142,6 +146,7 @@ fn translate_file_here(path: &Path, src: &str, opts: &Options) -> Result<ast::Pr
     loop {
         let mut tr = translate::Translator::new(arch, &map);
         tr.reach_only = opts.reach_only;
+        tr.data_race = opts.data_race;
         tr.in_mem = in_mem.clone();
         match tr.translate(&parsed.unit) {
             Ok(p) => return Ok(p),

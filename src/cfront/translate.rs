@@ -25,6 +25,7 @@ use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+mod atomic;
 mod mem;
 use mem::{MemUse, SVal, is_null_ptr};
 
@@ -365,6 +366,9 @@ pub struct Translator<'a> {
     /// ACSL assertions, division by zero, array bounds, static assertions, memory safety) become
     /// assumptions.
     pub reach_only: bool,
+    /// Check for data races only (`super::race`): other checks are assumptions, `reach_error`
+    /// ends the path.
+    pub data_race: bool,
     /// Keys of the declarations that live in memory: `G<name>` for globals (the key of
     /// `globals`), `L<offset>` for locals and `P<offset>` for parameters (the offset of the
     /// declarator in the preprocessed text). Found by restarting the translation
@@ -540,6 +544,7 @@ impl<'a> Translator<'a> {
             atomic_markers: false,
             used_mutexes: BTreeSet::new(),
             reach_only: false,
+            data_race: false,
             in_mem: BTreeSet::new(),
             var_keys: HashMap::new(),
             mem: MemUse::default(),
@@ -551,7 +556,7 @@ impl<'a> Translator<'a> {
 
     /// A check other than `reach_error`: an assertion, or an assumption under `reach_only`.
     fn check(&self, e: b::Expr, span: Span) -> b::Stmt {
-        if self.reach_only {
+        if self.reach_only || self.data_race {
             assume(e, span)
         } else {
             assert(e, span)
@@ -1325,10 +1330,20 @@ impl<'a> Translator<'a> {
             return Ok(());
         };
         let span = info.span;
-        let specs = match self.contracts.get(name).copied() {
+        let mut specs = match self.contracts.get(name).copied() {
             Some(c) => self.contract_specs(c, &info, span)?,
             None => Vec::new(),
         };
+        if self.reach_only || self.data_race {
+            // a contract is a check of its own: under another property, the contract of a
+            // function with a body is ignored, that of a declaration is assumed
+            if info.def.is_some() {
+                specs.clear();
+            }
+            for s in &mut specs {
+                s.free = true;
+            }
+        }
         let Some(fd) = info.def else {
             if specs.is_empty() {
                 return Ok(());
@@ -1604,6 +1619,8 @@ impl<'a> Translator<'a> {
         let mut done: BTreeSet<String> = BTreeSet::new();
         let mut allocs = Vec::new();
         let mut inits = Vec::new();
+        // the Boogie variables of C globals, with their map dimensions (shared between threads)
+        let mut race_leaves: Vec<(String, usize)> = Vec::new();
         loop {
             let mut used: Vec<(String, &Global)> = self
                 .used_globals
@@ -1665,6 +1682,7 @@ impl<'a> Translator<'a> {
                 } else {
                     for (path, dims) in self.leaves(&ty, span)? {
                         let leaf = format!("{name}{path}");
+                        race_leaves.push((leaf.clone(), dims));
                         decls.push(b::Decl::Var(b::VarDecl {
                             attrs: Vec::new(),
                             vars: vec![typed(&leaf, int_map_type(dims, span), span)],
@@ -1722,6 +1740,12 @@ impl<'a> Translator<'a> {
             let first = if name == FORK_COUNTER { 1 } else { 0 };
             init.insert(0, assign_var(&name, int(first, span), span));
         }
+        if self.mem.calloc && self.mem.realloc {
+            return unsupported("`realloc` in a program that calls `calloc`", main_span);
+        }
+        // data races: only a program that forks threads has any
+        let races = (self.data_race && self.forks)
+            .then(|| self.race_shared(race_leaves, main_span, &mut decls, &mut modifies));
         self.memory_decls(main_span, &mut decls, &mut modifies);
         let spec = |span: Span| {
             if modifies.is_empty() {
@@ -1793,7 +1817,17 @@ impl<'a> Translator<'a> {
                 span: main_span,
             },
         );
-        for p in procs {
+        for mut p in procs {
+            if let (Some(races), Some(stmts)) = (&races, p.body.as_mut()) {
+                let stmts = races
+                    .instrument(std::mem::take(stmts))
+                    .or_else(|(what, span)| {
+                        unsupported(format!("data-race check of {what}"), span)
+                    })?;
+                p.locals
+                    .push((races.value.clone(), int_map_type(0, p.span)));
+                p.body = Some(stmts);
+            }
             let locals = p
                 .locals
                 .into_iter()
@@ -1974,8 +2008,15 @@ impl<'a> Translator<'a> {
             }
         };
         if ty.is_scalar() {
+            // `{e}`; gcc also accepts excess elements (with a warning) and ignores them, which
+            // is translated only when they have no side effects
+            let inert = |it: &Node<c::InitializerListItem>| {
+                it.node.designation.is_empty()
+                    && matches!(&it.node.initializer.node,
+                        c::Initializer::Expression(e) if is_inert(&e.node))
+            };
             return match items.as_slice() {
-                [one] if one.node.designation.is_empty() => {
+                [one, rest @ ..] if one.node.designation.is_empty() && rest.iter().all(inert) => {
                     self.fill(ty, path, idx, &one.node.initializer, given, span)
                 }
                 _ => unsupported("initialiser list of a scalar", span),
@@ -3459,7 +3500,9 @@ impl<'a> Translator<'a> {
             | "__assert" => {
                 // `assert` of <assert.h> fails through `__assert_fail`: not `reach_error`
                 let reach = matches!(name, "reach_error" | "__VERIFIER_error");
-                out.push(if reach {
+                out.push(if reach && self.data_race {
+                    assume(boolean(false, span), span)
+                } else if reach {
                     assert(boolean(false, span), span)
                 } else {
                     self.check(boolean(false, span), span)
@@ -3507,6 +3550,9 @@ impl<'a> Translator<'a> {
                 return r;
             }
             if let Some(r) = self.mem_call(name, ce, span, out) {
+                return r;
+            }
+            if let Some(r) = self.atomic_builtin(name, ce, span, out) {
                 return r;
             }
         }
@@ -3636,6 +3682,9 @@ impl<'a> Translator<'a> {
                 t,
             ));
         }
+        if name == "scanf" && !ce.arguments.is_empty() {
+            return self.scanf(ce, span, out);
+        }
         let printing = matches!(name, "printf" | "puts" | "putchar");
         // a C library function is never an arbitrary one, even when the program declares it itself
         // or calls it without a declaration
@@ -3666,6 +3715,59 @@ impl<'a> Translator<'a> {
                 ty: CType::Other(format!("result of `{name}` ({})", other.describe())),
             }),
         }
+    }
+
+    /// `scanf(format, p1, …)`: every `pi` must point to an integer; the input is unknown, so the
+    /// result `r` is arbitrary in `-1..=n` (`EOF`, or the number of items assigned) and the first
+    /// `r` targets get arbitrary values of their types, the others keep theirs.
+    fn scanf(&mut self, ce: &'a c::CallExpression, span: Span, out: &mut Vec<b::Stmt>) -> R<TV> {
+        let format = match &ce.arguments[0].node {
+            c::Expression::StringLiteral(pieces) => string_bytes(&pieces.node),
+            _ => None,
+        };
+        let Some(format) = format else {
+            return unsupported("`scanf` with a format that is not a string literal", span);
+        };
+        // only conversions that store one integer each
+        match scanf_integer_conversions(&format) {
+            Some(n) if n + 1 == ce.arguments.len() => {}
+            _ => {
+                return unsupported(
+                    "`scanf` with a conversion other than one integer per argument",
+                    span,
+                );
+            }
+        }
+        let vals = self.args(&ce.arguments, out)?;
+        // the result: EOF (-1) or the number of items assigned, which are the first ones
+        let n = vals.len() - 1;
+        let res = self.temp(span);
+        out.extend(self.nondet(&res, IntTy::INT, span));
+        out.push(assume(
+            bin(
+                BinOp::And,
+                bin(BinOp::Le, int(-1, span), var(&res, span), span),
+                bin(BinOp::Le, var(&res, span), int(n as i64, span), span),
+                span,
+            ),
+            span,
+        ));
+        for (i, v) in vals.into_iter().skip(1).enumerate() {
+            let p = self.deref(v, span)?;
+            let CType::Int(t) = p.ty().clone() else {
+                return unsupported(format!("`scanf` into {}", p.ty().describe()), span);
+            };
+            let tmp = self.temp(span);
+            let mut store = self.nondet(&tmp, t, span);
+            self.store_place(&p, SVal::Int(var(&tmp, span)), span, &mut store)?;
+            out.push(if_(
+                bin(BinOp::Gt, var(&res, span), int(i as i64, span), span),
+                store,
+                Vec::new(),
+                span,
+            ));
+        }
+        Ok(TV::int(var(&res, span), IntTy::INT))
     }
 
     /// The POSIX threads functions (and SV-COMP's atomic markers) onto fork/join/atomic; `None`:
@@ -4012,6 +4114,50 @@ impl<'a> Translator<'a> {
     }
 }
 
+/// The number of assigning conversions of a `scanf` format, if each stores one integer (`%d`, `%i`,
+/// `%u`, `%o`, `%x`, `%X`, `%c` without a width, with length modifiers); `%*…` assigns nothing,
+/// `%%` is a literal. (`%n`, which assigns without counting, is not accepted.)
+fn scanf_integer_conversions(format: &[u8]) -> Option<usize> {
+    let mut n = 0;
+    let mut i = 0;
+    while i < format.len() {
+        if format[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if format.get(i) == Some(&b'%') {
+            i += 1;
+            continue;
+        }
+        let suppress = format.get(i) == Some(&b'*');
+        if suppress {
+            i += 1;
+        }
+        let width_start = i;
+        while format.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        let width = i > width_start;
+        while format
+            .get(i)
+            .is_some_and(|c| matches!(c, b'h' | b'l' | b'j' | b'z' | b't' | b'L' | b'q'))
+        {
+            i += 1;
+        }
+        match format.get(i)? {
+            b'd' | b'i' | b'u' | b'o' | b'x' | b'X' => {}
+            b'c' if !width => {}
+            _ => return None,
+        }
+        i += 1;
+        if !suppress {
+            n += 1;
+        }
+    }
+    Some(n)
+}
+
 /// C library functions whose results are not arbitrary (called without their header, they must
 /// not become nondeterministic functions).
 const LIBC: &[&str] = &[
@@ -4161,7 +4307,25 @@ fn char_value(s: &str) -> Option<BigInt> {
 
 #[cfg(test)]
 mod tests {
-    use super::string_bytes;
+    use super::{scanf_integer_conversions, string_bytes};
+
+    #[test]
+    fn scanf_formats() {
+        let n = |f: &str| scanf_integer_conversions(f.as_bytes());
+        assert_eq!(n("%d"), Some(1));
+        assert_eq!(n("x=%d, y=%5lu %%"), Some(2));
+        assert_eq!(
+            n("%*d %hhx %c"),
+            Some(2),
+            "suppressed, length modifier, one char"
+        );
+        assert_eq!(n("%s"), None, "a string is not one integer");
+        assert_eq!(n("%3c"), None, "a char array");
+        assert_eq!(n("%f"), None, "a float");
+        assert_eq!(n("%n"), None, "assigns without counting");
+        assert_eq!(n("%"), None, "incomplete");
+        assert_eq!(n("plain"), Some(0));
+    }
 
     #[test]
     fn string_literal_bytes() {

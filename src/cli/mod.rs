@@ -74,8 +74,10 @@ pub struct Cli {
 pub struct EngineArgs {
     /// The property to decide: safety (every assertion and check; SAFE/UNSAFE), termination
     /// (TERMINATING/NONTERMINATING), or an SV-COMP property: `unreach-call` (for C: only calls of
-    /// `reach_error` are checked, other checks are assumed); `no-overflow`, `no-data-race`,
-    /// `valid-memsafety`, `valid-memcleanup` are not checked yet (UNKNOWN).
+    /// `reach_error` are checked, other checks are assumed), `no-data-race` (C programs: two
+    /// threads about to access the same location, one of them writing, not both atomically; other
+    /// checks are assumed); `no-overflow`, `valid-memsafety`, `valid-memcleanup` are not checked
+    /// yet (UNKNOWN).
     #[arg(long, value_enum, default_value_t = PropertyArg::Safety)]
     pub property: PropertyArg,
     /// SV-COMP mode: the last line of standard output is the verdict as BenchExec reads it (`TRUE`,
@@ -202,7 +204,10 @@ impl PropertyArg {
     pub fn checked(self) -> bool {
         matches!(
             self,
-            PropertyArg::Safety | PropertyArg::UnreachCall | PropertyArg::Termination
+            PropertyArg::Safety
+                | PropertyArg::UnreachCall
+                | PropertyArg::Termination
+                | PropertyArg::NoDataRace
         )
     }
 }
@@ -299,6 +304,7 @@ impl Architecture {
             arch,
             ilp32_include,
             reach_only: false,
+            data_race: false,
         }
     }
 }
@@ -584,6 +590,15 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
     if cli.format == Format::Sarif {
         result.source = Some(src.clone());
     }
+    let is_c = crate::cfront::is_c_file(path);
+    if cli.engine.property == PropertyArg::NoDataRace && !is_c {
+        result.verdict = Verdict::Unknown;
+        result.reason = Some(
+            "unsupported: property no-data-race of a Boogie program (checked for C programs)"
+                .into(),
+        );
+        return finish(result, start);
+    }
     if !cli.engine.property.checked() {
         result.verdict = Verdict::Unknown;
         result.reason = Some(format!(
@@ -592,9 +607,10 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
         ));
         return finish(result, start);
     }
-    let translated = if crate::cfront::is_c_file(path) {
+    let translated = if is_c {
         let mut opts = cli.architecture.c_options();
         opts.reach_only = cli.engine.property == PropertyArg::UnreachCall;
+        opts.data_race = cli.engine.property == PropertyArg::NoDataRace;
         match crate::cfront::translate_file(path, &src, &opts) {
             Ok(ast) => Some(ast),
             Err(e) => {
@@ -673,7 +689,15 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
         }
     });
     match outcome {
-        Ok(outcome) => {
+        Ok(mut outcome) => {
+            if cli.engine.property == PropertyArg::NoDataRace && outcome.verdict == Verdict::Unsafe
+            {
+                // every assertion of a program translated for `no-data-race` is a race check
+                outcome.reason = Some(
+                    "data race: two threads can access the same location at once, one writing"
+                        .into(),
+                );
+            }
             result.verdict = outcome.verdict;
             result.reason = outcome.reason.clone();
             result.details.push_str(&output::render_outcome(
@@ -741,6 +765,7 @@ fn emit_ir(cli: &Cli) -> i32 {
         let ast = if crate::cfront::is_c_file(path) {
             let mut opts = cli.architecture.c_options();
             opts.reach_only = cli.engine.property == PropertyArg::UnreachCall;
+            opts.data_race = cli.engine.property == PropertyArg::NoDataRace;
             match crate::cfront::translate_file(path, &src, &opts) {
                 Ok(ast) => ast,
                 Err(e) => {

@@ -38,6 +38,8 @@ pub(super) const LENGTH: &str = "#length";
 pub(super) const MEM_INT: &str = "#memory_int";
 pub(super) const MEM_BASE: &str = "#memory_$Pointer$.base";
 pub(super) const MEM_OFF: &str = "#memory_$Pointer$.offset";
+/// The race map of memory cells (`super::super::race`).
+pub(super) const RACE_MEM: &str = "#race";
 /// The `{:const_array}` function giving the map that is its argument everywhere.
 pub(super) const CONST_MAP: &str = "~const~int";
 
@@ -49,6 +51,9 @@ pub(super) struct MemUse {
     pub int: bool,
     pub ptr: bool,
     pub const_map: bool,
+    /// `calloc` / `realloc` are called: together they are not translated (see `realloc`).
+    pub calloc: bool,
+    pub realloc: bool,
 }
 
 /// `base == 0 && offset == 0`.
@@ -656,6 +661,7 @@ impl<'a> Translator<'a> {
                     let t = self.temp(span);
                     self.alloc(&t, size, heap, span, out);
                     if calloc {
+                        self.mem.calloc = true;
                         self.zero_object(&var(&t, span), span, out);
                     }
                     if !heap {
@@ -669,6 +675,65 @@ impl<'a> Translator<'a> {
                     Ok(TV::ptr(var(&t, span), int(0, span), CType::Void))
                 })()
             }
+            // `realloc(p, n)`: a new heap object of `n` bytes whose cells are those of `*p` (the
+            // whole rows of the memory maps are copied), and `p` freed (with the check of
+            // `free`); `realloc(NULL, n)` is `malloc(n)`. It never fails. Copying whole rows is
+            // exact below the old length; beyond it the old row holds arbitrary values (the old
+            // base was chosen among all dead bases), unless `calloc` zeroed the row: a program
+            // that calls both is not translated.
+            "realloc" => (|| {
+                let [p, n] = args else {
+                    return unsupported("`realloc` with other than two arguments", span);
+                };
+                let (pv, nv) = self.operands(p, n, out)?;
+                let pv = self.decay(pv, span)?;
+                let (b, o) = match (&pv.ty, &pv.v) {
+                    (CType::Ptr(_), V::Ptr(b, o)) => (b.clone(), o.clone()),
+                    (_, V::Int(e)) if as_lit(e).is_some_and(|x| x.is_zero()) => {
+                        (int(0, span), int(0, span))
+                    }
+                    _ => return unsupported(format!("`realloc` of {}", pv.ty.describe()), span),
+                };
+                let size = self.convert(&nv, IntTy::SIZE_T, span)?;
+                self.mem.valid = true;
+                self.mem.int = true;
+                self.mem.ptr = true;
+                self.mem.realloc = true;
+                let null = is_null_ptr(&b, &o, span);
+                let ok = bin(
+                    BinOp::Or,
+                    null.clone(),
+                    and(
+                        bin(BinOp::Eq, o.clone(), int(0, span), span),
+                        and(
+                            bin(BinOp::Gt, b.clone(), int(0, span), span),
+                            sel(VALID, b.clone(), span),
+                            span,
+                        ),
+                        span,
+                    ),
+                    span,
+                );
+                out.push(self.check(ok, span));
+                let t = self.temp(span);
+                self.alloc(&t, size, true, span, out);
+                let mut copy = Vec::new();
+                for m in [MEM_INT, MEM_BASE, MEM_OFF] {
+                    copy.push(assign(
+                        lhs(m, vec![var(&t, span)], span),
+                        sel(m, b.clone(), span),
+                        span,
+                    ));
+                }
+                copy.push(assign(
+                    lhs(VALID, vec![b.clone()], span),
+                    boolean(false, span),
+                    span,
+                ));
+                out.push(if_(not(null, span), copy, Vec::new(), span));
+                self.fresh.insert(t.clone());
+                Ok(TV::ptr(var(&t, span), int(0, span), CType::Void))
+            })(),
             "free" => (|| {
                 let [p] = args else {
                     return unsupported("`free` with other than one argument", span);
@@ -767,7 +832,7 @@ impl<'a> Translator<'a> {
                 }
                 Ok(dst)
             })(),
-            "realloc" | "memmove" | "strcpy" | "strlen" | "strcmp" | "strncpy" | "strcat" => {
+            "memmove" | "strcpy" | "strlen" | "strcmp" | "strncpy" | "strcat" => {
                 unsupported(format!("call of library function `{name}`"), span)
             }
             "__VERIFIER_nondet_pointer" => {
@@ -1000,5 +1065,46 @@ impl<'a> Translator<'a> {
             }
         }
         Ok(())
+    }
+}
+
+impl<'a> Translator<'a> {
+    /// The shared variables of a program checked for data races (`super::super::race`): the
+    /// Boogie variables of C globals (`leaves`, with their map dimensions) and the memory maps,
+    /// with their race variables, declared here.
+    pub(super) fn race_shared(
+        &mut self,
+        leaves: Vec<(String, usize)>,
+        span: Span,
+        decls: &mut Vec<b::Decl>,
+        modifies: &mut Vec<b::Ident>,
+    ) -> crate::cfront::race::Shared {
+        let mut vars = BTreeMap::new();
+        let mut declare = |name: &str, dims: usize| {
+            decls.push(b::Decl::Var(b::VarDecl {
+                attrs: Vec::new(),
+                vars: vec![typed(name, int_map_type(dims, span), span)],
+                span,
+            }));
+            modifies.push(ident(name, span));
+        };
+        for (leaf, dims) in leaves {
+            let race = format!("#race~{leaf}");
+            declare(&race, dims);
+            vars.insert(leaf, (race, dims));
+        }
+        if self.mem.int || self.mem.ptr {
+            declare(RACE_MEM, 2);
+            for m in [MEM_INT, MEM_BASE, MEM_OFF] {
+                vars.insert(m.to_string(), (RACE_MEM.to_string(), 2));
+            }
+            // a row write announces a row of `#race`
+            self.mem.const_map = true;
+        }
+        crate::cfront::race::Shared {
+            vars,
+            const_map: CONST_MAP.to_string(),
+            value: "#race~value".to_string(),
+        }
     }
 }
