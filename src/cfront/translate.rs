@@ -360,6 +360,9 @@ pub struct Translator<'a> {
     forks: bool,
     /// `__VERIFIER_atomic_begin`/`_end` are called: declared as body-less procedures.
     atomic_markers: bool,
+    /// The over-approximated bitwise operators used (`bitwise_overapprox`), declared as
+    /// `{:overapproximation}` functions.
+    bitwise_fns: BTreeSet<&'static str>,
     /// Mutexes used (keys of `globals`).
     used_mutexes: BTreeSet<String>,
     /// Only calls of `reach_error` are checked (SV-COMP's `unreach-call`): other checks (`assert`,
@@ -545,6 +548,7 @@ impl<'a> Translator<'a> {
             used_mutexes: BTreeSet::new(),
             reach_only: false,
             data_race: false,
+            bitwise_fns: BTreeSet::new(),
             in_mem: BTreeSet::new(),
             var_keys: HashMap::new(),
             mem: MemUse::default(),
@@ -1747,6 +1751,26 @@ impl<'a> Translator<'a> {
         let races = (self.data_race && self.forks)
             .then(|| self.race_shared(race_leaves, main_span, &mut decls, &mut modifies));
         self.memory_decls(main_span, &mut decls, &mut modifies);
+        for name in &self.bitwise_fns {
+            let arg = |n: Option<&str>| b::FunArg {
+                name: n.map(|n| ident(n, main_span)),
+                ty: int_map_type(0, main_span),
+                span: main_span,
+            };
+            decls.push(b::Decl::Function(b::FunctionDecl {
+                attrs: vec![b::Attribute {
+                    name: ident("overapproximation", main_span),
+                    args: vec![b::AttrArg::Str((*name).to_string())],
+                    span: main_span,
+                }],
+                name: ident(&format!("~{name}"), main_span),
+                type_params: Vec::new(),
+                params: vec![arg(Some("x")), arg(Some("y"))],
+                result: arg(None),
+                body: None,
+                span: main_span,
+            }));
+        }
         let spec = |span: Span| {
             if modifies.is_empty() {
                 Vec::new()
@@ -3435,11 +3459,9 @@ impl<'a> Translator<'a> {
                     return Ok(TV::int(lit(&ints::convert(&r, ct, arch), span), ct));
                 }
                 let (other, mask) = match (as_lit(&x), as_lit(&y)) {
-                    (Some(m), None) => (y, m),
-                    (None, Some(m)) => (x, m),
-                    _ => {
-                        return unsupported("bitwise operator on two non-constant operands", span);
-                    }
+                    (Some(m), None) => (y.clone(), m),
+                    (None, Some(m)) => (x.clone(), m),
+                    _ => return Ok(self.bitwise_overapprox(op, x, y, ct, span, out)),
                 };
                 if mask.is_zero() {
                     return Ok(TV::int(
@@ -3457,10 +3479,51 @@ impl<'a> Translator<'a> {
                     // x & (2^k - 1) == x mod 2^k in two's complement
                     return Ok(TV::int(modulo(other, &m1, span), ct));
                 }
-                unsupported("bitwise operator depending on the bit representation", span)
+                Ok(self.bitwise_overapprox(op, x, y, ct, span, out))
             }
             _ => unsupported("binary operator", span),
         }
+    }
+
+    /// `x op y` for a bitwise `op` the integer translation does not express: the application of
+    /// an `{:overapproximation}` function (a counterexample through it is not reported, see
+    /// `engine::cfa`), constrained by facts that hold in two's complement for operands in the range
+    /// of `ct` (Ultimate's non-bit-precise translation does the same): signs, bounds, and the
+    /// neutral and absorbing operands.
+    fn bitwise_overapprox(
+        &mut self,
+        op: c::BinaryOperator,
+        x: b::Expr,
+        y: b::Expr,
+        ct: IntTy,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> TV {
+        use c::BinaryOperator as O;
+        let name = match op {
+            O::BitwiseAnd => "bitwiseAnd",
+            O::BitwiseOr => "bitwiseOr",
+            _ => "bitwiseXor",
+        };
+        self.bitwise_fns.insert(name);
+        let r = self.temp(span);
+        out.push(assign_var(
+            &r,
+            ex(
+                b::ExprKind::Call(ident(&format!("~{name}"), span), vec![x.clone(), y.clone()]),
+                span,
+            ),
+            span,
+        ));
+        let rv = var(&r, span);
+        let mut facts = vec![self.in_range(rv.clone(), ct, span)];
+        facts.extend(bitwise_facts(op, &x, &y, &rv, span));
+        let all = facts
+            .into_iter()
+            .reduce(|a, c| bin(BinOp::And, a, c, span))
+            .unwrap_or_else(|| boolean(true, span));
+        out.push(assume(all, span));
+        TV::int(rv, ct)
     }
 
     fn call(&mut self, ce: &'a c::CallExpression, span: Span, out: &mut Vec<b::Stmt>) -> R<TV> {
@@ -4114,6 +4177,73 @@ impl<'a> Translator<'a> {
     }
 }
 
+/// Facts about `r = x op y` for a bitwise `op` that hold in two's complement whenever `x` and `y`
+/// are in the range of one integer type (see `Translator::bitwise_overapprox`).
+fn bitwise_facts(
+    op: c::BinaryOperator,
+    x: &b::Expr,
+    y: &b::Expr,
+    rv: &b::Expr,
+    span: Span,
+) -> Vec<b::Expr> {
+    use c::BinaryOperator as O;
+    let zero = || int(0, span);
+    let ge0 = |e: &b::Expr| bin(BinOp::Ge, e.clone(), zero(), span);
+    let lt0 = |e: &b::Expr| bin(BinOp::Lt, e.clone(), zero(), span);
+    let imp = |a: b::Expr, c: b::Expr| bin(BinOp::Implies, a, c, span);
+    let eq = |a: &b::Expr, c: &b::Expr| bin(BinOp::Eq, a.clone(), c.clone(), span);
+    let le = |a: &b::Expr, c: &b::Expr| bin(BinOp::Le, a.clone(), c.clone(), span);
+    let or = |a: b::Expr, c: b::Expr| bin(BinOp::Or, a, c, span);
+    let and = |a: b::Expr, c: b::Expr| bin(BinOp::And, a, c, span);
+    let mut facts = Vec::new();
+    match op {
+        O::BitwiseAnd => {
+            // clearing bits: below each non-negative operand, below both negative ones
+            facts.push(imp(or(ge0(x), ge0(y)), ge0(rv)));
+            facts.push(imp(ge0(x), le(rv, x)));
+            facts.push(imp(ge0(y), le(rv, y)));
+            facts.push(imp(
+                and(lt0(x), lt0(y)),
+                and(lt0(rv), and(le(rv, x), le(rv, y))),
+            ));
+            facts.push(imp(eq(x, y), eq(rv, x)));
+            facts.push(imp(or(eq(x, &zero()), eq(y, &zero())), eq(rv, &zero())));
+        }
+        O::BitwiseOr => {
+            // setting bits: above each negative operand, above both non-negative ones
+            facts.push(imp(or(lt0(x), lt0(y)), lt0(rv)));
+            facts.push(imp(lt0(x), le(x, rv)));
+            facts.push(imp(lt0(y), le(y, rv)));
+            facts.push(imp(
+                and(ge0(x), ge0(y)),
+                and(
+                    and(le(x, rv), le(y, rv)),
+                    le(rv, &arith(BinOp::Add, x.clone(), y.clone(), span)),
+                ),
+            ));
+            facts.push(imp(eq(x, y), eq(rv, x)));
+            facts.push(imp(eq(x, &zero()), eq(rv, y)));
+            facts.push(imp(eq(y, &zero()), eq(rv, x)));
+        }
+        _ => {
+            // the sign bit is the exclusive or of the signs
+            facts.push(imp(bin(BinOp::Iff, ge0(x), ge0(y), span), ge0(rv)));
+            facts.push(imp(
+                not(bin(BinOp::Iff, ge0(x), ge0(y), span), span),
+                lt0(rv),
+            ));
+            facts.push(imp(
+                and(ge0(x), ge0(y)),
+                le(rv, &arith(BinOp::Add, x.clone(), y.clone(), span)),
+            ));
+            facts.push(imp(eq(x, y), eq(rv, &zero())));
+            facts.push(imp(eq(x, &zero()), eq(rv, y)));
+            facts.push(imp(eq(y, &zero()), eq(rv, x)));
+        }
+    }
+    facts
+}
+
 /// The number of assigning conversions of a `scanf` format, if each stores one integer (`%d`, `%i`,
 /// `%u`, `%o`, `%x`, `%X`, `%c` without a width, with length modifiers); `%*…` assigns nothing,
 /// `%%` is a literal. (`%n`, which assigns without counting, is not accepted.)
@@ -4307,7 +4437,81 @@ fn char_value(s: &str) -> Option<BigInt> {
 
 #[cfg(test)]
 mod tests {
-    use super::{scanf_integer_conversions, string_bytes};
+    use super::{bitwise_facts, scanf_integer_conversions, string_bytes};
+    use crate::cfront::build::var;
+    use crate::diag::Span;
+    use crate::syntax::ast::{BinOp, Expr, ExprKind, UnOp};
+    use lang_c::ast::BinaryOperator as O;
+
+    /// Evaluates the integer/boolean expressions `bitwise_facts` builds.
+    fn eval(e: &Expr, env: &dyn Fn(&str) -> i64) -> i64 {
+        match &e.kind {
+            ExprKind::IntLit(v) => v.parse().expect("literal"),
+            ExprKind::BoolLit(b) => i64::from(*b),
+            ExprKind::Var(id) => env(&id.name),
+            ExprKind::Unary(UnOp::Not, a) => i64::from(eval(a, env) == 0),
+            ExprKind::Unary(UnOp::Neg, a) => -eval(a, env),
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (eval(a, env), eval(b, env));
+                let t = |c: bool| i64::from(c);
+                match op {
+                    BinOp::And => t(x != 0 && y != 0),
+                    BinOp::Or => t(x != 0 || y != 0),
+                    BinOp::Implies => t(x == 0 || y != 0),
+                    BinOp::Iff => t((x != 0) == (y != 0)),
+                    BinOp::Eq => t(x == y),
+                    BinOp::Le => t(x <= y),
+                    BinOp::Lt => t(x < y),
+                    BinOp::Ge => t(x >= y),
+                    BinOp::Add => x + y,
+                    other => panic!("unexpected operator {other:?}"),
+                }
+            }
+            other => panic!("unexpected expression {other:?}"),
+        }
+    }
+
+    /// Every fact holds for every pair of 8-bit operands, signed and unsigned.
+    #[test]
+    fn bitwise_facts_hold_in_twos_complement() {
+        let span = Span::new(0, 0);
+        let (x, y, r) = (var("x", span), var("y", span), var("r", span));
+        for (op, f) in [
+            (O::BitwiseAnd, (|a, b| a & b) as fn(i64, i64) -> i64),
+            (O::BitwiseOr, |a, b| a | b),
+            (O::BitwiseXor, |a, b| a ^ b),
+        ] {
+            let name = format!("{op:?}");
+            let facts = bitwise_facts(op, &x, &y, &r, span);
+            assert!(facts.len() >= 5);
+            for signed in [true, false] {
+                let range: Vec<i64> = if signed {
+                    (-128..128).collect()
+                } else {
+                    (0..256).collect()
+                };
+                for &a in &range {
+                    for &b in &range {
+                        // the bit pattern of the result, read back in the operands' type
+                        let bits = f(a & 0xff, b & 0xff) & 0xff;
+                        let res = if signed && bits >= 128 {
+                            bits - 256
+                        } else {
+                            bits
+                        };
+                        let env = |n: &str| match n {
+                            "x" => a,
+                            "y" => b,
+                            _ => res,
+                        };
+                        for fact in &facts {
+                            assert_eq!(eval(fact, &env), 1, "{name} {a} {b} = {res}: {fact:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn scanf_formats() {
