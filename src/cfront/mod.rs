@@ -10,10 +10,10 @@
 //! `reach_error()`/`__VERIFIER_error()`/failing `assert` are errors, `abort()`/`exit()` end the path,
 //! undefined functions of the program return nondeterministic values of their type. Pointers and the
 //! heap follow Ultimate's memory model (`translate/mem.rs`: `{base, offset}` pointers, one memory map
-//! per data kind, `#valid`/`#length` per allocation, memory-safety checks). Bitwise operators that
-//! integer arithmetic does not express are `{:overapproximation}` functions with two's-complement
+//! per data kind, `#valid`/`#length` per allocation, memory-safety checks). Bitwise operators and
+//! shifts that integer arithmetic does not express are `{:overapproximation}` functions with two's-complement
 //! facts (a counterexample through one is never reported). Anything not translated
-//! faithfully (floats, unions, integer–pointer casts, non-constant shifts, …) is
+//! faithfully (floats, unions, integer–pointer casts, out-of-range constant shifts, …) is
 //! [`CError::Unsupported`]: the CLI answers UNKNOWN "unsupported: … at file:line", never a different
 //! program.
 

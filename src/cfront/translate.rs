@@ -3378,7 +3378,12 @@ impl<'a> Translator<'a> {
                 .and_then(|s| s.to_u32())
                 .filter(|s| *s < p.bits(arch));
             let Some(s) = s else {
-                return unsupported("shift by a non-constant or out-of-range amount", span);
+                if as_lit(&b2.to_int(span)).is_none() {
+                    // a non-constant amount: over-approximated
+                    let y = b2.to_int(span);
+                    return Ok(self.bitwise_overapprox(op, x, y, p, span, out));
+                }
+                return unsupported("shift by an out-of-range amount", span);
             };
             let pow = BigInt::one() << s;
             if let (true, true, Some(v)) = (op == O::ShiftLeft, p.signed, as_lit(&x)) {
@@ -3503,6 +3508,8 @@ impl<'a> Translator<'a> {
         let name = match op {
             O::BitwiseAnd => "bitwiseAnd",
             O::BitwiseOr => "bitwiseOr",
+            O::ShiftLeft => "shiftLeft",
+            O::ShiftRight => "shiftRight",
             _ => "bitwiseXor",
         };
         self.bitwise_fns.insert(name);
@@ -3724,6 +3731,9 @@ impl<'a> Translator<'a> {
             (None, _) => CType::Int(IntTy::INT),
         };
         let in_main = info.as_ref().is_none_or(|i| i.in_main);
+        if let Some(r) = self.ctype_call(name, ce, span, out) {
+            return r;
+        }
         if matches!(name, "abs" | "labs" | "llabs") {
             let [arg] = ce.arguments.as_slice() else {
                 return unsupported(format!("`{name}` with other than one argument"), span);
@@ -3778,6 +3788,67 @@ impl<'a> Translator<'a> {
                 ty: CType::Other(format!("result of `{name}` ({})", other.describe())),
             }),
         }
+    }
+
+    /// `<ctype.h>` in the "C" locale: `toupper`/`tolower` map the letters and keep every other
+    /// value; `isdigit`, `isalpha`, `isalnum`, `isspace`, `isupper`, `islower` return an arbitrary
+    /// nonzero `int` (the value is the implementation's) exactly for their characters. `None`: not
+    /// one of them.
+    fn ctype_call(
+        &mut self,
+        name: &str,
+        ce: &'a c::CallExpression,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> Option<R<TV>> {
+        let ranges: &[(i64, i64)] = match name {
+            "toupper" | "islower" => &[(97, 122)],
+            "tolower" | "isupper" => &[(65, 90)],
+            "isdigit" => &[(48, 57)],
+            "isalpha" => &[(65, 90), (97, 122)],
+            "isalnum" => &[(48, 57), (65, 90), (97, 122)],
+            "isspace" => &[(9, 13), (32, 32)],
+            _ => return None,
+        };
+        Some((|| {
+            let [arg] = ce.arguments.as_slice() else {
+                return unsupported(format!("`{name}` with other than one argument"), span);
+            };
+            let v = self.expr(arg, out)?;
+            let x = self.convert(&v, IntTy::INT, span)?;
+            let x = self
+                .snapshot(TV::int(x, IntTy::INT), true, span, out)
+                .to_int(span);
+            let inside = ranges
+                .iter()
+                .map(|&(lo, hi)| {
+                    bin(
+                        BinOp::And,
+                        bin(BinOp::Le, int(lo, span), x.clone(), span),
+                        bin(BinOp::Le, x.clone(), int(hi, span), span),
+                        span,
+                    )
+                })
+                .reduce(|a, c| bin(BinOp::Or, a, c, span))
+                .unwrap_or_else(|| boolean(false, span));
+            if name == "toupper" || name == "tolower" {
+                let d = if name == "toupper" { -32 } else { 32 };
+                let mapped = arith(BinOp::Add, x.clone(), int(d, span), span);
+                return Ok(TV::int(ite(inside, mapped, x, span), IntTy::INT));
+            }
+            let r = self.temp(span);
+            out.extend(self.nondet(&r, IntTy::INT, span));
+            out.push(assume(
+                bin(
+                    BinOp::Iff,
+                    bin(BinOp::Neq, var(&r, span), int(0, span), span),
+                    inside,
+                    span,
+                ),
+                span,
+            ));
+            Ok(TV::int(var(&r, span), IntTy::INT))
+        })())
     }
 
     /// `scanf(format, p1, …)`: every `pi` must point to an integer; the input is unknown, so the
@@ -4177,8 +4248,8 @@ impl<'a> Translator<'a> {
     }
 }
 
-/// Facts about `r = x op y` for a bitwise `op` that hold in two's complement whenever `x` and `y`
-/// are in the range of one integer type (see `Translator::bitwise_overapprox`).
+/// Facts about `r = x op y` for a bitwise `op` (or a shift) that hold in two's complement whenever
+/// `x` and `y` are in the range of one integer type (see `Translator::bitwise_overapprox`).
 fn bitwise_facts(
     op: c::BinaryOperator,
     x: &b::Expr,
@@ -4224,6 +4295,16 @@ fn bitwise_facts(
             facts.push(imp(eq(x, y), eq(rv, x)));
             facts.push(imp(eq(x, &zero()), eq(rv, y)));
             facts.push(imp(eq(y, &zero()), eq(rv, x)));
+        }
+        O::ShiftLeft | O::ShiftRight => {
+            // (amounts in range; also for the masked amounts of x86 hardware)
+            facts.push(imp(eq(x, &zero()), eq(rv, &zero())));
+            facts.push(imp(eq(y, &zero()), eq(rv, x)));
+            if op == O::ShiftRight {
+                // an arithmetic shift moves towards zero and keeps the sign
+                facts.push(imp(ge0(x), and(ge0(rv), le(rv, x))));
+                facts.push(imp(lt0(x), and(le(x, rv), lt0(rv))));
+            }
         }
         _ => {
             // the sign bit is the exclusive or of the signs
@@ -4507,6 +4588,30 @@ mod tests {
                         for fact in &facts {
                             assert_eq!(eval(fact, &env), 1, "{name} {a} {b} = {res}: {fact:?}");
                         }
+                    }
+                }
+            }
+        }
+        // shifts of 8-bit values by the amounts 0..=8 (`>>` arithmetic, `<<` wrapping)
+        for op in [O::ShiftLeft, O::ShiftRight] {
+            let left = op == O::ShiftLeft;
+            let facts = bitwise_facts(op, &x, &y, &r, span);
+            assert!(facts.len() >= 2);
+            for a in -128i64..128 {
+                for b in 0i64..=8 {
+                    let res = if left {
+                        let bits = (a << b) & 0xff;
+                        if bits >= 128 { bits - 256 } else { bits }
+                    } else {
+                        a >> b
+                    };
+                    let env = |n: &str| match n {
+                        "x" => a,
+                        "y" => b,
+                        _ => res,
+                    };
+                    for fact in &facts {
+                        assert_eq!(eval(fact, &env), 1, "{left} {a} {b} = {res}: {fact:?}");
                     }
                 }
             }
