@@ -3524,7 +3524,12 @@ impl<'a> Translator<'a> {
         ));
         let rv = var(&r, span);
         let mut facts = vec![self.in_range(rv.clone(), ct, span)];
-        facts.extend(bitwise_facts(op, &x, &y, &rv, span));
+        let ones = if ct.signed {
+            int(-1, span)
+        } else {
+            lit(&ct.max(self.arch), span)
+        };
+        facts.extend(bitwise_facts(op, &x, &y, &rv, &ones, span));
         let all = facts
             .into_iter()
             .reduce(|a, c| bin(BinOp::And, a, c, span))
@@ -4249,12 +4254,14 @@ impl<'a> Translator<'a> {
 }
 
 /// Facts about `r = x op y` for a bitwise `op` (or a shift) that hold in two's complement whenever
-/// `x` and `y` are in the range of one integer type (see `Translator::bitwise_overapprox`).
+/// `x` and `y` are in the range of one integer type whose all-ones value is `ones` (-1 if signed,
+/// the maximum if unsigned; see `Translator::bitwise_overapprox`).
 fn bitwise_facts(
     op: c::BinaryOperator,
     x: &b::Expr,
     y: &b::Expr,
     rv: &b::Expr,
+    ones: &b::Expr,
     span: Span,
 ) -> Vec<b::Expr> {
     use c::BinaryOperator as O;
@@ -4279,6 +4286,8 @@ fn bitwise_facts(
             ));
             facts.push(imp(eq(x, y), eq(rv, x)));
             facts.push(imp(or(eq(x, &zero()), eq(y, &zero())), eq(rv, &zero())));
+            facts.push(imp(eq(x, ones), eq(rv, y)));
+            facts.push(imp(eq(y, ones), eq(rv, x)));
         }
         O::BitwiseOr => {
             // setting bits: above each negative operand, above both non-negative ones
@@ -4295,6 +4304,7 @@ fn bitwise_facts(
             facts.push(imp(eq(x, y), eq(rv, x)));
             facts.push(imp(eq(x, &zero()), eq(rv, y)));
             facts.push(imp(eq(y, &zero()), eq(rv, x)));
+            facts.push(imp(or(eq(x, ones), eq(y, ones)), eq(rv, ones)));
         }
         O::ShiftLeft | O::ShiftRight => {
             // (amounts in range; also for the masked amounts of x86 hardware)
@@ -4320,6 +4330,15 @@ fn bitwise_facts(
             facts.push(imp(eq(x, y), eq(rv, &zero())));
             facts.push(imp(eq(x, &zero()), eq(rv, y)));
             facts.push(imp(eq(y, &zero()), eq(rv, x)));
+            // the complement: `ones - v` (`-1 - v` signed, `max - v` unsigned)
+            facts.push(imp(
+                eq(y, ones),
+                eq(rv, &arith(BinOp::Sub, ones.clone(), x.clone(), span)),
+            ));
+            facts.push(imp(
+                eq(x, ones),
+                eq(rv, &arith(BinOp::Sub, ones.clone(), y.clone(), span)),
+            ));
         }
     }
     facts
@@ -4545,6 +4564,7 @@ mod tests {
                     BinOp::Lt => t(x < y),
                     BinOp::Ge => t(x >= y),
                     BinOp::Add => x + y,
+                    BinOp::Sub => x - y,
                     other => panic!("unexpected operator {other:?}"),
                 }
             }
@@ -4563,9 +4583,10 @@ mod tests {
             (O::BitwiseXor, |a, b| a ^ b),
         ] {
             let name = format!("{op:?}");
-            let facts = bitwise_facts(op, &x, &y, &r, span);
-            assert!(facts.len() >= 5);
             for signed in [true, false] {
+                let ones = var(if signed { "m1" } else { "max" }, span);
+                let facts = bitwise_facts(op.clone(), &x, &y, &r, &ones, span);
+                assert!(facts.len() >= 5);
                 let range: Vec<i64> = if signed {
                     (-128..128).collect()
                 } else {
@@ -4583,6 +4604,8 @@ mod tests {
                         let env = |n: &str| match n {
                             "x" => a,
                             "y" => b,
+                            "m1" => -1,
+                            "max" => 255,
                             _ => res,
                         };
                         for fact in &facts {
@@ -4595,7 +4618,7 @@ mod tests {
         // shifts of 8-bit values by the amounts 0..=8 (`>>` arithmetic, `<<` wrapping)
         for op in [O::ShiftLeft, O::ShiftRight] {
             let left = op == O::ShiftLeft;
-            let facts = bitwise_facts(op, &x, &y, &r, span);
+            let facts = bitwise_facts(op, &x, &y, &r, &var("m1", span), span);
             assert!(facts.len() >= 2);
             for a in -128i64..128 {
                 for b in 0i64..=8 {
@@ -4608,6 +4631,7 @@ mod tests {
                     let env = |n: &str| match n {
                         "x" => a,
                         "y" => b,
+                        "m1" => -1,
                         _ => res,
                     };
                     for fact in &facts {
