@@ -15,7 +15,9 @@
 //!   *announces* each access — `race(l) := v` for a write, with `v` a fresh nondeterministic value
 //!   (`havoc` of a thread-local variable), `race(l) := 0` for a read — in statements of their own,
 //!   then *checks* in one further statement that every announced cell still holds its value, and
-//!   only then executes `s`.
+//!   only then executes `s`. (The results of a call or a join are written when it completes, after
+//!   the callee or the joined thread ran: they are announced and checked right after the statement.
+//!   The C front end assigns them to temporaries, so this case does not arise from C.)
 //!
 //! Soundness (a failing check is a race): if `race(l)` changed between `T`'s announcement and
 //! `T`'s check, another thread `U` announced an access to `l` in between, with a different value,
@@ -82,6 +84,10 @@ impl Shared {
     fn stmt(&self, s: Stmt, out: &mut Vec<Stmt>) -> Result<(), Error> {
         let span = s.span;
         let mut acc = Vec::new();
+        // writes that happen when the statement completes (a call's results at the return, a
+        // join's at the join): announced after it, so that what runs before (the callee, the
+        // joined thread) is not taken for a concurrent access
+        let mut post = Vec::new();
         let kind = match s.kind {
             StmtKind::Label(_) | StmtKind::Goto(_) | StmtKind::Break(_) | StmtKind::Return => {
                 s.kind
@@ -112,7 +118,7 @@ impl Shared {
                     self.reads(e, &mut acc)?;
                 }
                 for id in outs {
-                    self.write_var(&id.name, &[], span, &mut acc)?;
+                    self.write_var(&id.name, &[], span, &mut post)?;
                 }
                 s.kind
             }
@@ -132,7 +138,7 @@ impl Shared {
                     self.reads(e, &mut acc)?;
                 }
                 for id in assign {
-                    self.write_var(&id.name, &[], span, &mut acc)?;
+                    self.write_var(&id.name, &[], span, &mut post)?;
                 }
                 s.kind
             }
@@ -193,6 +199,7 @@ impl Shared {
         };
         self.announce(acc, span, out);
         out.push(Stmt { kind, span });
+        self.announce(post, span, out);
         Ok(())
     }
 
