@@ -347,6 +347,21 @@ fn memory_model_translation() {
 fn memory_constructs_not_translated_are_unsupported() {
     let cases = [
         (
+            "int a[3]; int i;\nint main(void) {\n__atomic_store_n(&a[i], i++, 5); return 0; }\n",
+            "with side effects after an `&` argument",
+            3,
+        ),
+        (
+            "#include <stdlib.h>\nint main(void) { int *p = calloc(1, 4);\nint *q = realloc(p, 8); return 0; }\n",
+            "`realloc` in a program that calls `calloc`",
+            2,
+        ),
+        (
+            "#include <stdio.h>\nint main(void) { char s[4];\nscanf(\"%3s\", s); return 0; }\n",
+            "`scanf` with a conversion other than one integer per argument",
+            3,
+        ),
+        (
             "int main(void) { int *p = (int *)4; return 0; }\n",
             "conversion of an integer to a pointer",
             1,

@@ -182,19 +182,24 @@ impl<'a> Translator<'a> {
                 }
                 _ => None,
             };
-            if let Some(inner) = addr_of {
+            // an earlier `&` place whose address depends on variables: this argument's statements
+            // (side effects, conservatively any) could change them
+            let earlier_fragile = fragile;
+            let effects = if let Some(inner) = addr_of {
                 let p = self.lvalue(inner, &mut buf)?;
-                // a place whose address depends on values a later side effect may change
                 fragile |= !matches!(&p, Place::Var(lv) if lv.indices.is_empty());
                 places.push(Some(p));
                 vals.push(TV::void(span));
+                !buf.is_empty()
             } else {
                 let v = self.expr(a, &mut buf)?;
+                let effects = !buf.is_empty();
                 let v = self.snapshot(v, true, span, &mut buf);
                 places.push(None);
                 vals.push(v);
-            }
-            if fragile && !buf.is_empty() && places.last().is_some_and(Option::is_none) {
+                effects
+            };
+            if earlier_fragile && effects {
                 return unsupported(
                     format!("`{name}` with side effects after an `&` argument"),
                     span,
