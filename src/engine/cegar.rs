@@ -643,6 +643,7 @@ impl Cegar<'_, '_> {
             let settings = Settings {
                 direction: *direction,
                 live,
+                exact: false,
             };
             let used_core = if *relax { core } else { None };
             let mut preds = match interpolator.interpolants(ssa, used_core, settings, stats) {
@@ -670,6 +671,33 @@ impl Cegar<'_, '_> {
             }
         }
         if !added_any {
+            // Every sequence failed (a weakened projection lost the infeasibility): the exact
+            // strongest post, quantified predicates allowed.
+            for relax in [true, false] {
+                if config.timed_out() {
+                    return Err(UnknownReason::Timeout);
+                }
+                let settings = Settings {
+                    direction: Direction::Forward,
+                    live,
+                    exact: true,
+                };
+                let used_core = if relax { core } else { None };
+                let Ok(mut preds) = interpolator.interpolants(ssa, used_core, settings, stats)
+                else {
+                    continue;
+                };
+                if interpolate::close_ends(&mut preds, fh.session()).is_ok() {
+                    add_sequence(voc, &preds, locs, confs, fh);
+                    added_any = true;
+                    break;
+                }
+                if core.is_none() {
+                    break;
+                }
+            }
+        }
+        if !added_any {
             return Err(UnknownReason::Interpolation(errors.join("; ")));
         }
         if progress(fh, letters)? {
@@ -687,7 +715,11 @@ impl Cegar<'_, '_> {
             if config.timed_out() {
                 return Err(UnknownReason::Timeout);
             }
-            let settings = Settings { direction, live };
+            let settings = Settings {
+                direction,
+                live,
+                exact: false,
+            };
             let Ok(mut preds) =
                 interpolator.interpolants(ssa, if use_core { core } else { None }, settings, stats)
             else {

@@ -74,7 +74,7 @@ impl Interpolator for PostImages<'_, '_, '_> {
         body: Term,
         stats: &mut Stats,
     ) -> Result<Term, String> {
-        project_exists(vars, body, self.qe, stats)
+        project_exists(vars, body, false, self.qe, stats)
     }
 }
 
@@ -90,6 +90,9 @@ pub enum Direction {
 pub struct Settings {
     pub direction: Direction,
     pub live: bool,
+    /// Exact projections: no weakening of array or index quantifiers (which may leave quantified
+    /// predicates); the fallback when every weakened sequence fails to reach `false`.
+    pub exact: bool,
 }
 
 pub fn has_quantifier(t: &Term) -> bool {
@@ -120,6 +123,7 @@ fn quantifies_bitvectors(t: &Term) -> bool {
 pub fn project_exists(
     vars: Vec<Var>,
     body: Term,
+    exact: bool,
     qe: &mut Session,
     stats: &mut Stats,
 ) -> Result<Term, String> {
@@ -130,7 +134,7 @@ pub fn project_exists(
     let t = smt::simplify(&smt::qe_light(&Term::exists(vars, body)));
     // Array variables the light QE left: weaken them away (sound in both directions, see
     // `arrays`), rather than let z3's `qe` spend its time limit on them.
-    let t = if super::arrays::has_array_quantifier(&t) {
+    let t = if !exact && super::arrays::has_array_quantifier(&t) {
         smt::simplify(&smt::qe_light(&super::arrays::weaken(&t)))
     } else {
         t
@@ -145,9 +149,9 @@ pub fn project_exists(
         match qe.qe_within(&t, limit) {
             // Scalars that index selects often survive z3's `qe`: weaken them away (as arrays
             // above), instead of keeping a quantified predicate.
-            Ok(r) if super::arrays::has_index_quantifier(&r) => smt::simplify(&smt::qe_light(
-                &super::arrays::weaken_indices(&smt::simplify(&r)),
-            )),
+            Ok(r) if !exact && super::arrays::has_index_quantifier(&r) => smt::simplify(
+                &smt::qe_light(&super::arrays::weaken_indices(&smt::simplify(&r))),
+            ),
             Ok(r) => smt::simplify(&r),
             Err(e) => return Err(format!("quantifier elimination: {e}")),
         }
@@ -267,7 +271,7 @@ pub fn interpolants(
                         }
                     }
                 }
-                p = project_exists(elim, phi, qe, stats)?;
+                p = project_exists(elim, phi, settings.exact, qe, stats)?;
                 ssa_preds[i + 1] = p.clone();
                 preds[i + 1] = p.substitute(&to_canon);
             }
@@ -290,7 +294,7 @@ pub fn interpolants(
             for i in (0..n).rev() {
                 let phi = Term::and(vec![relaxed[i].clone(), nb]);
                 let elim = to_eliminate(&phi, i, &prefix[i]);
-                nb = project_exists(elim, phi, qe, stats)?;
+                nb = project_exists(elim, phi, settings.exact, qe, stats)?;
                 preds[i] = smt::simplify(&Term::not(&nb)).substitute(&to_canon);
             }
             preds[n] = Term::ff();

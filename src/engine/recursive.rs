@@ -424,6 +424,7 @@ pub fn run(
                     let settings = Settings {
                         direction: Direction::Forward,
                         live,
+                        exact: false,
                     };
                     let used = if relax { core } else { None };
                     let mut preds = match sessions
