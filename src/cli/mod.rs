@@ -544,6 +544,14 @@ fn spawn_watchdog(
     });
 }
 
+/// How to translate a C file: the data model and the checks the property asks for.
+fn c_options(cli: &Cli) -> crate::cfront::Options {
+    let mut opts = cli.architecture.c_options();
+    opts.reach_only = cli.engine.property == PropertyArg::UnreachCall;
+    opts.data_race = cli.engine.property == PropertyArg::NoDataRace;
+    opts
+}
+
 /// Stack size of the engine thread.
 const ENGINE_STACK: usize = 512 * 1024 * 1024;
 
@@ -608,9 +616,7 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
         return finish(result, start);
     }
     let translated = if is_c {
-        let mut opts = cli.architecture.c_options();
-        opts.reach_only = cli.engine.property == PropertyArg::UnreachCall;
-        opts.data_race = cli.engine.property == PropertyArg::NoDataRace;
+        let opts = c_options(cli);
         match crate::cfront::translate_file(path, &src, &opts) {
             Ok(ast) => Some(ast),
             Err(e) => {
@@ -763,9 +769,7 @@ fn emit_ir(cli: &Cli) -> i32 {
             }
         };
         let ast = if crate::cfront::is_c_file(path) {
-            let mut opts = cli.architecture.c_options();
-            opts.reach_only = cli.engine.property == PropertyArg::UnreachCall;
-            opts.data_race = cli.engine.property == PropertyArg::NoDataRace;
+            let opts = c_options(cli);
             match crate::cfront::translate_file(path, &src, &opts) {
                 Ok(ast) => ast,
                 Err(e) => {

@@ -316,17 +316,8 @@ impl<'a> Translator<'a> {
                 } else {
                     vals[2].clone()
                 };
-                let ok = self.equal(&old, &expected, &ty, span)?;
-                let flag = self.temp(span);
-                block.push(assign_var(
-                    &flag,
-                    ite(ok.clone(), int(1, span), int(0, span), span),
-                    span,
-                ));
-                let desired = self.scalar_value(desired, &ty, span)?;
-                let mut then = Vec::new();
-                self.store_place(&place, desired, span, &mut then)?;
-                block.push(if_(ok, then, Vec::new(), span));
+                let flag =
+                    self.swap_if_equal(&place, &old, &expected, desired, span, &mut block)?;
                 out.push(stmt(b::StmtKind::Atomic(block), span));
                 // on failure, `*expected` gets the current value (an ordinary write)
                 let failed = bin(BinOp::Eq, var(&flag, span), int(0, span), span);
@@ -337,17 +328,8 @@ impl<'a> Translator<'a> {
                 return Ok(TV::int(var(&flag, span), IntTy::INT));
             }
             Op::CompareSwap { value } => {
-                let ok = self.equal(&old, &vals[1], &ty, span)?;
-                let desired = self.scalar_value(vals[2].clone(), &ty, span)?;
-                let mut then = Vec::new();
-                self.store_place(&place, desired, span, &mut then)?;
-                let flag = self.temp(span);
-                block.push(assign_var(
-                    &flag,
-                    ite(ok.clone(), int(1, span), int(0, span), span),
-                    span,
-                ));
-                block.push(if_(ok, then, Vec::new(), span));
+                let desired = vals[2].clone();
+                let flag = self.swap_if_equal(&place, &old, &vals[1], desired, span, &mut block)?;
                 if value {
                     old
                 } else {
@@ -357,6 +339,32 @@ impl<'a> Translator<'a> {
         };
         out.push(stmt(b::StmtKind::Atomic(block), span));
         Ok(result)
+    }
+
+    /// Inside an atomic block: `*place = desired` if `old == expected`; returns the temporary
+    /// holding whether it did (1) or not (0).
+    fn swap_if_equal(
+        &mut self,
+        place: &Place,
+        old: &TV,
+        expected: &TV,
+        desired: TV,
+        span: Span,
+        block: &mut Vec<b::Stmt>,
+    ) -> R<String> {
+        let ty = place.ty().clone();
+        let ok = self.equal(old, expected, &ty, span)?;
+        let flag = self.temp(span);
+        block.push(assign_var(
+            &flag,
+            ite(ok.clone(), int(1, span), int(0, span), span),
+            span,
+        ));
+        let desired = self.scalar_value(desired, &ty, span)?;
+        let mut then = Vec::new();
+        self.store_place(place, desired, span, &mut then)?;
+        block.push(if_(ok, then, Vec::new(), span));
+        Ok(flag)
     }
 
     /// `a == b` for two scalars of type `ty` (`b` converted to it).

@@ -77,6 +77,25 @@ pub(super) fn sel2(m: &str, i: b::Expr, j: b::Expr, span: Span) -> b::Expr {
     )
 }
 
+/// What `free(p)` (and `realloc(p, n)`) needs of `p = {b, o}`: null, or the start of a live heap
+/// object.
+fn freeable(b: &b::Expr, o: &b::Expr, span: Span) -> b::Expr {
+    bin(
+        BinOp::Or,
+        is_null_ptr(b, o, span),
+        and(
+            bin(BinOp::Eq, o.clone(), int(0, span), span),
+            and(
+                bin(BinOp::Gt, b.clone(), int(0, span), span),
+                sel(VALID, b.clone(), span),
+                span,
+            ),
+            span,
+        ),
+        span,
+    )
+}
+
 fn and(a: b::Expr, c: b::Expr, span: Span) -> b::Expr {
     match (as_bool_lit(&a), as_bool_lit(&c)) {
         (Some(true), _) => c,
@@ -700,21 +719,7 @@ impl<'a> Translator<'a> {
                 self.mem.ptr = true;
                 self.mem.realloc = true;
                 let null = is_null_ptr(&b, &o, span);
-                let ok = bin(
-                    BinOp::Or,
-                    null.clone(),
-                    and(
-                        bin(BinOp::Eq, o.clone(), int(0, span), span),
-                        and(
-                            bin(BinOp::Gt, b.clone(), int(0, span), span),
-                            sel(VALID, b.clone(), span),
-                            span,
-                        ),
-                        span,
-                    ),
-                    span,
-                );
-                out.push(self.check(ok, span));
+                out.push(self.check(freeable(&b, &o, span), span));
                 let t = self.temp(span);
                 self.alloc(&t, size, true, span, out);
                 let mut copy = Vec::new();
@@ -747,21 +752,7 @@ impl<'a> Translator<'a> {
                     return unsupported(format!("`free` of {}", v.ty.describe()), span);
                 };
                 self.mem.valid = true;
-                let ok = bin(
-                    BinOp::Or,
-                    is_null_ptr(b, o, span),
-                    and(
-                        bin(BinOp::Eq, o.clone(), int(0, span), span),
-                        and(
-                            bin(BinOp::Gt, b.clone(), int(0, span), span),
-                            sel(VALID, b.clone(), span),
-                            span,
-                        ),
-                        span,
-                    ),
-                    span,
-                );
-                out.push(self.check(ok, span));
+                out.push(self.check(freeable(b, o, span), span));
                 out.push(assign(
                     lhs(VALID, vec![b.clone()], span),
                     boolean(false, span),
