@@ -17,6 +17,8 @@ fn options(arch: Arch) -> Options {
         ilp32_include: Some(dir),
         reach_only: false,
         data_race: false,
+        overflow: false,
+        memsafety: false,
     }
 }
 
@@ -287,13 +289,17 @@ fn pthread_constructs_not_translated_are_unsupported() {
 }
 
 fn translate_with(name: &str, src: &str, reach_only: bool) -> Result<String, CError> {
+    let mut opts = options(Arch::Ilp32);
+    opts.reach_only = reach_only;
+    translate_opts(name, src, &opts)
+}
+
+fn translate_opts(name: &str, src: &str, opts: &Options) -> Result<String, CError> {
     let dir = std::env::temp_dir().join(format!("lapidary-cfront-mem-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp");
     let f = dir.join(name);
     std::fs::write(&f, src).expect("write");
-    let mut opts = options(Arch::Ilp32);
-    opts.reach_only = reach_only;
-    let r = cfront::translate_file(&f, src, &opts).map(|ast| syntax::print::program(&ast));
+    let r = cfront::translate_file(&f, src, opts).map(|ast| syntax::print::program(&ast));
     let _ = std::fs::remove_file(&f);
     r
 }
@@ -321,7 +327,7 @@ fn memory_model_translation() {
     );
     // the store through p is checked; the allocation and the free
     assert!(
-        text.contains("assert (#valid[p~2.base] && ((0 <= p~2.offset) && ((p~2.offset + 4) <= #length[p~2.base])));"),
+        text.contains("assert {:check \"valid-deref\"} (#valid[p~2.base] && ((0 <= p~2.offset) && ((p~2.offset + 4) <= #length[p~2.base])));"),
         "{text}"
     );
     assert!(text.contains("assume (#t~"), "{text}");
@@ -338,7 +344,7 @@ fn memory_model_translation() {
     );
     // under unreach-call the memory checks are assumptions
     let reach = translate_with("mem.c", src, true).expect("translates");
-    assert!(!reach.contains("assert (#valid"), "{reach}");
+    assert!(!reach.contains("assert"), "{reach}");
     assert!(reach.contains("assume (#valid[p~2.base]"), "{reach}");
 }
 
@@ -407,5 +413,91 @@ fn memory_constructs_not_translated_are_unsupported() {
             }
             other => panic!("expected unsupported, got {other:?}\n{src}"),
         }
+    }
+}
+
+/// The checks of each property: every check carries its kind (`{:check "…"}`); `valid-memsafety`
+/// counts live heap objects and checks the count where the program ends (`valid-memtrack` after
+/// `main` returns, undecided at `exit`), `no-overflow` checks signed arithmetic only; under each
+/// property the other checks are assumptions and `reach_error` ends the path.
+#[test]
+fn property_checks_translation() {
+    let src = "#include <stdlib.h>\n\
+        extern int __VERIFIER_nondet_int(void);\n\
+        extern void reach_error(void);\n\
+        int main(void) { int x = __VERIFIER_nondet_int(); int y = x + 1; unsigned u = 0u; u = u - 1u;\n\
+        int *h = malloc(sizeof(int)); *h = y / x; if (x == 5) exit(1);\n\
+        if (y == 3) reach_error(); free(h); return 0; }\n";
+    let mut opts = options(Arch::Ilp32);
+    let default = translate_opts("props.c", src, &opts).expect("translates");
+    assert!(
+        default.contains("assert {:check \"valid-deref\"}"),
+        "{default}"
+    );
+    assert!(
+        default.contains("assert {:check \"valid-free\"}"),
+        "{default}"
+    );
+    assert!(
+        default.contains("assert {:check \"division-by-zero\"}"),
+        "{default}"
+    );
+    assert!(
+        !default.contains("no-overflow") && !default.contains("#heap_live"),
+        "{default}"
+    );
+    // valid-memsafety
+    opts.memsafety = true;
+    let mem = translate_opts("props.c", src, &opts).expect("translates");
+    for want in [
+        "var #heap_live: int;",
+        "#heap_live := 0;",
+        "#heap_live := (#heap_live + 1);",
+        "assert {:check \"valid-deref\"}",
+        "assert {:check \"valid-free\"}",
+        "assert {:check \"valid-memtrack\"} (#heap_live == 0);",
+        "assert {:check \"valid-memtrack-unsure\"} (#heap_live == 0);",
+        "assume (x~1 != 0);",
+    ] {
+        assert!(mem.contains(want), "{want}\n{mem}");
+    }
+    assert!(
+        !mem.contains("division-by-zero") && !mem.contains("no-overflow"),
+        "{mem}"
+    );
+    // the path of `reach_error` ends (after the memtrack check)
+    assert!(!mem.contains("assert false;"), "{mem}");
+    // a global pointer may still point to the memory when main returns: undecided there
+    let global = "#include <stdlib.h>\nint *g;\nint main(void) { g = malloc(4); return 0; }\n";
+    let g = translate_opts("global.c", global, &opts).expect("translates");
+    assert!(!g.contains("{:check \"valid-memtrack\"}"), "{g}");
+    assert!(g.contains("{:check \"valid-memtrack-unsure\"}"), "{g}");
+    // no-overflow: the signed addition and the division, not the unsigned subtraction
+    opts.memsafety = false;
+    opts.overflow = true;
+    let ovf = translate_opts("props.c", src, &opts).expect("translates");
+    assert!(
+        ovf.contains("assert {:check \"no-overflow\"} ((-(2147483648) <= (x~1 + 1)) && ((x~1 + 1) <= 2147483647));"),
+        "{ovf}"
+    );
+    assert!(
+        ovf.contains(
+            "assert {:check \"no-overflow\"} !(((y~3 == -(2147483648)) && (x~1 == -(1))));"
+        ),
+        "{ovf}"
+    );
+    assert_eq!(ovf.matches("no-overflow").count(), 2, "{ovf}");
+    assert!(
+        !ovf.contains("valid-") && !ovf.contains("#heap_live"),
+        "{ovf}"
+    );
+    for text in [&default, &mem, &ovf, &g] {
+        let (back, diags) = syntax::parse(text);
+        let back = back.unwrap_or_else(|| panic!("{diags:?}"));
+        let (program, diags) = lapidary::ir::check(&back);
+        assert!(
+            program.is_some() && !lapidary::diag::has_errors(&diags),
+            "{diags:?}"
+        );
     }
 }

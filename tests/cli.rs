@@ -434,9 +434,70 @@ fn svcomp_verdict_line_and_property_files() {
     // without --svcomp the assertion is checked
     let out = verify().arg(&assert_c).output().expect("run");
     assert_eq!(out.status.code(), Some(1));
+    // valid-memsafety: reach_error ends the path; a violation names its sub-property
     let out = verify()
         .args(["--svcomp", "--spec"])
         .arg(&mem)
+        .arg(&unsafe_c)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(last(&out), "TRUE");
+    for (name, body, want) in [
+        (
+            "sv_free.c",
+            "int *p = malloc(4); free(p); free(p);",
+            "FALSE(valid-free)",
+        ),
+        (
+            "sv_deref.c",
+            "int *p = malloc(4); p[1] = 0; free(p);",
+            "FALSE(valid-deref)",
+        ),
+        (
+            "sv_leak.c",
+            "int *p = malloc(4); *p = 1;",
+            "FALSE(valid-memtrack)",
+        ),
+    ] {
+        let f = temp_file(
+            name,
+            &format!("#include <stdlib.h>\nint main(void) {{ {body} return 0; }}\n"),
+        );
+        let out = verify()
+            .args(["--svcomp", "--spec"])
+            .arg(&mem)
+            .arg(&f)
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert_eq!(last(&out), want, "{name}");
+    }
+    // no-overflow
+    let overflow = temp_file(
+        "no-overflow.prp",
+        "CHECK( init(main()), LTL(G ! overflow) )\n",
+    );
+    let ovf_c = temp_file(
+        "sv_overflow.c",
+        "extern int __VERIFIER_nondet_int(void);\nint main(void) { int x = __VERIFIER_nondet_int(); if (x > 0) x = 2 * x; return 0; }\n",
+    );
+    let out = verify()
+        .args(["--svcomp", "--spec"])
+        .arg(&overflow)
+        .arg(&ovf_c)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(last(&out), "FALSE(no-overflow)");
+    // a property not checked yet
+    let cleanup = temp_file(
+        "valid-memcleanup.prp",
+        "CHECK( init(main()), LTL(G valid-memcleanup) )\n",
+    );
+    let out = verify()
+        .args(["--svcomp", "--spec"])
+        .arg(&cleanup)
         .arg(&unsafe_c)
         .output()
         .expect("run");
@@ -476,12 +537,13 @@ fn svcomp_verdict_line_and_property_files() {
         .output()
         .expect("run");
     assert_eq!(last(&out), "TRUE");
+    // no-overflow: reach_error ends the path
     let out = verify()
         .args(["--property", "no-overflow", "--svcomp"])
         .arg(&unsafe_c)
         .output()
         .expect("run");
-    assert_eq!(last(&out), "UNKNOWN");
+    assert_eq!(last(&out), "TRUE");
     let out = verify()
         .args(["--svcomp", "--spec"])
         .arg(&bad)

@@ -12,7 +12,10 @@
 //! heap follow Ultimate's memory model (`translate/mem.rs`: `{base, offset}` pointers, one memory map
 //! per data kind, `#valid`/`#length` per allocation, memory-safety checks). Bitwise operators and
 //! shifts that integer arithmetic does not express are `{:overapproximation}` functions with two's-complement
-//! facts (a counterexample through one is never reported). Anything not translated
+//! facts (a counterexample through one is never reported). Each check carries its kind ([`Check`], an
+//! attribute `{:check "…"}`); the property ([`Options`]) decides which kinds are asserted and which
+//! assumed: all but signed overflow and memtrack by default, only `reach_error` under
+//! `unreach-call`, only its own under `no-data-race`, `no-overflow` and `valid-memsafety`. Anything not translated
 //! faithfully (floats, unions, integer–pointer casts, out-of-range constant shifts, …) is
 //! [`CError::Unsupported`]: the CLI answers UNKNOWN "unsupported: … at file:line", never a different
 //! program.
@@ -67,6 +70,59 @@ pub fn is_c_file(path: &Path) -> bool {
         .is_some_and(|e| e == "c" || e == "i" || e == "h")
 }
 
+/// The kind of a check the translation generates: the `{:check "name"}` attribute of its
+/// assertion, so that a violation names the property it breaks (`FALSE(valid-deref)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// `assert`, ACSL assertions and contracts, static assertions.
+    Assertion,
+    /// A dereference or array access outside a live object, a call through an invalid pointer.
+    Deref,
+    /// `free`/`realloc` of something other than null or the start of a live heap object.
+    Free,
+    /// Heap memory still allocated when `main` returns, and no global variable can point to it
+    /// (then no pointer to it is left: it was lost).
+    Memtrack,
+    /// Heap memory still allocated where the program ends while memory may still be reachable
+    /// (`exit`, `abort`, global pointers, other threads): the memtrack property may hold anyway,
+    /// so a violation of this check answers UNKNOWN.
+    MemtrackUnsure,
+    /// A signed integer operation whose result is out of its type's range.
+    Overflow,
+    /// Division or remainder by zero.
+    DivZero,
+}
+
+impl Check {
+    /// The attribute's name (the SV-COMP property name where there is one).
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::Assertion => "assertion",
+            Check::Deref => "valid-deref",
+            Check::Free => "valid-free",
+            Check::Memtrack => "valid-memtrack",
+            Check::MemtrackUnsure => "valid-memtrack-unsure",
+            Check::Overflow => "no-overflow",
+            Check::DivZero => "division-by-zero",
+        }
+    }
+
+    /// The check named `name` (the inverse of [`Check::name`]).
+    pub fn from_name(name: &str) -> Option<Check> {
+        [
+            Check::Assertion,
+            Check::Deref,
+            Check::Free,
+            Check::Memtrack,
+            Check::MemtrackUnsure,
+            Check::Overflow,
+            Check::DivZero,
+        ]
+        .into_iter()
+        .find(|c| c.name() == name)
+    }
+}
+
 /// How to translate C files.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -79,11 +135,38 @@ pub struct Options {
     /// Check only that the program has no data race (SV-COMP's `no-data-race`, see `race`): the
     /// other checks are assumed and `reach_error` ends the path.
     pub data_race: bool,
+    /// Check only that no signed integer operation overflows (SV-COMP's `no-overflow`): other
+    /// checks are assumed and `reach_error` ends the path.
+    pub overflow: bool,
+    /// Check only memory safety (SV-COMP's `valid-memsafety`: valid dereferences, frees, and no
+    /// heap memory lost, see [`Check::Memtrack`]): other checks are assumed and `reach_error`
+    /// ends the path.
+    pub memsafety: bool,
+}
+
+/// What the translation found out about a program, beyond the program itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Notes {
+    /// Under `valid-memsafety`, the program allocates heap memory: its memtrack checks are made
+    /// where executions end, so a leak in an execution that never ends is not checked (a SAFE
+    /// answer also needs every execution to end).
+    pub memtrack_open: bool,
+    /// The program creates threads.
+    pub forks: bool,
 }
 
 /// Translates the C file `path` with contents `src` into a Boogie program whose spans point into
 /// `src`.
 pub fn translate_file(path: &Path, src: &str, opts: &Options) -> Result<ast::Program, CError> {
+    translate_file_noting(path, src, opts).map(|(p, _)| p)
+}
+
+/// [`translate_file`], with the [`Notes`] of the translation.
+pub fn translate_file_noting(
+    path: &Path,
+    src: &str,
+    opts: &Options,
+) -> Result<(ast::Program, Notes), CError> {
     // lang-c and the translation recurse over the syntax: a large stack keeps deeply nested
     // expressions (generated code) from overflowing it
     std::thread::scope(|scope| {
@@ -100,7 +183,11 @@ pub fn translate_file(path: &Path, src: &str, opts: &Options) -> Result<ast::Pro
 /// Stack size of the front-end thread.
 const STACK: usize = 256 * 1024 * 1024;
 
-fn translate_file_here(path: &Path, src: &str, opts: &Options) -> Result<ast::Program, CError> {
+fn translate_file_here(
+    path: &Path,
+    src: &str,
+    opts: &Options,
+) -> Result<(ast::Program, Notes), CError> {
     let arch = opts.arch;
     let inc = opts.ilp32_include.as_deref();
     let file = path.display().to_string();
@@ -149,6 +236,8 @@ fn translate_file_here(path: &Path, src: &str, opts: &Options) -> Result<ast::Pr
         let mut tr = translate::Translator::new(arch, &map);
         tr.reach_only = opts.reach_only;
         tr.data_race = opts.data_race;
+        tr.overflow = opts.overflow;
+        tr.memsafety = opts.memsafety;
         tr.in_mem = in_mem.clone();
         match tr.translate(&parsed.unit) {
             Ok(p) => return Ok(p),

@@ -11,6 +11,7 @@
 //! unsupported declaration in a header costs nothing until the program uses it. Every construct
 //! that is not translated faithfully is an [`Unsupported`] error: never a different program.
 
+use super::Check;
 use super::build::*;
 use super::ints::{self, Arch, IntKind, IntTy};
 use super::preprocess::{
@@ -372,6 +373,10 @@ pub struct Translator<'a> {
     /// Check for data races only (`super::race`): other checks are assumptions, `reach_error`
     /// ends the path.
     pub data_race: bool,
+    /// Check only signed overflow (`no-overflow`, see `Options::overflow`).
+    pub overflow: bool,
+    /// Check only memory safety (`valid-memsafety`, see `Options::memsafety`).
+    pub memsafety: bool,
     /// Keys of the declarations that live in memory: `G<name>` for globals (the key of
     /// `globals`), `L<offset>` for locals and `P<offset>` for parameters (the offset of the
     /// declarator in the preprocessed text). Found by restarting the translation
@@ -548,6 +553,8 @@ impl<'a> Translator<'a> {
             used_mutexes: BTreeSet::new(),
             reach_only: false,
             data_race: false,
+            overflow: false,
+            memsafety: false,
             bitwise_fns: BTreeSet::new(),
             in_mem: BTreeSet::new(),
             var_keys: HashMap::new(),
@@ -558,12 +565,46 @@ impl<'a> Translator<'a> {
         }
     }
 
-    /// A check other than `reach_error`: an assertion, or an assumption under `reach_only`.
-    fn check(&self, e: b::Expr, span: Span) -> b::Stmt {
-        if self.reach_only || self.data_race {
-            assume(e, span)
+    /// Whether the property checks only one kind of thing, so that `reach_error` ends the path
+    /// and contracts are not checked (`no-data-race`, `no-overflow`, `valid-memsafety`).
+    fn other_property(&self) -> bool {
+        self.data_race || self.overflow || self.memsafety
+    }
+
+    /// Whether checks of `kind` are asserted under the property; `None`: neither asserted nor
+    /// assumed (checks that only their own property makes: without them the semantics is that of
+    /// the default property).
+    fn asserts(&self, kind: Check) -> Option<bool> {
+        use Check as K;
+        let own = matches!(kind, K::Overflow | K::Memtrack | K::MemtrackUnsure);
+        let asserted = if self.reach_only || self.data_race {
+            false
+        } else if self.overflow {
+            kind == K::Overflow
+        } else if self.memsafety {
+            matches!(kind, K::Deref | K::Free | K::Memtrack | K::MemtrackUnsure)
         } else {
-            assert(e, span)
+            !own
+        };
+        (asserted || !own).then_some(asserted)
+    }
+
+    /// A check other than `reach_error`: an assertion with the attribute `{:check "name"}` when
+    /// the property checks `kind`, else an assumption (or nothing, see `asserts`).
+    fn check(&self, kind: Check, e: b::Expr, span: Span) -> Option<b::Stmt> {
+        match self.asserts(kind)? {
+            true => {
+                let mut s = assert(e, span);
+                if let b::StmtKind::Assert { attrs, .. } = &mut s.kind {
+                    attrs.push(b::Attribute {
+                        name: ident("check", span),
+                        args: vec![b::AttrArg::Str(kind.name().to_string())],
+                        span,
+                    });
+                }
+                Some(s)
+            }
+            false => Some(assume(e, span)),
         }
     }
 
@@ -584,7 +625,7 @@ impl<'a> Translator<'a> {
     // ----- declarations -------------------------------------------------------------------
 
     /// Reads the file-scope declarations, then translates `main` and every function it reaches.
-    pub fn translate(mut self, unit: &'a c::TranslationUnit) -> R<b::Program> {
+    pub fn translate(mut self, unit: &'a c::TranslationUnit) -> R<(b::Program, super::Notes)> {
         for ext in &unit.0 {
             let waiting = self.pending_contract.is_some();
             match &ext.node {
@@ -1338,7 +1379,7 @@ impl<'a> Translator<'a> {
             Some(c) => self.contract_specs(c, &info, span)?,
             None => Vec::new(),
         };
-        if self.reach_only || self.data_race {
+        if self.reach_only || self.other_property() {
             // a contract is a check of its own: under another property, the contract of a
             // function with a body is ignored, that of a declaration is assumed
             if info.def.is_some() {
@@ -1613,7 +1654,7 @@ impl<'a> Translator<'a> {
         result.map(|()| specs)
     }
 
-    fn finish(mut self, main_span: Span) -> R<b::Program> {
+    fn finish(mut self, main_span: Span) -> R<(b::Program, super::Notes)> {
         let mut decls = Vec::new();
         let mut init = std::mem::take(&mut self.file_asserts);
         self.f = FnCtx::default();
@@ -1727,6 +1768,9 @@ impl<'a> Translator<'a> {
         if self.forks {
             extra.push((FORK_COUNTER.into(), main_span, None));
         }
+        if self.memsafety {
+            extra.push((mem::HEAP_LIVE.into(), main_span, None));
+        }
         for (name, span, ini) in extra {
             // a mutex is unlocked when zero-initialised (`PTHREAD_MUTEX_INITIALIZER`, a static
             // object); another initialiser is not translated
@@ -1813,6 +1857,17 @@ impl<'a> Translator<'a> {
             },
             main_span,
         ));
+        if self.memsafety {
+            // `main` returned: its locals are gone, so heap memory still allocated is lost unless
+            // a global variable can point to it (or another thread still runs)
+            let roots = self.forks || self.globals.values().any(|g| self.may_hold_pointer(&g.ty));
+            let kind = if roots {
+                Check::MemtrackUnsure
+            } else {
+                Check::Memtrack
+            };
+            init.extend(self.check(kind, self.all_heap_freed(main_span), main_span));
+        }
         let start_locals = std::mem::take(&mut self.f.locals);
         let mut procs = std::mem::take(&mut self.procs);
         if self.atomic_markers {
@@ -1876,7 +1931,39 @@ impl<'a> Translator<'a> {
                 span: p.span,
             }));
         }
-        Ok(b::Program { decls })
+        let notes = super::Notes {
+            memtrack_open: self.memsafety && self.mem.heap,
+            forks: self.forks,
+        };
+        Ok((b::Program { decls }, notes))
+    }
+
+    /// Whether an object of type `t` may hold a pointer (conservatively: yes for a type that is
+    /// not translated).
+    fn may_hold_pointer(&self, t: &CType) -> bool {
+        match t {
+            CType::Void | CType::Int(_) | CType::Str => false,
+            CType::Array(e, _) => self.may_hold_pointer(e),
+            CType::Struct(tag) => match self.structs.get(tag) {
+                Some(Ok(fields)) => fields.iter().any(|(_, t)| self.may_hold_pointer(t)),
+                _ => true,
+            },
+            _ => true,
+        }
+    }
+
+    /// Under `valid-memsafety`, the check (`Check::MemtrackUnsure`) that no heap memory is
+    /// allocated where the program ends other than by `main` returning (`exit`, `abort`, …): the
+    /// memory may still be reachable there, so a violation is not reported as one.
+    fn memtrack_at_end(&self, span: Span, out: &mut Vec<b::Stmt>) {
+        if self.memsafety {
+            out.extend(self.check(Check::MemtrackUnsure, self.all_heap_freed(span), span));
+        }
+    }
+
+    /// No heap object is live (`#heap_live == 0`).
+    fn all_heap_freed(&self, span: Span) -> b::Expr {
+        bin(BinOp::Eq, var(mem::HEAP_LIVE, span), int(0, span), span)
     }
 
     /// An initialiser (list) of constant zeros (without designators).
@@ -2321,7 +2408,7 @@ impl<'a> Translator<'a> {
     ) -> R<()> {
         match self.const_eval(e) {
             Some((v, _)) if v.is_zero() => {
-                out.push(self.check(boolean(false, span), span));
+                out.extend(self.check(Check::Assertion, boolean(false, span), span));
                 Ok(())
             }
             Some(_) => Ok(()),
@@ -2622,6 +2709,20 @@ impl<'a> Translator<'a> {
             lit(&half, span),
             span,
         ))
+    }
+
+    /// Under `no-overflow`, the check that the exact result `e` of a signed operation of type `t`
+    /// is in its range (nothing otherwise: signed results are exact, a program without undefined
+    /// behaviour never leaves the range).
+    fn overflow_check(&self, e: &b::Expr, t: IntTy, span: Span, out: &mut Vec<b::Stmt>) {
+        let in_range = as_lit(e).is_some_and(|v| t.contains(&v, self.arch));
+        if t.signed
+            && t.kind != IntKind::Bool
+            && !in_range
+            && self.asserts(Check::Overflow) == Some(true)
+        {
+            out.extend(self.check(Check::Overflow, self.in_range(e.clone(), t, span), span));
+        }
     }
 
     /// Unsigned results wrap modulo `2^n`.
@@ -3137,6 +3238,7 @@ impl<'a> Translator<'a> {
                 let v = self.expr(&u.operand, out)?;
                 let p = ints::promote(v.int_ty(span)?);
                 let e = neg(self.convert(&v, p, span)?, span);
+                self.overflow_check(&e, p, span, out);
                 Ok(TV::int(self.wrap(e, p, span), p))
             }
             U::Complement => {
@@ -3268,7 +3370,8 @@ impl<'a> Translator<'a> {
                 let in_bounds =
                     as_lit(&ie).is_some_and(|v| v >= BigInt::zero() && v < BigInt::from(n));
                 if !in_bounds {
-                    out.push(self.check(
+                    out.extend(self.check(
+                        Check::Deref,
                         bin(
                             BinOp::And,
                             bin(BinOp::Le, int(0, span), ie.clone(), span),
@@ -3379,6 +3482,13 @@ impl<'a> Translator<'a> {
                 .filter(|s| *s < p.bits(arch));
             let Some(s) = s else {
                 if as_lit(&b2.to_int(span)).is_none() {
+                    if op == O::ShiftLeft && p.signed && self.asserts(Check::Overflow) == Some(true)
+                    {
+                        return unsupported(
+                            "overflow check of a signed left shift by a non-constant amount",
+                            span,
+                        );
+                    }
                     // a non-constant amount: over-approximated
                     let y = b2.to_int(span);
                     return Ok(self.bitwise_overapprox(op, x, y, p, span, out));
@@ -3392,7 +3502,9 @@ impl<'a> Translator<'a> {
                 }
             }
             let r = if op == O::ShiftLeft {
-                self.wrap(arith(BinOp::Mul, x, lit(&pow, span), span), p, span)
+                let r = arith(BinOp::Mul, x, lit(&pow, span), span);
+                self.overflow_check(&r, p, span, out);
+                self.wrap(r, p, span)
             } else {
                 match as_lit(&x) {
                     Some(v) => lit(&num_integer::Integer::div_floor(&v, &pow), span),
@@ -3419,14 +3531,33 @@ impl<'a> Translator<'a> {
                     O::Minus => BinOp::Sub,
                     _ => BinOp::Mul,
                 };
-                Ok(TV::int(self.wrap(arith(o, x, y, span), ct, span), ct))
+                let r = arith(o, x, y, span);
+                self.overflow_check(&r, ct, span, out);
+                Ok(TV::int(self.wrap(r, ct, span), ct))
             }
             O::Divide | O::Modulo => {
                 let yl = as_lit(&y);
                 if yl.as_ref().is_none_or(|v| v.is_zero()) {
-                    out.push(self.check(bin(BinOp::Neq, y.clone(), int(0, span), span), span));
+                    out.extend(self.check(
+                        Check::DivZero,
+                        bin(BinOp::Neq, y.clone(), int(0, span), span),
+                        span,
+                    ));
                 }
                 let div = op == O::Divide;
+                if ct.signed && yl.as_ref().is_none_or(|v| *v == BigInt::from(-1)) {
+                    // `MIN / -1` and `MIN % -1` overflow (C11 6.5.5p6)
+                    let min = lit(&ct.min(self.arch), span);
+                    let overflows = bin(
+                        BinOp::And,
+                        bin(BinOp::Eq, x.clone(), min, span),
+                        bin(BinOp::Eq, y.clone(), int(-1, span), span),
+                        span,
+                    );
+                    if self.asserts(Check::Overflow) == Some(true) {
+                        out.extend(self.check(Check::Overflow, not(overflows, span), span));
+                    }
+                }
                 if let (Some(p), Some(q)) = (as_lit(&x), yl.as_ref()) {
                     let r = if div {
                         ints::c_div(&p, q)
@@ -3575,13 +3706,18 @@ impl<'a> Translator<'a> {
             | "__assert" => {
                 // `assert` of <assert.h> fails through `__assert_fail`: not `reach_error`
                 let reach = matches!(name, "reach_error" | "__VERIFIER_error");
-                out.push(if reach && self.data_race {
-                    assume(boolean(false, span), span)
+                if reach && self.other_property() {
+                    self.memtrack_at_end(span, out);
+                    out.push(assume(boolean(false, span), span));
                 } else if reach {
-                    assert(boolean(false, span), span)
+                    out.push(assert(boolean(false, span), span));
                 } else {
-                    self.check(boolean(false, span), span)
-                });
+                    if self.memsafety {
+                        // the failing `assert` aborts the program
+                        self.memtrack_at_end(span, out);
+                    }
+                    out.extend(self.check(Check::Assertion, boolean(false, span), span));
+                }
                 return Ok(TV::void(span));
             }
             ACSL_ASSERT | "__VERIFIER_assert"
@@ -3591,7 +3727,7 @@ impl<'a> Translator<'a> {
                     return unsupported(format!("`{name}` with other than one argument"), span);
                 };
                 let c = self.cond(arg, out)?;
-                out.push(self.check(c, span));
+                out.extend(self.check(Check::Assertion, c, span));
                 return Ok(TV::void(span));
             }
             "__VERIFIER_assume" => {
@@ -3606,6 +3742,7 @@ impl<'a> Translator<'a> {
                 for a in &ce.arguments {
                     self.expr(a, out)?;
                 }
+                self.memtrack_at_end(span, out);
                 out.push(assume(boolean(false, span), span));
                 return Ok(TV::void(span));
             }
@@ -3723,7 +3860,7 @@ impl<'a> Translator<'a> {
                     return unsupported("`assert` with other than one argument", span);
                 };
                 let c = self.cond(arg, out)?;
-                out.push(self.check(c, span));
+                out.extend(self.check(Check::Assertion, c, span));
                 return Ok(TV::void(span));
             }
             (None, _) if overflow_builtin(name).is_some() => {
@@ -4019,6 +4156,7 @@ impl<'a> Translator<'a> {
                     out.push(stmt(b::StmtKind::Return, span));
                 } else if self.f.name == "main" {
                     // the main thread ends; the process lives on until the other threads end
+                    self.memtrack_at_end(span, out);
                     out.push(assume(boolean(false, span), span));
                 } else {
                     return Some(unsupported(

@@ -2,7 +2,8 @@
 //!
 //! Each file runs in its own child process (`VERIFY --format json --timeout S [--property P]
 //! [EXTRA] FILE`, the property option `termination` for files with a termination label,
-//! `no-data-race` for files tagged `prop:datarace`) under a
+//! `no-data-race` for files tagged `prop:datarace`, `valid-memsafety` for other C files tagged
+//! `no-explicit-assert`) under a
 //! wall limit of `S + 2` seconds, after which the child's whole process group (the verifier and its
 //! SMT solvers) is killed, so a hanging file never hangs the bench. `jobs` worker threads run
 //! children in parallel; results are sorted by manifest path, so the output does not depend on
@@ -722,6 +723,11 @@ fn run_one(opts: &BenchOptions, base: &Path, entry: &ManifestEntry) -> FileResul
         } else if entry.features.split(',').any(|f| f == "prop:datarace") {
             // the label is about data races (as SV-COMP hands the property file, never the verdict)
             cmd.arg("--property").arg("no-data-race");
+        } else if entry.features.split(',').any(|f| f == "no-explicit-assert")
+            && crate::cfront::is_c_file(&file)
+        {
+            // a C program without assertions: its label is about memory safety
+            cmd.arg("--property").arg("valid-memsafety");
         }
         cmd.args(&opts.extra_args).arg(&file);
         let limit = super::limit(opts.timeout_s + GRACE_S).unwrap_or(Duration::MAX);

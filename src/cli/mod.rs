@@ -76,8 +76,9 @@ pub struct EngineArgs {
     /// (TERMINATING/NONTERMINATING), or an SV-COMP property: `unreach-call` (for C: only calls of
     /// `reach_error` are checked, other checks are assumed), `no-data-race` (C programs: two
     /// threads about to access the same location, one of them writing, not both atomically; other
-    /// checks are assumed); `no-overflow`, `valid-memsafety`, `valid-memcleanup` are not checked
-    /// yet (UNKNOWN).
+    /// checks are assumed); `no-overflow` (C programs: no signed integer operation leaves its
+    /// type's range); `valid-memsafety` (C programs: valid dereferences and frees, no heap memory
+    /// lost); `valid-memcleanup` is not checked yet (UNKNOWN).
     #[arg(long, value_enum, default_value_t = PropertyArg::Safety)]
     pub property: PropertyArg,
     /// SV-COMP mode: the last line of standard output is the verdict as BenchExec reads it (`TRUE`,
@@ -194,7 +195,11 @@ impl PropertyArg {
             PropertyArg::Termination => "F end",
             PropertyArg::NoOverflow => "G ! overflow",
             PropertyArg::NoDataRace => "G ! data-race",
-            PropertyArg::ValidMemsafety => "G valid-free",
+            PropertyArg::ValidMemsafety => {
+                return ["valid-free", "valid-deref", "valid-memtrack"]
+                    .map(|p| format!("CHECK( init(main()), LTL(G {p}) )"))
+                    .join("\n");
+            }
             PropertyArg::ValidMemcleanup => "G valid-memcleanup",
         };
         format!("CHECK( init(main()), LTL({ltl}) )")
@@ -202,13 +207,26 @@ impl PropertyArg {
 
     /// Whether the engine decides it.
     pub fn checked(self) -> bool {
+        !matches!(self, PropertyArg::ValidMemcleanup)
+    }
+
+    /// Whether it is a property of C programs only (its checks are made by the C translation).
+    pub fn c_only(self) -> bool {
         matches!(
             self,
-            PropertyArg::Safety
-                | PropertyArg::UnreachCall
-                | PropertyArg::Termination
-                | PropertyArg::NoDataRace
+            PropertyArg::NoDataRace | PropertyArg::NoOverflow | PropertyArg::ValidMemsafety
         )
+    }
+
+    /// The SV-COMP name of what a violation breaks: for `valid-memsafety`, the sub-property of
+    /// the failing check (`valid-deref`, `valid-free`, `valid-memtrack`).
+    pub fn violated_name(self, check: Option<&str>) -> &'static str {
+        match (self, check) {
+            (PropertyArg::ValidMemsafety, Some("valid-deref")) => "valid-deref",
+            (PropertyArg::ValidMemsafety, Some("valid-free")) => "valid-free",
+            (PropertyArg::ValidMemsafety, Some("valid-memtrack")) => "valid-memtrack",
+            _ => self.svcomp_name(),
+        }
     }
 }
 
@@ -305,6 +323,8 @@ impl Architecture {
             ilp32_include,
             reach_only: false,
             data_race: false,
+            overflow: false,
+            memsafety: false,
         }
     }
 }
@@ -549,6 +569,8 @@ fn c_options(cli: &Cli) -> crate::cfront::Options {
     let mut opts = cli.architecture.c_options();
     opts.reach_only = cli.engine.property == PropertyArg::UnreachCall;
     opts.data_race = cli.engine.property == PropertyArg::NoDataRace;
+    opts.overflow = cli.engine.property == PropertyArg::NoOverflow;
+    opts.memsafety = cli.engine.property == PropertyArg::ValidMemsafety;
     opts
 }
 
@@ -599,12 +621,12 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
         result.source = Some(src.clone());
     }
     let is_c = crate::cfront::is_c_file(path);
-    if cli.engine.property == PropertyArg::NoDataRace && !is_c {
+    if cli.engine.property.c_only() && !is_c {
         result.verdict = Verdict::Unknown;
-        result.reason = Some(
-            "unsupported: property no-data-race of a Boogie program (checked for C programs)"
-                .into(),
-        );
+        result.reason = Some(format!(
+            "unsupported: property {} of a Boogie program (checked for C programs)",
+            cli.engine.property.svcomp_name()
+        ));
         return finish(result, start);
     }
     if !cli.engine.property.checked() {
@@ -615,10 +637,14 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
         ));
         return finish(result, start);
     }
+    let mut notes = crate::cfront::Notes::default();
     let translated = if is_c {
         let opts = c_options(cli);
-        match crate::cfront::translate_file(path, &src, &opts) {
-            Ok(ast) => Some(ast),
+        match crate::cfront::translate_file_noting(path, &src, &opts) {
+            Ok((ast, n)) => {
+                notes = n;
+                Some(ast)
+            }
             Err(e) => {
                 result.verdict = match e {
                     crate::cfront::CError::Unsupported { .. } => Verdict::Unknown,
@@ -678,22 +704,14 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
     }
     let mut config = engine_config(&cli.engine, cli.timeout);
     config.bounded_integers = translated.is_some();
-    // The term layer recurses over formulas; a large stack keeps deep ones from overflowing it.
-    let outcome = std::thread::scope(|scope| {
-        let worker = std::thread::Builder::new()
-            .name("engine".into())
-            .stack_size(ENGINE_STACK)
-            .spawn_scoped(scope, || {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    engine::verify(&program, &config)
-                }))
-            });
-        match worker {
-            Ok(handle) => handle.join().unwrap_or_else(Err),
-            Err(e) => Err(Box::new(format!("cannot start the engine thread: {e}"))
-                as Box<dyn std::any::Any + Send>),
+    let mut outcome = run_engine(&program, &config);
+    if let Ok(o) = &mut outcome {
+        if o.verdict == Verdict::Safe && notes.memtrack_open {
+            if let Some(ast) = &translated {
+                memtrack_needs_termination(o, ast, &config, notes);
+            }
         }
-    });
+    }
     match outcome {
         Ok(mut outcome) => {
             if cli.engine.property == PropertyArg::NoDataRace && outcome.verdict == Verdict::Unsafe
@@ -704,6 +722,7 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
                         .into(),
                 );
             }
+            name_violated_check(&mut outcome);
             result.verdict = outcome.verdict;
             result.reason = outcome.reason.clone();
             result.details.push_str(&output::render_outcome(
@@ -752,6 +771,162 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
         }
     }
     finish(result, start)
+}
+
+/// Runs the engine in a thread of its own: the term layer recurses over formulas, and a large
+/// stack keeps deep ones from overflowing it. A panic is returned as its payload.
+fn run_engine(
+    program: &crate::ir::Program,
+    config: &Config,
+) -> Result<Outcome, Box<dyn std::any::Any + Send>> {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("engine".into())
+            .stack_size(ENGINE_STACK)
+            .spawn_scoped(scope, || {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    engine::verify(program, config)
+                }))
+            });
+        match worker {
+            Ok(handle) => handle.join().unwrap_or_else(Err),
+            Err(e) => Err(Box::new(format!("cannot start the engine thread: {e}"))
+                as Box<dyn std::any::Any + Send>),
+        }
+    })
+}
+
+/// A SAFE answer under `valid-memsafety` for a program that allocates heap memory: its memtrack
+/// checks hold where executions end, which says nothing of an execution that never ends (it may
+/// lose memory and run on). The answer stands if every execution ends (proved by the termination
+/// analysis of the same program, in the time left); otherwise it becomes UNKNOWN.
+fn memtrack_needs_termination(
+    outcome: &mut Outcome,
+    ast: &crate::syntax::ast::Program,
+    config: &Config,
+    notes: crate::cfront::Notes,
+) {
+    let undecided = |outcome: &mut Outcome, why: &str| {
+        outcome.verdict = Verdict::Unknown;
+        outcome.reason = Some(format!(
+            "memory safety holds where executions end, but valid-memtrack is not decided: {why}"
+        ));
+        outcome.proof.clear();
+    };
+    if notes.forks {
+        return undecided(outcome, "the program creates threads");
+    }
+    // every check holds (the answer is SAFE): as assumptions they change no execution
+    let mut assumed = ast.clone();
+    assume_assertions(&mut assumed);
+    let program = match frontend_ast(&assumed, Vec::new()) {
+        Ok((p, _)) => p,
+        Err(_) => {
+            return undecided(
+                outcome,
+                "the program without its checks does not type-check",
+            );
+        }
+    };
+    let termination = Config {
+        property: engine::Property::Termination,
+        ..config.clone()
+    };
+    match run_engine(&program, &termination) {
+        Ok(t) if t.verdict == Verdict::Terminating => {}
+        Ok(t) => {
+            let why = match t.verdict {
+                Verdict::Nonterminating => "an execution may not end".to_string(),
+                _ => format!(
+                    "termination (so that every execution ends where the checks are made) is not \
+                     proved ({})",
+                    t.reason.as_deref().unwrap_or("unknown")
+                ),
+            };
+            undecided(outcome, &why)
+        }
+        Err(_) => undecided(outcome, "the termination analysis failed"),
+    }
+}
+
+/// Turns every assertion of `program` into an assumption.
+fn assume_assertions(program: &mut crate::syntax::ast::Program) {
+    use crate::syntax::ast::{Decl, Else, Stmt, StmtKind};
+    fn stmts(ss: &mut [Stmt]) {
+        for s in ss {
+            match &mut s.kind {
+                StmtKind::Assert { attrs, expr } => {
+                    s.kind = StmtKind::Assume {
+                        attrs: std::mem::take(attrs),
+                        expr: expr.clone(),
+                    }
+                }
+                StmtKind::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    stmts(then_branch);
+                    match else_branch {
+                        Some(Else::Block(b)) => stmts(b),
+                        Some(Else::If(i)) => stmts(std::slice::from_mut(&mut **i)),
+                        None => {}
+                    }
+                }
+                StmtKind::While { body, .. } | StmtKind::Atomic(body) => stmts(body),
+                _ => {}
+            }
+        }
+    }
+    for d in &mut program.decls {
+        match d {
+            Decl::Procedure(p) => {
+                if let Some(b) = &mut p.body {
+                    stmts(&mut b.stmts);
+                }
+            }
+            Decl::Implementation(i) => stmts(&mut i.body.stmts),
+            _ => {}
+        }
+    }
+}
+
+/// Names what an UNSAFE answer of a C program violates, from the failing assertion's
+/// `{:check "…"}` attribute (`cfront::Check`); a check that may fail although the property holds
+/// (`Check::MemtrackUnsure`) turns the answer into UNKNOWN.
+fn name_violated_check(outcome: &mut Outcome) {
+    use crate::cfront::Check;
+    if outcome.verdict != Verdict::Unsafe {
+        return;
+    }
+    let Some(cex) = outcome.counterexample.as_mut() else {
+        return;
+    };
+    let Some(check) = cex.check.as_deref().and_then(Check::from_name) else {
+        return;
+    };
+    let what = match check {
+        Check::Assertion => return,
+        Check::Deref => "pointer dereference may fail [valid-deref]",
+        Check::Free => "free of unallocated memory possible [valid-free]",
+        Check::Memtrack => {
+            "memory leak: heap memory is neither freed nor reachable when main returns [valid-memtrack]"
+        }
+        Check::MemtrackUnsure => {
+            outcome.verdict = Verdict::Unknown;
+            outcome.reason = Some(
+                "heap memory is not freed where the program ends, but may still be reachable \
+                 there: valid-memtrack not decided"
+                    .into(),
+            );
+            outcome.counterexample = None;
+            return;
+        }
+        Check::Overflow => "signed integer overflow possible [no-overflow]",
+        Check::DivZero => "division by zero possible",
+    };
+    cex.property = what.to_string();
+    outcome.reason = Some(what.to_string());
 }
 
 /// `--emit-ir`: prints the Boogie program of each file (C files translated, Boogie files as parsed).

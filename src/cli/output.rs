@@ -17,17 +17,25 @@ pub fn render(r: &FileResult, format: Format, args: &EngineArgs) -> String {
         if !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');
         }
-        text.push_str(&svcomp_verdict(r.verdict, args.property));
+        let check = r
+            .outcome
+            .as_ref()
+            .and_then(|o| o.counterexample.as_ref())
+            .and_then(|c| c.check.as_deref());
+        text.push_str(&svcomp_verdict(r.verdict, args.property, check));
         text.push('\n');
     }
     text
 }
 
-/// The verdict as BenchExec's tool-info module reads it (the last line of `--svcomp` output).
-pub fn svcomp_verdict(v: Verdict, property: super::PropertyArg) -> String {
+/// The verdict as BenchExec's tool-info module reads it (the last line of `--svcomp` output);
+/// `check` is the failing assertion's kind (which names the sub-property of `valid-memsafety`).
+pub fn svcomp_verdict(v: Verdict, property: super::PropertyArg, check: Option<&str>) -> String {
     match v {
         Verdict::Safe | Verdict::Terminating => "TRUE".into(),
-        Verdict::Unsafe | Verdict::Nonterminating => format!("FALSE({})", property.svcomp_name()),
+        Verdict::Unsafe | Verdict::Nonterminating => {
+            format!("FALSE({})", property.violated_name(check))
+        }
         Verdict::Unknown => "UNKNOWN".into(),
         Verdict::Error | Verdict::InternalError => "ERROR".into(),
     }

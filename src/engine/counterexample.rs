@@ -216,6 +216,7 @@ pub fn build(
     let site = voc.program.error(error);
     Ok(Counterexample {
         property: site.kind.description().to_string(),
+        check: site.check.clone(),
         error_span: site.span,
         steps,
     })

@@ -152,6 +152,7 @@ pub fn synthesize(
     let karr_stop = limits.deadline.map_or(karr_stop, |d| d.min(karr_stop));
     let affine = karr(voc, enc, &reach, &letters, &numeric, karr_stop);
     let consts = constants(enc, &letters, limits.max_constants);
+    let ranges = range_constants(enc, &letters);
     let atoms = if limits.termination_candidates {
         guard_atoms(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 16)
     } else {
@@ -209,6 +210,16 @@ pub fn synthesize(
         // supporting invariants are often a stem's assumption).
         for a in atoms.iter().chain(&same_sort).chain(&distinct) {
             push(a.clone(), &mut cs);
+        }
+        // The ranges of machine integers (`x <= 2^31 - 1`, `x >= -2^31`: the supporting invariant
+        // of a loop whose increment must not overflow).
+        for c in &ranges {
+            for &x in &vars {
+                let Ok(v) = voc.pre(x) else { continue };
+                let v = Term::var(&v);
+                push(Term::le(&v, &Term::int(c.clone())), &mut cs);
+                push(Term::ge(&v, &Term::int(-c.clone())), &mut cs);
+            }
         }
         // Bounds, the constants of smallest magnitude first (truncation drops the largest).
         for c in &consts {
@@ -628,6 +639,38 @@ fn constants(enc: &Encoded, letters: &[usize], max: usize) -> Vec<BigInt> {
             }
         })
         .collect()
+}
+
+/// The magnitudes above those of [`constants`] that bound machine integers (`2^k - 1` and `2^k`
+/// for `k` in 16..=64) and occur in the letters, at most four, smallest first.
+fn range_constants(enc: &Encoded, letters: &[usize]) -> Vec<BigInt> {
+    let mut found: BTreeSet<BigInt> = BTreeSet::new();
+    let mut seen = BTreeSet::new();
+    let is_range = |i: &BigInt| {
+        let one = BigInt::from(1);
+        (16..=64u32).any(|k| {
+            let p = &one << k;
+            *i == p || *i == &p - &one
+        })
+    };
+    for &a in letters {
+        let mut stack = vec![enc.letters[a].tf.formula.clone()];
+        while let Some(t) = stack.pop() {
+            if seen.len() > 20_000 || !seen.insert(t.id()) {
+                continue;
+            }
+            match t.kind() {
+                TermKind::Const(Value::Int(i))
+                    if i.abs() > BigInt::from(1_000_000) && is_range(&i.abs()) =>
+                {
+                    found.insert(i.abs());
+                }
+                TermKind::App(_, args) => stack.extend(args.iter().cloned()),
+                _ => {}
+            }
+        }
+    }
+    found.into_iter().take(4).collect()
 }
 
 /// Among `x <= c` (resp. `x >= c`) for the same `x`, only the tightest is kept.

@@ -252,6 +252,9 @@ pub struct Step {
 pub struct Counterexample {
     /// What fails (e.g. "assertion can be violated").
     pub property: String,
+    /// The failing assertion's `{:check "name"}` attribute (the C front end's kind of check).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<String>,
     #[serde(skip)]
     pub error_span: crate::diag::Span,
     pub steps: Vec<Step>,

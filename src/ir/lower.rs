@@ -257,6 +257,7 @@ impl Builder<'_> {
             span: site_span,
             proc: self.pid,
             location: err,
+            check: None,
         });
         self.edge(cur, err, Stmt::Assume(negate(e)), Some(span));
         let n = self.target(next, span);
@@ -308,7 +309,13 @@ impl Builder<'_> {
                 }
                 n
             }
-            TStmt::Assert(e, sp) => self.check(cur, e, ErrorKind::Assert, *sp, *sp, hint),
+            TStmt::Assert(e, sp, check) => {
+                let n = self.check(cur, e, ErrorKind::Assert, *sp, *sp, hint);
+                if let Some(site) = self.prog.errors.last_mut() {
+                    site.check = check.clone();
+                }
+                n
+            }
             TStmt::Assume(e, sp) => self.simple(cur, Stmt::Assume(e.clone()), *sp, hint),
             TStmt::Havoc(vs, sp) => self.simple(cur, Stmt::Havoc(vs.clone()), *sp, hint),
             TStmt::Assign(pairs, sp) => self.simple(cur, Stmt::Assign(pairs.clone()), *sp, hint),

@@ -362,6 +362,9 @@ pub struct ErrorSite {
     pub span: Span,
     pub proc: ProcId,
     pub location: NodeIndex,
+    /// The `{:check "name"}` attribute of an assertion: which kind of check a front end generated
+    /// it for (e.g. `valid-deref`), reported with a violation.
+    pub check: Option<String>,
 }
 
 /// Where verification starts (docs/IR.md §entry points).

@@ -28,7 +28,9 @@ use std::collections::HashMap;
 pub enum TStmt {
     Label(String, Span),
     /// The span is the asserted expression's.
-    Assert(Expr, Span),
+    /// The assertion, its span, and the name of its `{:check "…"}` attribute (what kind of check
+    /// a front end generated it for, reported with a violation).
+    Assert(Expr, Span, Option<String>),
     Assume(Expr, Span),
     Havoc(Vec<VarId>, Span),
     Assign(Vec<(VarId, Expr)>, Span),
@@ -1412,9 +1414,11 @@ impl<'e, 'a> Checker<'e, 'a> {
         use ast::StmtKind as S;
         match &s.kind {
             S::Label(l) => TStmt::Label(l.name.clone(), l.span),
-            S::Assert { expr, .. } => {
-                TStmt::Assert(self.top_expr(expr, ctx, Some(&Type::Bool)), expr.span)
-            }
+            S::Assert { expr, attrs } => TStmt::Assert(
+                self.top_expr(expr, ctx, Some(&Type::Bool)),
+                expr.span,
+                check_attribute(attrs),
+            ),
             S::Assume { expr, .. } => {
                 TStmt::Assume(self.top_expr(expr, ctx, Some(&Type::Bool)), expr.span)
             }
@@ -1902,6 +1906,17 @@ fn float_type(s: &str) -> Option<Type> {
     let sig: u32 = sig.parse().ok()?;
     let exp: u32 = exp.parse().ok()?;
     Some(Type::Builtin(format!("(_ FloatingPoint {exp} {sig})")))
+}
+
+/// The string of an assertion's `{:check "name"}` attribute.
+fn check_attribute(attrs: &[ast::Attribute]) -> Option<String> {
+    attrs
+        .iter()
+        .filter(|a| a.name.name == "check")
+        .find_map(|a| match a.args.as_slice() {
+            [ast::AttrArg::Str(s)] => Some(s.clone()),
+            _ => None,
+        })
 }
 
 #[cfg(test)]

@@ -22,6 +22,13 @@
 //! Values written are always in the range of their type, so a read assumes that range (which also
 //! gives indeterminate values their type's range).
 //!
+//! Under `valid-memsafety` a ghost global `#heap_live` counts the live heap objects (+1 per heap
+//! allocation, -1 per `free`/`realloc` of a non-null pointer, which the free check has shown to be a
+//! live heap object's start); `#heap_live == 0` is checked after `main` returns (`valid-memtrack`:
+//! exact when no global variable can hold a pointer, since `main`'s locals are gone, so any
+//! allocated object is unreachable) and where the program ends otherwise (`exit`, `abort`, a failing
+//! `assert`, `reach_error`: `valid-memtrack-unsure`, since the memory may still be reachable there).
+//!
 //! Checks (assertions, assumptions under `reach_only`): a dereference of `n` bytes at `{b, o}`
 //! needs `#valid[b] && 0 <= o && o + n <= #length[b]` (accesses to a named variable in memory
 //! are valid by scoping and not checked); `free(p)` needs `p` null or `p.offset == 0 && p.base > 0
@@ -40,6 +47,8 @@ pub(super) const MEM_BASE: &str = "#memory_$Pointer$.base";
 pub(super) const MEM_OFF: &str = "#memory_$Pointer$.offset";
 /// The race map of memory cells (`super::super::race`).
 pub(super) const RACE_MEM: &str = "#race";
+/// The number of live heap objects (under `valid-memsafety` only: the memtrack check).
+pub(super) const HEAP_LIVE: &str = "#heap_live";
 /// The `{:const_array}` function giving the map that is its argument everywhere.
 pub(super) const CONST_MAP: &str = "~const~int";
 
@@ -53,6 +62,8 @@ pub(super) struct MemUse {
     pub const_map: bool,
     /// `calloc` / `realloc` are called: together they are not translated (see `realloc`).
     pub calloc: bool,
+    /// The heap is used (`malloc`, `calloc`, `realloc`).
+    pub heap: bool,
     pub realloc: bool,
 }
 
@@ -219,7 +230,7 @@ impl<'a> Translator<'a> {
             ),
             span,
         );
-        out.push(self.check(c, span));
+        out.extend(self.check(Check::Deref, c, span));
     }
 
     /// A new object of `size` bytes: its base in `base` (positive on the heap, negative on the
@@ -251,6 +262,34 @@ impl<'a> Translator<'a> {
             span,
         ));
         out.push(assign(lhs(LENGTH, vec![bv], span), size, span));
+        if heap {
+            self.mem.heap = true;
+            if self.memsafety {
+                out.push(assign_var(
+                    HEAP_LIVE,
+                    arith(BinOp::Add, var(HEAP_LIVE, span), int(1, span), span),
+                    span,
+                ));
+            }
+        }
+    }
+
+    /// Under `valid-memsafety`, counts the heap object `{b, o}` (null or a live heap object's start,
+    /// as checked before) as freed.
+    fn count_free(&self, b: &b::Expr, span: Span, out: &mut Vec<b::Stmt>) {
+        if self.memsafety {
+            let freed = ite(
+                bin(BinOp::Eq, b.clone(), int(0, span), span),
+                int(0, span),
+                int(1, span),
+                span,
+            );
+            out.push(assign_var(
+                HEAP_LIVE,
+                arith(BinOp::Sub, var(HEAP_LIVE, span), freed, span),
+                span,
+            ));
+        }
     }
 
     /// `#valid[b] := false` for the stack objects of the blocks from `depth` on.
@@ -719,7 +758,8 @@ impl<'a> Translator<'a> {
                 self.mem.ptr = true;
                 self.mem.realloc = true;
                 let null = is_null_ptr(&b, &o, span);
-                out.push(self.check(freeable(&b, &o, span), span));
+                out.extend(self.check(Check::Free, freeable(&b, &o, span), span));
+                self.count_free(&b, span, out);
                 let t = self.temp(span);
                 self.alloc(&t, size, true, span, out);
                 let mut copy = Vec::new();
@@ -752,7 +792,8 @@ impl<'a> Translator<'a> {
                     return unsupported(format!("`free` of {}", v.ty.describe()), span);
                 };
                 self.mem.valid = true;
-                out.push(self.check(freeable(b, o, span), span));
+                out.extend(self.check(Check::Free, freeable(b, o, span), span));
+                self.count_free(b, span, out);
                 out.push(assign(
                     lhs(VALID, vec![b.clone()], span),
                     boolean(false, span),

@@ -192,6 +192,7 @@ fn nonterminating(l: Lasso, witness: Option<i64>) -> Outcome {
         l.loop_len, l.stem
     );
     let counterexample = l.span.map(|span| Counterexample {
+        check: None,
         property,
         error_span: span,
         steps: l.steps,
