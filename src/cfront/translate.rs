@@ -26,6 +26,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod atomic;
+mod fptr;
 mod mem;
 use mem::{MemUse, SVal, is_null_ptr};
 
@@ -78,6 +79,8 @@ enum CType {
     Str,
     /// A struct, by tag (fields in `Translator::structs`): flattened into one variable per field.
     Struct(String),
+    /// A function type: only pointed to (a function pointer is a `Ptr(Fn)`, see `Translator::call`).
+    Fn(Box<FnSig>),
     /// A type that is not translated (pointer, struct, float, …): the reason.
     Other(String),
 }
@@ -95,8 +98,60 @@ impl CType {
             CType::Array(..) => "array".into(),
             CType::Str => "string literal".into(),
             CType::Struct(t) => format!("struct {t}"),
+            CType::Fn(_) => "function".into(),
             CType::Other(s) => s.clone(),
         }
+    }
+}
+
+/// The type of a function: its result and parameters (`None`: declared without a prototype,
+/// `T f()`; a definition `T f() {…}` has none: `Some([])`).
+#[derive(Clone, Debug, PartialEq)]
+struct FnSig {
+    ret: CType,
+    params: Option<Vec<CType>>,
+    variadic: bool,
+}
+
+/// Compatible types (C11 6.2.7), as far as the translated types tell: equal integer types,
+/// pointers to compatible types, arrays of compatible elements, the same struct, compatible
+/// function types (6.7.6.3p15: a type without prototype is compatible with a prototype whose
+/// parameters the default argument promotions leave unchanged, without `...`).
+fn compatible(a: &CType, b: &CType) -> bool {
+    match (a, b) {
+        (CType::Ptr(x), CType::Ptr(y)) => compatible(x, y),
+        (CType::Array(x, n), CType::Array(y, m)) => {
+            compatible(x, y) && (n == m || *n == UNKNOWN_LEN || *m == UNKNOWN_LEN)
+        }
+        (CType::Fn(f), CType::Fn(g)) => {
+            if !compatible(&f.ret, &g.ret) {
+                return false;
+            }
+            match (&f.params, &g.params) {
+                (Some(p), Some(q)) => {
+                    f.variadic == g.variadic
+                        && p.len() == q.len()
+                        && p.iter().zip(q).all(|(x, y)| compatible(x, y))
+                }
+                (None, None) => true,
+                (Some(p), None) | (None, Some(p)) => {
+                    let proto = if f.params.is_some() { f } else { g };
+                    !proto.variadic && p.iter().all(|t| compatible(&promoted(t), t))
+                }
+            }
+        }
+        (CType::Other(_), _) | (_, CType::Other(_)) => false,
+        _ => a == b,
+    }
+}
+
+/// The default argument promotion of a type (C11 6.5.2.2p6; arrays and functions decay).
+fn promoted(t: &CType) -> CType {
+    match t {
+        CType::Int(i) => CType::Int(ints::promote(*i)),
+        CType::Array(e, _) => CType::Ptr(e.clone()),
+        CType::Fn(_) => CType::Ptr(Box::new(t.clone())),
+        t => t.clone(),
     }
 }
 
@@ -360,8 +415,8 @@ pub struct Translator<'a> {
     forks: bool,
     /// `__VERIFIER_atomic_begin`/`_end` are called: declared as body-less procedures.
     atomic_markers: bool,
-    /// The over-approximated bitwise operators used (`bitwise_overapprox`), declared as
-    /// `{:overapproximation}` functions.
+    /// The over-approximating functions used (bitwise operators, `bitwise_overapprox`; function
+    /// pointers, `fptr`), declared as `{:overapproximation}` functions of two integers.
     bitwise_fns: BTreeSet<&'static str>,
     /// Mutexes used (keys of `globals`).
     used_mutexes: BTreeSet<String>,
@@ -663,6 +718,7 @@ impl<'a> Translator<'a> {
             let Some(name) = name else { continue };
             let span = self.sp(id.span);
             if storage == Some(c::StorageClassSpecifier::Typedef) {
+                let ty = self.typedef_type(ty, fdecl);
                 self.scopes[0].insert(name, Binding::Typedef(ty));
                 continue;
             }
@@ -701,15 +757,9 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
-    fn declare_function(
-        &mut self,
-        name: &str,
-        ret: CType,
-        fd: FDecl<'a>,
-        def: Option<&'a Node<c::FunctionDefinition>>,
-        span: Span,
-        offset: usize,
-    ) {
+    /// Name, type and declaration key of each parameter of a function declarator (a parameter of
+    /// array or function type is a pointer, C11 6.7.6.3p7–8), and whether it ends with `...`.
+    fn parameters(&mut self, fd: FDecl<'a>) -> (Vec<(Option<String>, CType, String)>, bool) {
         let mut params = Vec::new();
         let (parameters, variadic): (&[Node<c::ParameterDeclaration>], bool) = match fd {
             FDecl::Proto(f) => (&f.parameters, matches!(f.ellipsis, c::Ellipsis::Some)),
@@ -720,20 +770,19 @@ impl<'a> Translator<'a> {
             let (pname, ty) = match &p.node.declarator {
                 Some(d) => {
                     let (n, t, f) = self.declarator(base, d);
-                    (
-                        n,
-                        if f.is_some() {
-                            CType::Other("function pointer".into())
-                        } else {
-                            t
-                        },
-                    )
+                    match f {
+                        Some(f) => {
+                            let sig = self.fn_sig(t, f);
+                            (n, CType::Ptr(Box::new(CType::Fn(Box::new(sig)))))
+                        }
+                        None => (n, t),
+                    }
                 }
                 None => (None, base),
             };
-            // a parameter of array type is a pointer (C11 6.7.6.3)
             let ty = match ty {
                 CType::Array(e, _) => CType::Ptr(e),
+                CType::Fn(f) => CType::Ptr(Box::new(CType::Fn(f))),
                 t => t,
             };
             params.push((pname, ty, format!("P{}", p.span.start)));
@@ -741,6 +790,41 @@ impl<'a> Translator<'a> {
         if params.len() == 1 && params[0].1 == CType::Void && params[0].0.is_none() {
             params.clear();
         }
+        (params, variadic)
+    }
+
+    /// The type a typedef names (`typedef int f(int);`: a function type).
+    fn typedef_type(&mut self, ty: CType, fdecl: Option<FDecl<'a>>) -> CType {
+        match fdecl {
+            Some(f) => CType::Fn(Box::new(self.fn_sig(ty, f))),
+            None => ty,
+        }
+    }
+
+    /// The type of a function declared with result `ret` and the declarator `fd` (`()`: without a
+    /// prototype).
+    fn fn_sig(&mut self, ret: CType, fd: FDecl<'a>) -> FnSig {
+        let (params, variadic) = self.parameters(fd);
+        FnSig {
+            ret,
+            params: match fd {
+                FDecl::Proto(_) => Some(params.into_iter().map(|p| p.1).collect()),
+                FDecl::NoParams => None,
+            },
+            variadic,
+        }
+    }
+
+    fn declare_function(
+        &mut self,
+        name: &str,
+        ret: CType,
+        fd: FDecl<'a>,
+        def: Option<&'a Node<c::FunctionDefinition>>,
+        span: Span,
+        offset: usize,
+    ) {
+        let (params, variadic) = self.parameters(fd);
         if let Some(c) = self.pending_contract.take() {
             if self.contracts.insert(name.to_string(), c).is_some() {
                 self.contract_error = Some(Unsupported {
@@ -906,6 +990,9 @@ impl<'a> Translator<'a> {
                     (_, Some(_)) => Err("bit-field".to_string()),
                     (None, None) => Err("anonymous struct member".to_string()),
                     (Some(decl), None) => match self.declarator(base.clone(), decl) {
+                        (Some(_), CType::Fn(_), _) => {
+                            Err("struct member of a function type".to_string())
+                        }
                         (Some(n), ty, None) => Ok((n, ty)),
                         _ => Err("struct member of a function type".to_string()),
                     },
@@ -1101,10 +1188,11 @@ impl<'a> Translator<'a> {
                     let (n, t, f) = self.declarator(ty, inner);
                     return (n, t, f.or(fdecl));
                 }
-                if fdecl.is_some() {
-                    // `(*f)(…)`: a function pointer
-                    let (n, _, _) = self.declarator(CType::Void, inner);
-                    return (n, CType::Other("function pointer".into()), None);
+                if let Some(f) = fdecl {
+                    // `(*f)(…)`: the inner declarator applies to the function type (a function
+                    // pointer, an array of them, a function returning one)
+                    let sig = self.fn_sig(ty, f);
+                    return self.declarator(CType::Fn(Box::new(sig)), inner);
                 }
                 self.declarator(ty, inner)
             }
@@ -1711,6 +1799,7 @@ impl<'a> Translator<'a> {
                 boolean(false, main_span),
                 main_span,
             ));
+            self.invalidate_functions(main_span, &mut init);
         }
         init.extend(allocs);
         init.extend(inits);
@@ -2446,6 +2535,7 @@ impl<'a> Translator<'a> {
             let Some(name) = name else { continue };
             match storage {
                 Some(c::StorageClassSpecifier::Typedef) => {
+                    let ty = self.typedef_type(ty, fdecl);
                     self.bind(&name, Binding::Typedef(ty));
                     continue;
                 }
@@ -2682,7 +2772,7 @@ impl<'a> Translator<'a> {
                     Some(Binding::Enum(v)) => Ok(TV::int(lit(&v, span), IntTy::INT)),
                     Some(Binding::Typedef(_)) | None => {
                         if self.funcs.contains_key(name) {
-                            unsupported("function pointer", span)
+                            self.function_value(name, span)
                         } else {
                             unsupported(format!("undeclared identifier `{name}`"), span)
                         }
@@ -2909,7 +2999,7 @@ impl<'a> Translator<'a> {
             Some(Binding::Enum(_)) => unsupported("assignment to a constant", span),
             Some(Binding::Typedef(_)) | None => {
                 if self.funcs.contains_key(name) {
-                    unsupported("function pointer", span)
+                    unsupported(format!("function `{name}` as an object"), span)
                 } else {
                     unsupported(format!("undeclared identifier `{name}`"), span)
                 }
@@ -3115,6 +3205,15 @@ impl<'a> Translator<'a> {
                         return Ok(v);
                     }
                 }
+                if let c::Expression::Identifier(i) = &u.operand.node {
+                    let name = &i.node.name;
+                    if matches!(self.lookup(name), None | Some(Binding::Typedef(_)))
+                        && self.funcs.contains_key(name)
+                    {
+                        // `&f`: the function's address, as `f`
+                        return self.function_value(name, span);
+                    }
+                }
                 match self.lvalue(&u.operand, out)? {
                     Place::Mem { base, off, ty, .. } => Ok(TV::ptr(base, off, ty)),
                     Place::Var(lv) => match self.var_keys.get(&lv.base) {
@@ -3125,6 +3224,12 @@ impl<'a> Translator<'a> {
             }
             U::Indirection => {
                 let v = self.expr(&u.operand, out)?;
+                if let CType::Ptr(pt) = &v.ty {
+                    if let CType::Fn(_) = **pt {
+                        // `*fp`: the function, which is its address again (C11 6.3.2.1p4)
+                        return Ok(v);
+                    }
+                }
                 let p = self.deref(v, span)?;
                 self.read_place(&p, true, span, out)
             }
@@ -3540,14 +3645,14 @@ impl<'a> Translator<'a> {
 
     fn call(&mut self, ce: &'a c::CallExpression, span: Span, out: &mut Vec<b::Stmt>) -> R<TV> {
         let c::Expression::Identifier(callee) = &ce.callee.node else {
-            return unsupported("call through a function pointer", span);
+            return self.call_pointer(ce, span, out);
         };
         let name = callee.node.name.as_str();
         if matches!(
             self.lookup(name),
-            Some(Binding::Local { .. } | Binding::Global(_))
+            Some(Binding::Local { .. } | Binding::Global(_) | Binding::Mem { .. })
         ) {
-            return unsupported("call through a function pointer", span);
+            return self.call_pointer(ce, span, out);
         }
         if name == ACSL_OLD {
             let [arg] = ce.arguments.as_slice() else {

@@ -235,13 +235,14 @@ impl<'a> Translator<'a> {
         self.mem.valid = true;
         let bv = var(base, span);
         out.push(havoc(base, span));
+        // functions whose address is taken have the bases -1, -2, … (`fn_base`)
+        let functions = self.address_taken().count() as i64;
         out.push(assume(
-            bin(
-                if heap { BinOp::Gt } else { BinOp::Lt },
-                bv.clone(),
-                int(0, span),
-                span,
-            ),
+            if heap {
+                bin(BinOp::Gt, bv.clone(), int(0, span), span)
+            } else {
+                bin(BinOp::Lt, bv.clone(), int(-functions, span), span)
+            },
             span,
         ));
         out.push(assume(not(sel(VALID, bv.clone(), span), span), span));
@@ -422,6 +423,11 @@ impl<'a> Translator<'a> {
                         let nn = not(is_null_ptr(b, o, span), span);
                         return Ok(SVal::Int(ite(nn, int(1, span), int(0, span), span)));
                     }
+                    if let CType::Ptr(pt) = &tv.ty {
+                        if let CType::Fn(_) = **pt {
+                            return Ok(SVal::Int(self.fptr_to_int(b, o, *t, span)));
+                        }
+                    }
                     return unsupported("conversion of a pointer to an integer", span);
                 }
                 Ok(SVal::Int(self.convert(&tv, *t, span)?))
@@ -495,11 +501,24 @@ impl<'a> Translator<'a> {
         }
     }
 
-    fn ptr_compatible(&self, from: &CType, to: &CType, fresh: bool, span: Span) -> R<()> {
+    pub(super) fn ptr_compatible(
+        &self,
+        from: &CType,
+        to: &CType,
+        fresh: bool,
+        span: Span,
+    ) -> R<()> {
         if from == to {
             return Ok(());
         }
         match (from, to) {
+            // a function has no cells: any function pointer type may hold its address (a call
+            // checks the function's type, see `call_pointer`)
+            (CType::Fn(_), CType::Fn(_)) => Ok(()),
+            (CType::Fn(_), t) | (t, CType::Fn(_)) if *t != CType::Void => unsupported(
+                "conversion between a function pointer and an object pointer",
+                span,
+            ),
             (CType::Void, t) | (t, CType::Void) => {
                 if is_char(t) && !fresh {
                     unsupported("conversion between `void *` and a character pointer", span)
