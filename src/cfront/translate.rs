@@ -429,7 +429,8 @@ pub struct Translator<'a> {
     pub data_race: bool,
     /// Keys of the declarations that live in memory: `G<name>` for globals (the key of
     /// `globals`), `L<offset>` for locals and `P<offset>` for parameters (the offset of the
-    /// declarator in the preprocessed text). Found by restarting the translation
+    /// declarator in the preprocessed text); `F<name>` for a function whose address is taken (it
+    /// has a base address, see `fptr`). Found by restarting the translation
     /// (`Unsupported::needs_memory`) until no other declaration needs it.
     pub in_mem: BTreeSet<String>,
     /// The declaration key of each Boogie variable that holds a C variable (for `needs_memory`).

@@ -9,7 +9,9 @@
 //! `#memory_$Pointer$.base`, `#memory_$Pointer$.offset` (pointers). `#valid: [int]bool` says which
 //! allocations are live and `#length: [int]int` gives their size in bytes. Heap allocations
 //! (`malloc`, `calloc`) have positive bases, stack and global objects (locals or parameters whose
-//! address is taken, arrays that decay to pointers, `alloca`) negative ones; `#valid[0]` is false.
+//! address is taken, arrays that decay to pointers, `alloca`) negative ones, below the bases of the
+//! functions whose address is taken (`-1`, `-2`, …, see `fptr`: never valid, a function is not an
+//! object); `#valid[0]` is false.
 //! An allocation picks a base that is not live, so live objects never overlap. String literals used
 //! as pointers are `char` arrays of static storage (one object per occurrence), compound literals
 //! objects of their block.
@@ -17,8 +19,10 @@
 //! Invariant (what makes the per-kind maps faithful): a memory cell is only read at the type it
 //! was written with. The translation guarantees it by accepting conversions between pointer types
 //! only when the pointed-to types are equal, or one is `void` and the other is not a character type
-//! (a character pointer may take a `void *` only straight from an allocation): every other
-//! conversion, and every integer–pointer conversion but the null pointer constant, is unsupported.
+//! (a character pointer may take a `void *` only straight from an allocation), or both are
+//! function types (a function has no cells): every other conversion, and every integer–pointer
+//! conversion but the null pointer constant (and a function pointer to an integer, an
+//! over-approximation), is unsupported.
 //! Values written are always in the range of their type, so a read assumes that range (which also
 //! gives indeterminate values their type's range).
 //!
