@@ -448,9 +448,10 @@ pub struct Translator<'a> {
 /// The fork counter: the thread id of the next `pthread_create` (as Ultimate's `#pthreadsForks`).
 const FORK_COUNTER: &str = "#pthreadsForks";
 
-/// Collects the start routines named in `pthread_create` calls (`f`, `&f`, casts of them).
+/// Collects the start routines named in `pthread_create` calls (`f`, `&f`, casts of them), and
+/// whether one passes another expression (a function pointer, see `pthread_create_pointer`).
 #[derive(Default)]
-struct ThreadRoutines(BTreeSet<String>);
+struct ThreadRoutines(BTreeSet<String>, bool);
 
 impl<'ast> lang_c::visit::Visit<'ast> for ThreadRoutines {
     fn visit_call_expression(
@@ -460,8 +461,12 @@ impl<'ast> lang_c::visit::Visit<'ast> for ThreadRoutines {
     ) {
         if let c::Expression::Identifier(f) = &call.callee.node {
             if f.node.name == "pthread_create" {
-                if let Some(Some(name)) = call.arguments.get(2).map(|a| function_name(&a.node)) {
-                    self.0.insert(name.to_string());
+                match call.arguments.get(2).map(|a| function_name(&a.node)) {
+                    Some(Some(name)) => {
+                        self.0.insert(name.to_string());
+                    }
+                    Some(None) => self.1 = true,
+                    None => {}
                 }
             }
         }
@@ -679,7 +684,22 @@ impl<'a> Translator<'a> {
         };
         let mut routines = ThreadRoutines::default();
         lang_c::visit::Visit::visit_translation_unit(&mut routines, unit);
-        self.thread_fns = routines.0;
+        let ThreadRoutines(names, pointer) = routines;
+        // a start routine held in a variable: every function whose address is taken and that has
+        // the shape of a start routine is one
+        if pointer
+            || names
+                .iter()
+                .any(|n| self.funcs.get(n).is_none_or(|i| i.def.is_none()))
+        {
+            let shaped: Vec<String> = self
+                .address_taken()
+                .filter(|f| self.thread_shaped(f))
+                .map(String::from)
+                .collect();
+            self.thread_fns.extend(shaped);
+        }
+        self.thread_fns.extend(names);
         if self.thread_fns.contains("main") {
             return unsupported("`main` as a thread start routine", main_span);
         }
@@ -4207,15 +4227,16 @@ impl<'a> Translator<'a> {
         if !is_null(&attr.node) {
             return unsupported("thread attributes", span);
         }
-        let Some(fname) = function_name(&f.node) else {
-            return unsupported("thread start routine other than a function name", span);
-        };
-        if self.funcs.get(fname).is_none_or(|i| i.def.is_none())
-            || matches!(
-                self.lookup(fname),
-                Some(Binding::Local { .. } | Binding::Global(_))
+        let fname = function_name(&f.node).filter(|n| {
+            !matches!(
+                self.lookup(n),
+                Some(Binding::Local { .. } | Binding::Global(_) | Binding::Mem { .. })
             )
-        {
+        });
+        let Some(fname) = fname else {
+            return self.pthread_create_pointer(t, f, arg, span, out);
+        };
+        if self.funcs.get(fname).is_none_or(|i| i.def.is_none()) {
             return unsupported(
                 format!("thread start routine `{fname}` that is not a defined function"),
                 span,
@@ -4236,6 +4257,27 @@ impl<'a> Translator<'a> {
             None if is_inert(&arg.node) => Vec::new(),
             None => return unsupported("thread argument with side effects", span),
         };
+        let id = self.thread_id(t, span, out)?;
+        out.push(stmt(
+            b::StmtKind::Fork {
+                tid: vec![var(&id, span)],
+                proc: ident(&proc_name(fname), span),
+                args: fork_args,
+            },
+            span,
+        ));
+        self.enqueue(fname);
+        Ok(TV::int(int(0, span), IntTy::INT))
+    }
+
+    /// The thread id of a new thread, stored in `*t` (`&t` with `t` an integer lvalue): the fork
+    /// counter, incremented.
+    fn thread_id(
+        &mut self,
+        t: &'a Node<c::Expression>,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<String> {
         let c::Expression::UnaryOperator(u) = &t.node else {
             return unsupported("`pthread_create` with a thread id that is not `&t`", span);
         };
@@ -4258,16 +4300,7 @@ impl<'a> Translator<'a> {
         // far below it)
         out.push(assume(self.in_range(var(&id, span), tt, span), span));
         self.store_place(&lv, SVal::Int(var(&id, span)), span, out)?;
-        out.push(stmt(
-            b::StmtKind::Fork {
-                tid: vec![var(&id, span)],
-                proc: ident(&proc_name(fname), span),
-                args: fork_args,
-            },
-            span,
-        ));
-        self.enqueue(fname);
-        Ok(TV::int(int(0, span), IntTy::INT))
+        Ok(id)
     }
 
     /// `__builtin_{s,u,}{add,sub,mul}{,l,ll}_overflow(a, b, &r)`: `r` gets the exact result converted

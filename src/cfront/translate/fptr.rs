@@ -20,6 +20,10 @@
 //! translated but asserts an `{:overapproximation}` function, so that a counterexample reaching it
 //! is never reported and a proof needs it unreachable.
 //!
+//! `pthread_create` with a start routine held in a pointer forks the same way (a fork per
+//! function); the functions with the shape of a start routine whose address is taken are then all
+//! translated as start routines (`Translator::thread_fns`).
+//!
 //! A function pointer converted to an integer is an `{:overapproximation}` function of the pointer
 //! (the value is the implementation's).
 
@@ -287,5 +291,93 @@ impl<'a> Translator<'a> {
             assert(bin(BinOp::Neq, e, int(0, span), span), span),
             assume(boolean(false, span), span),
         ]
+    }
+
+    /// The function `name` has the shape of a thread start routine: defined, with at most one
+    /// parameter, a pointer.
+    pub(super) fn thread_shaped(&self, name: &str) -> bool {
+        self.funcs.get(name).is_some_and(|i| {
+            i.def.is_some()
+                && !i.variadic
+                && i.params.len() <= 1
+                && i.params.iter().all(|p| matches!(p.1, CType::Ptr(_)))
+        })
+    }
+
+    /// `pthread_create(&t, NULL, fp, arg)` with a start routine held in a pointer: the thread id
+    /// as for a named routine, then a fork of the function `fp` holds (a dispatch as for a call;
+    /// each candidate is a start routine, see `translate`).
+    pub(super) fn pthread_create_pointer(
+        &mut self,
+        t: &'a Node<c::Expression>,
+        f: &'a Node<c::Expression>,
+        arg: &'a Node<c::Expression>,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        let fv = self.expr(f, out)?;
+        if !matches!(&fv.ty, CType::Ptr(pt) if matches!(**pt, CType::Fn(_))) {
+            return unsupported(
+                format!("thread start routine of type {}", fv.ty.describe()),
+                span,
+            );
+        }
+        let mut buf = Vec::new();
+        let v = self.expr(arg, &mut buf)?;
+        let v = self.decay(v, span)?;
+        let fv = self.snapshot(fv, !buf.is_empty(), span, out);
+        out.extend(buf);
+        let v = self.snapshot(v, true, span, out);
+        let V::Ptr(fb, fo) = fv.v else {
+            return unsupported("thread start routine that is not a pointer", span);
+        };
+        let id = self.thread_id(t, span, out)?;
+        let mut chain = vec![self.check(boolean(false, span), span)];
+        let names: Vec<String> = self.address_taken().map(String::from).collect();
+        for name in names.iter().rev() {
+            let Some(base) = self.fn_base(name) else {
+                continue;
+            };
+            let is = bin(
+                BinOp::And,
+                bin(BinOp::Eq, fb.clone(), int(base, span), span),
+                bin(BinOp::Eq, fo.clone(), int(0, span), span),
+                span,
+            );
+            let param = self
+                .funcs
+                .get(name)
+                .and_then(|i| i.params.first().map(|p| p.1.clone()));
+            let args = if !self.thread_fns.contains(name.as_str()) || !self.thread_shaped(name) {
+                None
+            } else {
+                match param {
+                    Some(CType::Ptr(pt)) => match self.as_pointer(v.clone(), &pt, span) {
+                        Ok((b, o)) => Some(vec![b, o]),
+                        Err(e) if e.needs_memory.is_some() => return Err(e),
+                        Err(_) => None,
+                    },
+                    Some(_) => None,
+                    None => Some(Vec::new()),
+                }
+            };
+            let branch = match args {
+                Some(args) => {
+                    self.enqueue(name);
+                    vec![stmt(
+                        b::StmtKind::Fork {
+                            tid: vec![var(&id, span)],
+                            proc: ident(&proc_name(name), span),
+                            args,
+                        },
+                        span,
+                    )]
+                }
+                None => self.incompatible_call(&fb, &fo, span),
+            };
+            chain = vec![if_(is, branch, chain, span)];
+        }
+        out.extend(chain);
+        Ok(TV::int(int(0, span), IntTy::INT))
     }
 }
