@@ -472,6 +472,11 @@ fn memory_constructs_not_translated_are_unsupported() {
             2,
         ),
         (
+            "int f(int a) { return a; }\nint main(void) {\nint (*p)(int) = f; return sizeof(*p); }\n",
+            "sizeof of function",
+            3,
+        ),
+        (
             "int main(void) {\nint (*p)(int, ...) = 0;\nreturn p(1, 2); }\n",
             "call through a pointer to a variadic function",
             3,

@@ -217,8 +217,8 @@ impl TV {
     }
 
     fn to_bool(&self, span: Span) -> R<b::Expr> {
-        if matches!(self.ty, CType::Str | CType::Array(..)) {
-            // the address of an object is never null
+        if matches!(self.ty, CType::Str | CType::Array(..) | CType::Fn(_)) {
+            // the address of an object or a function is never null
             return Ok(boolean(true, span));
         }
         if let (CType::Ptr(_), V::Ptr(b, o)) = (&self.ty, &self.v) {
@@ -2895,8 +2895,8 @@ impl<'a> Translator<'a> {
                         out.push(if_(c, tb, eb, span));
                         Ok(TV::int(var(&tmp, span), ct))
                     }
-                    (CType::Ptr(_) | CType::Array(..), _)
-                    | (_, CType::Ptr(_) | CType::Array(..)) => {
+                    (CType::Ptr(_) | CType::Array(..) | CType::Fn(_), _)
+                    | (_, CType::Ptr(_) | CType::Array(..) | CType::Fn(_)) => {
                         let t = self.decay(t, span)?;
                         let f = self.decay(f, span)?;
                         let pt = match (&t.ty, &f.ty) {
@@ -3231,8 +3231,9 @@ impl<'a> Translator<'a> {
                     if matches!(self.lookup(name), None | Some(Binding::Typedef(_)))
                         && self.funcs.contains_key(name)
                     {
-                        // `&f`: the function's address, as `f`
-                        return self.function_value(name, span);
+                        // `&f`: the function's address
+                        let f = self.function_value(name, span)?;
+                        return self.decay(f, span);
                     }
                 }
                 match self.lvalue(&u.operand, out)? {
@@ -3245,10 +3246,17 @@ impl<'a> Translator<'a> {
             }
             U::Indirection => {
                 let v = self.expr(&u.operand, out)?;
-                if let CType::Ptr(pt) = &v.ty {
+                if let CType::Fn(_) = v.ty {
+                    // `*f`: `f` decays to its address first, `*` gives `f` again
+                    return Ok(v);
+                }
+                if let (CType::Ptr(pt), V::Ptr(b, o)) = (&v.ty, &v.v) {
                     if let CType::Fn(_) = **pt {
-                        // `*fp`: the function, which is its address again (C11 6.3.2.1p4)
-                        return Ok(v);
+                        // `*fp`: the function designator (C11 6.5.3.2p4)
+                        return Ok(TV {
+                            v: V::Ptr(b.clone(), o.clone()),
+                            ty: (**pt).clone(),
+                        });
                     }
                 }
                 let p = self.deref(v, span)?;

@@ -50,7 +50,8 @@ impl<'a> Translator<'a> {
             .map(|k| -(k as i64) - 1)
     }
 
-    /// The value of a function designator `f` (or `&f`): the pointer `{base of f, 0}`.
+    /// The function designator `f`: its type, with the address `{base of f, 0}` as the value
+    /// (it decays to that pointer, see `decay`).
     pub(super) fn function_value(&mut self, name: &str, span: Span) -> R<TV> {
         let Some(info) = self.funcs.get(name) else {
             return unsupported(format!("undeclared identifier `{name}`"), span);
@@ -73,11 +74,10 @@ impl<'a> Translator<'a> {
             return needs_memory(&format!("F{name}"), span);
         };
         self.enqueue(name);
-        Ok(TV::ptr(
-            int(base, span),
-            int(0, span),
-            CType::Fn(Box::new(sig)),
-        ))
+        Ok(TV {
+            v: V::Ptr(int(base, span), int(0, span)),
+            ty: CType::Fn(Box::new(sig)),
+        })
     }
 
     /// `#valid[b] := false` for the base `b` of each address-taken function (at the start).
@@ -119,6 +119,7 @@ impl<'a> Translator<'a> {
         out: &mut Vec<b::Stmt>,
     ) -> R<TV> {
         let callee = self.expr(&ce.callee, out)?;
+        let callee = self.decay(callee, span)?;
         let sig = match &callee.ty {
             CType::Ptr(pt) => match &**pt {
                 CType::Fn(sig) => (**sig).clone(),
@@ -316,6 +317,7 @@ impl<'a> Translator<'a> {
         out: &mut Vec<b::Stmt>,
     ) -> R<TV> {
         let fv = self.expr(f, out)?;
+        let fv = self.decay(fv, span)?;
         if !matches!(&fv.ty, CType::Ptr(pt) if matches!(**pt, CType::Fn(_))) {
             return unsupported(
                 format!("thread start routine of type {}", fv.ty.describe()),

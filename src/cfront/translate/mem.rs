@@ -445,7 +445,8 @@ impl<'a> Translator<'a> {
     }
 
     /// An array (variable or in memory) used as a value: the pointer to its first element. An
-    /// array held in Boogie variables restarts the translation with it in memory.
+    /// array held in Boogie variables restarts the translation with it in memory. A function
+    /// designator: the pointer to the function.
     pub(super) fn decay(&mut self, tv: TV, span: Span) -> R<TV> {
         if let (CType::Str, V::Int(e)) = (&tv.ty, &tv.v) {
             // a string literal: its object of static storage (allocated by `finish`)
@@ -461,6 +462,10 @@ impl<'a> Translator<'a> {
                 int(0, span),
                 CType::Int(IntTy::CHAR),
             ));
+        }
+        if let (CType::Fn(_), V::Ptr(b, o)) = (&tv.ty, &tv.v) {
+            // a function designator: the function's address (`fptr`)
+            return Ok(TV::ptr(b.clone(), o.clone(), tv.ty.clone()));
         }
         let CType::Array(elem, _) = &tv.ty else {
             return Ok(tv);
