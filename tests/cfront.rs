@@ -348,6 +348,71 @@ fn memory_model_translation() {
     assert!(reach.contains("assume (#valid[p~2.base]"), "{reach}");
 }
 
+/// Function pointers: each function whose address is taken has its own base (`-1`, `-2`, … in
+/// the order of the names, never valid, stack objects below them); a call through a pointer
+/// dispatches over them, and fails its check when the pointer holds none of them.
+#[test]
+fn function_pointer_translation() {
+    let src = "int f(int a) { return a; }\n\
+        int g(int a) { return a + 1; }\n\
+        int main(void) { int x; int *q = &x; int (*p)(int) = f;\n\
+        p = &g; return (*p)(2); }\n";
+    let text = translate_with("fptr.c", src, false).expect("translates");
+    assert!(text.contains("p~3.base, p~3.offset := -(1), 0;"), "{text}");
+    assert!(text.contains("p~3.base, p~3.offset := -(2), 0;"), "{text}");
+    assert!(text.contains("#valid[-(1)] := false;"), "{text}");
+    assert!(text.contains("#valid[-(2)] := false;"), "{text}");
+    assert!(text.contains("assume (#addr~x~1 < -(2));"), "{text}");
+    assert!(
+        text.contains("if (((p~3.base == -(1)) && (p~3.offset == 0))) {"),
+        "{text}"
+    );
+    assert!(text.contains("call #t~4 := f(2);"), "{text}");
+    assert!(text.contains("call #t~4 := g(2);"), "{text}");
+    assert!(text.contains("assert false;"), "{text}");
+    let (back, diags) = syntax::parse(&text);
+    let back = back.unwrap_or_else(|| panic!("{diags:?}"));
+    let (program, diags) = lapidary::ir::check(&back);
+    assert!(
+        program.is_some() && !lapidary::diag::has_errors(&diags),
+        "{diags:?}"
+    );
+    // under unreach-call the call of a pointer to no function is an assumption
+    let reach = translate_with("fptr.c", src, true).expect("translates");
+    assert!(!reach.contains("assert false;"), "{reach}");
+    // a function whose type does not take the arguments: its branch is an over-approximation;
+    // a function pointer converted to an integer too
+    let src = "int one(char c) { return c; }\n\
+        int main(void) { int (*p)() = one; long n = (long)p; return p(5); }\n";
+    let text = translate_with("fptr.c", src, false).expect("translates");
+    assert!(
+        text.contains(
+            "assert (~callThroughIncompatibleFunctionPointer(p~1.base, p~1.offset) != 0);"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("~functionPointerToInteger(p~1.base, p~1.offset)"),
+        "{text}"
+    );
+    assert!(!text.contains(":= one("), "{text}");
+    // a start routine held in a pointer: a fork per function of the shape of a start routine
+    let src = "#include <pthread.h>\n\
+        void *w(void *a) { return a; }\n\
+        int v(int a) { return a; }\n\
+        int main(void) { pthread_t t; void *(*r)(void *) = w; int (*u)(int) = v;\n\
+        pthread_create(&t, 0, r, 0); return 0; }\n";
+    let text = translate_with("fptr.c", src, false).expect("translates");
+    assert!(text.contains("fork #t~"), "{text}");
+    assert!(text.contains(" w(0, 0);"), "{text}");
+    assert!(
+        text.contains(
+            "assert (~callThroughIncompatibleFunctionPointer(r~2.base, r~2.offset) != 0);"
+        ),
+        "{text}"
+    );
+}
+
 /// What the memory model cannot translate faithfully is unsupported, with its line.
 #[test]
 fn memory_constructs_not_translated_are_unsupported() {
@@ -400,6 +465,26 @@ fn memory_constructs_not_translated_are_unsupported() {
         (
             "union u { int a; };\nint main(void) {\nunion u v; return 0; }\n",
             "union",
+            3,
+        ),
+        (
+            "int f(int);\nint main(void) {\nint (*p)(int) = f; return 0; }\n",
+            "address of function `f` without a definition",
+            3,
+        ),
+        (
+            "int main(void) {\nint x; int (*p)(void) = (int (*)(void))(int *)&x; return 0; }\n",
+            "conversion between a function pointer and an object pointer",
+            2,
+        ),
+        (
+            "int f(int a) { return a; }\nint main(void) {\nint (*p)(int) = f; return sizeof(*p); }\n",
+            "sizeof of function",
+            3,
+        ),
+        (
+            "int main(void) {\nint (*p)(int, ...) = 0;\nreturn p(1, 2); }\n",
+            "call through a pointer to a variadic function",
             3,
         ),
     ];

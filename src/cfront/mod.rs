@@ -10,7 +10,9 @@
 //! `reach_error()`/`__VERIFIER_error()`/failing `assert` are errors, `abort()`/`exit()` end the path,
 //! undefined functions of the program return nondeterministic values of their type. Pointers and the
 //! heap follow Ultimate's memory model (`translate/mem.rs`: `{base, offset}` pointers, one memory map
-//! per data kind, `#valid`/`#length` per allocation, memory-safety checks). Bitwise operators and
+//! per data kind, `#valid`/`#length` per allocation, memory-safety checks); a call through a
+//! function pointer dispatches over the functions whose address is taken (`translate/fptr.rs`).
+//! Bitwise operators and
 //! shifts that integer arithmetic does not express are `{:overapproximation}` functions with two's-complement
 //! facts (a counterexample through one is never reported). Each check carries its kind ([`Check`], an
 //! attribute `{:check "…"}`); the property ([`Options`]) decides which kinds are asserted and which

@@ -9,7 +9,9 @@
 //! `#memory_$Pointer$.base`, `#memory_$Pointer$.offset` (pointers). `#valid: [int]bool` says which
 //! allocations are live and `#length: [int]int` gives their size in bytes. Heap allocations
 //! (`malloc`, `calloc`) have positive bases, stack and global objects (locals or parameters whose
-//! address is taken, arrays that decay to pointers, `alloca`) negative ones; `#valid[0]` is false.
+//! address is taken, arrays that decay to pointers, `alloca`) negative ones, below the bases of the
+//! functions whose address is taken (`-1`, `-2`, …, see `fptr`: never valid, a function is not an
+//! object); `#valid[0]` is false.
 //! An allocation picks a base that is not live, so live objects never overlap. String literals used
 //! as pointers are `char` arrays of static storage (one object per occurrence), compound literals
 //! objects of their block.
@@ -17,8 +19,10 @@
 //! Invariant (what makes the per-kind maps faithful): a memory cell is only read at the type it
 //! was written with. The translation guarantees it by accepting conversions between pointer types
 //! only when the pointed-to types are equal, or one is `void` and the other is not a character type
-//! (a character pointer may take a `void *` only straight from an allocation): every other
-//! conversion, and every integer–pointer conversion but the null pointer constant, is unsupported.
+//! (a character pointer may take a `void *` only straight from an allocation), or both are
+//! function types (a function has no cells): every other conversion, and every integer–pointer
+//! conversion but the null pointer constant (and a function pointer to an integer, an
+//! over-approximation), is unsupported.
 //! Values written are always in the range of their type, so a read assumes that range (which also
 //! gives indeterminate values their type's range).
 //!
@@ -246,13 +250,14 @@ impl<'a> Translator<'a> {
         self.mem.valid = true;
         let bv = var(base, span);
         out.push(havoc(base, span));
+        // functions whose address is taken have the bases -1, -2, … (`fn_base`)
+        let functions = self.address_taken().count() as i64;
         out.push(assume(
-            bin(
-                if heap { BinOp::Gt } else { BinOp::Lt },
-                bv.clone(),
-                int(0, span),
-                span,
-            ),
+            if heap {
+                bin(BinOp::Gt, bv.clone(), int(0, span), span)
+            } else {
+                bin(BinOp::Lt, bv.clone(), int(-functions, span), span)
+            },
             span,
         ));
         out.push(assume(not(sel(VALID, bv.clone(), span), span), span));
@@ -461,6 +466,11 @@ impl<'a> Translator<'a> {
                         let nn = not(is_null_ptr(b, o, span), span);
                         return Ok(SVal::Int(ite(nn, int(1, span), int(0, span), span)));
                     }
+                    if let CType::Ptr(pt) = &tv.ty {
+                        if let CType::Fn(_) = **pt {
+                            return Ok(SVal::Int(self.fptr_to_int(b, o, *t, span)));
+                        }
+                    }
                     return unsupported("conversion of a pointer to an integer", span);
                 }
                 Ok(SVal::Int(self.convert(&tv, *t, span)?))
@@ -474,7 +484,8 @@ impl<'a> Translator<'a> {
     }
 
     /// An array (variable or in memory) used as a value: the pointer to its first element. An
-    /// array held in Boogie variables restarts the translation with it in memory.
+    /// array held in Boogie variables restarts the translation with it in memory. A function
+    /// designator: the pointer to the function.
     pub(super) fn decay(&mut self, tv: TV, span: Span) -> R<TV> {
         if let (CType::Str, V::Int(e)) = (&tv.ty, &tv.v) {
             // a string literal: its object of static storage (allocated by `finish`)
@@ -490,6 +501,10 @@ impl<'a> Translator<'a> {
                 int(0, span),
                 CType::Int(IntTy::CHAR),
             ));
+        }
+        if let (CType::Fn(_), V::Ptr(b, o)) = (&tv.ty, &tv.v) {
+            // a function designator: the function's address (`fptr`)
+            return Ok(TV::ptr(b.clone(), o.clone(), tv.ty.clone()));
         }
         let CType::Array(elem, _) = &tv.ty else {
             return Ok(tv);
@@ -534,11 +549,24 @@ impl<'a> Translator<'a> {
         }
     }
 
-    fn ptr_compatible(&self, from: &CType, to: &CType, fresh: bool, span: Span) -> R<()> {
+    pub(super) fn ptr_compatible(
+        &self,
+        from: &CType,
+        to: &CType,
+        fresh: bool,
+        span: Span,
+    ) -> R<()> {
         if from == to {
             return Ok(());
         }
         match (from, to) {
+            // a function has no cells: any function pointer type may hold its address (a call
+            // checks the function's type, see `call_pointer`)
+            (CType::Fn(_), CType::Fn(_)) => Ok(()),
+            (CType::Fn(_), t) | (t, CType::Fn(_)) if *t != CType::Void => unsupported(
+                "conversion between a function pointer and an object pointer",
+                span,
+            ),
             (CType::Void, t) | (t, CType::Void) => {
                 if is_char(t) && !fresh {
                     unsupported("conversion between `void *` and a character pointer", span)
