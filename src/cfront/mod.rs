@@ -12,8 +12,10 @@
 //! heap follow Ultimate's memory model (`translate/mem.rs`: `{base, offset}` pointers, one memory map
 //! per data kind, `#valid`/`#length` per allocation, memory-safety checks). Bitwise operators and
 //! shifts that integer arithmetic does not express are `{:overapproximation}` functions with two's-complement
-//! facts (a counterexample through one is never reported). Anything not translated
-//! faithfully (floats, unions, integer–pointer casts, out-of-range constant shifts, …) is
+//! facts (a counterexample through one is never reported), and so is the value a union member
+//! takes when another member is written. Anything not translated
+//! faithfully (floats, addresses of union members, integer–pointer casts, out-of-range constant
+//! shifts, …) is
 //! [`CError::Unsupported`]: the CLI answers UNKNOWN "unsupported: … at file:line", never a different
 //! program.
 
