@@ -14,11 +14,13 @@
 //! function pointer dispatches over the functions whose address is taken (`translate/fptr.rs`).
 //! Bitwise operators and
 //! shifts that integer arithmetic does not express are `{:overapproximation}` functions with two's-complement
-//! facts (a counterexample through one is never reported). Each check carries its kind ([`Check`], an
-//! attribute `{:check "…"}`); the property ([`Options`]) decides which kinds are asserted and which
+//! facts (a counterexample through one is never reported), and so is the value a union member
+//! takes when another member is written. Each check carries its kind ([`Check`], an attribute
+//! `{:check "…"}`); the property ([`Options`]) decides which kinds are asserted and which
 //! assumed: all but signed overflow and memtrack by default, only `reach_error` under
-//! `unreach-call`, only its own under `no-data-race`, `no-overflow` and `valid-memsafety`. Anything not translated
-//! faithfully (floats, unions, integer–pointer casts, out-of-range constant shifts, …) is
+//! `unreach-call`, only its own under `no-data-race`, `no-overflow` and `valid-memsafety`. Anything
+//! not translated faithfully (floats, addresses of union members, integer–pointer casts,
+//! out-of-range constant shifts, …) is
 //! [`CError::Unsupported`]: the CLI answers UNKNOWN "unsupported: … at file:line", never a different
 //! program.
 

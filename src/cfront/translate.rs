@@ -2,7 +2,8 @@
 //! memory model (see `mem`).
 //!
 //! Variables live in Boogie variables (aggregates flattened per field, a pointer as `.base` and
-//! `.offset`) unless their address is taken or they are arrays that decay to pointers: those live in
+//! `.offset`; a union per field of every member, see `Translator::union_sync`; a struct passed or
+//! returned by value per field too) unless their address is taken or they are arrays that decay to pointers: those live in
 //! memory. The set of such declarations (`Translator::in_mem`) is a fixpoint found by restarting the
 //! translation (`Unsupported::needs_memory`); within one translation it is fixed, so every use of a
 //! variable agrees on where it lives.
@@ -61,6 +62,13 @@ fn needs_memory<T>(key: &str, span: Span) -> R<T> {
     })
 }
 
+/// The tag of a union type starts with it (struct and union tags are different name spaces).
+const UNION_PREFIX: &str = "union ";
+
+fn is_union(tag: &str) -> bool {
+    tag.starts_with(UNION_PREFIX)
+}
+
 /// The length of `int a[] = {…}` until the initialiser gives it.
 const UNKNOWN_LEN: u64 = u64::MAX;
 
@@ -78,7 +86,9 @@ enum CType {
     /// A string literal: only its truth value (a non-null address) and its being passed to a
     /// function without body are translated.
     Str,
-    /// A struct, by tag (fields in `Translator::structs`): flattened into one variable per field.
+    /// A struct or a union, by tag (fields in `Translator::structs`; a union's tag starts with
+    /// `union `, see [`is_union`]): flattened into one variable per field (a union: per field of
+    /// every member, kept consistent by `Translator::union_sync`).
     Struct(String),
     /// A function type: only pointed to (a function pointer is a `Ptr(Fn)`, see `Translator::call`).
     Fn(Box<FnSig>),
@@ -98,6 +108,7 @@ impl CType {
             CType::Ptr(_) => "pointer".into(),
             CType::Array(..) => "array".into(),
             CType::Str => "string literal".into(),
+            CType::Struct(t) if is_union(t) => t.clone(),
             CType::Struct(t) => format!("struct {t}"),
             CType::Fn(_) => "function".into(),
             CType::Other(s) => s.clone(),
@@ -163,6 +174,8 @@ enum V {
     /// A pointer `{base, offset}`; also the address of an array or struct in memory (type
     /// `Array`/`Struct`: an array decays to a pointer to its first element where it is used).
     Ptr(b::Expr, b::Expr),
+    /// A struct or union held in Boogie variables: the lvalue it is read from.
+    Agg(LVal),
 }
 
 #[derive(Clone, Debug)]
@@ -214,6 +227,7 @@ impl TV {
             V::Int(e) => e.clone(),
             V::Bool(c) => ite(c.clone(), int(1, span), int(0, span), span),
             V::Ptr(b, _) => b.clone(),
+            V::Agg(lv) => lv.read(span),
         }
     }
 
@@ -232,6 +246,7 @@ impl TV {
                 Some(v) => boolean(!v.is_zero(), span),
                 None => bin(BinOp::Neq, e.clone(), int(0, span), span),
             },
+            V::Agg(_) => return unsupported("struct used as a condition", span),
         })
     }
 }
@@ -293,6 +308,17 @@ struct Cell {
     idx: Vec<u64>,
     off: u64,
     ty: CType,
+    /// The unions of the aggregate the cell is in (outermost first).
+    unions: Vec<CellUnion>,
+}
+
+/// A union of an aggregate that a cell is in: the union (as a cell of the aggregate), the
+/// member, the offset of the cell in the union.
+#[derive(Clone, Debug)]
+struct CellUnion {
+    at: Cell,
+    member: String,
+    off: u64,
 }
 
 /// Where an lvalue lives: Boogie variables, or memory.
@@ -306,7 +332,21 @@ enum Place {
         off: b::Expr,
         ty: CType,
         safe: bool,
+        unions: Vec<InUnion>,
     },
+}
+
+/// A union enclosing a place (outermost first): a write to the place also writes the other
+/// members of the union (`Translator::union_sync`).
+#[derive(Clone, Debug)]
+struct InUnion {
+    /// The union object (without enclosing unions: those are before it in the list).
+    root: Box<Place>,
+    tag: String,
+    /// The member the place is in.
+    member: String,
+    /// The byte offset of the place in the union (`None`: not a constant).
+    off: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -317,6 +357,8 @@ struct LVal {
     path: String,
     indices: Vec<b::Expr>,
     ty: CType,
+    /// The unions the lvalue is in.
+    unions: Vec<InUnion>,
 }
 
 impl LVal {
@@ -419,6 +461,12 @@ pub struct Translator<'a> {
     /// The over-approximating functions used (bitwise operators, `bitwise_overapprox`; function
     /// pointers, `fptr`), declared as `{:overapproximation}` functions of two integers.
     bitwise_fns: BTreeSet<&'static str>,
+    /// `~unspecified` is applied (`union_sync`): declared as an `{:overapproximation}` function.
+    unspecified_used: bool,
+    /// Sub-aggregates initialised by a struct value (`{ s, 1 }`), found by `fill_list`: path,
+    /// indices, type, expression.
+    #[allow(clippy::type_complexity)]
+    agg_given: Vec<(String, Vec<u64>, CType, &'a Node<c::Expression>)>,
     /// Mutexes used (keys of `globals`).
     used_mutexes: BTreeSet<String>,
     /// Only calls of `reach_error` are checked (SV-COMP's `unreach-call`): other checks (`assert`,
@@ -617,6 +665,8 @@ impl<'a> Translator<'a> {
             overflow: false,
             memsafety: false,
             bitwise_fns: BTreeSet::new(),
+            unspecified_used: false,
+            agg_given: Vec::new(),
             in_mem: BTreeSet::new(),
             var_keys: HashMap::new(),
             mem: MemUse::default(),
@@ -999,9 +1049,6 @@ impl<'a> Translator<'a> {
                 }
                 c::TypeSpecifier::Atomic(_) => return CType::Other("_Atomic type".into()),
                 c::TypeSpecifier::Struct(st) => {
-                    if st.node.kind.node == c::StructKind::Union {
-                        return CType::Other("union".into());
-                    }
                     return self.struct_type(st);
                 }
                 c::TypeSpecifier::Enum(e) => {
@@ -1037,6 +1084,11 @@ impl<'a> Translator<'a> {
         let tag = match &st.node.identifier {
             Some(i) => i.node.name.clone(),
             None => format!("#anon@{}", st.span.start),
+        };
+        let tag = if st.node.kind.node == c::StructKind::Union {
+            format!("{UNION_PREFIX}{tag}")
+        } else {
+            tag
         };
         let Some(decls) = &st.node.declarations else {
             return CType::Struct(tag);
@@ -1130,6 +1182,7 @@ impl<'a> Translator<'a> {
                 idx: idx.to_vec(),
                 off,
                 ty: ty.clone(),
+                unions: Vec::new(),
             }),
             CType::Array(_, UNKNOWN_LEN) => return unsupported("array of unknown size", span),
             CType::Array(e, n) => {
@@ -1149,7 +1202,25 @@ impl<'a> Translator<'a> {
             CType::Struct(tag) => {
                 for (f, fty) in self.struct_fields(tag, span)? {
                     let (foff, _) = self.field_offset(tag, &f, span)?;
+                    let first = out.len();
                     self.cells(&fty, (&format!("{path}.{f}"), idx, off + foff), span, out)?;
+                    if is_union(tag) {
+                        let at = Cell {
+                            path: path.to_string(),
+                            idx: idx.to_vec(),
+                            off,
+                            ty: ty.clone(),
+                            unions: Vec::new(),
+                        };
+                        for c in &mut out[first..] {
+                            let u = CellUnion {
+                                at: at.clone(),
+                                member: f.clone(),
+                                off: c.off - off,
+                            };
+                            c.unions.insert(0, u);
+                        }
+                    }
                 }
             }
             other => return unsupported(format!("initialisation of {}", other.describe()), span),
@@ -1566,7 +1637,7 @@ impl<'a> Translator<'a> {
         }
         self.f.ret = match &info.ret {
             CType::Int(_) if self.f.thread => None,
-            t @ (CType::Int(_) | CType::Ptr(_)) => Some(t.clone()),
+            t @ (CType::Int(_) | CType::Ptr(_) | CType::Struct(_)) => Some(t.clone()),
             CType::Void => None,
             other => {
                 return unsupported(
@@ -1580,27 +1651,30 @@ impl<'a> Translator<'a> {
         let mut params = Vec::new();
         let mut body = Vec::new();
         for (i, (pname, pty, key)) in info.params.iter().enumerate() {
-            let suffixes = scalar_suffixes(pty);
-            if suffixes.is_empty() {
-                return unsupported(format!("parameter of type {}", pty.describe()), span);
-            }
+            // a struct parameter: one in-parameter per leaf, copied to the local
+            let leaves = self.param_leaves(pty, span)?;
             let pname = pname.clone().unwrap_or_else(|| format!("#p{i}"));
             let in_name = format!("#in~{pname}");
-            for sfx in suffixes {
+            for (path, dims) in &leaves {
                 params.push(typed(
-                    &format!("{in_name}{sfx}"),
-                    int_map_type(0, span),
+                    &format!("{in_name}{path}"),
+                    int_map_type(*dims, span),
                     span,
                 ));
             }
-            let in_lv = LVal {
+            let in_lv = Place::Var(LVal {
                 base: in_name.clone(),
                 path: String::new(),
                 indices: Vec::new(),
                 ty: pty.clone(),
+                unions: Vec::new(),
+            });
+            let value = if pty.is_scalar() {
+                let v = self.read_place(&in_lv, true, span, &mut body)?;
+                Some(self.scalar_value(v, pty, span)?)
+            } else {
+                None
             };
-            let value = self.read_place(&Place::Var(in_lv), true, span, &mut body)?;
-            let value = self.scalar_value(value, pty, span)?;
             let place = if self.in_mem.contains(key) {
                 let base = self.stack_object(&pname, pty, span, &mut body)?;
                 self.bind(
@@ -1615,14 +1689,15 @@ impl<'a> Translator<'a> {
                     off: int(0, span),
                     ty: pty.clone(),
                     safe: true,
+                    unions: Vec::new(),
                 }
             } else {
                 self.f.counter += 1;
                 let local = format!("{pname}~{}", self.f.counter);
-                for sfx in scalar_suffixes(pty) {
+                for (path, dims) in &leaves {
                     self.f
                         .locals
-                        .push((format!("{local}{sfx}"), int_map_type(0, span)));
+                        .push((format!("{local}{path}"), int_map_type(*dims, span)));
                 }
                 self.var_keys.insert(local.clone(), key.clone());
                 self.bind(
@@ -1637,14 +1712,19 @@ impl<'a> Translator<'a> {
                     path: String::new(),
                     indices: Vec::new(),
                     ty: pty.clone(),
+                    unions: Vec::new(),
                 })
             };
-            self.store_place(&place, value, span, &mut body)?;
+            match value {
+                Some(v) => self.store_place(&place, v, span, &mut body)?,
+                None => self.copy_place(&place, &in_lv, span, &mut body)?,
+            }
         }
-        let returns = match &self.f.ret {
-            Some(t) => scalar_suffixes(t)
+        let returns = match self.f.ret.clone() {
+            Some(t) => self
+                .param_leaves(&t, span)?
                 .into_iter()
-                .map(|sfx| typed(&format!("#res{sfx}"), int_map_type(0, span), span))
+                .map(|(path, dims)| typed(&format!("#res{path}"), int_map_type(dims, span), span))
                 .collect(),
             None => Vec::new(),
         };
@@ -1679,6 +1759,86 @@ impl<'a> Translator<'a> {
             span,
         });
         Ok(())
+    }
+
+    /// The Boogie variables of a parameter or result: a scalar's (`scalar_suffixes`), a struct's
+    /// leaves (with their map dimensions).
+    fn param_leaves(&self, t: &CType, span: Span) -> R<Vec<(String, usize)>> {
+        match t {
+            CType::Int(_) | CType::Ptr(_) => Ok(scalar_suffixes(t)
+                .into_iter()
+                .map(|s| (s.to_string(), 0))
+                .collect()),
+            CType::Struct(_) => self.leaves(t, span),
+            other => unsupported(format!("parameter of type {}", other.describe()), span),
+        }
+    }
+
+    /// A fresh struct held in Boogie variables (one local per leaf).
+    fn temp_agg(&mut self, ty: &CType, span: Span) -> R<LVal> {
+        self.f.counter += 1;
+        let base = format!("#t~{}", self.f.counter);
+        for (path, dims) in self.leaves(ty, span)? {
+            self.f
+                .locals
+                .push((format!("{base}{path}"), int_map_type(dims, span)));
+        }
+        Ok(LVal {
+            base,
+            path: String::new(),
+            indices: Vec::new(),
+            ty: ty.clone(),
+            unions: Vec::new(),
+        })
+    }
+
+    /// The object a struct value is (to copy from).
+    fn agg_place(&self, tv: TV, span: Span) -> R<Place> {
+        match (tv.v, &tv.ty) {
+            (V::Agg(lv), _) => Ok(Place::Var(lv)),
+            (V::Ptr(base, off), CType::Struct(_)) => Ok(Place::Mem {
+                base,
+                off,
+                ty: tv.ty,
+                safe: false,
+                unions: Vec::new(),
+            }),
+            _ => unsupported(format!("value of type {}", tv.ty.describe()), span),
+        }
+    }
+
+    /// The object to copy the struct value `e` of type `ty` from: an lvalue's object, else the
+    /// value's (a call's result, a conditional's).
+    fn struct_source(
+        &mut self,
+        e: &'a Node<c::Expression>,
+        ty: &CType,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<Place> {
+        let lvalue = match &e.node {
+            c::Expression::Identifier(_)
+            | c::Expression::Member(_)
+            | c::Expression::CompoundLiteral(_) => true,
+            c::Expression::UnaryOperator(u) => {
+                u.node.operator.node == c::UnaryOperator::Indirection
+            }
+            c::Expression::BinaryOperator(b) => b.node.operator.node == c::BinaryOperator::Index,
+            _ => false,
+        };
+        let src = if lvalue {
+            self.lvalue(e, out)?
+        } else {
+            let v = self.expr(e, out)?;
+            if !matches!(v.ty, CType::Struct(_)) {
+                return unsupported(format!("value of type {}", v.ty.describe()), span);
+            }
+            self.agg_place(v, span)?
+        };
+        if src.ty() != ty {
+            return unsupported("assignment between different struct types", span);
+        }
+        Ok(src)
     }
 
     /// The `requires`/`ensures` of an ACSL contract: parameters are the procedure's in-parameters
@@ -1832,6 +1992,7 @@ impl<'a> Translator<'a> {
                         off: int(0, span),
                         ty: ty.clone(),
                         safe: true,
+                        unions: Vec::new(),
                     }
                 } else {
                     for (path, dims) in self.leaves(&ty, span)? {
@@ -1849,6 +2010,7 @@ impl<'a> Translator<'a> {
                         path: String::new(),
                         indices: Vec::new(),
                         ty: ty.clone(),
+                        unions: Vec::new(),
                     })
                 };
                 self.global_init(&root, ini, span, &mut inits)?;
@@ -1905,12 +2067,29 @@ impl<'a> Translator<'a> {
         let races = (self.data_race && self.forks)
             .then(|| self.race_shared(race_leaves, main_span, &mut decls, &mut modifies));
         self.memory_decls(main_span, &mut decls, &mut modifies);
-        for name in &self.bitwise_fns {
-            let arg = |n: Option<&str>| b::FunArg {
-                name: n.map(|n| ident(n, main_span)),
-                ty: int_map_type(0, main_span),
+        let arg = |n: Option<&str>| b::FunArg {
+            name: n.map(|n| ident(n, main_span)),
+            ty: int_map_type(0, main_span),
+            span: main_span,
+        };
+        if self.unspecified_used {
+            decls.push(b::Decl::Function(b::FunctionDecl {
+                attrs: vec![b::Attribute {
+                    name: ident("overapproximation", main_span),
+                    args: vec![b::AttrArg::Str(
+                        "unspecified value of a union member".into(),
+                    )],
+                    span: main_span,
+                }],
+                name: ident(mem::UNSPECIFIED, main_span),
+                type_params: Vec::new(),
+                params: vec![arg(Some("x"))],
+                result: arg(None),
+                body: None,
                 span: main_span,
-            };
+            }));
+        }
+        for name in &self.bitwise_fns {
             decls.push(b::Decl::Function(b::FunctionDecl {
                 attrs: vec![b::Attribute {
                     name: ident("overapproximation", main_span),
@@ -2125,7 +2304,10 @@ impl<'a> Translator<'a> {
         if in_mem && ini.is_none() {
             return Ok(());
         }
-        let cells = self.aggregate_cells(&ty, ini, span)?;
+        let (cells, aggs) = self.aggregate_cells(&ty, ini, span)?;
+        if !aggs.is_empty() {
+            return unsupported("non-constant global initialiser", span);
+        }
         for (cell, e) in cells {
             let v = match (&cell.ty, e) {
                 (_, None) if in_mem => continue,
@@ -2157,20 +2339,74 @@ impl<'a> Translator<'a> {
         ty: &CType,
         ini: Option<&'a Node<c::Initializer>>,
         span: Span,
-    ) -> R<Vec<(Cell, Option<&'a Node<c::Expression>>)>> {
+    ) -> R<(
+        Vec<(Cell, Option<&'a Node<c::Expression>>)>,
+        Vec<(Cell, &'a Node<c::Expression>)>,
+    )> {
         let mut all = Vec::new();
         self.cells(ty, ("", &[], 0), span, &mut all)?;
         let mut given: BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>> = BTreeMap::new();
-        if let Some(ini) = ini {
-            self.fill(ty, String::new(), Vec::new(), ini, &mut given, span)?;
-        }
-        Ok(all
+        let saved = std::mem::take(&mut self.agg_given);
+        let filled = match ini {
+            Some(ini) => self.fill(ty, String::new(), Vec::new(), ini, &mut given, span),
+            None => Ok(()),
+        };
+        let aggs = filled.and_then(|()| self.agg_inits(&all, span));
+        self.agg_given = saved;
+        let aggs = aggs?;
+        let cells: Vec<_> = all
             .into_iter()
             .map(|c| {
                 let e = given.get(&(c.path.clone(), c.idx.clone())).copied();
                 (c, e)
             })
-            .collect())
+            .collect();
+        Ok((Self::union_init_cells(cells, span)?, aggs))
+    }
+
+    /// The cells an initialisation writes in its unions: of a union that is initialised, those of
+    /// the member initialised (the others follow it, `union_sync`); of a union that is not, those
+    /// of every member, zero (C11 6.7.9p10: the first member and the padding are zero bits, so
+    /// every member is zero).
+    #[allow(clippy::type_complexity)]
+    fn union_init_cells(
+        cells: Vec<(Cell, Option<&'a Node<c::Expression>>)>,
+        span: Span,
+    ) -> R<Vec<(Cell, Option<&'a Node<c::Expression>>)>> {
+        let mut active: BTreeMap<(String, Vec<u64>), String> = BTreeMap::new();
+        for (c, e) in &cells {
+            if e.is_none() {
+                continue;
+            }
+            for u in &c.unions {
+                let key = (u.at.path.clone(), u.at.idx.clone());
+                match active.get(&key) {
+                    Some(m) if *m != u.member => {
+                        return unsupported("initialisation of two members of a union", span);
+                    }
+                    Some(_) => {}
+                    None => {
+                        active.insert(key, u.member.clone());
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (mut c, e) in cells {
+            let mut keep = true;
+            c.unions.retain(|u| {
+                match active.get(&(u.at.path.clone(), u.at.idx.clone())) {
+                    Some(m) if *m != u.member => keep = false,
+                    Some(_) => return true,
+                    None => {}
+                }
+                false
+            });
+            if keep {
+                out.push((c, e));
+            }
+        }
+        Ok(out)
     }
 
     /// Number of elements of an aggregate (array length or number of fields).
@@ -2251,6 +2487,57 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
+    /// `e` is a value of the struct type `ty` (which then initialises a whole member, C11
+    /// 6.7.9p13), found by translating it aside.
+    fn is_struct_value(&mut self, e: &'a Node<c::Expression>, ty: &CType) -> bool {
+        if !matches!(ty, CType::Struct(_))
+            || matches!(
+                e.node,
+                c::Expression::Constant(_) | c::Expression::StringLiteral(_)
+            )
+        {
+            return false;
+        }
+        let saved = std::mem::take(&mut self.agg_given);
+        let mut scratch = Vec::new();
+        let r = self.expr(e, &mut scratch);
+        self.agg_given = saved;
+        r.is_ok_and(|v| v.ty == *ty)
+    }
+
+    /// The sub-aggregates of `cells` initialised by a struct value (`agg_given`, taken), as
+    /// cells of the aggregate.
+    fn agg_inits(&mut self, cells: &[Cell], span: Span) -> R<Vec<(Cell, &'a Node<c::Expression>)>> {
+        let mut out = Vec::new();
+        for (path, idx, ty, e) in std::mem::take(&mut self.agg_given) {
+            let prefix = format!("{path}.");
+            let under: Vec<&Cell> = cells
+                .iter()
+                .filter(|c| c.path.starts_with(&prefix) && c.idx.starts_with(&idx))
+                .collect();
+            let Some(off) = under.iter().map(|c| c.off).min() else {
+                return unsupported("initialisation of an empty struct", span);
+            };
+            let in_union = under.iter().any(|c| {
+                c.unions
+                    .iter()
+                    .any(|u| u.at.path.len() < path.len() || u.at.idx.len() < idx.len())
+            });
+            if in_union {
+                return unsupported("initialisation of a union member by a struct value", span);
+            }
+            let cell = Cell {
+                path,
+                idx,
+                off,
+                ty,
+                unions: Vec::new(),
+            };
+            out.push((cell, e));
+        }
+        Ok(out)
+    }
+
     /// Initialises the aggregate `ty` at `path`/`idx` from `items[*pos..]` (C11 6.7.9: a braced
     /// list, or with `braced == false` the items a sub-aggregate takes when its braces are elided).
     #[allow(clippy::too_many_arguments)]
@@ -2310,11 +2597,19 @@ impl<'a> Translator<'a> {
                     given.insert((p, ix), e);
                     *pos += 1;
                 }
+                c::Initializer::Expression(e) if self.is_struct_value(e, &ety) => {
+                    self.agg_given.push((p, ix, ety, e));
+                    *pos += 1;
+                }
                 c::Initializer::Expression(_) => {
                     self.fill_list(&ety, &p, &ix, items, pos, given, false, span)?;
                 }
             }
             k += 1;
+            if matches!(ty, CType::Struct(tag) if is_union(tag)) {
+                // one member of a union is initialised
+                k = n;
+            }
         }
         Ok(())
     }
@@ -2424,6 +2719,20 @@ impl<'a> Translator<'a> {
                             span,
                         );
                     }
+                } else if let Some(e) = e
+                    .as_ref()
+                    .filter(|_| matches!(self.f.ret, Some(CType::Struct(_))))
+                {
+                    let rt = self.f.ret.clone().unwrap_or(CType::Void);
+                    let src = self.struct_source(e, &rt, span, out)?;
+                    let res = Place::Var(LVal {
+                        base: "#res".into(),
+                        path: String::new(),
+                        indices: Vec::new(),
+                        ty: rt,
+                        unions: Vec::new(),
+                    });
+                    self.copy_place(&res, &src, span, out)?;
                 } else if let Some(e) = e {
                     let v = self.expr(e, out)?;
                     if let Some(rt) = self.f.ret.clone() {
@@ -2433,6 +2742,7 @@ impl<'a> Translator<'a> {
                             path: String::new(),
                             indices: Vec::new(),
                             ty: rt,
+                            unions: Vec::new(),
                         });
                         self.store_place(&res, val, span, out)?;
                     }
@@ -2711,6 +3021,7 @@ impl<'a> Translator<'a> {
                     off: int(0, span),
                     ty: ty.clone(),
                     safe: true,
+                    unions: Vec::new(),
                 }
             } else {
                 self.f.counter += 1;
@@ -2737,6 +3048,7 @@ impl<'a> Translator<'a> {
                     path: String::new(),
                     indices: Vec::new(),
                     ty: ty.clone(),
+                    unions: Vec::new(),
                 })
             };
             let Some(ini) = ini else { continue };
@@ -2750,28 +3062,45 @@ impl<'a> Translator<'a> {
                     if !matches!(ty, CType::Struct(_)) {
                         return unsupported(format!("initialisation of {}", ty.describe()), span);
                     }
-                    let src = self.lvalue(e, out)?;
-                    if *src.ty() != ty {
-                        return unsupported("initialisation by a different struct type", span);
-                    }
+                    let src = self.struct_source(e, &ty, span, out)?;
                     self.copy_place(&root, &src, span, out)?;
                 }
                 (c::Initializer::List(_), _) => {
-                    let cells = self.aggregate_cells(&ty, Some(ini), span)?;
-                    for (cell, e) in cells {
-                        let val = match (e, &cell.ty) {
-                            (None, CType::Int(_)) => SVal::Int(int(0, span)),
-                            (None, _) => SVal::Ptr(int(0, span), int(0, span)),
-                            (Some(e), t) => {
-                                let v = self.expr(e, out)?;
-                                self.scalar_value(v, &t.clone(), span)?
-                            }
-                        };
-                        let place = self.cell_place(&root, &cell, span);
-                        self.store_place(&place, val, span, out)?;
-                    }
+                    let (cells, aggs) = self.aggregate_cells(&ty, Some(ini), span)?;
+                    self.store_cells(&root, cells, aggs, span, out)?;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Writes the cells of an initialisation at `root` (`None`: zero), then the
+    /// sub-aggregates initialised by a struct value.
+    #[allow(clippy::type_complexity)]
+    fn store_cells(
+        &mut self,
+        root: &Place,
+        cells: Vec<(Cell, Option<&'a Node<c::Expression>>)>,
+        aggs: Vec<(Cell, &'a Node<c::Expression>)>,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        for (cell, e) in cells {
+            let val = match (e, &cell.ty) {
+                (None, CType::Int(_)) => SVal::Int(int(0, span)),
+                (None, _) => SVal::Ptr(int(0, span), int(0, span)),
+                (Some(e), t) => {
+                    let v = self.expr(e, out)?;
+                    self.scalar_value(v, &t.clone(), span)?
+                }
+            };
+            let place = self.cell_place(root, &cell, span);
+            self.store_place(&place, val, span, out)?;
+        }
+        for (cell, e) in aggs {
+            let dst = self.cell_place(root, &cell, span);
+            let src = self.struct_source(e, &cell.ty, span, out)?;
+            self.copy_place(&dst, &src, span, out)?;
         }
         Ok(())
     }
@@ -2791,6 +3120,7 @@ impl<'a> Translator<'a> {
             V::Bool(c) => return Ok(ite(c.clone(), int(1, span), int(0, span), span)),
             V::Int(e) => e.clone(),
             V::Ptr(..) => return unsupported("conversion of a pointer to an integer", span),
+            V::Agg(_) => return unsupported("conversion of a struct to an integer", span),
         };
         if let Some(x) = as_lit(&e) {
             return Ok(lit(&ints::convert(&x, to, self.arch), span));
@@ -2996,6 +3326,19 @@ impl<'a> Translator<'a> {
                         out.push(if_(c, tb, eb, span));
                         Ok(TV::int(var(&tmp, span), ct))
                     }
+                    (CType::Struct(x), CType::Struct(y)) if x == y => {
+                        let r = self.temp_agg(&t.ty, span)?;
+                        let dst = Place::Var(r.clone());
+                        let ts = self.agg_place(t.clone(), span)?;
+                        self.copy_place(&dst, &ts, span, &mut tb)?;
+                        let fs = self.agg_place(f.clone(), span)?;
+                        self.copy_place(&dst, &fs, span, &mut eb)?;
+                        out.push(if_(c, tb, eb, span));
+                        Ok(TV {
+                            v: V::Agg(r),
+                            ty: t.ty,
+                        })
+                    }
                     (CType::Ptr(_) | CType::Array(..) | CType::Fn(_), _)
                     | (_, CType::Ptr(_) | CType::Array(..) | CType::Fn(_)) => {
                         let t = self.decay(t, span)?;
@@ -3082,6 +3425,7 @@ impl<'a> Translator<'a> {
                     path: String::new(),
                     indices: Vec::new(),
                     ty,
+                    unions: Vec::new(),
                 }))
             }
             Some(Binding::Mem { base, ty }) => Ok(Place::Mem {
@@ -3089,6 +3433,7 @@ impl<'a> Translator<'a> {
                 off: int(0, span),
                 ty,
                 safe: true,
+                unions: Vec::new(),
             }),
             Some(Binding::Global(key)) => {
                 let Some(g) = self.globals.get(&key) else {
@@ -3108,6 +3453,7 @@ impl<'a> Translator<'a> {
                         off: int(0, span),
                         ty,
                         safe: true,
+                        unions: Vec::new(),
                     }
                 } else {
                     Place::Var(LVal {
@@ -3115,6 +3461,7 @@ impl<'a> Translator<'a> {
                         path: String::new(),
                         indices: Vec::new(),
                         ty,
+                        unions: Vec::new(),
                     })
                 })
             }
@@ -3155,7 +3502,15 @@ impl<'a> Translator<'a> {
                     return unsupported(format!("member access on {}", base.ty().describe()), span);
                 };
                 let f = &m.node.identifier.node.name;
+                let union = is_union(&tag);
+                if union && self.data_race {
+                    // a write also writes the other members: not instrumented for data races
+                    return unsupported("union in a program checked for data races", span);
+                }
                 let (foff, fty) = match &base {
+                    Place::Var(_) if union || !base.unions().is_empty() => {
+                        self.field_offset(&tag, f, span)?
+                    }
                     Place::Var(_) => {
                         let fields = self.struct_fields(&tag, span)?;
                         let Some((_, fty)) = fields.iter().find(|(n, _)| n == f) else {
@@ -3168,21 +3523,42 @@ impl<'a> Translator<'a> {
                     }
                     Place::Mem { .. } => self.field_offset(&tag, f, span)?,
                 };
-                Ok(match base {
+                let in_union = union.then(|| {
+                    let mut root = base.clone();
+                    root.unions_mut().clear();
+                    InUnion {
+                        root: Box::new(root),
+                        tag: tag.clone(),
+                        member: f.clone(),
+                        off: Some(0),
+                    }
+                });
+                if union && matches!(base, Place::Mem { .. }) {
+                    self.check_mem_unions(&CType::Struct(tag.clone()), span)?;
+                }
+                let mut place = match base {
                     Place::Var(mut lv) => {
                         lv.path = format!("{}.{f}", lv.path);
                         lv.ty = fty;
                         Place::Var(lv)
                     }
                     Place::Mem {
-                        base, off, safe, ..
+                        base,
+                        off,
+                        safe,
+                        unions,
+                        ..
                     } => Place::Mem {
                         base,
                         off: arith(BinOp::Add, off, lit(&BigInt::from(foff), span), span),
                         ty: fty,
                         safe,
+                        unions,
                     },
-                })
+                };
+                place.shift_unions(Some(foff));
+                place.unions_mut().extend(in_union);
+                Ok(place)
             }
             c::Expression::CompoundLiteral(cl) => self.compound_literal(&cl.node, span, out),
             _ => unsupported("assignment to this kind of expression", span),
@@ -3226,43 +3602,56 @@ impl<'a> Translator<'a> {
             off: int(0, span),
             ty: ty.clone(),
             safe: true,
+            unions: Vec::new(),
         };
         let mut cells = Vec::new();
         self.cells(&ty, ("", &[], 0), span, &mut cells)?;
         let mut given: BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>> = BTreeMap::new();
+        let saved = std::mem::take(&mut self.agg_given);
+        let r = self.compound_items(cl, &ty, &mut given, span);
+        let aggs = r.and_then(|()| self.agg_inits(&cells, span));
+        self.agg_given = saved;
+        let aggs = aggs?;
+        let cells = cells
+            .into_iter()
+            .map(|c| {
+                let e = given.get(&(c.path.clone(), c.idx.clone())).copied();
+                (c, e)
+            })
+            .collect();
+        let cells = Self::union_init_cells(cells, span)?;
+        self.store_cells(&root, cells, aggs, span, out)?;
+        Ok(root)
+    }
+
+    fn compound_items(
+        &mut self,
+        cl: &'a c::CompoundLiteral,
+        ty: &CType,
+        given: &mut BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>>,
+        span: Span,
+    ) -> R<()> {
         let items = &cl.initializer_list;
         if ty.is_scalar() {
             match items.as_slice() {
                 [one] if one.node.designation.is_empty() => self.fill(
-                    &ty,
+                    ty,
                     String::new(),
                     Vec::new(),
                     &one.node.initializer,
-                    &mut given,
+                    given,
                     span,
                 )?,
                 _ => return unsupported("initialiser list of a scalar", span),
             }
         } else {
             let mut pos = 0;
-            self.fill_list(&ty, "", &[], items, &mut pos, &mut given, true, span)?;
+            self.fill_list(ty, "", &[], items, &mut pos, given, true, span)?;
             if pos < items.len() {
                 return unsupported("initialiser beyond the aggregate's size", span);
             }
         }
-        for cell in cells {
-            let val = match (given.get(&(cell.path.clone(), cell.idx.clone())), &cell.ty) {
-                (None, CType::Int(_)) => SVal::Int(int(0, span)),
-                (None, _) => SVal::Ptr(int(0, span), int(0, span)),
-                (Some(e), t) => {
-                    let v = self.expr(e, out)?;
-                    self.scalar_value(v, &t.clone(), span)?
-                }
-            };
-            let place = self.cell_place(&root, &cell, span);
-            self.store_place(&place, val, span, out)?;
-        }
-        Ok(root)
+        Ok(())
     }
 
     /// `target = e` for a struct `e` that is an lvalue of the same type.
@@ -3276,10 +3665,7 @@ impl<'a> Translator<'a> {
         if !matches!(target.ty(), CType::Struct(_)) {
             return unsupported(format!("assignment to {}", target.ty().describe()), span);
         }
-        let src = self.lvalue(e, out)?;
-        if src.ty() != target.ty() {
-            return unsupported("assignment between different struct types", span);
-        }
+        let src = self.struct_source(e, &target.ty().clone(), span, out)?;
         self.copy_place(target, &src, span, out)
     }
 
@@ -3338,6 +3724,10 @@ impl<'a> Translator<'a> {
                     }
                 }
                 match self.lvalue(&u.operand, out)? {
+                    p if !p.unions().is_empty() => {
+                        // a write through the pointer would not write the other members
+                        unsupported("address of a union member", span)
+                    }
                     Place::Mem { base, off, ty, .. } => Ok(TV::ptr(base, off, ty)),
                     Place::Var(lv) => match self.var_keys.get(&lv.base) {
                         Some(key) => needs_memory(&key.clone(), span),
@@ -3515,16 +3905,21 @@ impl<'a> Translator<'a> {
                         span,
                     ));
                 }
+                let shift = self.union_shift(&lv.unions, &elem, &ie, span)?;
                 lv.indices.push(ie);
                 lv.ty = *elem;
-                Ok(Place::Var(lv))
+                let mut p = Place::Var(lv);
+                p.shift_unions(shift);
+                Ok(p)
             }
             Ok(Place::Mem {
                 base,
                 off,
                 ty: CType::Array(elem, n),
                 safe,
+                unions,
             }) => {
+                let shift = self.union_shift(&unions, &elem, &ie, span)?;
                 let in_bounds =
                     as_lit(&ie).is_some_and(|v| v >= BigInt::zero() && v < BigInt::from(n));
                 let TV {
@@ -3533,12 +3928,15 @@ impl<'a> Translator<'a> {
                 else {
                     return unsupported("indexing", span);
                 };
-                Ok(Place::Mem {
+                let mut p = Place::Mem {
                     base: b,
                     off: o,
                     ty: *elem,
                     safe: safe && in_bounds,
-                })
+                    unions,
+                };
+                p.shift_unions(shift);
+                Ok(p)
             }
             Ok(p) => unsupported(format!("indexing of {}", p.ty().describe()), span),
             Err(ptr) => {
@@ -3553,6 +3951,24 @@ impl<'a> Translator<'a> {
                 self.deref(p, span)
             }
         }
+    }
+
+    /// How far element `i` of an array of `elem` is into the array, for the offsets of the
+    /// unions of an lvalue (`None`: not a constant; nothing computed outside a union).
+    fn union_shift(
+        &self,
+        unions: &[InUnion],
+        elem: &CType,
+        i: &b::Expr,
+        span: Span,
+    ) -> R<Option<u64>> {
+        if unions.is_empty() {
+            return Ok(Some(0));
+        }
+        let size = self.size_of(elem, span)?;
+        Ok(as_lit(i)
+            .and_then(|k| k.to_u64())
+            .and_then(|k| k.checked_mul(size)))
     }
 
     /// The operand of `[]` that is an array (`Ok`: its place) or a pointer (`Err`: its value);
@@ -3828,6 +4244,7 @@ impl<'a> Translator<'a> {
                     V::Int(e) => V::Int(wrap(e)),
                     V::Bool(e) => V::Bool(wrap(e)),
                     V::Ptr(b, o) => V::Ptr(wrap(b), wrap(o)),
+                    V::Agg(_) => return unsupported("`\\old` of a struct", span),
                 },
                 ty: v.ty,
             });
@@ -3932,6 +4349,22 @@ impl<'a> Translator<'a> {
             }
             let mut args = Vec::new();
             for (v, (_, pt, _)) in vals.iter().zip(&info.params) {
+                if let CType::Struct(_) = pt {
+                    if v.ty != *pt {
+                        return unsupported(
+                            format!("argument of type {} to `{name}`", v.ty.describe()),
+                            span,
+                        );
+                    }
+                    // passed by value: a copy, whose leaves are the arguments
+                    let src = self.agg_place(v.clone(), span)?;
+                    let copy = self.temp_agg(pt, span)?;
+                    self.copy_place(&Place::Var(copy.clone()), &src, span, out)?;
+                    for (path, _) in self.leaves(pt, span)? {
+                        args.push(Some(var(&format!("{}{path}", copy.base), span)));
+                    }
+                    continue;
+                }
                 if !pt.is_scalar() {
                     return unsupported(format!("parameter of type {}", pt.describe()), span);
                 }
@@ -3958,6 +4391,21 @@ impl<'a> Translator<'a> {
                     )
                 }
                 CType::Void => (Vec::new(), TV::void(span)),
+                t @ CType::Struct(_) => {
+                    let r = self.temp_agg(t, span)?;
+                    let outs = self
+                        .leaves(t, span)?
+                        .into_iter()
+                        .map(|(path, _)| ident(&format!("{}{path}", r.base), span))
+                        .collect();
+                    (
+                        outs,
+                        TV {
+                            v: V::Agg(r),
+                            ty: t.clone(),
+                        },
+                    )
+                }
                 other => {
                     return unsupported(format!("function returning {}", other.describe()), span);
                 }
@@ -4271,6 +4719,7 @@ impl<'a> Translator<'a> {
                             path: String::new(),
                             indices: Vec::new(),
                             ty: rt,
+                            unions: Vec::new(),
                         });
                         self.store_place(&res, val, span, out)
                     })();

@@ -24,7 +24,11 @@
 //! conversion but the null pointer constant (and a function pointer to an integer, an
 //! over-approximation), is unsupported.
 //! Values written are always in the range of their type, so a read assumes that range (which also
-//! gives indeterminate values their type's range).
+//! gives indeterminate values their type's range). A union in memory keeps the invariant: a
+//! member's cell is read at its type because the address of a member is not translated (every
+//! write of a member goes through the union, and `union_sync` writes the other members' cells at
+//! their types), and a union with two members of different types at one offset in one map is not
+//! translated (`check_mem_unions`).
 //!
 //! Under `valid-memsafety` a ghost global `#heap_live` counts the live heap objects (+1 per heap
 //! allocation, -1 per `free`/`realloc` of a non-null pointer, which the free check has shown to be a
@@ -47,6 +51,9 @@ pub(super) use super::Place;
 pub(super) const VALID: &str = "#valid";
 pub(super) const LENGTH: &str = "#length";
 pub(super) const MEM_INT: &str = "#memory_int";
+/// The `{:overapproximation}` function giving the unspecified value of a union member that
+/// another member's write changed (`Translator::union_sync`).
+pub(super) const UNSPECIFIED: &str = "~unspecified";
 pub(super) const MEM_BASE: &str = "#memory_$Pointer$.base";
 pub(super) const MEM_OFF: &str = "#memory_$Pointer$.offset";
 /// The race map of memory cells (`super::super::race`).
@@ -142,6 +149,31 @@ impl Place {
             Place::Mem { ty, .. } => ty,
         }
     }
+
+    pub(super) fn unions(&self) -> &[InUnion] {
+        match self {
+            Place::Var(lv) => &lv.unions,
+            Place::Mem { unions, .. } => unions,
+        }
+    }
+
+    pub(super) fn unions_mut(&mut self) -> &mut Vec<InUnion> {
+        match self {
+            Place::Var(lv) => &mut lv.unions,
+            Place::Mem { unions, .. } => unions,
+        }
+    }
+
+    /// The place moved `by` bytes further into the object (`None`: not a constant): the offsets in
+    /// its unions follow.
+    pub(super) fn shift_unions(&mut self, by: Option<u64>) {
+        for u in self.unions_mut() {
+            u.off = match (u.off, by) {
+                (Some(a), Some(b)) => Some(a + b),
+                _ => None,
+            };
+        }
+    }
 }
 
 impl<'a> Translator<'a> {
@@ -176,7 +208,12 @@ impl<'a> Translator<'a> {
                 let (mut off, mut al) = (0u64, 1u64);
                 for (_, fty) in self.struct_fields(tag, span)? {
                     let (s, a) = self.size_align(&fty, span)?;
-                    off = align_up(off, a) + s;
+                    // a union's members all start at offset 0
+                    off = if is_union(tag) {
+                        off.max(s)
+                    } else {
+                        align_up(off, a) + s
+                    };
                     al = al.max(a);
                 }
                 Ok((align_up(off, al), al))
@@ -190,7 +227,7 @@ impl<'a> Translator<'a> {
         let mut off = 0u64;
         for (name, fty) in self.struct_fields(tag, span)? {
             let (s, a) = self.size_align(&fty, span)?;
-            off = align_up(off, a);
+            off = if is_union(tag) { 0 } else { align_up(off, a) };
             if name == f {
                 if let CType::Other(w) = &fty {
                     return unsupported(format!("struct member of type {w}"), span);
@@ -340,6 +377,10 @@ impl<'a> Translator<'a> {
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<TV> {
+        if matches!(p.ty(), CType::Array(..)) && !p.unions().is_empty() {
+            // its pointer would write the union without the other members
+            return unsupported("array in a union used as a value", span);
+        }
         match p {
             Place::Var(lv) => Ok(match &lv.ty {
                 CType::Ptr(pt) => TV::ptr(
@@ -347,6 +388,10 @@ impl<'a> Translator<'a> {
                     lv.leaf_read(".offset", span),
                     (**pt).clone(),
                 ),
+                CType::Struct(_) => TV {
+                    v: V::Agg(lv.clone()),
+                    ty: lv.ty.clone(),
+                },
                 t => TV {
                     v: V::Int(lv.read(span)),
                     ty: t.clone(),
@@ -357,6 +402,7 @@ impl<'a> Translator<'a> {
                 off,
                 ty,
                 safe,
+                ..
             } => match ty {
                 CType::Int(t) => {
                     if checked && !safe {
@@ -389,7 +435,8 @@ impl<'a> Translator<'a> {
         }
     }
 
-    /// Writes a scalar to a place (with the access check for memory).
+    /// Writes a scalar to a place (with the access check for memory), and the other members of
+    /// the unions it is in (`union_sync`).
     pub(super) fn store_place(
         &mut self,
         p: &Place,
@@ -397,6 +444,66 @@ impl<'a> Translator<'a> {
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<()> {
+        if p.unions().is_empty() {
+            return self.store_scalar(p, val, span, out);
+        }
+        // the write could change what the place's addresses and indices read
+        let mut pinned = HashMap::new();
+        let p = self.pin_place(p, &mut pinned, span, out);
+        self.store_scalar(&p, val, span, out)?;
+        self.union_sync(&p, span, out)
+    }
+
+    /// The place with its addresses and indices in temporaries (the same expression in the same
+    /// one), its unions' too.
+    fn pin_place(
+        &mut self,
+        p: &Place,
+        pinned: &mut HashMap<String, String>,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> Place {
+        let in_mem = matches!(p, Place::Mem { .. });
+        let mut pin = |this: &mut Self, e: &b::Expr| {
+            // a write to memory changes no Boogie variable
+            if as_lit(e).is_some() || (in_mem && matches!(e.kind, b::ExprKind::Var(_))) {
+                return e.clone();
+            }
+            let key = format!("{e:?}");
+            let t = match pinned.get(&key) {
+                Some(t) => t.clone(),
+                None => {
+                    let t = this.temp(span);
+                    out.push(assign_var(&t, e.clone(), span));
+                    pinned.insert(key, t.clone());
+                    t
+                }
+            };
+            var(&t, span)
+        };
+        let mut q = p.clone();
+        match &mut q {
+            Place::Var(lv) => {
+                for i in &mut lv.indices {
+                    *i = pin(self, i);
+                }
+            }
+            Place::Mem { base, off, .. } => {
+                *base = pin(self, base);
+                *off = pin(self, off);
+            }
+        }
+        let mut unions = Vec::new();
+        for u in p.unions() {
+            let mut u = u.clone();
+            u.root = Box::new(self.pin_place(&u.root, pinned, span, out));
+            unions.push(u);
+        }
+        *q.unions_mut() = unions;
+        q
+    }
+
+    fn store_scalar(&mut self, p: &Place, val: SVal, span: Span, out: &mut Vec<b::Stmt>) -> R<()> {
         match (p, val) {
             (Place::Var(lv), SVal::Int(e)) => {
                 out.push(assign(lhs(&lv.name(), lv.indices.clone(), span), e, span));
@@ -420,6 +527,7 @@ impl<'a> Translator<'a> {
                     off,
                     ty,
                     safe,
+                    ..
                 },
                 v,
             ) => {
@@ -511,6 +619,7 @@ impl<'a> Translator<'a> {
         };
         match &tv.v {
             V::Ptr(b, o) => Ok(TV::ptr(b.clone(), o.clone(), (**elem).clone())),
+            V::Agg(_) => unsupported("array that decays to a pointer", span),
             V::Int(e) | V::Bool(e) => {
                 let mut root = e;
                 while let b::ExprKind::Select(m, _) = &root.kind {
@@ -705,6 +814,7 @@ impl<'a> Translator<'a> {
                 off: o.clone(),
                 ty: t.clone(),
                 safe: false,
+                unions: Vec::new(),
             }),
         }
     }
@@ -1014,7 +1124,7 @@ impl<'a> Translator<'a> {
 
     /// The place of a cell of the aggregate at `root`.
     pub(super) fn cell_place(&self, root: &Place, c: &Cell, span: Span) -> Place {
-        match root {
+        let mut p = match root {
             Place::Var(lv) => {
                 let mut indices = lv.indices.clone();
                 indices.extend(c.idx.iter().map(|i| lit(&BigInt::from(*i), span)));
@@ -1023,10 +1133,15 @@ impl<'a> Translator<'a> {
                     path: format!("{}{}", lv.path, c.path),
                     indices,
                     ty: c.ty.clone(),
+                    unions: lv.unions.clone(),
                 })
             }
             Place::Mem {
-                base, off, safe, ..
+                base,
+                off,
+                safe,
+                unions,
+                ..
             } => Place::Mem {
                 base: base.clone(),
                 off: arith(
@@ -1037,7 +1152,155 @@ impl<'a> Translator<'a> {
                 ),
                 ty: c.ty.clone(),
                 safe: *safe,
+                unions: unions.clone(),
             },
+        };
+        p.shift_unions(Some(c.off));
+        for cu in &c.unions {
+            let mut at = self.cell_place(root, &cu.at, span);
+            at.unions_mut().clear();
+            let CType::Struct(tag) = &cu.at.ty else {
+                continue;
+            };
+            p.unions_mut().push(InUnion {
+                root: Box::new(at),
+                tag: tag.clone(),
+                member: cu.member.clone(),
+                off: Some(cu.off),
+            });
+        }
+        p
+    }
+
+    /// After a write to the scalar place `p` (see `store_place`), the other members of each union
+    /// `p` is in. A union holds one value at a time (Ultimate's model): a scalar of another
+    /// member at the same offset with the same type is the same value; one whose bytes overlap
+    /// the bytes written, or lie outside the member written (C11 6.2.6.1p7: unspecified), gets an
+    /// unspecified value (an `{:overapproximation}`: a counterexample through it is not reported,
+    /// as the actual bytes are the implementation's); the others are unchanged. In memory a
+    /// scalar of another member at the same offset with the same type is the same cell (a union
+    /// in memory has no two scalars of different types at one offset in one map, see
+    /// `check_mem_unions`).
+    pub(super) fn union_sync(&mut self, p: &Place, span: Span, out: &mut Vec<b::Stmt>) -> R<()> {
+        let wty = p.ty().clone();
+        let wsize = self.size_align(&wty, span)?.0;
+        let mut value = None;
+        for u in p.unions().to_vec() {
+            let fields = self.struct_fields(&u.tag, span)?;
+            let Some((_, mty)) = fields.iter().find(|(n, _)| *n == u.member) else {
+                return unsupported(format!("unknown union member `{}`", u.member), span);
+            };
+            let msize = self.size_align(mty, span)?.0;
+            for (f, fty) in &fields {
+                if *f == u.member {
+                    continue;
+                }
+                let mut cells = Vec::new();
+                self.cells(fty, (&format!(".{f}"), &[], 0), span, &mut cells)?;
+                for mut c in cells {
+                    c.unions.clear();
+                    let csize = self.size_align(&c.ty, span)?.0;
+                    let mut target = self.cell_place(&u.root, &c, span);
+                    if let Place::Mem { safe, .. } = &mut target {
+                        // the bytes of the union the write did not check may lie beyond a
+                        // too small allocation: only the bytes written are checked
+                        *safe = true;
+                    }
+                    let same = u.off == Some(c.off) && c.ty == wty;
+                    let overlap = u.off.is_none_or(|o| c.off < o + wsize && o < c.off + csize);
+                    if same {
+                        if matches!(target, Place::Var(_)) {
+                            if value.is_none() {
+                                let v = self.read_place(p, false, span, out)?;
+                                value = Some(self.scalar_value(v, &wty, span)?);
+                            }
+                            if let Some(v) = value.clone() {
+                                self.store_scalar(&target, v, span, out)?;
+                            }
+                        }
+                    } else if overlap || c.off + csize > msize {
+                        if matches!(target, Place::Mem { .. }) && u.off == Some(c.off) {
+                            let kind = |t: &CType| matches!(t, CType::Ptr(_));
+                            if kind(&c.ty) == kind(&wty) {
+                                return unsupported(
+                                    "union in memory with members of different types at one offset",
+                                    span,
+                                );
+                            }
+                        }
+                        let v = self.unspecified(&c.ty, span, out);
+                        self.store_scalar(&target, v, span, out)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// An unspecified value of the scalar type `t` (an application of the
+    /// `{:overapproximation}` function `~unspecified` to a fresh value).
+    fn unspecified(&mut self, t: &CType, span: Span, out: &mut Vec<b::Stmt>) -> SVal {
+        self.unspecified_used = true;
+        let mut one = |this: &mut Self| {
+            let (x, r) = (this.temp(span), this.temp(span));
+            out.push(havoc(&x, span));
+            out.push(assign_var(
+                &r,
+                ex(
+                    b::ExprKind::Call(ident(UNSPECIFIED, span), vec![var(&x, span)]),
+                    span,
+                ),
+                span,
+            ));
+            r
+        };
+        match t {
+            CType::Int(it) => {
+                let r = one(self);
+                out.push(assume(self.in_range(var(&r, span), *it, span), span));
+                SVal::Int(var(&r, span))
+            }
+            _ => {
+                let (b, o) = (one(self), one(self));
+                SVal::Ptr(var(&b, span), var(&o, span))
+            }
+        }
+    }
+
+    /// A union in memory must not have two scalars of different types at one offset in one
+    /// map (the memory-model invariant: a cell is read at the type it was written with).
+    pub(super) fn check_mem_unions(&self, ty: &CType, span: Span) -> R<()> {
+        match ty {
+            CType::Array(e, _) => self.check_mem_unions(e, span),
+            CType::Struct(tag) => {
+                let fields = self.struct_fields(tag, span)?;
+                let mut seen: BTreeMap<(u64, bool), (CType, String)> = BTreeMap::new();
+                for (f, fty) in &fields {
+                    self.check_mem_unions(fty, span)?;
+                    if !is_union(tag) {
+                        continue;
+                    }
+                    let mut cells = Vec::new();
+                    self.cells(fty, ("", &[], 0), span, &mut cells)?;
+                    for c in cells {
+                        let key = (c.off, matches!(c.ty, CType::Ptr(_)));
+                        match seen.get(&key) {
+                            Some((t, m)) if *t != c.ty && m != f => {
+                                return unsupported(
+                                    "union in memory with members of different types at one offset",
+                                    span,
+                                );
+                            }
+                            Some(_) => {}
+                            None => {
+                                seen.insert(key, (c.ty.clone(), f.clone()));
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            }
+            _ => Ok(()),
         }
     }
 
@@ -1050,7 +1313,9 @@ impl<'a> Translator<'a> {
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<()> {
-        if let (Place::Var(d), Place::Var(s)) = (dst, src) {
+        if let (Place::Var(d), Place::Var(s)) = (dst, src)
+            && d.unions.is_empty()
+        {
             let mut assigns = Vec::new();
             for (path, _) in self.leaves(&d.ty, span)? {
                 let from = LVal {
@@ -1058,6 +1323,7 @@ impl<'a> Translator<'a> {
                     path: format!("{}{path}", s.path),
                     indices: s.indices.clone(),
                     ty: CType::Void,
+                    unions: Vec::new(),
                 };
                 assigns.push((
                     lhs(&format!("{}{path}", d.name()), d.indices.clone(), span),
@@ -1069,9 +1335,14 @@ impl<'a> Translator<'a> {
             out.push(stmt(b::StmtKind::Assign { lhs: l, rhs: r }, span));
             return Ok(());
         }
+        if matches!(dst, Place::Mem { .. }) || matches!(src, Place::Mem { .. }) {
+            self.check_mem_unions(dst.ty(), span)?;
+        }
         let mut cells = Vec::new();
         self.cells(dst.ty(), ("", &[], 0), span, &mut cells)?;
-        for c in cells {
+        for mut c in cells {
+            // every member of a union is copied: none written by another
+            c.unions.clear();
             let from = self.cell_place(src, &c, span);
             let to = self.cell_place(dst, &c, span);
             let v = self.read_place(&from, true, span, out)?;
