@@ -369,7 +369,7 @@ fn function_pointer_translation() {
     );
     assert!(text.contains("call #t~4 := f(2);"), "{text}");
     assert!(text.contains("call #t~4 := g(2);"), "{text}");
-    assert!(text.contains("assert false;"), "{text}");
+    assert!(text.contains("assert {:check \"valid-deref\"} false;"), "{text}");
     let (back, diags) = syntax::parse(&text);
     let back = back.unwrap_or_else(|| panic!("{diags:?}"));
     let (program, diags) = lapidary::ir::check(&back);
