@@ -381,6 +381,15 @@ fn integer_pointer_conversions_translation() {
         ),
         "{text}"
     );
+    // in a program with threads, a shared pointer is read in one atomic step (another thread may
+    // write it between the branches' statements)
+    let src = "#include <pthread.h>\nvoid *g;\nvoid *f(void *a) { g = a; return 0; }\n\
+        int main(void) { pthread_t t; pthread_create(&t, 0, f, 0); int m = (int)g; return m; }\n";
+    let text = translate_with("conv3.c", src, false).expect("translates");
+    assert!(
+        text.contains("atomic {\n    if ((~g.base == 0)) {"),
+        "{text}"
+    );
     // a struct pointer becomes a pointer to its first member; `void *` with character pointers only
     let src = "struct s { int a; long b; };\nchar *name(void *v) { return v; }\n\
         int main(void) { struct s x; int *p = (int *)&x; *p = 1; char *c = name((void *)\"ab\"); return *c; }\n";

@@ -46,7 +46,9 @@
 //! `~ptrToInt(b, o)`, of which only what holds of every object address is assumed (in
 //! `[LOW_ADDR, UINTPTR_MAX]`, hence non-zero, then truncated to the integer type): a proof through
 //! it is sound, a counterexample through it answers UNKNOWN. Converting that address back to a
-//! pointer (pointer → integer → pointer) is therefore not followed either.
+//! pointer (pointer → integer → pointer) is therefore not followed either. In a program with
+//! threads, a conversion that reads a shared pointer (its branches are several statements) is one
+//! atomic step, as the single load it is.
 //!
 //! Checks (assertions, assumptions under `reach_only`): a dereference of `n` bytes at `{b, o}`
 //! needs `#valid[b] && 0 <= o && o + n <= #length[b]` (accesses to a named variable in memory
@@ -102,6 +104,41 @@ pub(super) fn conv_arity(name: &str) -> usize {
 
 /// `uintptr_t` (`unsigned long` in both data models): the integer a pointer's address is.
 pub(super) const UINTPTR: IntTy = IntTy::SIZE_T;
+
+/// The expression reads memory or a global variable (which another thread may write between two
+/// statements): a C global is a Boogie variable named `~…`, the memory model's maps `#…` (but
+/// the bases `#addr~…` of objects, fixed once allocated, and temporaries `#t~…`).
+fn reads_shared(e: &b::Expr) -> bool {
+    let text = crate::syntax::print::expr(e);
+    let mut prev = ' ';
+    for (i, c) in text.char_indices() {
+        let starts = !(prev.is_alphanumeric() || matches!(prev, '_' | '.' | '~' | '#' | '$'));
+        if starts && c == '~' {
+            return true;
+        }
+        if starts && c == '#' {
+            let rest = &text[i..];
+            if !(rest.starts_with("#addr~") || rest.starts_with("#t~") || rest.starts_with("#in~"))
+            {
+                return true;
+            }
+        }
+        prev = c;
+    }
+    false
+}
+
+/// Appends `stmts`, as one atomic step if `atomic`.
+fn atomic_if(atomic: bool, stmts: Vec<b::Stmt>, span: Span, out: &mut Vec<b::Stmt>) {
+    if atomic {
+        out.push(b::Stmt {
+            kind: b::StmtKind::Atomic(stmts),
+            span,
+        });
+    } else {
+        out.extend(stmts);
+    }
+}
 
 /// `a / m` rounded down (`m > 0`).
 fn floor_div(a: &BigInt, m: &BigInt) -> BigInt {
@@ -627,6 +664,12 @@ impl<'a> Translator<'a> {
             )
         };
         let zero = |e: &b::Expr| as_lit(e).is_some_and(|v| v.is_zero());
+        // read once: the branches below are separate statements (another thread may write the
+        // pointer between them), made one atomic step
+        let shared = !self.thread_fns.is_empty() && (reads_shared(&b) || reads_shared(&o));
+        let mut buf = Vec::new();
+        let out_final = out;
+        let out = &mut buf;
         let r = self.temp(span);
         // base 0: the offset is the integer (outside the range of `uintptr_t` only after
         // arithmetic on a pointer to no object, undefined in C: not followed)
@@ -662,6 +705,7 @@ impl<'a> Translator<'a> {
                 }
             }
             out.extend(from_int);
+            atomic_if(shared, buf, span, out_final);
             return Ok(var(&r, span));
         }
         self.conv_fns.insert(PTR_TO_INT);
@@ -686,6 +730,7 @@ impl<'a> Translator<'a> {
             of_object,
             span,
         ));
+        atomic_if(shared, buf, span, out_final);
         Ok(var(&r, span))
     }
 
@@ -705,6 +750,14 @@ impl<'a> Translator<'a> {
             _ => (from.min(self.arch), from.max(self.arch)),
         };
         let u = self.convert_in(tv.to_int(span), &lo, &hi, UINTPTR, span);
+        // read once: the check and the pointer are separate statements
+        let u = if self.thread_fns.is_empty() || !reads_shared(&u) {
+            u
+        } else {
+            let t = self.temp(span);
+            out.push(assign_var(&t, u, span));
+            var(&t, span)
+        };
         let low = lit(&BigInt::from(LOW_ADDR), span);
         match as_lit(&u) {
             Some(v) if v < BigInt::from(LOW_ADDR) => {}
