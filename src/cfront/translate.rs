@@ -467,6 +467,14 @@ pub struct Translator<'a> {
     /// indices, type, expression.
     #[allow(clippy::type_complexity)]
     agg_given: Vec<(String, Vec<u64>, CType, &'a Node<c::Expression>)>,
+    /// The over-approximated integer–pointer conversions used (`mem::PTR_TO_INT`,
+    /// `mem::INT_TO_PTR`), declared as `{:overapproximation}` functions.
+    conv_fns: BTreeSet<&'static str>,
+    /// The first conversion between `void *` and each character type's pointer (not from a fresh
+    /// allocation), and the first between `void *` and another object pointer: both together are
+    /// not translated (see `mem::Translator::ptr_compatible`).
+    void_char: Vec<(IntTy, Span)>,
+    void_other: Option<Span>,
     /// Mutexes used (keys of `globals`).
     used_mutexes: BTreeSet<String>,
     /// Only calls of `reach_error` are checked (SV-COMP's `unreach-call`): other checks (`assert`,
@@ -667,6 +675,9 @@ impl<'a> Translator<'a> {
             bitwise_fns: BTreeSet::new(),
             unspecified_used: false,
             agg_given: Vec::new(),
+            conv_fns: BTreeSet::new(),
+            void_char: Vec::new(),
+            void_other: None,
             in_mem: BTreeSet::new(),
             var_keys: HashMap::new(),
             mem: MemUse::default(),
@@ -2067,6 +2078,7 @@ impl<'a> Translator<'a> {
         let races = (self.data_race && self.forks)
             .then(|| self.race_shared(race_leaves, main_span, &mut decls, &mut modifies));
         self.memory_decls(main_span, &mut decls, &mut modifies);
+        self.void_pointer_worlds()?;
         let arg = |n: Option<&str>| b::FunArg {
             name: n.map(|n| ident(n, main_span)),
             ty: int_map_type(0, main_span),
@@ -2089,16 +2101,17 @@ impl<'a> Translator<'a> {
                 span: main_span,
             }));
         }
-        for name in &self.bitwise_fns {
+        let conv = self.conv_fns.iter().map(|n| (*n, mem::conv_arity(n)));
+        for (name, arity) in self.bitwise_fns.iter().map(|n| (*n, 2)).chain(conv) {
             decls.push(b::Decl::Function(b::FunctionDecl {
                 attrs: vec![b::Attribute {
                     name: ident("overapproximation", main_span),
-                    args: vec![b::AttrArg::Str((*name).to_string())],
+                    args: vec![b::AttrArg::Str(name.to_string())],
                     span: main_span,
                 }],
                 name: ident(&format!("~{name}"), main_span),
                 type_params: Vec::new(),
-                params: vec![arg(Some("x")), arg(Some("y"))],
+                params: ["x", "y"][..arity].iter().map(|n| arg(Some(n))).collect(),
                 result: arg(None),
                 body: None,
                 span: main_span,
@@ -3288,12 +3301,30 @@ impl<'a> Translator<'a> {
                 let v = self.expr(&cst.node.expression, out)?;
                 match t {
                     CType::Void => Ok(TV::void(span)),
-                    CType::Int(it) => match self.scalar_value(v, &t, span)? {
-                        SVal::Int(e) => Ok(TV::int(e, it)),
-                        SVal::Ptr(..) => unsupported("cast to an integer", span),
-                    },
+                    CType::Int(it) => {
+                        let v = self.decay(v, span)?;
+                        if let (CType::Ptr(_), V::Ptr(b, o)) = (&v.ty, &v.v) {
+                            let e = self.ptr_to_int(b.clone(), o.clone(), it, span, out)?;
+                            return Ok(TV::int(e, it));
+                        }
+                        match self.scalar_value(v, &t, span)? {
+                            SVal::Int(e) => Ok(TV::int(e, it)),
+                            SVal::Ptr(..) => unsupported("cast to an integer", span),
+                        }
+                    }
                     CType::Ptr(ref pt) => {
-                        let (b, o) = self.as_pointer(v, pt, span)?;
+                        if matches!(&pt.as_ref(), CType::Other(_)) {
+                            return unsupported(format!("pointer to {}", pt.describe()), span);
+                        }
+                        let (b, o) = match (&v.ty, &v.v) {
+                            (CType::Int(_), V::Int(e))
+                                if as_lit(e).is_some_and(|x| x.is_zero()) =>
+                            {
+                                (int(0, span), int(0, span))
+                            }
+                            (CType::Int(_), _) => self.int_to_ptr(&v, span, out)?,
+                            _ => self.as_pointer(v, pt, span)?,
+                        };
                         Ok(TV::ptr(b, o, (**pt).clone()))
                     }
                     other => unsupported(format!("cast to {}", other.describe()), span),
@@ -4695,10 +4726,32 @@ impl<'a> Translator<'a> {
                     },
                     span,
                 ));
-                let target = self.expr(ret, out)?;
+                // `pthread_join` writes a `void *` where its argument points: every object
+                // pointer has the representation of a `void *` (gcc), so casts of the argument
+                // do not change what is written; an integer of the size of a pointer gets the
+                // pointer's address
+                let mut inner = ret;
+                while let c::Expression::Cast(cst) = &inner.node {
+                    inner = &cst.node.expression;
+                }
+                let target = self.expr(inner, out)?;
                 let place = self.deref(target, span)?;
                 let val = TV::ptr(var(&rb, span), var(&ro, span), CType::Void);
-                let val = self.scalar_value(val, &place.ty().clone(), span)?;
+                let val = match place.ty().clone() {
+                    CType::Int(it)
+                        if it.kind != IntKind::Bool && it.size(self.arch) == self.ptr_size() =>
+                    {
+                        let e = self.ptr_to_int(var(&rb, span), var(&ro, span), it, span, out)?;
+                        SVal::Int(e)
+                    }
+                    t @ CType::Ptr(_) => self.scalar_value(val, &t, span)?,
+                    t => {
+                        return unsupported(
+                            format!("`pthread_join` into an object of type {}", t.describe()),
+                            span,
+                        );
+                    }
+                };
                 self.store_place(&place, val, span, out)?;
                 zero(span)
             })(),

@@ -271,7 +271,7 @@ impl<'a> Translator<'a> {
 
     /// A value of type `from` is passed unchanged as a `to`: compatible types, or pointers the
     /// memory model converts (see `ptr_compatible`).
-    fn passes_as(&self, from: &CType, to: &CType, span: Span) -> bool {
+    fn passes_as(&mut self, from: &CType, to: &CType, span: Span) -> bool {
         compatible(from, to)
             || match (from, to) {
                 (CType::Ptr(x), CType::Ptr(y)) => self.ptr_compatible(x, y, false, span).is_ok(),
