@@ -474,7 +474,7 @@ pub struct Translator<'a> {
     /// allocation), and the first between `void *` and another object pointer: both together are
     /// not translated (see `mem::Translator::ptr_compatible`).
     void_char: Vec<(IntTy, Span)>,
-    void_other: Option<Span>,
+    void_other: Vec<(CType, Span)>,
     /// Mutexes used (keys of `globals`).
     used_mutexes: BTreeSet<String>,
     /// Only calls of `reach_error` are checked (SV-COMP's `unreach-call`): other checks (`assert`,
@@ -677,7 +677,7 @@ impl<'a> Translator<'a> {
             agg_given: Vec::new(),
             conv_fns: BTreeSet::new(),
             void_char: Vec::new(),
-            void_other: None,
+            void_other: Vec::new(),
             in_mem: BTreeSet::new(),
             var_keys: HashMap::new(),
             mem: MemUse::default(),

@@ -91,8 +91,9 @@ impl<'a> Translator<'a> {
         }
     }
 
-    /// The function pointer `{b, o}` converted to the integer type `t`: an over-approximation (the
-    /// value is the implementation's), in the range of `t`.
+    /// The function pointer `{b, o}` converted implicitly (without a cast, as gcc allows) to the
+    /// integer type `t`: an over-approximation (the value is the implementation's), in the range of
+    /// `t`. An explicit cast is `ptr_to_int`'s, as for object pointers.
     pub(super) fn fptr_to_int(
         &mut self,
         b: &b::Expr,

@@ -24,7 +24,9 @@
 //!   to and from character pointers (all of one character type), or never to or from them (a
 //!   conversion straight from an allocation does not count: nothing else points there), so the
 //!   cells a `void *` reaches are always read at the type they were written with
-//!   (`void_pointer_worlds`);
+//!   (`void_pointer_worlds`), and the other object types converted to or from `void *` overlay
+//!   cell for cell where they share bytes (`same_cells`: a struct and its first member do, `int`
+//!   and `long` do not);
 //! - a struct pointer becomes a pointer to the object the struct starts with (its first member,
 //!   recursively, or that member's first element), not a character pointer (which may read every
 //!   byte of the struct);
@@ -1016,7 +1018,9 @@ impl<'a> Translator<'a> {
                         }
                     }
                     _ => {
-                        self.void_other.get_or_insert(span);
+                        if !self.void_other.iter().any(|(u, _)| u == t) {
+                            self.void_other.push((t.clone(), span));
+                        }
                     }
                 }
                 Ok(())
@@ -1055,6 +1059,27 @@ impl<'a> Translator<'a> {
         Ok(found)
     }
 
+    /// Whether objects of types `a` and `b` overlay cell for cell where both have bytes: every
+    /// scalar cell of one that overlaps a scalar cell of the other is at the same offset with the
+    /// same type (so a cell written through one type is read through the other at its type).
+    fn same_cells(&self, a: &CType, b: &CType, span: Span) -> bool {
+        let cells = |t: &CType| -> Option<Vec<(u64, u64, CType)>> {
+            let mut out = Vec::new();
+            self.cells(t, ("", &[], 0), span, &mut out).ok()?;
+            out.into_iter()
+                .map(|c| Some((c.off, self.size_align(&c.ty, span).ok()?.0, c.ty)))
+                .collect()
+        };
+        let (Some(ca), Some(cb)) = (cells(a), cells(b)) else {
+            return false;
+        };
+        ca.iter().all(|(oa, sa, ta)| {
+            cb.iter()
+                .filter(|(ob, sb, _)| oa < &(ob + sb) && ob < &(oa + sa))
+                .all(|(ob, _, tb)| oa == ob && ta == tb)
+        })
+    }
+
     /// `void *` holds either character pointers or other object pointers, never both: otherwise a
     /// `char *` from a `void *` could read a cell written at another type (or the converse).
     /// Character pointers of different signedness through `void *` are refused likewise.
@@ -1065,7 +1090,24 @@ impl<'a> Translator<'a> {
                 *span,
             );
         }
-        match (self.void_char.first(), self.void_other) {
+        // a `void *` from a pointer to one type may become a pointer to another: every cell the
+        // two types share must be one of the same type (a struct and its first member agree)
+        for (i, (a, _)) in self.void_other.iter().enumerate() {
+            for (b, span) in &self.void_other[i + 1..] {
+                if !self.same_cells(a, b, *span) {
+                    return unsupported(
+                        format!(
+                            "conversions between `void *` and pointers to object types whose \
+                             cells differ ({} and {})",
+                            a.describe(),
+                            b.describe()
+                        ),
+                        *span,
+                    );
+                }
+            }
+        }
+        match (self.void_char.first(), self.void_other.first()) {
             (Some((_, span)), Some(_)) => unsupported(
                 "conversion between `void *` and a character pointer in a program that converts \
                  `void *` to or from other object pointers",
