@@ -1,5 +1,6 @@
-//! Violation witnesses (`--witness-dir`): the GraphML file (and the YAML 2.0 one) of an UNSAFE C
-//! program is written, has
+//! Witnesses (`--witness-dir`): the correctness witness (YAML 2.0 `invariant_set`) of a SAFE C
+//! program; the GraphML violation witness (and the YAML 2.0 one) of an UNSAFE C program is written,
+//! has
 //! the entry and violation nodes and one edge per line of the error path, and passes the SV-COMP
 //! witness linter (`../shared/tools/witnesslint`, which needs the Python package lxml; the
 //! interpreter is `$LAPIDARY_BENCHEXEC_PYTHON`, else `python3`). Without the linter or lxml the
@@ -43,7 +44,9 @@ fn violation_witness_is_written_and_lints() {
     assert!(yaml.contains("format_version: \"2.0\""), "{yaml}");
     assert!(yaml.contains("type: \"target\""), "{yaml}");
     assert!(yaml.contains("line: 9\n"), "{yaml}");
-    // A safe program gets no witness.
+    // A safe program gets a correctness witness: the loop invariant at the loop (line 11, column
+    // 3) as a C expression over the C variables, with what C cannot state left out (`s % 2 == 0`,
+    // the temporary `#t~2`).
     let safe_dir = dir.join("safe");
     let out = Command::new(env!("CARGO_BIN_EXE_verify"))
         .arg(root.join("examples/c/loop_counter_safe.c"))
@@ -53,6 +56,22 @@ fn violation_witness_is_written_and_lints() {
         .expect("run verify");
     assert_eq!(out.status.code(), Some(0));
     assert!(!safe_dir.join("witness.graphml").exists());
+    let yaml = std::fs::read_to_string(safe_dir.join("witness.yml"))
+        .expect("the correctness witness is written");
+    for want in [
+        "entry_type: \"invariant_set\"",
+        "format_version: \"2.0\"",
+        "type: \"loop_invariant\"",
+        "line: 11\n          column: 3\n          function: \"main\"",
+        "(long long) n <= 1000LL",
+        "format: \"c_expression\"",
+    ] {
+        assert!(yaml.contains(want), "{want}\n{yaml}");
+    }
+    assert!(
+        !yaml.contains('%') && !yaml.contains('#') && !yaml.contains('~'),
+        "{yaml}"
+    );
 
     let python = std::env::var("LAPIDARY_BENCHEXEC_PYTHON").unwrap_or_else(|_| "python3".into());
     let linter = root.join("../shared/tools/witnesslint/witnesslinter.py");

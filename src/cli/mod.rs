@@ -39,8 +39,9 @@ pub struct Cli {
     /// An SV-COMP property file (`.prp`): decides the property it states (overrides `--property`).
     #[arg(long, value_name = "FILE.prp")]
     pub spec: Option<PathBuf>,
-    /// Write an SV-COMP violation witness (GraphML 1.0, `witness.graphml`) into this directory when
-    /// a C program is UNSAFE.
+    /// Write SV-COMP witnesses into this directory: when a C program is UNSAFE, a violation witness
+    /// (GraphML 1.0, `witness.graphml`, and YAML 2.0, `witness.yml`); when it is SAFE, a correctness
+    /// witness (YAML 2.0 `invariant_set`, `witness.yml`).
     #[arg(long, value_name = "DIR")]
     pub witness_dir: Option<PathBuf>,
     /// Data model of C programs: ILP32 (32bit) or LP64 (64bit).
@@ -704,6 +705,8 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
     }
     let mut config = engine_config(&cli.engine, cli.timeout);
     config.bounded_integers = translated.is_some();
+    // a correctness witness states the proof's loop invariants
+    config.proof |= cli.witness_dir.is_some() && translated.is_some();
     let mut outcome = run_engine(&program, &config);
     if let Ok(o) = &mut outcome {
         if o.verdict == Verdict::Safe && notes.memtrack_open {
@@ -749,6 +752,29 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
                 let yaml = witness::violation_yaml(cex, &info);
                 let written = std::fs::create_dir_all(dir)
                     .and_then(|()| std::fs::write(dir.join("witness.graphml"), graphml))
+                    .and_then(|()| std::fs::write(dir.join("witness.yml"), yaml));
+                if let Err(e) = written {
+                    result.verdict = Verdict::Error;
+                    result.reason = Some(format!(
+                        "cannot write the witness to {}: {e}",
+                        dir.display()
+                    ));
+                }
+            }
+            if let (Some(dir), Some(bytes), true) = (
+                &cli.witness_dir,
+                &witness_bytes,
+                translated.is_some() && outcome.verdict == Verdict::Safe,
+            ) {
+                let info = witness::WitnessInfo {
+                    program_file: &name,
+                    program_bytes: bytes,
+                    source: &src,
+                    specification: cli.engine.property.specification(),
+                    architecture: cli.architecture.name(),
+                };
+                let yaml = witness::correctness_yaml(&outcome.proof, &info);
+                let written = std::fs::create_dir_all(dir)
                     .and_then(|()| std::fs::write(dir.join("witness.yml"), yaml));
                 if let Err(e) = written {
                     result.verdict = Verdict::Error;

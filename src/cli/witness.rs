@@ -2,7 +2,9 @@
 //! Heizmann, Stahlbauer: "Witness validation and stepwise testification across software verifiers",
 //! FSE 2015; <https://github.com/sosy-lab/sv-witnesses>), written with `--witness-dir DIR` as
 //! `DIR/witness.graphml` when a C program is UNSAFE, and the same violation in the YAML witness
-//! format 2.0 (`DIR/witness.yml`, [`violation_yaml`]).
+//! format 2.0 (`DIR/witness.yml`, [`violation_yaml`]); when it is SAFE, a correctness witness in
+//! the YAML format 2.0 (`DIR/witness.yml`, an `invariant_set` of loop invariants as C expressions,
+//! [`correctness_yaml`]).
 //!
 //! The witness automaton is the counterexample's path: an entry node, one edge per step of the
 //! re-validated error trace that has a source line (`startline`/`endline`; `threadId` for
@@ -13,7 +15,8 @@
 //! expressions). Invariant: the output is well-formed XML with every key the format requires
 //! (checked by `tests/witness.rs` with the SV-COMP witness linter).
 
-use crate::engine::Counterexample;
+use crate::engine::{Counterexample, LoopInvariant};
+use crate::smt::{Op, Sort, Term, TermKind, Value};
 use std::fmt::Write as _;
 
 /// What the witness needs besides the counterexample.
@@ -127,18 +130,8 @@ fn yaml_str(s: &str) -> String {
     format!("\"{}\"", crate::ir::dot::escape(s))
 }
 
-/// The violation witness of `cex` in the YAML format 2.0 (`violation_sequence`): one segment whose
-/// `target` waypoint is the violation (the line and column of the failing check). The waypoints
-/// that would guide a validator along the path (branchings, assumptions) are not written yet; a
-/// witness with the target alone is valid and says where the violation is.
-pub fn violation_yaml(cex: &Counterexample, info: &WitnessInfo) -> String {
-    let (line, column) = {
-        let start = (cex.error_span.start as usize).min(info.source.len());
-        let before = &info.source[..start];
-        let line = before.matches('\n').count() + 1;
-        let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-        (line, column)
-    };
+/// The `metadata` block of a YAML 2.0 witness (indented for an entry of the top-level list).
+fn yaml_metadata(info: &WitnessInfo) -> String {
     let file = yaml_str(info.program_file);
     let hash = sha256_hex(info.program_bytes);
     let data_model = if info.architecture == "64bit" {
@@ -146,17 +139,197 @@ pub fn violation_yaml(cex: &Counterexample, info: &WitnessInfo) -> String {
     } else {
         "ILP32"
     };
-    let spec = info
+    // `G valid-free && G valid-deref && …` for a property file of several lines
+    let spec: Vec<&str> = info
         .specification
-        .strip_prefix("CHECK( init(main()), LTL(")
-        .and_then(|s| s.strip_suffix(") )"))
-        .unwrap_or(&info.specification);
+        .lines()
+        .map(|l| {
+            l.trim()
+                .strip_prefix("CHECK( init(main()), LTL(")
+                .and_then(|s| s.strip_suffix(") )"))
+                .unwrap_or(l)
+        })
+        .collect();
     format!(
-        "- entry_type: \"violation_sequence\"\n  metadata:\n    format_version: \"2.0\"\n    uuid: \"{uuid}\"\n    creation_time: \"{time}\"\n    producer:\n      name: \"Lapidary\"\n      version: \"{version}\"\n    task:\n      input_files:\n        - {file}\n      input_file_hashes:\n        {file}: \"{hash}\"\n      specification: {spec}\n      data_model: \"{data_model}\"\n      language: \"C\"\n  content:\n    - segment:\n        - waypoint:\n            type: \"target\"\n            action: \"follow\"\n            location:\n              file_name: {file}\n              line: {line}\n              column: {column}\n",
+        "  metadata:\n    format_version: \"2.0\"\n    uuid: \"{uuid}\"\n    creation_time: \"{time}\"\n    producer:\n      name: \"Lapidary\"\n      version: \"{version}\"\n    task:\n      input_files:\n        - {file}\n      input_file_hashes:\n        {file}: \"{hash}\"\n      specification: {spec}\n      data_model: \"{data_model}\"\n      language: \"C\"\n",
         uuid = uuid(info.program_bytes),
         time = now_iso8601(),
         version = env!("CARGO_PKG_VERSION"),
-        spec = yaml_str(spec),
+        spec = yaml_str(&spec.join(" && ")),
+    )
+}
+
+/// The line and column (1-based) of a byte offset.
+fn line_column(src: &str, offset: u32) -> (usize, usize) {
+    let start = (offset as usize).min(src.len());
+    let before = &src[..start];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, column)
+}
+
+/// The correctness witness of a SAFE answer in the YAML format 2.0 (`invariant_set`): one
+/// `loop_invariant` per loop head of the proof, at the line and column of the loop, its value a
+/// C expression (`c_expression`). The engine's invariants are over the translation's variables;
+/// only the conjuncts that C can state are written ([`c_conjuncts`]), so each written invariant is
+/// implied by a proven one (it may be weaker, never wrong). A loop without such a conjunct gets
+/// none.
+pub fn correctness_yaml(proof: &[LoopInvariant], info: &WitnessInfo) -> String {
+    let file = yaml_str(info.program_file);
+    let mut content = String::new();
+    for inv in proof.iter().filter(|i| !i.summary) {
+        let Some(span) = inv.span else { continue };
+        let conjuncts = c_conjuncts(&inv.term);
+        if conjuncts.is_empty() {
+            continue;
+        }
+        let (line, column) = line_column(info.source, span.start);
+        let _ = write!(
+            content,
+            "    - invariant:\n        type: \"loop_invariant\"\n        location:\n          file_name: {file}\n          line: {line}\n          column: {column}\n          function: {function}\n        value: {value}\n        format: \"c_expression\"\n",
+            function = yaml_str(&inv.procedure),
+            value = yaml_str(&conjuncts.join(" && ")),
+        );
+    }
+    if content.is_empty() {
+        content.push_str("    []\n");
+    }
+    format!(
+        "- entry_type: \"invariant_set\"\n{}  content:\n{content}",
+        yaml_metadata(info)
+    )
+}
+
+/// The conjuncts of `t` that C states with the same meaning, as C expressions: comparisons of
+/// linear integer terms over C variables (the translation's `x~N` is the C variable `x`, a global
+/// `~g` is `g`; a name that two of the invariant's variables share is ambiguous and dropped), each
+/// variable widened to `long long` and each constant a `long long` literal, so that C evaluates
+/// the mathematical value (no overflow for the values of `int`-sized variables). Other conjuncts
+/// (memory, temporaries, `%`, division, …) are left out.
+fn c_conjuncts(t: &Term) -> Vec<String> {
+    let mut parts = Vec::new();
+    flatten_and(t, &mut parts);
+    let mut names: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        std::collections::BTreeMap::new();
+    let mut stack = vec![t.clone()];
+    while let Some(u) = stack.pop() {
+        match u.kind() {
+            TermKind::Var(v) => {
+                if let Some(c) = c_name(&v.name) {
+                    names.entry(c).or_default().insert(v.name.clone());
+                }
+            }
+            TermKind::App(_, args) => stack.extend(args.iter().cloned()),
+            _ => {}
+        }
+    }
+    let unique = |n: &str| -> Option<String> {
+        let c = c_name(n)?;
+        (names.get(&c)?.len() == 1).then_some(c)
+    };
+    parts.iter().filter_map(|p| c_bool(p, &unique)).collect()
+}
+
+fn flatten_and(t: &Term, out: &mut Vec<Term>) {
+    match t.kind() {
+        TermKind::App(Op::And, args) => args.iter().for_each(|a| flatten_and(a, out)),
+        _ => out.push(t.clone()),
+    }
+}
+
+/// The C variable a translated variable holds: `x~N` → `x`, a global `~g` → `g`; `None` for
+/// temporaries, ghost and memory variables (`#…`) and parts of pointers or aggregates (`p~1.base`).
+fn c_name(name: &str) -> Option<String> {
+    let bare = match name.strip_prefix('~') {
+        Some(g) => g,
+        None => name.rsplit_once('~').map(|(n, _)| n)?,
+    };
+    let ok = !bare.is_empty()
+        && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !bare.starts_with(|c: char| c.is_ascii_digit());
+    ok.then(|| bare.to_string())
+}
+
+fn c_bool(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    match t.kind() {
+        TermKind::Const(Value::Bool(b)) => Some(if *b { "1" } else { "0" }.into()),
+        TermKind::Var(v) if v.sort == Sort::Bool => None,
+        TermKind::App(op, args) => {
+            let cmp = |o: &str| {
+                let [a, b] = args.as_slice() else { return None };
+                Some(format!("{} {o} {}", c_int(a, unique)?, c_int(b, unique)?))
+            };
+            match op {
+                Op::Le => cmp("<="),
+                Op::Lt => cmp("<"),
+                Op::Ge => cmp(">="),
+                Op::Gt => cmp(">"),
+                Op::Eq if args.iter().all(|a| *a.sort_ref() == Sort::Int) => cmp("=="),
+                Op::Distinct if args.iter().all(|a| *a.sort_ref() == Sort::Int) => cmp("!="),
+                Op::Not => Some(format!("!({})", c_bool(&args[0], unique)?)),
+                Op::And | Op::Or => {
+                    let sep = if *op == Op::And { " && " } else { " || " };
+                    let xs: Option<Vec<String>> = args
+                        .iter()
+                        .map(|a| c_bool(a, unique).map(|s| format!("({s})")))
+                        .collect();
+                    Some(xs?.join(sep))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn c_int(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    match t.kind() {
+        TermKind::Const(Value::Int(i)) => {
+            // beyond `long long` C cannot state it
+            let v: i64 = i.try_into().ok()?;
+            Some(if v < 0 {
+                format!("({v}LL)")
+            } else {
+                format!("{v}LL")
+            })
+        }
+        TermKind::Var(v) if v.sort == Sort::Int => {
+            Some(format!("(long long) {}", unique(&v.name)?))
+        }
+        TermKind::App(op, args) => {
+            let xs: Option<Vec<String>> = args.iter().map(|a| c_int(a, unique)).collect();
+            let xs = xs?;
+            match op {
+                Op::Add => Some(format!("({})", xs.join(" + "))),
+                Op::Sub => Some(format!("({})", xs.join(" - "))),
+                Op::Neg => Some(format!("(-{})", xs.first()?)),
+                // linear only: at most one factor that is not a constant
+                Op::Mul
+                    if args
+                        .iter()
+                        .filter(|a| !matches!(a.kind(), TermKind::Const(_)))
+                        .count()
+                        <= 1 =>
+                {
+                    Some(format!("({})", xs.join(" * ")))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The violation witness of `cex` in the YAML format 2.0 (`violation_sequence`): one segment whose
+/// `target` waypoint is the violation (the line and column of the failing check). The waypoints
+/// that would guide a validator along the path (branchings, assumptions) are not written yet; a
+/// witness with the target alone is valid and says where the violation is.
+pub fn violation_yaml(cex: &Counterexample, info: &WitnessInfo) -> String {
+    let (line, column) = line_column(info.source, cex.error_span.start);
+    let file = yaml_str(info.program_file);
+    format!(
+        "- entry_type: \"violation_sequence\"\n{}  content:\n    - segment:\n        - waypoint:\n            type: \"target\"\n            action: \"follow\"\n            location:\n              file_name: {file}\n              line: {line}\n              column: {column}\n",
+        yaml_metadata(info)
     )
 }
 

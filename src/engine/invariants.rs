@@ -211,16 +211,6 @@ pub fn synthesize(
         for a in atoms.iter().chain(&same_sort).chain(&distinct) {
             push(a.clone(), &mut cs);
         }
-        // The ranges of machine integers (`x <= 2^31 - 1`, `x >= -2^31`: the supporting invariant
-        // of a loop whose increment must not overflow).
-        for c in &ranges {
-            for &x in &vars {
-                let Ok(v) = voc.pre(x) else { continue };
-                let v = Term::var(&v);
-                push(Term::le(&v, &Term::int(c.clone())), &mut cs);
-                push(Term::ge(&v, &Term::int(-c.clone())), &mut cs);
-            }
-        }
         // Bounds, the constants of smallest magnitude first (truncation drops the largest).
         for c in &consts {
             for &x in &vars {
@@ -294,6 +284,17 @@ pub fn synthesize(
             }
         }
         cs.truncate(limits.max_candidates);
+        // Beyond the limit, so that they never displace the others: the ranges of machine
+        // integers (`x <= 2^31 - 1`, `x >= -2^31`: the supporting invariant of a loop whose
+        // increment must not overflow), for at most 16 variables.
+        for c in &ranges {
+            for &x in vars.iter().take(16) {
+                let Ok(v) = voc.pre(x) else { continue };
+                let v = Term::var(&v);
+                push(Term::le(&v, &Term::int(c.clone())), &mut cs);
+                push(Term::ge(&v, &Term::int(-c.clone())), &mut cs);
+            }
+        }
         total += cs.len();
         cands.insert(l, cs);
     }
