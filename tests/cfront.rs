@@ -19,6 +19,7 @@ fn options(arch: Arch) -> Options {
         data_race: false,
         overflow: false,
         memsafety: false,
+        memcleanup: false,
     }
 }
 
@@ -670,6 +671,27 @@ fn property_checks_translation() {
     let g = translate_opts("global.c", global, &opts).expect("translates");
     assert!(!g.contains("{:check \"valid-memtrack\"}"), "{g}");
     assert!(g.contains("{:check \"valid-memtrack-unsure\"}"), "{g}");
+    // valid-memcleanup: the count checked where the program ends, normally (`exit`, main's return)
+    // or not (`reach_error` ends the path)
+    opts.memsafety = false;
+    opts.memcleanup = true;
+    let clean = translate_opts("props.c", src, &opts).expect("translates");
+    assert_eq!(
+        clean
+            .matches("assert {:check \"valid-memcleanup\"} (#heap_live == 0);")
+            .count(),
+        2,
+        "{clean}"
+    );
+    assert!(
+        clean.contains("assert {:check \"valid-memcleanup-unsure\"} (#heap_live == 0);"),
+        "{clean}"
+    );
+    assert!(
+        !clean.contains("valid-deref") && !clean.contains("valid-memtrack"),
+        "{clean}"
+    );
+    opts.memcleanup = false;
     // no-overflow: the signed addition and the division, not the unsigned subtraction
     opts.memsafety = false;
     opts.overflow = true;
@@ -689,7 +711,7 @@ fn property_checks_translation() {
         !ovf.contains("valid-") && !ovf.contains("#heap_live"),
         "{ovf}"
     );
-    for text in [&default, &mem, &ovf, &g] {
+    for text in [&default, &mem, &ovf, &g, &clean] {
         let (back, diags) = syntax::parse(text);
         let back = back.unwrap_or_else(|| panic!("{diags:?}"));
         let (program, diags) = lapidary::ir::check(&back);

@@ -383,7 +383,7 @@ fn sarif_log_has_one_result_per_violation_with_its_trace() {
 }
 
 /// `--svcomp`: the last line of stdout is BenchExec's verdict; `--spec` reads SV-COMP property
-/// files; properties the engine does not check answer UNKNOWN; `unreach-call` checks only
+/// files; C-only properties asked of a Boogie program answer UNKNOWN; `unreach-call` checks only
 /// `reach_error` (a failing `assert` is assumed away).
 #[test]
 fn svcomp_verdict_line_and_property_files() {
@@ -490,15 +490,36 @@ fn svcomp_verdict_line_and_property_files() {
         .expect("run");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(last(&out), "FALSE(no-overflow)");
-    // a property not checked yet
+    // valid-memcleanup: memory still allocated at the end, even if a global points to it
     let cleanup = temp_file(
         "valid-memcleanup.prp",
         "CHECK( init(main()), LTL(G valid-memcleanup) )\n",
     );
+    let kept_c = temp_file(
+        "sv_kept.c",
+        "#include <stdlib.h>\nint *g;\nint main(void) { g = malloc(4); return 0; }\n",
+    );
+    let out = verify()
+        .args(["--svcomp", "--spec"])
+        .arg(&cleanup)
+        .arg(&kept_c)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(last(&out), "FALSE(valid-memcleanup)");
     let out = verify()
         .args(["--svcomp", "--spec"])
         .arg(&cleanup)
         .arg(&unsafe_c)
+        .output()
+        .expect("run");
+    assert_eq!(last(&out), "TRUE");
+    // a property of C programs only, asked of a Boogie program
+    let bpl = temp_file("sv_plain.bpl", "procedure main() { assert true; }\n");
+    let out = verify()
+        .args(["--svcomp", "--spec"])
+        .arg(&cleanup)
+        .arg(&bpl)
         .output()
         .expect("run");
     assert_eq!(out.status.code(), Some(2));

@@ -2,8 +2,8 @@
 //! (`//#Safe`, `//#Unsafe`, `//#SyntaxError`; `//#Terminating`, `//#Nonterminating`, which are run
 //! with `--property termination`; `//#Unknown REASON` for a program the verifier is expected to answer
 //! UNKNOWN with a reason starting with REASON — line two then states the right answer in the same
-//! form, e.g. `//#Safe`, which also selects the property; `no-data-race`, `no-overflow` or `valid-memsafety` on line
-//! one (or two, after `//#Unknown`) selects that property), and the full output is an insta snapshot.
+//! form, e.g. `//#Safe`, which also selects the property; `no-data-race`, `no-overflow`, `valid-memsafety` or
+//! `valid-memcleanup` on line one (or two, after `//#Unknown`) selects that property), and the full output is an insta snapshot.
 //!
 //! There are no other accepted deviations: a `//#Safe` file answered UNKNOWN fails. Every example
 //! runs even when one fails; the test reports all mismatches (verdicts and snapshots) at once.
@@ -89,16 +89,21 @@ fn examples_match_their_expected_verdict() {
             continue;
         };
         let termination = matches!(truth, "TERMINATING" | "NONTERMINATING");
-        // `no-data-race`, `no-overflow` or `valid-memsafety` on line one selects that property
+        // `no-data-race`, `no-overflow`, `valid-memsafety` or `valid-memcleanup` on line one selects that property
         // (C programs)
         let first: String = src.lines().take(2).collect();
         let property = if termination {
             "termination"
         } else {
-            ["no-data-race", "no-overflow", "valid-memsafety"]
-                .into_iter()
-                .find(|p| first.contains(p))
-                .unwrap_or("safety")
+            [
+                "no-data-race",
+                "no-overflow",
+                "valid-memsafety",
+                "valid-memcleanup",
+            ]
+            .into_iter()
+            .find(|p| first.contains(p))
+            .unwrap_or("safety")
         };
         let output = Command::new(env!("CARGO_BIN_EXE_verify"))
             .current_dir(root)

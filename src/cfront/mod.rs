@@ -18,7 +18,8 @@
 //! takes when another member is written. Each check carries its kind ([`Check`], an attribute
 //! `{:check "…"}`); the property ([`Options`]) decides which kinds are asserted and which
 //! assumed: all but signed overflow and memtrack by default, only `reach_error` under
-//! `unreach-call`, only its own under `no-data-race`, `no-overflow` and `valid-memsafety`. Anything
+//! `unreach-call`, only its own under `no-data-race`, `no-overflow`, `valid-memsafety` and
+//! `valid-memcleanup`. Anything
 //! not translated faithfully (floats, addresses of union members, integer–pointer casts,
 //! out-of-range constant shifts, …) is
 //! [`CError::Unsupported`]: the CLI answers UNKNOWN "unsupported: … at file:line", never a different
@@ -91,6 +92,12 @@ pub enum Check {
     /// (`exit`, `abort`, global pointers, other threads): the memtrack property may hold anyway,
     /// so a violation of this check answers UNKNOWN.
     MemtrackUnsure,
+    /// Heap memory still allocated when the program ends by `main` returning or `exit`.
+    Memcleanup,
+    /// Heap memory still allocated where the program ends abnormally (`abort`, a failing
+    /// `assert`, `reach_error`, `main` calling `pthread_exit`): whether that breaks
+    /// `valid-memcleanup` is open, so a violation of this check answers UNKNOWN.
+    MemcleanupUnsure,
     /// A signed integer operation whose result is out of its type's range.
     Overflow,
     /// Division or remainder by zero.
@@ -106,6 +113,8 @@ impl Check {
             Check::Free => "valid-free",
             Check::Memtrack => "valid-memtrack",
             Check::MemtrackUnsure => "valid-memtrack-unsure",
+            Check::Memcleanup => "valid-memcleanup",
+            Check::MemcleanupUnsure => "valid-memcleanup-unsure",
             Check::Overflow => "no-overflow",
             Check::DivZero => "division-by-zero",
         }
@@ -119,6 +128,8 @@ impl Check {
             Check::Free,
             Check::Memtrack,
             Check::MemtrackUnsure,
+            Check::Memcleanup,
+            Check::MemcleanupUnsure,
             Check::Overflow,
             Check::DivZero,
         ]
@@ -146,6 +157,9 @@ pub struct Options {
     /// heap memory lost, see [`Check::Memtrack`]): other checks are assumed and `reach_error`
     /// ends the path.
     pub memsafety: bool,
+    /// Check only that all heap memory is freed when the program ends (SV-COMP's
+    /// `valid-memcleanup`): other checks are assumed and `reach_error` ends the path.
+    pub memcleanup: bool,
 }
 
 /// What the translation found out about a program, beyond the program itself.
@@ -242,6 +256,7 @@ fn translate_file_here(
         tr.data_race = opts.data_race;
         tr.overflow = opts.overflow;
         tr.memsafety = opts.memsafety;
+        tr.memcleanup = opts.memcleanup;
         tr.in_mem = in_mem.clone();
         match tr.translate(&parsed.unit) {
             Ok(p) => return Ok(p),

@@ -488,6 +488,8 @@ pub struct Translator<'a> {
     pub overflow: bool,
     /// Check only memory safety (`valid-memsafety`, see `Options::memsafety`).
     pub memsafety: bool,
+    /// Check only that heap memory is freed at the end (`valid-memcleanup`).
+    pub memcleanup: bool,
     /// Keys of the declarations that live in memory: `G<name>` for globals (the key of
     /// `globals`), `L<offset>` for locals and `P<offset>` for parameters (the offset of the
     /// declarator in the preprocessed text); `F<name>` for a function whose address is taken (it
@@ -672,6 +674,7 @@ impl<'a> Translator<'a> {
             data_race: false,
             overflow: false,
             memsafety: false,
+            memcleanup: false,
             bitwise_fns: BTreeSet::new(),
             unspecified_used: false,
             agg_given: Vec::new(),
@@ -690,7 +693,7 @@ impl<'a> Translator<'a> {
     /// Whether the property checks only one kind of thing, so that `reach_error` ends the path
     /// and contracts are not checked (`no-data-race`, `no-overflow`, `valid-memsafety`).
     fn other_property(&self) -> bool {
-        self.data_race || self.overflow || self.memsafety
+        self.data_race || self.overflow || self.memsafety || self.memcleanup
     }
 
     /// Whether checks of `kind` are asserted under the property; `None`: neither asserted nor
@@ -698,13 +701,18 @@ impl<'a> Translator<'a> {
     /// the default property).
     fn asserts(&self, kind: Check) -> Option<bool> {
         use Check as K;
-        let own = matches!(kind, K::Overflow | K::Memtrack | K::MemtrackUnsure);
+        let own = matches!(
+            kind,
+            K::Overflow | K::Memtrack | K::MemtrackUnsure | K::Memcleanup | K::MemcleanupUnsure
+        );
         let asserted = if self.reach_only || self.data_race {
             false
         } else if self.overflow {
             kind == K::Overflow
         } else if self.memsafety {
             matches!(kind, K::Deref | K::Free | K::Memtrack | K::MemtrackUnsure)
+        } else if self.memcleanup {
+            matches!(kind, K::Memcleanup | K::MemcleanupUnsure)
         } else {
             !own
         };
@@ -2051,7 +2059,7 @@ impl<'a> Translator<'a> {
         if self.forks {
             extra.push((FORK_COUNTER.into(), main_span, None));
         }
-        if self.memsafety {
+        if self.counts_heap() {
             extra.push((mem::HEAP_LIVE.into(), main_span, None));
         }
         for (name, span, ini) in extra {
@@ -2170,6 +2178,10 @@ impl<'a> Translator<'a> {
             };
             init.extend(self.check(kind, self.all_heap_freed(main_span), main_span));
         }
+        if self.memcleanup {
+            // `main` returned: the program ends (other threads with it)
+            init.extend(self.check(Check::Memcleanup, self.all_heap_freed(main_span), main_span));
+        }
         let start_locals = std::mem::take(&mut self.f.locals);
         let mut procs = std::mem::take(&mut self.procs);
         if self.atomic_markers {
@@ -2257,10 +2269,31 @@ impl<'a> Translator<'a> {
     /// Under `valid-memsafety`, the check (`Check::MemtrackUnsure`) that no heap memory is
     /// allocated where the program ends other than by `main` returning (`exit`, `abort`, …): the
     /// memory may still be reachable there, so a violation is not reported as one.
+    /// Under `valid-memcleanup`, the check that no heap memory is allocated there: `Memcleanup` where
+    /// the program ends normally (`exit`), `MemcleanupUnsure` where it ends abnormally.
     fn memtrack_at_end(&self, span: Span, out: &mut Vec<b::Stmt>) {
+        self.memory_at_end(false, span, out)
+    }
+
+    /// `memtrack_at_end`, where `normal` says the program ends normally (`exit`).
+    fn memory_at_end(&self, normal: bool, span: Span, out: &mut Vec<b::Stmt>) {
         if self.memsafety {
             out.extend(self.check(Check::MemtrackUnsure, self.all_heap_freed(span), span));
         }
+        if self.memcleanup {
+            let kind = if normal {
+                Check::Memcleanup
+            } else {
+                Check::MemcleanupUnsure
+            };
+            out.extend(self.check(kind, self.all_heap_freed(span), span));
+        }
+    }
+
+    /// Whether live heap objects are counted (`#heap_live`): under `valid-memsafety` and
+    /// `valid-memcleanup`.
+    pub(super) fn counts_heap(&self) -> bool {
+        self.memsafety || self.memcleanup
     }
 
     /// No heap object is live (`#heap_live == 0`).
@@ -4294,7 +4327,7 @@ impl<'a> Translator<'a> {
                 } else if reach {
                     out.push(assert(boolean(false, span), span));
                 } else {
-                    if self.memsafety {
+                    if self.counts_heap() {
                         // the failing `assert` aborts the program
                         self.memtrack_at_end(span, out);
                     }
@@ -4324,7 +4357,7 @@ impl<'a> Translator<'a> {
                 for a in &ce.arguments {
                     self.expr(a, out)?;
                 }
-                self.memtrack_at_end(span, out);
+                self.memory_at_end(name != "abort", span, out);
                 out.push(assume(boolean(false, span), span));
                 return Ok(TV::void(span));
             }

@@ -79,7 +79,7 @@ pub struct EngineArgs {
     /// threads about to access the same location, one of them writing, not both atomically; other
     /// checks are assumed); `no-overflow` (C programs: no signed integer operation leaves its
     /// type's range); `valid-memsafety` (C programs: valid dereferences and frees, no heap memory
-    /// lost); `valid-memcleanup` is not checked yet (UNKNOWN).
+    /// lost); `valid-memcleanup` (C programs: all heap memory freed when the program ends).
     #[arg(long, value_enum, default_value_t = PropertyArg::Safety)]
     pub property: PropertyArg,
     /// SV-COMP mode: the last line of standard output is the verdict as BenchExec reads it (`TRUE`,
@@ -206,16 +206,14 @@ impl PropertyArg {
         format!("CHECK( init(main()), LTL({ltl}) )")
     }
 
-    /// Whether the engine decides it.
-    pub fn checked(self) -> bool {
-        !matches!(self, PropertyArg::ValidMemcleanup)
-    }
-
     /// Whether it is a property of C programs only (its checks are made by the C translation).
     pub fn c_only(self) -> bool {
         matches!(
             self,
-            PropertyArg::NoDataRace | PropertyArg::NoOverflow | PropertyArg::ValidMemsafety
+            PropertyArg::NoDataRace
+                | PropertyArg::NoOverflow
+                | PropertyArg::ValidMemsafety
+                | PropertyArg::ValidMemcleanup
         )
     }
 
@@ -326,6 +324,7 @@ impl Architecture {
             data_race: false,
             overflow: false,
             memsafety: false,
+            memcleanup: false,
         }
     }
 }
@@ -572,6 +571,7 @@ fn c_options(cli: &Cli) -> crate::cfront::Options {
     opts.data_race = cli.engine.property == PropertyArg::NoDataRace;
     opts.overflow = cli.engine.property == PropertyArg::NoOverflow;
     opts.memsafety = cli.engine.property == PropertyArg::ValidMemsafety;
+    opts.memcleanup = cli.engine.property == PropertyArg::ValidMemcleanup;
     opts
 }
 
@@ -626,14 +626,6 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
         result.verdict = Verdict::Unknown;
         result.reason = Some(format!(
             "unsupported: property {} of a Boogie program (checked for C programs)",
-            cli.engine.property.svcomp_name()
-        ));
-        return finish(result, start);
-    }
-    if !cli.engine.property.checked() {
-        result.verdict = Verdict::Unknown;
-        result.reason = Some(format!(
-            "unsupported: property {} (not checked yet)",
             cli.engine.property.svcomp_name()
         ));
         return finish(result, start);
@@ -943,6 +935,16 @@ fn name_violated_check(outcome: &mut Outcome) {
             outcome.reason = Some(
                 "heap memory is not freed where the program ends, but may still be reachable \
                  there: valid-memtrack not decided"
+                    .into(),
+            );
+            outcome.counterexample = None;
+            return;
+        }
+        Check::Memcleanup => "heap memory is not freed when the program ends [valid-memcleanup]",
+        Check::MemcleanupUnsure => {
+            outcome.verdict = Verdict::Unknown;
+            outcome.reason = Some(
+                "heap memory is not freed where the program aborts: valid-memcleanup not decided"
                     .into(),
             );
             outcome.counterexample = None;

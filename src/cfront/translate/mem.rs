@@ -61,12 +61,15 @@
 //! writes the other members' cells at their types), and a union with two members of different
 //! types at one offset in one map is not translated (`check_mem_unions`).
 //!
-//! Under `valid-memsafety` a ghost global `#heap_live` counts the live heap objects (+1 per heap
+//! Under `valid-memsafety` (and `valid-memcleanup`) a ghost global `#heap_live` counts the live heap objects (+1 per heap
 //! allocation, -1 per `free`/`realloc` of a non-null pointer, which the free check has shown to be a
 //! live heap object's start); `#heap_live == 0` is checked after `main` returns (`valid-memtrack`:
 //! exact when no global variable can hold a pointer, since `main`'s locals are gone, so any
 //! allocated object is unreachable) and where the program ends otherwise (`exit`, `abort`, a failing
 //! `assert`, `reach_error`: `valid-memtrack-unsure`, since the memory may still be reachable there).
+//! Under `valid-memcleanup` the count is checked zero where the program ends normally (`main`
+//! returns, `exit`: `valid-memcleanup`) and abnormally (`abort`, a failing `assert`, `reach_error`:
+//! `valid-memcleanup-unsure`, whose violation answers UNKNOWN).
 //!
 //! Checks (assertions, assumptions under `reach_only`): a dereference of `n` bytes at `{b, o}`
 //! needs `#valid[b] && 0 <= o && o + n <= #length[b]` (accesses to a named variable in memory
@@ -416,7 +419,7 @@ impl<'a> Translator<'a> {
         out.push(assign(lhs(LENGTH, vec![bv], span), size, span));
         if heap {
             self.mem.heap = true;
-            if self.memsafety {
+            if self.counts_heap() {
                 out.push(assign_var(
                     HEAP_LIVE,
                     arith(BinOp::Add, var(HEAP_LIVE, span), int(1, span), span),
@@ -429,7 +432,7 @@ impl<'a> Translator<'a> {
     /// Under `valid-memsafety`, counts the heap object `{b, o}` (null or a live heap object's start,
     /// as checked before) as freed.
     fn count_free(&self, b: &b::Expr, span: Span, out: &mut Vec<b::Stmt>) {
-        if self.memsafety {
+        if self.counts_heap() {
             let freed = ite(
                 bin(BinOp::Eq, b.clone(), int(0, span), span),
                 int(0, span),
