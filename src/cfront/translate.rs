@@ -4442,38 +4442,7 @@ impl<'a> Translator<'a> {
             }
             self.enqueue(name);
             let atomic = name.starts_with("__VERIFIER_atomic_");
-            let (outs, res) = match &info.ret {
-                CType::Int(t) => {
-                    let tmp = self.temp(span);
-                    (vec![ident(&tmp, span)], TV::int(var(&tmp, span), *t))
-                }
-                CType::Ptr(pt) => {
-                    let (tb, to) = (self.temp(span), self.temp(span));
-                    (
-                        vec![ident(&tb, span), ident(&to, span)],
-                        TV::ptr(var(&tb, span), var(&to, span), (**pt).clone()),
-                    )
-                }
-                CType::Void => (Vec::new(), TV::void(span)),
-                t @ CType::Struct(_) => {
-                    let r = self.temp_agg(t, span)?;
-                    let outs = self
-                        .leaves(t, span)?
-                        .into_iter()
-                        .map(|(path, _)| ident(&format!("{}{path}", r.base), span))
-                        .collect();
-                    (
-                        outs,
-                        TV {
-                            v: V::Agg(r),
-                            ty: t.clone(),
-                        },
-                    )
-                }
-                other => {
-                    return unsupported(format!("function returning {}", other.describe()), span);
-                }
-            };
+            let (outs, res) = self.result_temps(&info.ret, span)?;
             let call = stmt(
                 b::StmtKind::Call {
                     attrs: Vec::new(),
@@ -4576,6 +4545,43 @@ impl<'a> Translator<'a> {
                 ty: CType::Other(format!("result of `{name}` ({})", other.describe())),
             }),
         }
+    }
+
+    /// The temporaries that receive a call's result of type `ret` (none for `void`, two for a
+    /// pointer, one per leaf for a struct), and the result as a value.
+    fn result_temps(&mut self, ret: &CType, span: Span) -> R<(Vec<b::Ident>, TV)> {
+        Ok(match ret {
+            CType::Int(t) => {
+                let tmp = self.temp(span);
+                (vec![ident(&tmp, span)], TV::int(var(&tmp, span), *t))
+            }
+            CType::Ptr(pt) => {
+                let (tb, to) = (self.temp(span), self.temp(span));
+                (
+                    vec![ident(&tb, span), ident(&to, span)],
+                    TV::ptr(var(&tb, span), var(&to, span), (**pt).clone()),
+                )
+            }
+            CType::Void => (Vec::new(), TV::void(span)),
+            t @ CType::Struct(_) => {
+                let r = self.temp_agg(t, span)?;
+                let outs = self
+                    .leaves(t, span)?
+                    .into_iter()
+                    .map(|(path, _)| ident(&format!("{}{path}", r.base), span))
+                    .collect();
+                (
+                    outs,
+                    TV {
+                        v: V::Agg(r),
+                        ty: t.clone(),
+                    },
+                )
+            }
+            other => {
+                return unsupported(format!("function returning {}", other.describe()), span);
+            }
+        })
     }
 
     /// `<ctype.h>` in the "C" locale: `toupper`/`tolower` map the letters and keep every other

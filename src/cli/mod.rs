@@ -727,47 +727,36 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
                 &cli.engine,
                 color,
             ));
-            if let (Some(dir), Some(bytes), Some(cex), true) = (
-                &cli.witness_dir,
-                &witness_bytes,
-                &outcome.counterexample,
-                translated.is_some() && outcome.verdict == Verdict::Unsafe,
-            ) {
-                let info = witness::WitnessInfo {
-                    program_file: &name,
-                    program_bytes: bytes,
-                    source: &src,
-                    specification: cli.engine.property.specification(),
-                    architecture: cli.architecture.name(),
-                };
-                let graphml = witness::violation_graphml(cex, &info);
-                let yaml = witness::violation_yaml(cex, &info);
-                let written = std::fs::create_dir_all(dir)
-                    .and_then(|()| std::fs::write(dir.join("witness.graphml"), graphml))
-                    .and_then(|()| std::fs::write(dir.join("witness.yml"), yaml));
-                if let Err(e) = written {
-                    result.verdict = Verdict::Error;
-                    result.reason = Some(format!(
-                        "cannot write the witness to {}: {e}",
-                        dir.display()
-                    ));
+            // SV-COMP witnesses of a C program's answer: violation (GraphML and YAML) or correctness
+            let files: Vec<(&str, String)> = match (&cli.witness_dir, &witness_bytes) {
+                (Some(_), Some(bytes)) if translated.is_some() => {
+                    let info = witness::WitnessInfo {
+                        program_file: &name,
+                        program_bytes: bytes,
+                        source: &src,
+                        specification: cli.engine.property.specification(),
+                        architecture: cli.architecture.name(),
+                    };
+                    match (outcome.verdict, &outcome.counterexample) {
+                        (Verdict::Unsafe, Some(cex)) => vec![
+                            ("witness.graphml", witness::violation_graphml(cex, &info)),
+                            ("witness.yml", witness::violation_yaml(cex, &info)),
+                        ],
+                        (Verdict::Safe, _) => vec![(
+                            "witness.yml",
+                            witness::correctness_yaml(&outcome.proof, &info),
+                        )],
+                        _ => Vec::new(),
+                    }
                 }
-            }
-            if let (Some(dir), Some(bytes), true) = (
-                &cli.witness_dir,
-                &witness_bytes,
-                translated.is_some() && outcome.verdict == Verdict::Safe,
-            ) {
-                let info = witness::WitnessInfo {
-                    program_file: &name,
-                    program_bytes: bytes,
-                    source: &src,
-                    specification: cli.engine.property.specification(),
-                    architecture: cli.architecture.name(),
-                };
-                let yaml = witness::correctness_yaml(&outcome.proof, &info);
-                let written = std::fs::create_dir_all(dir)
-                    .and_then(|()| std::fs::write(dir.join("witness.yml"), yaml));
+                _ => Vec::new(),
+            };
+            if let (Some(dir), false) = (&cli.witness_dir, files.is_empty()) {
+                let written = std::fs::create_dir_all(dir).and_then(|()| {
+                    files
+                        .iter()
+                        .try_for_each(|(f, text)| std::fs::write(dir.join(f), text))
+                });
                 if let Err(e) = written {
                     result.verdict = Verdict::Error;
                     result.reason = Some(format!(

@@ -166,24 +166,32 @@ impl<'a> Translator<'a> {
                 }
             }
         }
-        let (outs, res) = match &sig.ret {
-            CType::Int(t) => {
-                let tmp = self.temp(span);
-                (vec![ident(&tmp, span)], TV::int(var(&tmp, span), *t))
-            }
-            CType::Ptr(pt) => {
-                let (tb, to) = (self.temp(span), self.temp(span));
-                (
-                    vec![ident(&tb, span), ident(&to, span)],
-                    TV::ptr(var(&tb, span), var(&to, span), (**pt).clone()),
-                )
-            }
-            CType::Void => (Vec::new(), TV::void(span)),
-            other => {
-                return unsupported(format!("function returning {}", other.describe()), span);
-            }
-        };
-        // not the address of a function: undefined
+        if matches!(sig.ret, CType::Struct(_)) {
+            return unsupported(format!("function returning {}", sig.ret.describe()), span);
+        }
+        let (outs, res) = self.result_temps(&sig.ret, span)?;
+        self.dispatch(&fb, &fo, span, out, |tr, name| {
+            Ok(
+                match tr.candidate_call(name, &args, &sig.ret, &outs, span)? {
+                    Some(call) => vec![call],
+                    None => tr.incompatible_call(&fb, &fo, span),
+                },
+            )
+        })?;
+        Ok(res)
+    }
+
+    /// `if (p == &f1) B(f1) else if (p == &f2) B(f2) … else <failed check>` over the address-taken
+    /// functions, for the function pointer `{fb, fo}` and the branch builder `branch`; the final
+    /// else (not the address of a function) is undefined: a valid-deref check.
+    fn dispatch(
+        &mut self,
+        fb: &b::Expr,
+        fo: &b::Expr,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+        mut branch: impl FnMut(&mut Self, &str) -> R<Vec<b::Stmt>>,
+    ) -> R<()> {
         let mut chain: Vec<b::Stmt> = self
             .check(Check::Deref, boolean(false, span), span)
             .into_iter()
@@ -199,14 +207,11 @@ impl<'a> Translator<'a> {
                 bin(BinOp::Eq, fo.clone(), int(0, span), span),
                 span,
             );
-            let branch = match self.candidate_call(name, &args, &sig.ret, &outs, span)? {
-                Some(call) => vec![call],
-                None => self.incompatible_call(&fb, &fo, span),
-            };
-            chain = vec![if_(is, branch, chain, span)];
+            let then = branch(self, name)?;
+            chain = vec![if_(is, then, chain, span)];
         }
         out.extend(chain);
-        Ok(res)
+        Ok(())
     }
 
     /// `outs := name(args)` when the function `name` takes the arguments `args` (with their types)
@@ -338,30 +343,16 @@ impl<'a> Translator<'a> {
             return unsupported("thread start routine that is not a pointer", span);
         };
         let id = self.thread_id(t, span, out)?;
-        let mut chain: Vec<b::Stmt> = self
-            .check(Check::Deref, boolean(false, span), span)
-            .into_iter()
-            .collect();
-        let names: Vec<String> = self.address_taken().map(String::from).collect();
-        for name in names.iter().rev() {
-            let Some(base) = self.fn_base(name) else {
-                continue;
-            };
-            let is = bin(
-                BinOp::And,
-                bin(BinOp::Eq, fb.clone(), int(base, span), span),
-                bin(BinOp::Eq, fo.clone(), int(0, span), span),
-                span,
-            );
-            let param = self
+        self.dispatch(&fb, &fo, span, out, |tr, name| {
+            let param = tr
                 .funcs
                 .get(name)
                 .and_then(|i| i.params.first().map(|p| p.1.clone()));
-            let args = if !self.thread_fns.contains(name.as_str()) || !self.thread_shaped(name) {
+            let args = if !tr.thread_fns.contains(name) || !tr.thread_shaped(name) {
                 None
             } else {
                 match param {
-                    Some(CType::Ptr(pt)) => match self.as_pointer(v.clone(), &pt, span) {
+                    Some(CType::Ptr(pt)) => match tr.as_pointer(v.clone(), &pt, span) {
                         Ok((b, o)) => Some(vec![b, o]),
                         Err(e) if e.needs_memory.is_some() => return Err(e),
                         Err(_) => None,
@@ -370,9 +361,9 @@ impl<'a> Translator<'a> {
                     None => Some(Vec::new()),
                 }
             };
-            let branch = match args {
+            Ok(match args {
                 Some(args) => {
-                    self.enqueue(name);
+                    tr.enqueue(name);
                     vec![stmt(
                         b::StmtKind::Fork {
                             tid: vec![var(&id, span)],
@@ -382,11 +373,9 @@ impl<'a> Translator<'a> {
                         span,
                     )]
                 }
-                None => self.incompatible_call(&fb, &fo, span),
-            };
-            chain = vec![if_(is, branch, chain, span)];
-        }
-        out.extend(chain);
+                None => tr.incompatible_call(&fb, &fo, span),
+            })
+        })?;
         Ok(TV::int(int(0, span), IntTy::INT))
     }
 }
