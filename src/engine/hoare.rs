@@ -98,8 +98,21 @@ pub fn assignment_of(
         if let TermKind::App(crate::smt::Op::Add, summands) = l.kind()
             && clean(r)
         {
+            // `rest + x@post = r` or `rest - x@post = r` (the simplifier's normal form of
+            // `x := x - 1` is `x - x@post = 1`).
+            let signed_post = |t: &Term| -> Option<(super::transition::PVar, bool)> {
+                if let Some(x) = post_var(t) {
+                    return Some((x, true));
+                }
+                match t.kind() {
+                    TermKind::App(crate::smt::Op::Neg, a) if a.len() == 1 => {
+                        post_var(&a[0]).map(|x| (x, false))
+                    }
+                    _ => None,
+                }
+            };
             let posts: Vec<usize> = (0..summands.len())
-                .filter(|&k| post_var(&summands[k]).is_some())
+                .filter(|&k| signed_post(&summands[k]).is_some())
                 .collect();
             if let [k] = posts[..] {
                 let rest: Vec<Term> = summands
@@ -109,8 +122,13 @@ pub fn assignment_of(
                     .map(|(_, t)| t.clone())
                     .collect();
                 if rest.iter().all(clean) {
-                    let x = post_var(&summands[k])?;
-                    return Some((x, crate::smt::simplify(&Term::sub(r, &Term::add(rest)))));
+                    let (x, positive) = signed_post(&summands[k])?;
+                    let value = if positive {
+                        Term::sub(r, &Term::add(rest))
+                    } else {
+                        Term::sub(&Term::add(rest), r)
+                    };
+                    return Some((x, crate::smt::simplify(&value)));
                 }
             }
         }

@@ -578,6 +578,50 @@ fn contains_select(t: &Term) -> bool {
     }
 }
 
+/// Karr's affine equalities at each location of `enc` reachable from its initial location (but
+/// that one), over its integer and real variables: *candidates* only, not checked by a solver. The
+/// caller must check whatever it uses (the Floyd–Hoare automaton checks every transition).
+pub fn affine_candidates(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    limits: &Limits,
+) -> BTreeMap<LocId, Vec<Term>> {
+    let reach = reachable(enc);
+    let letters: Vec<usize> = reach.iter().flat_map(|l| enc.out[*l].clone()).collect();
+    let mut numeric: BTreeSet<PVar> = BTreeSet::new();
+    for &a in &letters {
+        for x in enc.letters[a].tf.vars() {
+            // (Thread ids are constants after their fork: no useful relation.)
+            if !matches!(x, PVar::Tid { .. }) && matches!(voc.sort(x), Ok(Sort::Int | Sort::Real)) {
+                numeric.insert(x);
+            }
+        }
+    }
+    if numeric.is_empty() || numeric.len() > limits.max_vars {
+        return BTreeMap::new();
+    }
+    let numeric: Vec<PVar> = numeric.into_iter().collect();
+    let stop = Instant::now() + std::time::Duration::from_millis(limits.karr_ms);
+    let stop = limits.deadline.map_or(stop, |d| d.min(stop));
+    let affine = karr(voc, enc, &reach, &letters, &numeric, stop);
+    let mut out = BTreeMap::new();
+    for (l, space) in affine {
+        let Some(space) = space else { continue };
+        if l == enc.init {
+            continue;
+        }
+        let ts: Vec<Term> = space
+            .equalities()
+            .iter()
+            .filter_map(|(coef, c)| equality_term(voc, &numeric, coef, c))
+            .collect();
+        if !ts.is_empty() {
+            out.insert(l, ts);
+        }
+    }
+    out
+}
+
 /// Conjoins `Inv(src)` to every letter (see the module comment for why this is sound).
 pub fn strengthen(voc: &Vocabulary, enc: &Encoded, inv: &Invariants) -> Encoded {
     let mut out = enc.clone();
@@ -1055,17 +1099,32 @@ fn transfer(
     src: &Affine,
 ) -> Option<Affine> {
     let n = index.len();
+    // Joint dimensions: the pre-state (n), then the post-state of the written variables only
+    // (the others keep their pre-state value: the frame costs no dimension), then the auxiliary
+    // variables.
+    let written: HashMap<usize, usize> = {
+        let mut w: Vec<usize> = letter
+            .tf
+            .writes
+            .iter()
+            .filter_map(|x| index.get(x).copied())
+            .collect();
+        w.sort_unstable();
+        w.dedup();
+        w.into_iter().enumerate().map(|(k, i)| (i, n + k)).collect()
+    };
     let aux: Vec<&Var> = letter
         .tf
         .aux
         .iter()
         .filter(|v| matches!(v.sort, Sort::Int | Sort::Real))
         .collect();
-    let width = 2 * n + aux.len();
+    let base = n + written.len();
+    let width = base + aux.len();
     let aux_index: HashMap<&Var, usize> = aux
         .iter()
         .enumerate()
-        .map(|(i, v)| (*v, 2 * n + i))
+        .map(|(i, v)| (*v, base + i))
         .collect();
     let dim_of = |v: &Var| -> Option<usize> {
         if let Some(i) = aux_index.get(v) {
@@ -1073,7 +1132,11 @@ fn transfer(
         }
         let (x, post) = voc.lookup(v)?;
         let i = *index.get(&x)?;
-        Some(if post { n + i } else { i })
+        Some(if post {
+            written.get(&i).copied().unwrap_or(i)
+        } else {
+            i
+        })
     };
     // pre = src, post and aux unconstrained
     let mut point = src.point.clone();
@@ -1094,18 +1157,15 @@ fn transfer(
     }
     let joint = Affine { point, dirs };
     let mut budget = 5_000usize;
-    let mut e = apply(&letter.tf.formula, joint, &dim_of, width, &mut budget)?;
-    // frame: x' = x for the variables the letter does not write
-    for (x, &i) in index {
-        if !letter.tf.writes.contains(x) {
-            let mut coef = vec![Q::zero(); width];
-            coef[i] = Q::one();
-            coef[n + i] = -Q::one();
-            e = e.meet(&coef, &Q::zero())?;
-        }
-    }
-    let point = e.point[n..2 * n].to_vec();
-    let dirs = e.dirs.iter().map(|d| d[n..2 * n].to_vec()).collect();
+    let e = apply(&letter.tf.formula, joint, &dim_of, width, &mut budget)?;
+    // The post-state: a written variable's post dimension, an unwritten one's pre dimension.
+    let post = |v: &[Q]| -> Vec<Q> {
+        (0..n)
+            .map(|i| v[written.get(&i).copied().unwrap_or(i)].clone())
+            .collect()
+    };
+    let point = post(&e.point);
+    let dirs = e.dirs.iter().map(|d| post(d)).collect();
     Some(Affine {
         point,
         dirs: rref(dirs, n),
