@@ -238,16 +238,18 @@ fn is_trace_prefix(v: &[usize], w: &[usize], indep: &dyn Fn(usize, usize) -> boo
     true
 }
 
-/// The persistent-set reduction against the unreduced product, by brute force: for every accepting
-/// word `w` (error or limit marker) of the product up to a length bound, the reduction accepts a
-/// prefix of a word equivalent to `w` (so a feasible error trace of the program has a feasible one
-/// in the reduction: equivalent words and their prefixes are feasible together; the reduction may
-/// stop earlier, at another thread's error), and every word of the reduction is one of the
-/// product.
+/// The reductions against the unreduced product, by brute force: for every accepting word `w`
+/// (error or limit marker) of the product up to a length bound, the reduction accepts a prefix of a
+/// word equivalent to `w` (so a feasible error trace of the program has a feasible one in the
+/// reduction: equivalent words and their prefixes are feasible together; the reduction may stop
+/// earlier, at another thread's error), and every word of the reduction is one of the product.
+/// Checked for persistent sets (smallest and order-compatible), sleep sets over order-compatible
+/// persistent sets (serial and lockstep order), and the live part ([`interleaving::Trimmed`]) of
+/// each.
 #[test]
-fn persistent_sets_keep_a_representative_of_every_error_word() {
+fn reductions_keep_a_representative_of_every_error_word() {
     const MAX: usize = 14;
-    let mut reduced_somewhere = false;
+    let mut reduced_somewhere = [false; 4];
     let mut words = 0;
     for src in PERSISTENT_CASES {
         let prog = program(src);
@@ -256,29 +258,45 @@ fn persistent_sets_keep_a_representative_of_every_error_word() {
             let cfa = cfa::build_with(&voc, 10_000, k).expect("cfa");
             for encoding in [BlockEncoding::None, BlockEncoding::Large] {
                 let enc = blocks::encode(&cfa, &voc, encoding).expect("encoding");
-                let product = Interleaving::new(&cfa, &enc);
-                let reduced = interleaving::PersistentReduction::new(&product);
-                let indep = |a: usize, b: usize| interleaving::independent(&cfa, &enc, a, b);
-                let full = accepting_words(&product, MAX);
-                let red = accepting_words(&reduced, MAX);
-                assert!(red.is_subset(&full), "the reduction invents words");
-                words += full.len();
-                for w in &full {
-                    assert!(
-                        red.iter().any(|v| is_trace_prefix(v, w, &indep)),
-                        "no representative of {w:?} ({k} instances, {encoding:?}) in:\n{src}"
-                    );
+                for lockstep in [false, true] {
+                    let product = Interleaving::new(&cfa, &enc).with_lockstep(lockstep);
+                    let indep = |a: usize, b: usize| interleaving::independent(&cfa, &enc, a, b);
+                    let rel = |a: &usize, b: &usize| indep(*a, *b);
+                    let full = accepting_words(&product, MAX);
+                    words += full.len();
+                    let (_, full_t) = configurations(&product);
+                    let check = |name: &str, red: &BTreeSet<Vec<usize>>| {
+                        assert!(red.is_subset(&full), "{name}: the reduction invents words");
+                        for w in &full {
+                            assert!(
+                                red.iter().any(|v| is_trace_prefix(v, w, &indep)),
+                                "{name}: no representative of {w:?} ({k} instances, \
+                                 {encoding:?}, lockstep {lockstep}) in:\n{src}"
+                            );
+                        }
+                    };
+                    let budget = Budget::unlimited();
+                    let smallest = interleaving::PersistentReduction::new(&product, rel, false);
+                    check("persistent", &accepting_words(&smallest, MAX));
+                    let live = interleaving::Trimmed::new(&smallest, &budget).expect("live part");
+                    check("live persistent", &accepting_words(&live, MAX));
+                    reduced_somewhere[0] |= configurations(&smallest).1 < full_t;
+                    let compatible = interleaving::PersistentReduction::new(&product, rel, true);
+                    check("compatible persistent", &accepting_words(&compatible, MAX));
+                    reduced_somewhere[1] |= configurations(&compatible).1 < full_t;
+                    let both = SleepSetReduction::new(&compatible, rel);
+                    check("sleep+persistent", &accepting_words(&both, MAX));
+                    reduced_somewhere[2] |= configurations(&both).1 < full_t;
+                    let live = interleaving::Trimmed::new(&both, &budget).expect("live part");
+                    check("live sleep+persistent", &accepting_words(&live, MAX));
+                    reduced_somewhere[3] |= configurations(&live).1 < configurations(&both).1;
                 }
-                let (_, full_t) = configurations(&product);
-                let (_, red_t) = configurations(&reduced);
-                assert!(red_t <= full_t);
-                reduced_somewhere |= red_t < full_t;
             }
         }
     }
-    assert!(
-        reduced_somewhere,
-        "the reduction never removed a transition"
+    assert_eq!(
+        reduced_somewhere, [true; 4],
+        "a reduction never removed a transition"
     );
     assert!(words > 100, "few accepting words to compare ({words})");
 }

@@ -51,6 +51,7 @@ value_enum!(Por {
     None => "none", "Every interleaving";
     Sleep => "sleep", "Sleep sets: one representative per class of equivalent interleavings";
     Persistent => "persistent", "Persistent sets: per configuration, the enabled letters of a set of threads closed under conflicts";
+    SleepPersistent => "sleep+persistent", "Sleep sets over persistent sets compatible with the preference order";
 });
 
 value_enum!(PorOrder {

@@ -172,7 +172,11 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
     }
     let mut fh = FloydHoare::new(voc, &enc, HoareChecker::new(htc_session))
         .with_deadline(config.deadline)
-        .with_scope(&cfa, config.predicate_scope);
+        .with_scope(
+            &cfa,
+            config.predicate_scope,
+            config.por_order == super::PorOrder::Lockstep,
+        );
     let mut checker = SmtTraceChecker {
         session: &mut trace_session,
         cores: config.interpolation.uses_core(),
@@ -384,45 +388,94 @@ impl<'a, 'p> Cegar<'a, 'p> {
         let (cfa, enc) = (self.cfa, self.enc);
         let product = Interleaving::new(cfa, enc)
             .with_lockstep(self.config.por_order == super::PorOrder::Lockstep);
-        if cfa.is_concurrent() && self.config.por == super::Por::Sleep {
-            // Syntactic independence first; for conflicting assignments of different threads, a
-            // semantic commutativity check in a session of its own (cached by the reduction).
-            let voc = self.voc;
-            let session = Session::new(session_config(self.config, self.config.solver, false)).ok();
-            let session = std::cell::RefCell::new(session);
-            let semantic = std::cell::Cell::new(0usize);
-            let reduced = automata::SleepSetReduction::new(&product, |a: &usize, b: &usize| {
-                if interleaving::independent(cfa, enc, *a, *b) {
-                    return true;
-                }
-                let (la, lb) = (&enc.letters[*a], &enc.letters[*b]);
-                if cfa.thread_of[la.src] == cfa.thread_of[lb.src]
-                    || la.kind != super::cfa::EdgeKind::Plain
-                    || lb.kind != super::cfa::EdgeKind::Plain
-                {
-                    return false;
-                }
-                let mut guard = session.borrow_mut();
-                let Some(s) = guard.as_mut() else {
-                    return false;
-                };
-                semantic.set(semantic.get() + 1);
-                interleaving::commute(voc, la, lb, s)
-            });
-            let end = self.run_on(&reduced, fh, sessions, stats);
-            stats.commutativity_checks += semantic.get();
-            if let Some(s) = session.borrow().as_ref() {
-                let st = s.stats();
-                stats.solver_calls += st.checks as usize;
-                stats.solver_time += st.solver_time;
-            }
-            end
-        } else if cfa.is_concurrent() && self.config.por == super::Por::Persistent {
-            let reduced = interleaving::PersistentReduction::new(&product);
-            self.run_on(&reduced, fh, sessions, stats)
-        } else {
-            self.run_on(&product, fh, sessions, stats)
+        if !cfa.is_concurrent() {
+            return self.run_on(&product, fh, sessions, stats);
         }
+        // Syntactic independence first; for conflicting assignments of different threads, a
+        // semantic commutativity check in a session of its own (cached).
+        let session = Session::new(session_config(self.config, self.config.solver, false)).ok();
+        let commutativity = interleaving::Commutativity::new(self.voc, cfa, enc, session);
+        let indep = |a: &usize, b: &usize| commutativity.independent(*a, *b);
+        let end = match self.config.por {
+            super::Por::None => self.run_live(&product, fh, sessions, stats),
+            super::Por::Sleep => {
+                let reduced = automata::SleepSetReduction::new(&product, indep);
+                self.run_live(&reduced, fh, sessions, stats)
+            }
+            super::Por::Persistent => {
+                let reduced = interleaving::PersistentReduction::new(&product, indep, false);
+                self.run_live(&reduced, fh, sessions, stats)
+            }
+            super::Por::SleepPersistent => {
+                let persistent = interleaving::PersistentReduction::new(&product, indep, true);
+                let reduced = automata::SleepSetReduction::new(&persistent, indep);
+                self.run_live(&reduced, fh, sessions, stats)
+            }
+        };
+        // The counters of the independence relation (the outcome carries a copy of `stats`).
+        let (syntactic, semantic, cached) = commutativity.counts.get();
+        let solver = commutativity.solver_stats();
+        let add = |st: &mut Stats| {
+            st.independence_syntactic += syntactic;
+            st.commutativity_checks += semantic;
+            st.independence_cached += cached;
+            if let Some((calls, time)) = solver {
+                st.solver_calls += calls;
+                st.solver_time += time;
+            }
+        };
+        add(stats);
+        match end {
+            LoopEnd::Done(mut o) => {
+                add(&mut o.stats);
+                LoopEnd::Done(o)
+            }
+            LoopEnd::Diverging => LoopEnd::Diverging,
+        }
+    }
+
+    /// The loop on `aut`, for a concurrent program first restricted to its live part
+    /// ([`interleaving::Trimmed`]) with Karr's equalities over its configurations seeded into the
+    /// Floyd–Hoare automaton ([`seed_configuration_invariants`]) — both only when the control graph
+    /// has at most [`MAX_SEED_STATES`] states.
+    fn run_live<A: ProgramAutomaton>(
+        &self,
+        aut: &A,
+        fh: &mut FloydHoare,
+        sessions: &mut Sessions,
+        stats: &mut Stats,
+    ) -> LoopEnd {
+        if self.cfa.is_concurrent() && self.config.invariants {
+            let t0 = Instant::now();
+            let mut budget = Budget::unlimited().with_max_states(MAX_SEED_STATES);
+            if let Some(d) = self.config.deadline {
+                budget = budget.with_deadline(d);
+            }
+            let live = interleaving::Trimmed::new(aut, &budget);
+            if debug() {
+                eprintln!(
+                    "  live program automaton: {:?} states, {:.3} s",
+                    live.as_ref().map(|l| l.nfa.num_states()),
+                    t0.elapsed().as_secs_f64()
+                );
+            }
+            if let Some(live) = live {
+                let n = seed_configuration_invariants(
+                    self.voc,
+                    self.cfa,
+                    self.enc,
+                    &live,
+                    fh,
+                    self.config,
+                );
+                stats.invariant_time += t0.elapsed();
+                stats.seeded_predicates += n;
+                stats.live_states += live.nfa.num_states();
+                return self.run_on(&live, fh, sessions, stats);
+            }
+            stats.invariant_time += t0.elapsed();
+        }
+        self.run_on(aut, fh, sessions, stats)
     }
 
     /// The loop on the program automaton `aut` (the product, or a reduction of it).
@@ -588,6 +641,109 @@ impl<'a, 'p> Cegar<'a, 'p> {
         };
         LoopEnd::Done(Box::new(outcome))
     }
+}
+
+/// States of the program automaton explored at most for its live part and the seeds
+/// ([`Cegar::run_live`]).
+pub const MAX_SEED_STATES: usize = 20_000;
+
+/// Karr's affine equalities over the configurations of a concurrent program's live program
+/// automaton `live`, seeded as candidates of the Floyd–Hoare automaton at their configurations.
+///
+/// The graph analysed has the configurations of `live`'s states as nodes — the thread locations,
+/// and the turn under the lockstep order; states that differ otherwise (sleep sets, atomic owners)
+/// are merged, which only adds paths — and `live`'s transitions as edges. Karr's analysis on it
+/// gives per configuration the affine equalities that hold in every state the program reaches
+/// there along `live`'s words (for example `i == j && x == 0` for two threads that add and
+/// subtract in lockstep). They are candidates only: the Floyd–Hoare automaton checks every
+/// transition that takes one, so soundness does not depend on them. Returns the number of
+/// (predicate, configuration) pairs seeded.
+fn seed_configuration_invariants<A: ProgramAutomaton>(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    live: &interleaving::Trimmed<A>,
+    fh: &mut FloydHoare,
+    config: &Config,
+) -> usize {
+    use std::collections::HashMap;
+    let lockstep = config.por_order == super::PorOrder::Lockstep;
+    let key = |s: &A::State| -> Box<[u32]> {
+        let c = live.conf(s);
+        let mut k = c.locs.to_vec();
+        if lockstep {
+            k.push(c.turn);
+        }
+        k.into_boxed_slice()
+    };
+    let mut ids: HashMap<Box<[u32]>, usize> = HashMap::new();
+    let mut nodes: Vec<Box<[u32]>> = Vec::new();
+    let mut node_of = |k: Box<[u32]>, nodes: &mut Vec<Box<[u32]>>| -> usize {
+        if let Some(&i) = ids.get(&k) {
+            return i;
+        }
+        let i = nodes.len();
+        nodes.push(k.clone());
+        ids.insert(k, i);
+        i
+    };
+    let Some(init) = live.nfa.initial().next() else {
+        return 0;
+    };
+    node_of(key(init), &mut nodes);
+    let mut edges: BTreeSet<(usize, usize, usize)> = BTreeSet::new();
+    for (s, a, t) in live.nfa.transitions() {
+        let src = node_of(key(s), &mut nodes);
+        let tgt = node_of(key(t), &mut nodes);
+        edges.insert((src, *a, tgt));
+    }
+    // The graph as an encoded automaton over the configurations (node 0 is the initial one).
+    let mut graph = Encoded {
+        letters: Vec::with_capacity(edges.len()),
+        out: vec![Vec::new(); nodes.len()],
+        init: 0,
+        kept: (0..nodes.len()).collect(),
+    };
+    for &(src, a, tgt) in &edges {
+        let mut letter = enc.letters[a].clone();
+        letter.src = src;
+        letter.tgt = tgt;
+        graph.out[src].push(graph.letters.len());
+        graph.letters.push(letter);
+    }
+    let limits = invariants::Limits {
+        deadline: config.deadline,
+        max_vars: 60,
+        ..invariants::Limits::default()
+    };
+    let t0 = Instant::now();
+    let found = invariants::affine_candidates(voc, &graph, &limits);
+    if debug() {
+        eprintln!(
+            "  Karr over {} configurations, {} edges: {:.3} s",
+            nodes.len(),
+            graph.letters.len(),
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    let mut n = 0;
+    for (node, ts) in &found {
+        let locs = &nodes[*node];
+        // No candidates where a thread is at an error location (the error is refuted there).
+        if locs[..cfa.threads.len()]
+            .iter()
+            .any(|&l| l != interleaving::FREE && cfa.error_of(l as LocId).is_some())
+        {
+            continue;
+        }
+        for t in ts {
+            if debug() {
+                eprintln!("  seed {:?}: {}", locs, pretty::term(voc, t));
+            }
+            n += fh.seed_predicate(locs, t);
+        }
+    }
+    n
 }
 
 /// How often the most visited location occurs in a run.

@@ -54,6 +54,8 @@ pub struct FloydHoare<'a, 'p> {
     init_conf: ConfId,
     /// (configuration, letter) → configuration after the letter
     conf_next: HashMap<(ConfId, usize), ConfId>,
+    /// Configurations carry the lockstep turn as a last component (see [`Self::with_scope`]).
+    lockstep: bool,
 }
 
 /// A successor could not be computed: the run's deadline passed.
@@ -84,13 +86,22 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
             trans_conf: HashMap::new(),
             init_conf: ConfId(0),
             conf_next: HashMap::new(),
+            lockstep: false,
         }
     }
 
     /// Candidates per configuration of `cfa`'s threads under `scope` (concurrent programs; the
     /// global scope keeps every predicate a candidate everywhere, as
-    /// [`Self::with_global_predicates`]). A sequential program is left as it is.
-    pub fn with_scope(mut self, cfa: &'a Cfa, scope: super::PredicateScope) -> Self {
+    /// [`Self::with_global_predicates`]). A sequential program is left as it is. With `lockstep`
+    /// (the lockstep preference order), a configuration is the thread locations followed by the
+    /// turn: the turn is not a thread, so candidates attached by thread never mention it, but
+    /// seeded invariants ([`Self::seed_predicate`]) may differ between turns.
+    pub fn with_scope(
+        mut self,
+        cfa: &'a Cfa,
+        scope: super::PredicateScope,
+        lockstep: bool,
+    ) -> Self {
         if !cfa.is_concurrent() {
             return self;
         }
@@ -108,9 +119,13 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
             .collect();
         self.preds.set_scoped(scope, thread_of_inst);
         self.cfa = Some(cfa);
+        self.lockstep = lockstep;
         let mut locs = vec![super::interleaving::FREE; cfa.threads.len()];
         if let Some(l) = locs.first_mut() {
             *l = self.enc.init as u32;
+        }
+        if lockstep {
+            locs.push(0);
         }
         self.init_conf = self.preds.conf(&locs);
         self
@@ -124,7 +139,13 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
         if let Some(n) = self.conf_next.get(&(c, a)) {
             return *n;
         }
-        let locs = super::interleaving::locs_after(cfa, self.enc, self.preds.conf_locs(c), a);
+        let conf = self.preds.conf_locs(c);
+        let threads = cfa.threads.len();
+        let mut locs =
+            super::interleaving::locs_after(cfa, self.enc, &conf[..threads], a).into_vec();
+        if self.lockstep {
+            locs.push(super::interleaving::turn_after(cfa, self.enc, threads, a));
+        }
         let n = self.preds.conf(&locs);
         self.conf_next.insert((c, a), n);
         n
@@ -186,6 +207,23 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
                 self.preds.attach_conf(locs, moved, p);
             }
         }
+    }
+
+    /// Adds the conjuncts of `t` as candidates at exactly the configuration `locs` (scoped
+    /// candidates only; invariants of that configuration, not yet checked: each transition that
+    /// takes them is a checked Hoare triple). Returns how many (predicate, configuration) pairs
+    /// are new.
+    pub fn seed_predicate(&mut self, locs: &[u32], t: &crate::smt::Term) -> usize {
+        if !self.preds.is_scoped() {
+            return 0;
+        }
+        let mut n = 0;
+        for c in conjuncts(&crate::smt::simplify(t)) {
+            if let Some(p) = self.preds.intern(self.voc, &c, &mut self.htc.session) {
+                n += usize::from(self.preds.attach_exact(locs, p));
+            }
+        }
+        n
     }
 
     /// Successors are not computed after this instant ([`Interrupted`]).

@@ -80,6 +80,18 @@ pub fn locs_after(cfa: &Cfa, enc: &Encoded, locs: &[u32], a: usize) -> Box<[u32]
     next
 }
 
+/// The lockstep turn after letter `a` (of `n` threads): the letter's thread keeps the turn until
+/// it reaches a loop head, then the next thread has it.
+pub fn turn_after(cfa: &Cfa, enc: &Encoded, n: usize, a: usize) -> u32 {
+    let letter = &enc.letters[a];
+    let t = cfa.thread_of[letter.src] as usize;
+    if cfa.locs[letter.tgt].kind == crate::ir::LocKind::LoopHead {
+        ((t + 1) % n.max(1)) as u32
+    } else {
+        t as u32
+    }
+}
+
 /// The interleaving product of the threads of `cfa` under the encoding `enc`.
 pub struct Interleaving<'a> {
     pub cfa: &'a Cfa,
@@ -161,12 +173,7 @@ impl<'a> Interleaving<'a> {
         let mut next = c.clone();
         next.locs = locs_after(self.cfa, self.enc, &c.locs, a);
         if self.lockstep {
-            let head = self.cfa.locs[letter.tgt].kind == crate::ir::LocKind::LoopHead;
-            next.turn = if head {
-                ((t + 1) % c.locs.len()) as u32
-            } else {
-                t as u32
-            };
+            next.turn = turn_after(self.cfa, self.enc, c.locs.len(), a);
         }
         match letter.kind {
             // Call/return letters belong to nested programs, which the recursive engine explores
@@ -284,14 +291,14 @@ impl ProgramAutomaton for Interleaving<'_> {
     }
 }
 
-impl<I: crate::automata::Independence<usize>> ProgramAutomaton
-    for crate::automata::SleepSetReduction<'_, Interleaving<'_>, I>
+impl<A: ProgramAutomaton, I: crate::automata::Independence<usize>> ProgramAutomaton
+    for crate::automata::SleepSetReduction<'_, A, I>
 {
     fn conf<'s>(&self, s: &'s Self::State) -> &'s Conf {
-        &s.0
+        self.inner.conf(&s.0)
     }
     fn product(&self) -> &Interleaving<'_> {
-        self.inner
+        self.inner.product()
     }
 }
 
@@ -329,35 +336,58 @@ pub fn independent(cfa: &Cfa, enc: &Encoded, a: usize, b: usize) -> bool {
     !conflict(&la.tf, &lb.tf) && !conflict(&lb.tf, &la.tf)
 }
 
-/// The assignments of a total, deterministic letter: written variable → its new value over the
-/// pre-state (`None` unless the formula is a conjunction of `x' = e` with `e` over pre variables).
-fn assignments(
+/// A letter that is a guarded deterministic assignment: `guard ∧ ∧ x' = e_x`, where the guard and
+/// every `e_x` are over pre-state variables (a letter of a thread's branch or loop condition
+/// followed by assignments). `None` for any other letter (auxiliary variables, havocs, equations
+/// that do not define a post-state variable).
+struct GuardedAssignment {
+    guard: crate::smt::Term,
+    values: std::collections::BTreeMap<super::transition::PVar, crate::smt::Term>,
+}
+
+fn guarded_assignment(
     voc: &super::transition::Vocabulary,
     letter: &super::blocks::Letter,
-) -> Option<std::collections::BTreeMap<super::transition::PVar, crate::smt::Term>> {
-    if !super::hoare::is_total(voc, letter) {
+) -> Option<GuardedAssignment> {
+    use crate::smt::Term;
+    if !letter.tf.aux.is_empty() {
         return None;
     }
-    let mut out = std::collections::BTreeMap::new();
+    let mut guard = Vec::new();
+    let mut values = std::collections::BTreeMap::new();
     for c in letter.tf.formula.conjuncts() {
-        if c == crate::smt::Term::tt() {
+        if c == Term::tt() {
+            continue;
+        }
+        let post = c
+            .free_vars()
+            .iter()
+            .any(|w| matches!(voc.lookup(w), Some((_, true))));
+        if !post {
+            guard.push(c);
             continue;
         }
         let (x, e) = super::hoare::assignment_of(voc, letter, &c)?;
-        out.insert(x, e);
+        if values.insert(x, e).is_some() {
+            return None;
+        }
     }
     // Havocked variables (written without an equation) make the letter nondeterministic.
-    if letter.tf.writes.iter().any(|x| !out.contains_key(x)) {
+    if letter.tf.writes.iter().any(|x| !values.contains_key(x)) {
         return None;
     }
-    Some(out)
+    Some(GuardedAssignment {
+        guard: Term::and(guard),
+        values,
+    })
 }
 
-/// Semantic commutativity of two total, deterministic letters (Ultimate GemCutter's semantic
-/// independence, restricted to assignments): `a;b` and `b;a` compute the same final value of every
-/// variable either writes, for every pre-state — one solver query (`unsat` of the disjunction of the
-/// differences). Both are always enabled, so neither disables the other. Any answer but `unsat`
-/// means dependent.
+/// Semantic commutativity (Ultimate GemCutter's semantic independence) of two guarded
+/// deterministic assignments `a` and `b` ([`GuardedAssignment`]): `a;b` and `b;a` are the same
+/// relation — from every pre-state, `a;b` can run iff `b;a` can, and then both compute the same
+/// value of every variable either writes. One solver query: `unsat` of the negation. Any other
+/// answer means dependent. (Neither disables the other in the program automaton: they belong to
+/// different threads, so their control is independent.)
 pub fn commute(
     voc: &super::transition::Vocabulary,
     a: &super::blocks::Letter,
@@ -366,21 +396,25 @@ pub fn commute(
 ) -> bool {
     use crate::smt::Term;
     use std::collections::HashMap;
-    let (Some(sa), Some(sb)) = (assignments(voc, a), assignments(voc, b)) else {
+    let (Some(ga), Some(gb)) = (guarded_assignment(voc, a), guarded_assignment(voc, b)) else {
         return false;
     };
     // The substitution "pre-state variable ↦ its value after the letter".
-    let as_subst = |s: &std::collections::BTreeMap<super::transition::PVar, Term>| {
+    let as_subst = |g: &GuardedAssignment| -> Option<HashMap<crate::smt::Var, Term>> {
         let mut m: HashMap<crate::smt::Var, Term> = HashMap::new();
-        for (x, e) in s {
-            if let Ok(v) = voc.pre(*x) {
-                m.insert(v, e.clone());
-            }
+        for (x, e) in &g.values {
+            m.insert(voc.pre(*x).ok()?, e.clone());
         }
-        m
+        Some(m)
     };
-    let (ma, mb) = (as_subst(&sa), as_subst(&sb));
-    let written: std::collections::BTreeSet<_> = sa.keys().chain(sb.keys()).copied().collect();
+    let (Some(ma), Some(mb)) = (as_subst(&ga), as_subst(&gb)) else {
+        return false;
+    };
+    // a;b runs iff g_a and g_b after a; b;a iff g_b and g_a after b.
+    let en_ab = Term::and(vec![ga.guard.clone(), gb.guard.substitute(&ma)]);
+    let en_ba = Term::and(vec![gb.guard.clone(), ga.guard.substitute(&mb)]);
+    let written: std::collections::BTreeSet<_> =
+        ga.values.keys().chain(gb.values.keys()).copied().collect();
     let mut diffs = Vec::new();
     for x in written {
         let Ok(v) = voc.pre(x) else {
@@ -388,11 +422,11 @@ pub fn commute(
         };
         let pre = Term::var(&v);
         // After a;b: b's value (over the state after a) or a's value.
-        let ab = match sb.get(&x) {
+        let ab = match gb.values.get(&x) {
             Some(e) => e.substitute(&ma),
             None => ma.get(&v).cloned().unwrap_or_else(|| pre.clone()),
         };
-        let ba = match sa.get(&x) {
+        let ba = match ga.values.get(&x) {
             Some(e) => e.substitute(&mb),
             None => mb.get(&v).cloned().unwrap_or_else(|| pre.clone()),
         };
@@ -400,14 +434,98 @@ pub fn commute(
             diffs.push(Term::not(&Term::eq(&ab, &ba)));
         }
     }
-    if diffs.is_empty() {
+    let same_guard = en_ab == en_ba;
+    if diffs.is_empty() && same_guard {
         return true;
     }
+    // Violations: one order runs and the other does not, or both run to different states.
+    let mut bad = Vec::new();
+    if !same_guard {
+        bad.push(Term::not(&Term::eq(&en_ab, &en_ba)));
+    }
+    if !diffs.is_empty() {
+        bad.push(Term::and(vec![en_ab, Term::or(diffs)]));
+    }
     session.push();
-    session.assert(&Term::or(diffs));
+    session.assert(&Term::or(bad));
     let r = session.check_sat();
     session.pop();
     r == crate::smt::SatResult::Unsat
+}
+
+/// The independence relation the reductions use, in tiers: syntactic ([`independent`]) first;
+/// letters of different threads that conflict syntactically but are both plain, total and
+/// deterministic are then checked for semantic commutativity ([`commute`], one solver query in a
+/// session of its own). Answers are cached per unordered pair; the counters say how many pairs
+/// each tier decided (`--stats`).
+pub struct Commutativity<'a, 'p> {
+    voc: &'a super::transition::Vocabulary<'p>,
+    cfa: &'a Cfa,
+    enc: &'a Encoded,
+    session: std::cell::RefCell<Option<crate::smt::Session>>,
+    cache: std::cell::RefCell<std::collections::HashMap<(usize, usize), bool>>,
+    /// Pairs decided by the syntactic check, by a solver query, and answered from the cache.
+    pub counts: std::cell::Cell<(usize, usize, usize)>,
+}
+
+impl<'a, 'p> Commutativity<'a, 'p> {
+    /// `session` is used for the semantic checks (none: syntactic only).
+    pub fn new(
+        voc: &'a super::transition::Vocabulary<'p>,
+        cfa: &'a Cfa,
+        enc: &'a Encoded,
+        session: Option<crate::smt::Session>,
+    ) -> Self {
+        Commutativity {
+            voc,
+            cfa,
+            enc,
+            session: std::cell::RefCell::new(session),
+            cache: Default::default(),
+            counts: Default::default(),
+        }
+    }
+
+    /// Are letters `a` and `b` independent (they commute, and neither disables the other)?
+    pub fn independent(&self, a: usize, b: usize) -> bool {
+        let key = (a.min(b), a.max(b));
+        let (syn, sem, hit) = self.counts.get();
+        if let Some(&r) = self.cache.borrow().get(&key) {
+            self.counts.set((syn, sem, hit + 1));
+            return r;
+        }
+        let r = self.decide(a, b);
+        self.cache.borrow_mut().insert(key, r);
+        r
+    }
+
+    fn decide(&self, a: usize, b: usize) -> bool {
+        let (syn, sem, hit) = self.counts.get();
+        let (cfa, enc) = (self.cfa, self.enc);
+        let (la, lb) = (&enc.letters[a], &enc.letters[b]);
+        let semantic_candidate = cfa.thread_of[la.src] != cfa.thread_of[lb.src]
+            && la.kind == EdgeKind::Plain
+            && lb.kind == EdgeKind::Plain;
+        if independent(cfa, enc, a, b) || !semantic_candidate {
+            self.counts.set((syn + 1, sem, hit));
+            return independent(cfa, enc, a, b);
+        }
+        let mut guard = self.session.borrow_mut();
+        let Some(session) = guard.as_mut() else {
+            self.counts.set((syn + 1, sem, hit));
+            return false;
+        };
+        self.counts.set((syn, sem + 1, hit));
+        commute(self.voc, la, lb, session)
+    }
+
+    /// The solver counters of the semantic checks' session.
+    pub fn solver_stats(&self) -> Option<(usize, std::time::Duration)> {
+        self.session
+            .borrow()
+            .as_ref()
+            .map(|s| (s.stats().checks as usize, s.stats().solver_time))
+    }
 }
 
 /// Thread-based persistent sets (Godefroid 1996; Ultimate GemCutter's `ThreadBasedPersistentSets`,
@@ -433,19 +551,29 @@ pub fn commute(
 /// `T` or one it forked — but every thread that may reach an error is in `T`. Otherwise the first
 /// letter `a ∈ P` in `w` is independent of every letter before it (they are future letters of
 /// threads outside `T`), so `w ≡ a·w'`, and induction on the length of `w` applies from `c·a`.
-/// Independence is the syntactic relation [`independent`], a commutativity relation of the product
-/// (the lockstep turn is part of the configuration but changes no enabledness).
-pub struct PersistentReduction<'a, 'b> {
+/// Independence is any commutativity relation of the product — [`independent`], or
+/// [`Commutativity`] (syntactic, then semantic): a static relation of letter pairs under which
+/// `a;b` and `b;a` denote the same relation (the lockstep turn is part of the configuration but
+/// changes no enabledness).
+pub struct PersistentReduction<'a, 'b, I> {
     pub inner: &'b Interleaving<'a>,
+    /// The independence relation (a commutativity relation of the product).
+    indep: I,
+    /// Compatible with the preference order: only the first enabled thread (in the order of
+    /// [`Interleaving::enabled_letters`]) seeds the set, so the set always contains the preferred
+    /// letter (needed when sleep sets are combined with persistent sets, so that the reduced words
+    /// follow the preference order, e.g. lockstep).
+    compatible: bool,
     /// Per location: the letters reachable from it in its thread's graph and in the graphs of the
     /// threads it may fork (sorted), and whether an error location or the limit marker is reachable.
     future: Vec<(Vec<usize>, bool)>,
     cache: std::cell::RefCell<std::collections::HashMap<Conf, Vec<usize>>>,
-    indep: std::cell::RefCell<std::collections::HashMap<(usize, usize), bool>>,
+    indep_cache: std::cell::RefCell<std::collections::HashMap<(usize, usize), bool>>,
 }
 
-impl<'a, 'b> PersistentReduction<'a, 'b> {
-    pub fn new(inner: &'b Interleaving<'a>) -> Self {
+impl<'a, 'b, I: crate::automata::Independence<usize>> PersistentReduction<'a, 'b, I> {
+    /// Persistent sets of `inner` under `indep`; `compatible`: see the field.
+    pub fn new(inner: &'b Interleaving<'a>, indep: I, compatible: bool) -> Self {
         let (cfa, enc) = (inner.cfa, inner.enc);
         let n = cfa.locs.len();
         // Locations reachable from each location: along letters, and from a fork letter into the
@@ -481,19 +609,21 @@ impl<'a, 'b> PersistentReduction<'a, 'b> {
         }
         PersistentReduction {
             inner,
+            indep,
+            compatible,
             future,
             cache: Default::default(),
-            indep: Default::default(),
+            indep_cache: Default::default(),
         }
     }
 
     fn independent(&self, a: usize, b: usize) -> bool {
         let key = (a.min(b), a.max(b));
-        if let Some(&r) = self.indep.borrow().get(&key) {
+        if let Some(&r) = self.indep_cache.borrow().get(&key) {
             return r;
         }
-        let r = independent(self.inner.cfa, self.inner.enc, a, b);
-        self.indep.borrow_mut().insert(key, r);
+        let r = self.indep.independent(&a, &b);
+        self.indep_cache.borrow_mut().insert(key, r);
         r
     }
 
@@ -520,6 +650,9 @@ impl<'a, 'b> PersistentReduction<'a, 'b> {
         }
         if c.atomic.is_some() || seeds.len() <= 1 {
             return enabled.to_vec();
+        }
+        if self.compatible {
+            seeds.truncate(1);
         }
         let in_use = |t: usize| c.locs[t] != FREE;
         let mut best: Option<Vec<usize>> = None;
@@ -610,7 +743,7 @@ impl<'a, 'b> PersistentReduction<'a, 'b> {
     }
 }
 
-impl Automaton for PersistentReduction<'_, '_> {
+impl<I: crate::automata::Independence<usize>> Automaton for PersistentReduction<'_, '_, I> {
     type State = Conf;
     type Letter = usize;
 
@@ -641,11 +774,60 @@ impl Automaton for PersistentReduction<'_, '_> {
     }
 }
 
-impl ProgramAutomaton for PersistentReduction<'_, '_> {
+impl<I: crate::automata::Independence<usize>> ProgramAutomaton for PersistentReduction<'_, '_, I> {
     fn conf<'s>(&self, s: &'s Conf) -> &'s Conf {
         s
     }
     fn product(&self) -> &Interleaving<'_> {
         self.inner
+    }
+}
+
+/// A program automaton restricted to its *live* states: those reachable in `inner` from which an
+/// accepting state is reachable, computed once on the data-free control graph
+/// ([`crate::automata::explore`], [`crate::automata::remove_dead_ends`]). The other states cannot
+/// lead to an error under any data, so removing them changes no accepting run — for instance the
+/// states of a sleep-set reduction whose sleep set blocks a thread for ever (the lockstep order
+/// leaves many). Acceptance is still asked of `inner`, whose limit marker may stop being accepting
+/// during a run ([`Interleaving::ignore_limit`]).
+pub struct Trimmed<'a, A: ProgramAutomaton> {
+    pub inner: &'a A,
+    pub nfa: crate::automata::Nfa<A::State, usize>,
+}
+
+impl<'a, A: ProgramAutomaton> Trimmed<'a, A> {
+    /// The live part of `inner`, or `None` if exploring it exceeds `budget`.
+    pub fn new(inner: &'a A, budget: &crate::automata::Budget) -> Option<Self> {
+        let all = crate::automata::explore(inner, budget).ok()?;
+        Some(Trimmed {
+            inner,
+            nfa: crate::automata::remove_dead_ends(&all),
+        })
+    }
+}
+
+impl<A: ProgramAutomaton> Automaton for Trimmed<'_, A> {
+    type State = A::State;
+    type Letter = usize;
+
+    fn initial_states(&self) -> Vec<A::State> {
+        self.nfa.initial().cloned().collect()
+    }
+
+    fn is_accepting(&self, s: &A::State) -> bool {
+        self.inner.is_accepting(s)
+    }
+
+    fn successors(&self, s: &A::State) -> Vec<(usize, A::State)> {
+        self.nfa.outgoing(s).map(|(a, t)| (*a, t.clone())).collect()
+    }
+}
+
+impl<A: ProgramAutomaton> ProgramAutomaton for Trimmed<'_, A> {
+    fn conf<'s>(&self, s: &'s A::State) -> &'s Conf {
+        self.inner.conf(s)
+    }
+    fn product(&self) -> &Interleaving<'_> {
+        self.inner.product()
     }
 }

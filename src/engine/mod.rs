@@ -123,6 +123,9 @@ pub enum Por {
     /// the best measured on T3 (BENCHMARKS.md).
     #[default]
     Persistent,
+    /// Both: sleep sets over persistent sets that are compatible with the preference order (each
+    /// contains the preferred enabled thread), so the reduced words follow the order (lockstep).
+    SleepPersistent,
 }
 
 /// The preference order of the reduction: which interleaving represents its class.

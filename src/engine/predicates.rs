@@ -231,6 +231,30 @@ impl Predicates {
         true
     }
 
+    /// Makes `p` a candidate at exactly the configuration `locs` (every thread's location):
+    /// invariants found for that configuration. Returns whether that is new.
+    pub fn attach_exact(&mut self, locs: &[u32], p: PredId) -> bool {
+        if p == FALSE {
+            return false;
+        }
+        let Some(c) = self.confs.as_mut() else {
+            return false;
+        };
+        let pattern: Pattern = locs
+            .iter()
+            .enumerate()
+            .map(|(t, &l)| (t as u32, l))
+            .collect();
+        if !c.seen.insert((p, pattern.clone())) {
+            return false;
+        }
+        if !c.recent.contains(&p) {
+            c.recent.push(p);
+        }
+        c.patterns.push((p, pattern));
+        true
+    }
+
     /// The candidates at configuration `conf` (scoped), in attachment order (append-only).
     pub fn candidates_conf(&mut self, conf: ConfId) -> &[PredId] {
         let Some(c) = self.confs.as_mut() else {

@@ -33,6 +33,15 @@ pub struct Stats {
     /// Semantic commutativity checks of the partial-order reduction (solver queries unless the
     /// composed assignments are syntactically equal).
     pub commutativity_checks: usize,
+    /// Letter pairs the partial-order reduction found independent or dependent syntactically, and
+    /// independence questions answered from its cache.
+    pub independence_syntactic: usize,
+    pub independence_cached: usize,
+    /// Candidate predicates seeded at configurations of a concurrent program (Karr's equalities
+    /// over its live program automaton; candidates, not proven).
+    pub seeded_predicates: usize,
+    /// States of the live program automaton (concurrent programs; 0 if it was not built).
+    pub live_states: usize,
     #[serde(serialize_with = "secs")]
     pub invariant_time: Duration,
     #[serde(serialize_with = "secs")]
@@ -64,10 +73,16 @@ impl Stats {
                 self.htc_frame
             ));
         }
-        if self.commutativity_checks > 0 {
+        if self.commutativity_checks + self.independence_syntactic + self.independence_cached > 0 {
             text.push_str(&format!(
-                "  partial-order reduction: {} semantic commutativity checks\n",
-                self.commutativity_checks
+                "  independence: {} syntactic, {} semantic (solver), {} cached\n",
+                self.independence_syntactic, self.commutativity_checks, self.independence_cached
+            ));
+        }
+        if self.live_states > 0 || self.seeded_predicates > 0 {
+            text.push_str(&format!(
+                "  live program automaton: {} states; {} candidate predicates seeded at configurations\n",
+                self.live_states, self.seeded_predicates
             ));
         }
         text
