@@ -51,7 +51,9 @@
 
 use super::cells;
 use super::linear::{self, Constraint, Lin, Q, Rel};
-use super::ranking::{cycle_through, reachable_letters, sccs, session_config, timed_out};
+use super::ranking::{
+    cycle_through, exact_letter, reachable_letters, sccs, session_config, timed_out,
+};
 use crate::engine::blocks::{self, Encoded, LetterId};
 use crate::engine::cfa::{self, Cfa, LocId};
 use crate::engine::transition::{PVar, TransFormula, Vocabulary};
@@ -87,11 +89,7 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> O
     }
     let enc = blocks::encode_all(&cfa, &voc, BlockEncoding::Large).ok()?;
     let reach = reachable_letters(&enc);
-    let exact = |a: LetterId| -> bool {
-        let l = &enc.letters[a];
-        l.edges.iter().all(|&e| cfa.edges[e].overapprox.is_none())
-            && l.tf.formula.symbols().funs.is_empty()
-    };
+    let exact = |a: LetterId| exact_letter(&cfa, &enc, a);
     let stem_to = stems(&enc, &exact);
     let mut session = Session::new(session_config(config, deadline)).ok()?;
     let mut tries = 0;
@@ -110,40 +108,72 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> O
             if !cycle.iter().all(|&a| exact(a)) {
                 continue;
             }
-            // The stem as found, then with the cycle unrolled once and twice (a first iteration
-            // may take another branch than all later ones, e.g. one that initialises a cell).
-            for unroll in 0..=MAX_UNROLL {
-                if tries >= MAX_LASSOS || timed_out(deadline) {
-                    return None;
-                }
-                let mut stem = stem.clone();
-                for _ in 0..unroll {
-                    stem.extend(cycle.iter().copied());
-                }
-                tries += 1;
-                for lasso in Lasso::build(&voc, &enc, &stem, &cycle) {
-                    if timed_out(deadline) {
-                        return None;
-                    }
-                    let Some(arg) = lasso.search(&cfa, &mut session, deadline) else {
-                        continue;
-                    };
-                    // A nonzero direction grows without bound: with machine integers (C) that run
-                    // overflows, so it is no nontermination argument there.
-                    let unbounded = arg.rays.iter().any(|r| {
-                        r.values().any(|v| {
-                            v.as_rational()
-                                .is_some_and(|q| !num_traits::Zero::is_zero(&q))
-                        })
-                    });
-                    if config.bounded_integers && unbounded {
-                        continue;
-                    }
-                    let mut fresh = Session::new(session_config(config, deadline)).ok()?;
-                    if lasso.validate(&cfa, &arg, &mut fresh).is_ok() {
-                        return Some(describe(&voc, &cfa, &lasso, &arg, h));
-                    }
-                }
+            if let Some(why) = argument_of(
+                &voc,
+                &cfa,
+                &enc,
+                stem,
+                &cycle,
+                config,
+                &mut session,
+                deadline,
+                &mut tries,
+            ) {
+                return Some(why);
+            }
+        }
+    }
+    None
+}
+
+/// A geometric nontermination argument for the lasso `stem · cycle^ω` (exact letters, the cycle
+/// from `h` back to `h`), the stem as given and with the cycle unrolled once and twice into it (a
+/// first iteration may take another branch than all later ones, e.g. one that initialises a cell);
+/// the reason with the argument after it was re-validated in a fresh session. `tries` counts the
+/// lassos prepared, and stops at [`MAX_LASSOS`].
+#[allow(clippy::too_many_arguments)]
+pub(super) fn argument_of(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    stem: &[LetterId],
+    cycle: &[LetterId],
+    config: &Config,
+    session: &mut Session,
+    deadline: Option<Instant>,
+    tries: &mut usize,
+) -> Option<String> {
+    let h = enc.letters[*cycle.first()?].src;
+    for unroll in 0..=MAX_UNROLL {
+        if *tries >= MAX_LASSOS || timed_out(deadline) {
+            return None;
+        }
+        let mut stem = stem.to_vec();
+        for _ in 0..unroll {
+            stem.extend(cycle.iter().copied());
+        }
+        *tries += 1;
+        for lasso in Lasso::build(voc, enc, &stem, cycle) {
+            if timed_out(deadline) {
+                return None;
+            }
+            let Some(arg) = lasso.search(cfa, session, deadline) else {
+                continue;
+            };
+            // A nonzero direction grows without bound: with machine integers (C) that run
+            // overflows, so it is no nontermination argument there.
+            let unbounded = arg.rays.iter().any(|r| {
+                r.values().any(|v| {
+                    v.as_rational()
+                        .is_some_and(|q| !num_traits::Zero::is_zero(&q))
+                })
+            });
+            if config.bounded_integers && unbounded {
+                continue;
+            }
+            let mut fresh = Session::new(session_config(config, deadline)).ok()?;
+            if lasso.validate(cfa, &arg, &mut fresh).is_ok() {
+                return Some(describe(voc, cfa, &lasso, &arg, h));
             }
         }
     }

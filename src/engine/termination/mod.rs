@@ -24,6 +24,7 @@
 //!
 //! A Büchi-automata refinement loop (issue 11) is meant to go beside these as a further technique.
 
+pub mod buchi;
 pub mod cells;
 pub mod execute;
 pub mod gnta;
@@ -81,6 +82,17 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
                     ranking::Answer::Terminating(why) => return proved(why),
                     ranking::Answer::Nonterminating(why) => return refuted(why),
                     ranking::Answer::Unknown(why) => not_ranked = why,
+                }
+            }
+            if !config.timed_out() {
+                // Büchi trace abstraction: lassos ranked one at a time, refined by their rank
+                // certificates.
+                let deadline = share(config, BUCHI_SHARE);
+                let mut work = buchi::Work::default();
+                match buchi::prove(program, config, deadline, BlockEncoding::Seq, &mut work) {
+                    ranking::Answer::Terminating(why) => return proved(why),
+                    ranking::Answer::Nonterminating(why) => return refuted(why),
+                    ranking::Answer::Unknown(why) => not_ranked = format!("{not_ranked}; {why}"),
                 }
             }
             if cut && !config.timed_out() {
@@ -174,6 +186,9 @@ fn share(config: &Config, fraction: f64) -> Option<std::time::Instant> {
         std::time::Instant::now() + left.mul_f64(fraction)
     })
 }
+
+/// The share of the time left that the Büchi loop gets.
+const BUCHI_SHARE: f64 = 0.6;
 
 /// The values the witness mode tries for unconstrained numbers, in order.
 const WITNESS_VALUES: [i64; 5] = [0, 1, -1, 100, -100];
