@@ -73,7 +73,7 @@ const MAX_UNROLL: usize = 2;
 /// Disjuncts of a cycle's DNF at most.
 const MAX_DISJUNCTS: usize = 32;
 /// Guessed eigenvalues per disjunct at most.
-const MAX_EIGENVALUES: usize = 5;
+const MAX_EIGENVALUES: usize = 6;
 /// Queries per disjunct at most.
 const MAX_QUERIES: usize = 400;
 /// Boolean state variables at most (each valuation is a lasso of its own).
@@ -744,22 +744,31 @@ impl Lasso {
 
     /// Candidate (eigenvalues, nilpotent parts) for sizes 1 to 3, most plausible first.
     fn guesses(&self, d: &[Constraint]) -> Vec<(Vec<Q>, Vec<Q>)> {
-        let mut cands: BTreeSet<Q> = BTreeSet::from([Q::zero(), Q::one(), q(2)]);
-        cands.extend(self.eigenvalues(d));
-        // Ratios of a variable's pre and post coefficients in one constraint.
+        // The roots of the characteristic polynomial first, largest first (the dominant
+        // eigenvector, then the generalised ones linked to it), then 1, 0, 2 and the ratios of a
+        // variable's pre and post coefficients in one constraint.
+        let ok = |q: &Q| !q.is_negative() && (!self.integral || q.is_integer());
+        let mut roots: Vec<Q> = self.eigenvalues(d).into_iter().filter(ok).collect();
+        roots.sort_by(|a, b| b.cmp(a));
+        let mut cands: Vec<Q> = Vec::new();
+        let mut push = |q: Q| {
+            if ok(&q) && !cands.contains(&q) {
+                cands.push(q);
+            }
+        };
+        roots.into_iter().for_each(&mut push);
+        [Q::one(), Q::zero(), q(2)].into_iter().for_each(&mut push);
         for c in d {
             for (v, a) in &c.lin.coef {
                 if let Role::Pre(s) = self.role(v) {
                     if let Some(p) = self.post.get(&s) {
                         if let Some(b) = c.lin.coef.get(p) {
-                            cands.insert(-(a / b));
+                            push(-(a / b));
                         }
                     }
                 }
             }
         }
-        let ok = |q: &Q| !q.is_negative() && (!self.integral || q.is_integer());
-        let mut cands: Vec<Q> = cands.into_iter().filter(ok).collect();
         cands.truncate(MAX_EIGENVALUES);
         let mut out = Vec::new();
         for l in &cands {
