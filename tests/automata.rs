@@ -1030,7 +1030,7 @@ proptest! {
         for (u, v) in lasso_words(k) {
             let in_b = buchi_accepts(&b.initial, &b.accepting, &b.edges, &u, &v);
             let in_c = buchi_accepts(&ci, &ca, &ce, &u, &v);
-            prop_assert_eq!(in_c, !in_b, "{:?}·({:?})^ω, complement:\n{}", u, v, complement);
+            prop_assert_eq!(in_c, !in_b, "{:?}·({:?})^ω, complement:\n{:?}", u, v, complement);
         }
     }
 

@@ -17,17 +17,22 @@
 //! since the last breakpoint. On letter `x` the successors are all `(N', C', S', B')` with
 //! - `N' = δ(N, x) ∩ Q1`;
 //! - `S' = δ(S, x) ∪ X` and `C' = (δ(C, x) ∪ (δ(N, x) ∩ Q2)) \ S'` for every set `X` of
-//!   non-accepting states of `(δ(C, x) ∪ (δ(N, x) ∩ Q2)) \ δ(S, x)` (the guesses), and no successor
-//!   at all if `δ(S, x)` contains an accepting state (a safe run may not visit one);
-//! - `B' = C'` if `B = ∅` (a breakpoint), else `B' = δ(B, x) ∩ C'`.
+//!   non-accepting states of `δ(B, x) \ δ(S, x)` (the guesses; none when `B = ∅`), and no
+//!   successor at all if `δ(S, x)` contains an accepting state (a safe run may not visit one);
+//! - `B' = C'` if `B = ∅` (a breakpoint), else `B' = δ(B, x) \ S'`.
+//!
+//! These are the *lazy* guesses of Chen et al.: the original NCSB lets any run of `C` move to `S`
+//! at any step; here only runs of the breakpoint move, and none at a reset, which gives fewer
+//! successors and the same language (a safe run outside `B` moves once the next reset has put it
+//! into `B`).
 //!
 //! The initial state is `(I ∩ Q1, I ∩ Q2, ∅, I ∩ Q2)`; a state is accepting iff `B = ∅`. Why this is
 //! the complement: a run of `B` that visits accepting states infinitely often is eventually a
 //! deterministic run that is tracked in `C ∪ S` forever; in `S` it would be killed, so it stays in
 //! `C`, and after the next breakpoint in `B`, which is then never empty again. Conversely, if no run
 //! is accepting, the guess "move each deterministic run to `S` right after its last accepting
-//! state" is never killed, and every run in `B` eventually leaves `C`, so `B` empties infinitely
-//! often.
+//! state (or, lazily, at the first step after that in which it is in `B`)" is never killed, and
+//! every run in `B` eventually leaves `C`, so `B` empties infinitely often.
 //!
 //! **The difference** pairs a state of `A` with a complement state and a track bit (the standard
 //! intersection of two Büchi conditions): the track waits for an accepting state of `A`, then for an
@@ -226,7 +231,11 @@ where
             .filter(|t| !safe.contains(*t))
             .cloned()
             .collect();
-        let free: Vec<&B::State> = open.iter().filter(|t| !b.is_accepting(t)).collect();
+        // Lazy guesses: only runs of the breakpoint move to `S`, and none at a reset.
+        let free: Vec<&B::State> = breakpoint
+            .iter()
+            .filter(|t| !safe.contains(*t) && !b.is_accepting(t))
+            .collect();
         if free.len() > MAX_GUESSES {
             return Err(NcsbError::TooManyGuesses(free.len()));
         }
@@ -243,7 +252,7 @@ where
             let b2 = if q.b.is_empty() {
                 c2.clone()
             } else {
-                breakpoint.intersection(&c2).cloned().collect()
+                breakpoint.difference(&s2).cloned().collect()
             };
             out.push(Ncsb {
                 n: n2.clone(),

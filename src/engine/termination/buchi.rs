@@ -70,6 +70,7 @@ use crate::automata::{
     accepting_lasso, explore, remove_buchi_dead_ends,
 };
 use crate::engine::blocks::{self, Encoded, Letter, LetterId};
+use crate::engine::cegar::debug;
 use crate::engine::cfa::{self, Cfa, EdgeKind, LocId};
 use crate::engine::floyd_hoare::{FloydHoare, Interrupted};
 use crate::engine::hoare::{HoareChecker, primed};
@@ -97,16 +98,34 @@ pub struct Work {
     pub ranked: usize,
     /// Ranking syntheses tried on lassos.
     pub ranking_attempts: usize,
-    /// States of the abstraction after the last Büchi refinement.
+    /// States of the largest abstraction.
     pub states: usize,
     /// Hoare triples of rank certificates checked by the solver.
     pub rank_triples: usize,
     /// The Floyd–Hoare automaton's counters.
     pub fh: Stats,
+    /// Solver checks of the lassos' ranking syntheses.
+    pub ranking_queries: usize,
+}
+
+impl Work {
+    /// Adds this run's counters to the termination statistics.
+    pub fn record(&self, t: &mut crate::engine::stats::TerminationStats) {
+        t.buchi_iterations += self.iterations;
+        t.lassos += self.lassos;
+        t.finite_refinements += self.finite;
+        t.rank_refinements += self.ranked;
+        t.lasso_rankings += self.ranking_attempts;
+        t.abstraction_states = self.states;
+        t.rank_triples += self.rank_triples;
+        t.ranking_queries += self.ranking_queries;
+    }
 }
 
 /// Lassos at most (each may cost a ranking synthesis).
 const MAX_LASSOS: usize = 64;
+/// States of an abstraction (or of one lasso search) at most.
+const MAX_STATES: usize = 100_000;
 
 /// Tries to decide termination of `program` before `deadline` (module comment).
 pub fn prove(
@@ -146,6 +165,7 @@ pub fn prove(
     };
     let answer = run.main(work);
     work.fh = run.fh.stats().clone();
+    (work.fh.predicates, work.fh.fh_states) = run.fh.size();
     answer
 }
 
@@ -213,7 +233,8 @@ impl<'a, 'p> Run<'a, 'p> {
         let budget = match self.deadline {
             Some(d) => Budget::unlimited().with_deadline(d),
             None => Budget::unlimited(),
-        };
+        }
+        .with_max_states(MAX_STATES);
         let mut abs = program_automaton(self.enc);
         work.states = abs.num_states();
         let mut seen: BTreeSet<(Vec<LetterId>, Vec<LetterId>)> = BTreeSet::new();
@@ -226,12 +247,22 @@ impl<'a, 'p> Run<'a, 'p> {
             let lasso = match found {
                 Ok(Some(l)) => l,
                 Ok(None) => return self.terminating(work),
-                Err(ExploreError::Cancelled(_)) | Err(ExploreError::Successor(Interrupted)) => {
+                Err(ExploreError::Cancelled(c)) => return Answer::Unknown(c.to_string()),
+                Err(ExploreError::Successor(Interrupted)) => {
                     return Answer::Unknown("timeout".into());
                 }
             };
             let (stem, cycle) = (lasso.stem.letters, lasso.cycle.letters);
             work.lassos += 1;
+            if debug() {
+                eprintln!(
+                    "buchi: iteration {}, abstraction {} states, lasso {:?} {:?}",
+                    work.iterations,
+                    abs.num_states(),
+                    stem,
+                    cycle
+                );
+            }
             if work.lassos > MAX_LASSOS {
                 return Answer::Unknown(format!(
                     "more than {MAX_LASSOS} lassos; the last: {}",
@@ -247,6 +278,9 @@ impl<'a, 'p> Run<'a, 'p> {
             match self.check(&stem, &cycle, work) {
                 Step::Finite(trace) => {
                     work.finite += 1;
+                    if debug() {
+                        eprintln!("buchi: infeasible {trace:?}");
+                    }
                     if let Err(e) = self.refine_finite(&trace) {
                         return Answer::Unknown(format!(
                             "{e} (an infeasible part of the lasso {})",
@@ -259,7 +293,7 @@ impl<'a, 'p> Run<'a, 'p> {
                     match self.refine_buchi(&abs, &cert, &stem, &cycle, &budget, work) {
                         Ok(next) => {
                             abs = next;
-                            work.states = abs.num_states();
+                            work.states = work.states.max(abs.num_states());
                         }
                         Err(e) => return Answer::Unknown(e),
                     }
@@ -325,7 +359,7 @@ impl<'a, 'p> Run<'a, 'p> {
                 }
             }
             work.ranking_attempts += 1;
-            match self.rank(&stem, cycle) {
+            match self.rank(&stem, cycle, &mut work.ranking_queries) {
                 Ok(cert) if cert.levels.iter().any(|l| l.once) => {
                     // The loop cannot run twice in a row after the stem.
                     let twice: Vec<LetterId> =
@@ -460,7 +494,12 @@ impl<'a, 'p> Run<'a, 'p> {
     }
 
     /// A ranking certificate for the lasso on its own encoding (module comment, step 4).
-    fn rank(&mut self, stem: &[LetterId], cycle: &[LetterId]) -> Result<Certificate, String> {
+    fn rank(
+        &mut self,
+        stem: &[LetterId],
+        cycle: &[LetterId],
+        queries: &mut usize,
+    ) -> Result<Certificate, String> {
         let h = self.enc.letters[cycle[0]].src;
         if h == self.enc.init && !stem.is_empty() {
             return Err("a loop through the initial location".into());
@@ -510,6 +549,7 @@ impl<'a, 'p> Run<'a, 'p> {
             self.config,
             self.deadline,
             false,
+            queries,
         )
         .map_err(|e| match e {
             Failure::TooManyDisjuncts => e.to_string(),
@@ -590,10 +630,19 @@ impl<'a, 'p> Run<'a, 'p> {
             explore(&diff, budget)
         };
         work.rank_triples += r.queries;
+        if debug() {
+            eprintln!(
+                "buchi: rank certificate {what}: {} stem and {} loop predicates, {} states, {} triples",
+                r.stem.len(),
+                r.lp.len(),
+                explored.as_ref().map_or(0, |n| n.num_states()),
+                r.queries
+            );
+        }
         self.rank_session = Some(r.session);
         self.triples.extend(r.valid);
         let explored = explored.map_err(|e| match e {
-            ExploreError::Cancelled(_) => "timeout".to_string(),
+            ExploreError::Cancelled(c) => format!("Büchi refinement: {c}"),
             ExploreError::Successor(e) => format!("Büchi refinement: {e}"),
         })?;
         let trimmed = remove_buchi_dead_ends(&explored);

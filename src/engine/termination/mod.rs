@@ -32,14 +32,31 @@ pub mod linear;
 pub mod ranking;
 pub mod value;
 
+use crate::engine::stats::TerminationStats;
 use crate::engine::{
     BlockEncoding, Config, Counterexample, Outcome, Stats, UnknownReason, Verdict,
 };
 use crate::ir::Program;
 use execute::{ExecResult, Lasso, Limits, Mode};
 
-/// Decides termination of `program`.
+/// Decides termination of `program`; the outcome's statistics say what each technique did.
 pub fn run(program: &Program, config: &Config) -> Outcome {
+    let start = std::time::Instant::now();
+    let mut work = TerminationStats::default();
+    let (mut outcome, by) = decide(program, config, &mut work);
+    work.decided_by = by.into();
+    outcome.stats.total_time = start.elapsed();
+    outcome.stats.termination = Some(work);
+    outcome
+}
+
+/// The techniques in order (module comment); the outcome and the technique that decided (empty
+/// when none did).
+fn decide(
+    program: &Program,
+    config: &Config,
+    work: &mut TerminationStats,
+) -> (Outcome, &'static str) {
     let limits = Limits {
         max_steps: config.max_exec_steps,
         ..Limits::default()
@@ -49,90 +66,133 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
     let mut first = config.clone();
     let cap = std::time::Instant::now() + EXECUTOR_FIRST;
     first.deadline = Some(share(config, EXECUTOR_SHARE).map_or(cap, |d| d.min(cap)));
-    match execute::run(program, &first, &limits, Mode::Symbolic) {
-        ExecResult::Terminating { steps, blocked } => terminating(program, steps, blocked),
-        ExecResult::Nonterminating(lasso) => nonterminating(lasso, None),
-        ExecResult::Unknown { reason, dependent } => {
-            let cut = first.timed_out() && !config.timed_out();
-            // The ranking prover gets 60 % of the time left, on large blocks.
-            let deadline = share(config, 0.6);
-            let large = BlockEncoding::Large;
-            let (mut not_ranked, finer) =
-                match ranking::prove_with(program, config, deadline, large) {
-                    (ranking::Answer::Terminating(why), _) => return proved(why),
-                    (ranking::Answer::Nonterminating(why), _) => return refuted(why),
-                    (ranking::Answer::Unknown(why), finer) => (why, finer),
-                };
-            // Geometric nontermination arguments get half of the time left.
-            let deadline = share(config, 0.5);
-            if let Some(why) = gnta::prove(program, config, deadline) {
-                return refuted(why);
+    work.executor_runs += 1;
+    let (reason, dependent) = match execute::run(program, &first, &limits, Mode::Symbolic) {
+        ExecResult::Terminating { steps, blocked } => {
+            return (terminating(program, steps, blocked), "executor");
+        }
+        ExecResult::Nonterminating(lasso) => return (nonterminating(lasso, None), "executor"),
+        ExecResult::Unknown { reason, dependent } => (reason, dependent),
+    };
+    let cut = first.timed_out() && !config.timed_out();
+    // The ranking prover gets 60 % of the time left, on large blocks.
+    let deadline = share(config, 0.6);
+    let large = BlockEncoding::Large;
+    work.ranking_runs += 1;
+    let (mut not_ranked, finer) =
+        match ranking::prove_with(program, config, deadline, large, &mut work.ranking_queries) {
+            (ranking::Answer::Terminating(why), _) => return (proved(why), "ranking"),
+            (ranking::Answer::Nonterminating(why), _) => return (refuted(why), "ranking"),
+            (ranking::Answer::Unknown(why), finer) => (why, finer),
+        };
+    // EXPERIMENT: the Büchi loop's place and share.
+    let variant = std::env::var("LAPIDARY_BUCHI").unwrap_or_default();
+    let (early, early_share, late_share) = match variant.split_once(':') {
+        Some(("early", x)) => (true, x.parse().unwrap_or(0.6), 0.6),
+        Some(("late", x)) => (false, 0.0, x.parse().unwrap_or(0.6)),
+        _ => (false, 0.0, BUCHI_SHARE),
+    };
+    if early && !config.timed_out() {
+        if let Some(decided) = buchi_step(program, config, early_share, work, &mut not_ranked) {
+            return decided;
+        }
+    }
+    // Geometric nontermination arguments get half of the time left.
+    let deadline = share(config, 0.5);
+    if let Some(why) = gnta::prove(program, config, deadline) {
+        return (refuted(why), "gnta");
+    }
+    let mut fixpoint_tried = false;
+    if finer && !config.timed_out() {
+        // Some loop body has too many paths for one letter: first the cheap fixpoint
+        // lassos, then the ranking prover again on the sequential encoding (single paths,
+        // functions per location) with 60 % of the time left.
+        fixpoint_tried = true;
+        if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
+            return (refuted(why), "fixpoint");
+        }
+        let deadline = share(config, 0.6);
+        work.ranking_runs += 1;
+        let seq = BlockEncoding::Seq;
+        match ranking::prove_with(program, config, deadline, seq, &mut work.ranking_queries).0 {
+            ranking::Answer::Terminating(why) => return (proved(why), "ranking"),
+            ranking::Answer::Nonterminating(why) => return (refuted(why), "ranking"),
+            ranking::Answer::Unknown(why) => not_ranked = why,
+        }
+    }
+    if !early && !config.timed_out() {
+        if let Some(decided) = buchi_step(program, config, late_share, work, &mut not_ranked) {
+            return decided;
+        }
+    }
+    if cut && !config.timed_out() {
+        work.executor_runs += 1;
+        match execute::run(program, config, &limits, Mode::Symbolic) {
+            ExecResult::Terminating { steps, blocked } => {
+                return (terminating(program, steps, blocked), "executor");
             }
-            let mut fixpoint_tried = false;
-            if finer && !config.timed_out() {
-                // Some loop body has too many paths for one letter: first the cheap fixpoint
-                // lassos, then the ranking prover again on the sequential encoding (single paths,
-                // functions per location) with 60 % of the time left.
-                fixpoint_tried = true;
-                if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
-                    return refuted(why);
-                }
-                let deadline = share(config, 0.6);
-                match ranking::prove_with(program, config, deadline, BlockEncoding::Seq).0 {
-                    ranking::Answer::Terminating(why) => return proved(why),
-                    ranking::Answer::Nonterminating(why) => return refuted(why),
-                    ranking::Answer::Unknown(why) => not_ranked = why,
-                }
+            ExecResult::Nonterminating(lasso) => {
+                return (nonterminating(lasso, None), "executor");
             }
-            if !config.timed_out() {
-                // Büchi trace abstraction: lassos ranked one at a time, refined by their rank
-                // certificates.
-                let deadline = share(config, BUCHI_SHARE);
-                let mut work = buchi::Work::default();
-                match buchi::prove(program, config, deadline, BlockEncoding::Seq, &mut work) {
-                    ranking::Answer::Terminating(why) => return proved(why),
-                    ranking::Answer::Nonterminating(why) => return refuted(why),
-                    ranking::Answer::Unknown(why) => not_ranked = format!("{not_ranked}; {why}"),
-                }
+            ExecResult::Unknown { .. } => {}
+        }
+    }
+    if dependent {
+        // Each attempt fixes the inputs to one value and gets an equal share of the time left.
+        for (i, &k) in WITNESS_VALUES.iter().enumerate() {
+            if config.timed_out() {
+                break;
             }
-            if cut && !config.timed_out() {
-                match execute::run(program, config, &limits, Mode::Symbolic) {
-                    ExecResult::Terminating { steps, blocked } => {
-                        return terminating(program, steps, blocked);
-                    }
-                    ExecResult::Nonterminating(lasso) => return nonterminating(lasso, None),
-                    ExecResult::Unknown { .. } => {}
-                }
+            let mut attempt = config.clone();
+            if let Some(d) = config.deadline {
+                let left = d.saturating_duration_since(std::time::Instant::now());
+                let share = left / (WITNESS_VALUES.len() - i) as u32;
+                attempt.deadline = Some(std::time::Instant::now() + share);
             }
-            if dependent {
-                // Each attempt fixes the inputs to one value and gets an equal share of the time left.
-                for (i, &k) in WITNESS_VALUES.iter().enumerate() {
-                    if config.timed_out() {
-                        break;
-                    }
-                    let mut attempt = config.clone();
-                    if let Some(d) = config.deadline {
-                        let left = d.saturating_duration_since(std::time::Instant::now());
-                        let share = left / (WITNESS_VALUES.len() - i) as u32;
-                        attempt.deadline = Some(std::time::Instant::now() + share);
-                    }
-                    if let ExecResult::Nonterminating(lasso) =
-                        execute::run(program, &attempt, &limits, Mode::Witness(k))
-                    {
-                        return nonterminating(lasso, Some(k));
-                    }
-                }
+            work.executor_runs += 1;
+            if let ExecResult::Nonterminating(lasso) =
+                execute::run(program, &attempt, &limits, Mode::Witness(k))
+            {
+                return (nonterminating(lasso, Some(k)), "witness");
             }
-            // Last, a fixpoint lasso (after the witness mode, whose lassos show their steps).
-            if !config.timed_out() && !fixpoint_tried {
-                if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
-                    return refuted(why);
-                }
-            }
-            Outcome::unknown(
-                UnknownReason::Termination(format!("{reason}; no ranking proof: {not_ranked}")),
-                Stats::default(),
-            )
+        }
+    }
+    // Last, a fixpoint lasso (after the witness mode, whose lassos show their steps).
+    if !config.timed_out() && !fixpoint_tried {
+        if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
+            return (refuted(why), "fixpoint");
+        }
+    }
+    let why = UnknownReason::Termination(format!("{reason}; no ranking proof: {not_ranked}"));
+    (Outcome::unknown(why, Stats::default()), "")
+}
+
+/// Büchi trace abstraction with `fraction` of the time left: lassos ranked one at a time, refined
+/// by their rank certificates; the outcome if it decided (else its reason joins `not_ranked`).
+fn buchi_step(
+    program: &Program,
+    config: &Config,
+    fraction: f64,
+    work: &mut TerminationStats,
+    not_ranked: &mut String,
+) -> Option<(Outcome, &'static str)> {
+    let deadline = share(config, fraction);
+    let mut loop_work = buchi::Work::default();
+    let answer = buchi::prove(
+        program,
+        config,
+        deadline,
+        BlockEncoding::Seq,
+        &mut loop_work,
+    );
+    loop_work.record(work);
+    match answer {
+        ranking::Answer::Terminating(why) => Some((proved(why), "buchi")),
+        ranking::Answer::Nonterminating(why) => Some((refuted(why), "buchi")),
+        ranking::Answer::Unknown(why) => {
+            not_ranked.push_str("; ");
+            not_ranked.push_str(&why);
+            None
         }
     }
 }

@@ -214,19 +214,28 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> A
     // Large blocks first (few letters, one function per loop usually suffices); when a letter's
     // DNF is too large (many paths through a loop body), the finer sequential encoding, whose
     // letters are single paths, with functions per location.
-    match prove_with(program, config, deadline, BlockEncoding::Large) {
-        (_, true) => prove_with(program, config, deadline, BlockEncoding::Seq).0,
+    let mut queries = 0;
+    match prove_with(
+        program,
+        config,
+        deadline,
+        BlockEncoding::Large,
+        &mut queries,
+    ) {
+        (_, true) => prove_with(program, config, deadline, BlockEncoding::Seq, &mut queries).0,
         (answer, false) => answer,
     }
 }
 
 /// [`prove`] on the block encoding `mode` only; also whether some letter's DNF was too large for
-/// the templates (the finer [`BlockEncoding::Seq`] may then succeed).
+/// the templates (the finer [`BlockEncoding::Seq`] may then succeed). `queries` counts the solver
+/// checks made.
 pub fn prove_with(
     program: &Program,
     config: &Config,
     deadline: Option<Instant>,
     mode: BlockEncoding,
+    queries: &mut usize,
 ) -> (Answer, bool) {
     let voc = Vocabulary::new(program);
     let cfa = match cfa::build(&voc, config.max_locations) {
@@ -238,7 +247,7 @@ pub fn prove_with(
         let why = "unsupported: termination of concurrent programs (fork)";
         return (Answer::Unknown(why.into()), false);
     }
-    prove_encoded(&voc, &cfa, mode, config, deadline)
+    prove_encoded(&voc, &cfa, mode, config, deadline, queries)
 }
 
 /// [`prove`] on the encoding `mode`; also whether a letter's DNF was too large.
@@ -248,13 +257,14 @@ fn prove_encoded(
     mode: BlockEncoding,
     config: &Config,
     deadline: Option<Instant>,
+    queries: &mut usize,
 ) -> (Answer, bool) {
     let enc = match blocks::encode_all(cfa, voc, mode) {
         Ok(e) => e,
         Err(u) => return (Answer::Unknown(format!("unsupported: {}", u.0)), false),
     };
     let fine = mode != BlockEncoding::Large;
-    match certificate(voc, cfa, &enc, config, deadline, fine) {
+    match certificate(voc, cfa, &enc, config, deadline, fine, queries) {
         Ok(cert) => (Answer::Terminating(describe(voc, cfa, &enc, &cert)), false),
         Err(Failure::TooManyDisjuncts) => {
             (Answer::Unknown(Failure::TooManyDisjuncts.to_string()), true)
@@ -265,8 +275,9 @@ fn prove_encoded(
 
 /// A ranking certificate for the encoded automaton `enc` (functions per SCC of its reachable
 /// letters, first without supporting invariants, then with those of [`invariants::synthesize`]),
-/// re-checked by [`check`] in a fresh session; `fine` says that letters are single paths.
-/// [`super::buchi`] calls it on a lasso's encoding (stem letter and loop letter).
+/// re-checked by [`check`] in a fresh session; `fine` says that letters are single paths;
+/// `queries` counts the solver checks made. [`super::buchi`] calls it on a lasso's encoding (stem
+/// letter and loop letter).
 pub(super) fn certificate(
     voc: &Vocabulary,
     cfa: &Cfa,
@@ -274,9 +285,26 @@ pub(super) fn certificate(
     config: &Config,
     deadline: Option<Instant>,
     fine: bool,
+    queries: &mut usize,
 ) -> Result<Certificate, Failure> {
     let mut session = Session::new(session_config(config, deadline))
         .map_err(|e| Failure::Other(format!("solver: {e}")))?;
+    let result = certify(voc, cfa, enc, config, deadline, fine, &mut session, queries);
+    *queries += session.stats().checks as usize;
+    result
+}
+
+#[allow(clippy::too_many_arguments)]
+fn certify(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    config: &Config,
+    deadline: Option<Instant>,
+    fine: bool,
+    session: &mut Session,
+    queries: &mut usize,
+) -> Result<Certificate, Failure> {
     let reach = reachable_letters(enc);
     let mut last = String::from("no ranking function found");
     for with_invariants in [false, true] {
@@ -289,7 +317,7 @@ pub(super) fn certificate(
                 termination_candidates: true,
                 ..invariants::Limits::default()
             };
-            let mut inv = invariants::synthesize(voc, cfa, enc, &mut session, &limits);
+            let mut inv = invariants::synthesize(voc, cfa, enc, session, &limits);
             inv.at.remove(&enc.init);
             if inv.is_empty() {
                 break;
@@ -299,15 +327,7 @@ pub(super) fn certificate(
             Invariants::default()
         };
         let strengthened = invariants::strengthen(voc, enc, &inv);
-        match synthesize(
-            voc,
-            cfa,
-            &strengthened,
-            &reach,
-            &mut session,
-            deadline,
-            fine,
-        ) {
+        match synthesize(voc, cfa, &strengthened, &reach, session, deadline, fine) {
             Ok((pieces, levels)) => {
                 let cert = Certificate {
                     invariants: inv,
@@ -316,7 +336,9 @@ pub(super) fn certificate(
                 };
                 let mut fresh = Session::new(session_config(config, deadline))
                     .map_err(|e| Failure::Other(format!("solver: {e}")))?;
-                return match check(voc, cfa, enc, &cert, &mut fresh) {
+                let checked = check(voc, cfa, enc, &cert, &mut fresh);
+                *queries += fresh.stats().checks as usize;
+                return match checked {
                     Ok(()) => Ok(cert),
                     Err(e) => Err(Failure::Other(format!(
                         "ranking certificate not confirmed: {e}"
