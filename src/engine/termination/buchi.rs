@@ -991,3 +991,120 @@ impl SemiDeterministicAutomaton for RankAutomaton<'_, '_> {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(src: &str, mode: BlockEncoding) -> (Answer, Work) {
+        let (ast, diags) = crate::syntax::parse(src);
+        let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
+        let (program, diags) = crate::ir::check(&ast);
+        let program = program.unwrap_or_else(|| panic!("{diags:?}"));
+        let config = Config {
+            property: crate::engine::Property::Termination,
+            ..Config::default()
+        };
+        let deadline = Some(Instant::now() + std::time::Duration::from_secs(30));
+        let mut work = Work::default();
+        let a = prove(&program, &config, deadline, mode, &mut work);
+        (a, work)
+    }
+
+    fn have_solver() -> bool {
+        let cfg = crate::smt::SolverConfig::new(crate::smt::SolverKind::Z3);
+        match Session::new(cfg) {
+            Ok(_) => true,
+            Err(e) => {
+                assert!(
+                    std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false" || v == "0"),
+                    "z3 is missing and CI is set: {e}"
+                );
+                false
+            }
+        }
+    }
+
+    /// Two paths with different ranking functions (`x`, `-x`): two rank certificates and a
+    /// finite refinement or none (the paths exclude each other at the loop head).
+    #[test]
+    fn paths_with_different_ranking_functions() {
+        if !have_solver() {
+            return;
+        }
+        let src = "procedure main() { var x: int; havoc x;
+            while (x != 0) { if (x > 0) { x := x - 1; } else { x := x + 1; } } }";
+        let (a, work) = answer(src, BlockEncoding::Seq);
+        assert!(matches!(a, Answer::Terminating(_)), "{a:?}");
+        assert_eq!(work.ranked, 2, "{work:?}");
+        // With large blocks the loop is one disjunctive letter that no template ranks.
+        let (a, _) = answer(src, BlockEncoding::Large);
+        assert!(matches!(a, Answer::Unknown(_)), "{a:?}");
+    }
+
+    /// Nonterminating loops are never proved terminating; a fixpoint and a geometric argument are
+    /// found on the lasso.
+    #[test]
+    fn nonterminating_lassos() {
+        if !have_solver() {
+            return;
+        }
+        for src in [
+            "procedure main() { var x: int; havoc x; while (x >= 0) { x := x; } }",
+            "procedure main() { var x: int; havoc x; while (x >= 1) { x := 2 * x; } }",
+            "procedure main() { var x, y: int; havoc x, y;
+                while (x > 0) { if (y > 0) { x := x - 1; } else { x := x + 1; } } }",
+        ] {
+            let (a, _) = answer(src, BlockEncoding::Seq);
+            assert!(matches!(a, Answer::Nonterminating(_)), "{src}: {a:?}");
+        }
+    }
+
+    /// A loop that can run at most twice: every lasso is infeasible (finite refinements only).
+    #[test]
+    fn infeasible_lassos() {
+        if !have_solver() {
+            return;
+        }
+        let src = "procedure main() { var x, y: int; y := 0; havoc x; assume x >= 2;
+            while (y >= 0) { x := x - 1; if (x < 5) { y := -1; } } }";
+        let (a, work) = answer(src, BlockEncoding::Seq);
+        assert!(matches!(a, Answer::Terminating(_)), "{a:?}");
+        assert!(work.lassos >= 1, "{work:?}");
+        // The loop is ranked or refuted: no verdict without a lasso checked.
+        assert!(work.finite + work.ranked >= 1, "{work:?}");
+    }
+
+    /// An assertion that may fail: the stutter lasso at the error location stays open (UNKNOWN),
+    /// never TERMINATING; one that cannot fail is refuted by an infeasible stem.
+    #[test]
+    fn assertions_keep_their_open_semantics() {
+        if !have_solver() {
+            return;
+        }
+        let may_fail = "procedure main() { var x: int; havoc x; assert x > 0; }";
+        let (a, _) = answer(may_fail, BlockEncoding::Seq);
+        assert!(matches!(a, Answer::Unknown(_)), "{a:?}");
+        let holds = "procedure main() { var x: int; x := 1; assert x > 0; }";
+        let (a, _) = answer(holds, BlockEncoding::Seq);
+        assert!(matches!(a, Answer::Terminating(_)), "{a:?}");
+    }
+
+    /// The rank relation of a lexicographic certificate: the later level may only decrease while
+    /// the earlier does not increase.
+    #[test]
+    fn lexicographic_rank_relation() {
+        if !have_solver() {
+            return;
+        }
+        let src = "procedure main() { var x, y: int; havoc x, y;
+            while (x > 0 && y > 0) { if (*) { x := x - 1; havoc y; } else { y := y - 1; } } }";
+        let (a, _) = answer(src, BlockEncoding::Large);
+        assert!(
+            matches!(&a, Answer::Terminating(why) if why.contains("lexicographic")),
+            "{a:?}"
+        );
+        let (a, _) = answer(src, BlockEncoding::Seq);
+        assert!(matches!(a, Answer::Terminating(_)), "{a:?}");
+    }
+}

@@ -202,6 +202,7 @@ pub(super) fn session_config(config: &Config, deadline: Option<Instant>) -> Solv
     };
     c.log_dir = config.smt_log.clone();
     c.produce_models = true;
+    c.deadline = deadline;
     c
 }
 
