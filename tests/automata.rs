@@ -915,10 +915,11 @@ fn buchi_accepts(
         .any(|&x| reach(succ(x)).contains(&x))
 }
 
+/// Initial states, accepting states and edges of a raw automaton.
+type RawBuchi = (Vec<usize>, Vec<usize>, Vec<(usize, char, usize)>);
+
 /// A raw explicit automaton read off any `Nfa` (states numbered in order).
-fn raw_of<S: Ord + Clone>(
-    nfa: &Nfa<S, char>,
-) -> (Vec<usize>, Vec<usize>, Vec<(usize, char, usize)>) {
+fn raw_of<S: Ord + Clone>(nfa: &Nfa<S, char>) -> RawBuchi {
     let ids: std::collections::BTreeMap<&S, usize> =
         nfa.states().enumerate().map(|(i, s)| (s, i)).collect();
     (

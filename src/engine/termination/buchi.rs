@@ -271,7 +271,7 @@ impl<'a, 'p> Run<'a, 'p> {
             }
             if !seen.insert((stem.clone(), cycle.clone())) {
                 return Answer::Unknown(format!(
-                    "no progress on the lasso {}",
+                    "no progress on the lasso ({})",
                     self.describe_lasso(&stem, &cycle)
                 ));
             }
@@ -283,7 +283,7 @@ impl<'a, 'p> Run<'a, 'p> {
                     }
                     if let Err(e) = self.refine_finite(&trace) {
                         return Answer::Unknown(format!(
-                            "{e} (an infeasible part of the lasso {})",
+                            "{e} (an infeasible part of the lasso: {})",
                             self.describe_lasso(&stem, &cycle)
                         ));
                     }
@@ -353,7 +353,7 @@ impl<'a, 'p> Run<'a, 'p> {
                     session,
                 ) {
                     return Step::Nonterminating(format!(
-                        "a fixpoint lasso: {} maps a state that its stem reaches to itself",
+                        "a fixpoint lasso: {} that maps a reachable state to itself",
                         self.describe_lasso(&s, cycle)
                     ));
                 }
@@ -398,12 +398,12 @@ impl<'a, 'p> Run<'a, 'p> {
 
     fn unknown(&self, why: &str, stem: &[LetterId], cycle: &[LetterId]) -> String {
         format!(
-            "Büchi Automizer: {why} for the lasso {}",
+            "Büchi Automizer: {why} for the lasso ({})",
             self.describe_lasso(stem, cycle)
         )
     }
 
-    /// "a stem of n letters, then a loop of m letters at a loop head in procedure p".
+    /// "a stem of n letters, then a loop of m letters in procedure p".
     fn describe_lasso(&self, stem: &[LetterId], cycle: &[LetterId]) -> String {
         let h = cycle
             .first()
@@ -413,7 +413,7 @@ impl<'a, 'p> Run<'a, 'p> {
             .map(|p| self.voc.program.proc(p).name.clone())
             .unwrap_or_default();
         format!(
-            "(a stem of {} letters, then a loop of {} letters in procedure {procedure})",
+            "a stem of {} letters, then a loop of {} letters in procedure {procedure}",
             stem.len(),
             cycle.len()
         )
@@ -788,16 +788,14 @@ fn post(
     interpolate::project_exists(quantified, body, false, qe, stats)
 }
 
+/// A rank relation: the ghost variables with the components they copy, `Dec`, a description.
+type RankRelation = (Vec<(Var, Term)>, Term, String);
+
 /// The ghost variables `old` with the components `f` they copy, the relation `Dec(old, f)` and a
 /// description of the ranking function, from a certificate whose levels form a chain (the loop of
 /// a lasso has one location); `None` for other shapes (a level of single steps, a nested or
 /// multiphase level before the last).
-fn rank_relation(
-    voc: &Vocabulary,
-    cert: &Certificate,
-    h: LocId,
-    k: usize,
-) -> Option<(Vec<(Var, Term)>, Term, String)> {
+fn rank_relation(voc: &Vocabulary, cert: &Certificate, h: LocId, k: usize) -> Option<RankRelation> {
     let levels = &cert.levels;
     if levels.is_empty() || levels.iter().any(|l| l.once) {
         return None;
