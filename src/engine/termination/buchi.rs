@@ -995,14 +995,7 @@ mod tests {
     use super::*;
 
     fn answer(src: &str, mode: BlockEncoding) -> (Answer, Work) {
-        let (ast, diags) = crate::syntax::parse(src);
-        let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
-        let (program, diags) = crate::ir::check(&ast);
-        let program = program.unwrap_or_else(|| panic!("{diags:?}"));
-        let config = Config {
-            property: crate::engine::Property::Termination,
-            ..Config::default()
-        };
+        let (program, config) = super::super::test_program(src);
         let deadline = Some(Instant::now() + std::time::Duration::from_secs(30));
         let mut work = Work::default();
         let a = prove(&program, &config, deadline, mode, &mut work);

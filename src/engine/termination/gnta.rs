@@ -1073,14 +1073,7 @@ mod tests {
     }
 
     fn answer(src: &str) -> Option<String> {
-        let (ast, diags) = crate::syntax::parse(src);
-        let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
-        let (program, diags) = crate::ir::check(&ast);
-        let program = program.unwrap_or_else(|| panic!("{diags:?}"));
-        let config = Config {
-            property: crate::engine::Property::Termination,
-            ..Config::default()
-        };
+        let (program, config) = super::super::test_program(src);
         prove(&program, &config, None)
     }
 

@@ -275,3 +275,17 @@ fn nonterminating(l: Lasso, witness: Option<i64>) -> Outcome {
         stats: Stats::default(),
     }
 }
+
+/// A program parsed and checked for the termination property (unit tests of the techniques).
+#[cfg(test)]
+fn test_program(src: &str) -> (Program, Config) {
+    let (ast, diags) = crate::syntax::parse(src);
+    let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
+    let (program, diags) = crate::ir::check(&ast);
+    let program = program.unwrap_or_else(|| panic!("{diags:?}"));
+    let config = Config {
+        property: crate::engine::Property::Termination,
+        ..Config::default()
+    };
+    (program, config)
+}

@@ -1538,14 +1538,7 @@ mod tests {
     }
 
     fn answer(src: &str) -> Answer {
-        let (ast, diags) = crate::syntax::parse(src);
-        let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
-        let (program, diags) = crate::ir::check(&ast);
-        let program = program.unwrap_or_else(|| panic!("{diags:?}"));
-        let config = Config {
-            property: crate::engine::Property::Termination,
-            ..Config::default()
-        };
+        let (program, config) = super::super::test_program(src);
         prove(&program, &config, None)
     }
 
