@@ -876,6 +876,266 @@ fn lasso_examples() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// NCSB complementation and the Büchi difference.
+// ---------------------------------------------------------------------------------------------
+
+/// Reference Büchi membership of `u · v^ω` (`v` nonempty) in a raw automaton: the product with the
+/// word's positions (`0..|u|+|v|`, position `|u|+|v|` wraps to `|u|`) has a reachable accepting
+/// node on a cycle. Exact, and independent of the library.
+fn buchi_accepts(
+    initial: &[usize],
+    accepting: &[usize],
+    edges: &[(usize, char, usize)],
+    u: &[char],
+    v: &[char],
+) -> bool {
+    let word: Vec<char> = u.iter().chain(v).copied().collect();
+    let next_pos = |p: usize| if p + 1 < word.len() { p + 1 } else { u.len() };
+    let succ = |(q, p): (usize, usize)| -> Vec<(usize, usize)> {
+        edges
+            .iter()
+            .filter(|(s, l, _)| *s == q && *l == word[p])
+            .map(|&(_, _, t)| (t, next_pos(p)))
+            .collect()
+    };
+    let reach = |from: Vec<(usize, usize)>| -> BTreeSet<(usize, usize)> {
+        let mut seen: BTreeSet<(usize, usize)> = BTreeSet::new();
+        let mut stack = from;
+        while let Some(x) = stack.pop() {
+            if seen.insert(x) {
+                stack.extend(succ(x));
+            }
+        }
+        seen
+    };
+    let reachable = reach(initial.iter().map(|&q| (q, 0)).collect());
+    reachable
+        .iter()
+        .filter(|(q, _)| accepting.contains(q))
+        .any(|&x| reach(succ(x)).contains(&x))
+}
+
+/// Initial states, accepting states and edges of a raw automaton.
+type RawBuchi = (Vec<usize>, Vec<usize>, Vec<(usize, char, usize)>);
+
+/// A raw explicit automaton read off any `Nfa` (states numbered in order).
+fn raw_of<S: Ord + Clone>(nfa: &Nfa<S, char>) -> RawBuchi {
+    let ids: std::collections::BTreeMap<&S, usize> =
+        nfa.states().enumerate().map(|(i, s)| (s, i)).collect();
+    (
+        nfa.initial().map(|s| ids[s]).collect(),
+        nfa.accepting().map(|s| ids[s]).collect(),
+        nfa.transitions()
+            .map(|(s, l, t)| (ids[s], *l, ids[t]))
+            .collect(),
+    )
+}
+
+/// A random semi-deterministic Büchi automaton in raw form: states `0..n1` nondeterministic,
+/// `n1..n` deterministic (at most one successor per letter, inside), accepting states among them.
+#[derive(Clone, Debug)]
+struct RawSdba {
+    n1: usize,
+    initial: Vec<usize>,
+    accepting: Vec<usize>,
+    edges: Vec<(usize, char, usize)>,
+}
+
+impl SemiDeterministicAutomaton for RawSdba {
+    type State = usize;
+    type Letter = char;
+    type Error = Infallible;
+    fn initial_states(&self) -> Vec<usize> {
+        let set: BTreeSet<usize> = self.initial.iter().copied().collect();
+        set.into_iter().collect()
+    }
+    fn is_accepting(&self, s: &usize) -> bool {
+        self.accepting.contains(s)
+    }
+    fn is_deterministic(&self, s: &usize) -> bool {
+        *s >= self.n1
+    }
+    fn successors(&mut self, s: &usize, a: &char) -> Result<Vec<usize>, Infallible> {
+        let set: BTreeSet<usize> = self
+            .edges
+            .iter()
+            .filter(|(p, l, _)| p == s && l == a)
+            .map(|&(_, _, t)| t)
+            .collect();
+        Ok(set.into_iter().collect())
+    }
+}
+
+fn raw_sdba(k: usize) -> impl Strategy<Value = RawSdba> {
+    (0usize..=2, 1usize..=3).prop_flat_map(move |(n1, n2)| {
+        let n = n1 + n2;
+        (
+            prop::collection::vec(0..n, 1..=2),
+            prop::collection::vec(n1..n, 0..=2),
+            prop::collection::vec((0..n1.max(1), 0..k, 0..n), 0..=(3 * n1)),
+            // For each deterministic state and letter: a target, or none.
+            prop::collection::vec(prop::option::of(n1..n), n2 * k),
+        )
+            .prop_map(move |(initial, accepting, nondet, det)| {
+                let mut edges: Vec<(usize, char, usize)> = nondet
+                    .into_iter()
+                    .filter(|(s, _, _)| *s < n1)
+                    .map(|(s, l, t)| (s, letter(l), t))
+                    .collect();
+                for (i, t) in det.into_iter().enumerate() {
+                    if let Some(t) = t {
+                        edges.push((n1 + i / k, letter(i % k), t));
+                    }
+                }
+                RawSdba {
+                    n1,
+                    initial,
+                    accepting,
+                    edges,
+                }
+            })
+    })
+}
+
+/// The lasso words `u · v^ω` with `|u| <= 2` and `1 <= |v| <= 3`.
+fn lasso_words(k: usize) -> Vec<(Vec<char>, Vec<char>)> {
+    let loops: Vec<Vec<char>> = words(k, 3).into_iter().filter(|w| !w.is_empty()).collect();
+    words(k, 2)
+        .into_iter()
+        .flat_map(|u| loops.iter().map(move |v| (u.clone(), v.clone())))
+        .collect()
+}
+
+/// One state accepting everything over `k` letters.
+fn universal(k: usize) -> Nfa<usize, char> {
+    let mut nfa = Nfa::new();
+    nfa.add_state(0, true);
+    nfa.add_initial(0);
+    for i in 0..k {
+        nfa.add_transition(0, letter(i), 0);
+    }
+    nfa
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn ncsb_complements_semi_deterministic_automata(
+        (k, b) in (1usize..=2).prop_flat_map(|k| (Just(k), raw_sdba(k)))
+    ) {
+        let all = universal(k);
+        let mut sub = b.clone();
+        let complement = ok(explore(&BuchiDifference::new(&all, &mut sub), &Budget::unlimited()));
+        let (ci, ca, ce) = raw_of(&complement);
+        for (u, v) in lasso_words(k) {
+            let in_b = buchi_accepts(&b.initial, &b.accepting, &b.edges, &u, &v);
+            let in_c = buchi_accepts(&ci, &ca, &ce, &u, &v);
+            prop_assert_eq!(in_c, !in_b, "{:?}·({:?})^ω, complement:\n{:?}", u, v, complement);
+        }
+    }
+
+    #[test]
+    fn buchi_difference_agrees_with_the_reference(
+        (k, a, b) in (1usize..=2).prop_flat_map(|k| (Just(k), raw_nfa_sized(k, 4, 8), raw_sdba(k)))
+    ) {
+        let nfa = a.to_nfa();
+        let mut sub = b.clone();
+        let diff = BuchiDifference::new(&nfa, &mut sub);
+        let explored = ok(explore(&diff, &Budget::unlimited()));
+        let trimmed = remove_buchi_dead_ends(&explored);
+        let (di, da, de) = raw_of(&explored);
+        let (ti, ta, te) = raw_of(&trimmed);
+        for (u, v) in lasso_words(k) {
+            let expected = buchi_accepts(&a.initial, &a.accepting, &a.edges, &u, &v)
+                && !buchi_accepts(&b.initial, &b.accepting, &b.edges, &u, &v);
+            prop_assert_eq!(buchi_accepts(&di, &da, &de, &u, &v), expected, "{:?}·({:?})^ω", u, v);
+            prop_assert_eq!(buchi_accepts(&ti, &ta, &te, &u, &v), expected, "trimmed {:?}·({:?})^ω", u, v);
+        }
+        // The lasso search on the lazy view finds a lasso iff the explored one has one.
+        let lazy = ok(accepting_lasso(&diff, &Budget::unlimited()));
+        let materialized = ok(accepting_lasso(&explored, &Budget::unlimited()));
+        prop_assert_eq!(lazy.is_some(), materialized.is_some());
+        if let Some(l) = lazy {
+            prop_assert!(ok(l.is_lasso_of(&diff)));
+        }
+    }
+
+    #[test]
+    fn buchi_dead_end_removal_keeps_lasso_words((k, a) in small_nfa()) {
+        let nfa = a.to_nfa();
+        let trimmed = remove_buchi_dead_ends(&nfa);
+        let (ti, ta, te) = raw_of(&trimmed);
+        for (u, v) in lasso_words(k) {
+            prop_assert_eq!(
+                buchi_accepts(&ti, &ta, &te, &u, &v),
+                buchi_accepts(&a.initial, &a.accepting, &a.edges, &u, &v)
+            );
+        }
+        // Every state left lies on an accepting lasso: it reaches an accepting state on a cycle.
+        for s in trimmed.states() {
+            let single = {
+                let mut n = Nfa::new();
+                for x in trimmed.states() {
+                    n.add_state(*x, trimmed.accepting().any(|y| y == x));
+                }
+                n.add_initial(*s);
+                for (p, l, q) in trimmed.transitions() {
+                    n.add_transition(*p, *l, *q);
+                }
+                n
+            };
+            prop_assert!(ok(accepting_lasso(&single, &Budget::unlimited())).is_some(), "state {}", s);
+        }
+    }
+}
+
+#[test]
+fn ncsb_examples() {
+    // Ultimate's example: words that eventually repeat `ab`; the complement accepts `a^ω`, `b^ω`,
+    // `(aab)^ω`, not `(ab)^ω` or `b (ab)^ω`.
+    let mut b = RawSdba {
+        n1: 1,
+        initial: vec![0],
+        accepting: vec![1],
+        edges: vec![
+            (0, 'a', 0),
+            (0, 'b', 0),
+            (0, 'a', 1),
+            (1, 'b', 2),
+            (2, 'a', 1),
+        ],
+    };
+    let all = universal(2);
+    let complement = ok(explore(
+        &BuchiDifference::new(&all, &mut b),
+        &Budget::unlimited(),
+    ));
+    let (ci, ca, ce) = raw_of(&complement);
+    let accepts = |u: &str, v: &str| {
+        let (u, v): (Vec<char>, Vec<char>) = (u.chars().collect(), v.chars().collect());
+        buchi_accepts(&ci, &ca, &ce, &u, &v)
+    };
+    assert!(accepts("", "a"));
+    assert!(accepts("", "b"));
+    assert!(accepts("", "aab"));
+    assert!(!accepts("", "ab"));
+    assert!(!accepts("b", "ab"));
+    // A deterministic state with two successors is reported, not complemented.
+    let mut bad = RawSdba {
+        n1: 0,
+        initial: vec![0],
+        accepting: vec![0],
+        edges: vec![(0, 'a', 0), (0, 'a', 1)],
+    };
+    let diff = BuchiDifference::new(&all, &mut bad);
+    assert!(matches!(
+        explore(&diff, &Budget::unlimited()),
+        Err(ExploreError::Successor(NcsbError::NotSemiDeterministic(_)))
+    ));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Nested words.
 // ---------------------------------------------------------------------------------------------
 

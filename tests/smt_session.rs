@@ -293,6 +293,40 @@ fn hard_query_times_out_and_session_recovers() {
     }
 }
 
+/// A session deadline ends a hard query at the deadline, long before its query limit, and the
+/// session answers again afterwards (an unbounded deadline changes nothing).
+#[test]
+fn session_deadline_ends_queries_before_their_limit() {
+    for k in SolverKind::ALL {
+        let deadline = Instant::now() + Duration::from_millis(800);
+        let Some(mut s) = session_with(k, |mut c| {
+            c.deadline = Some(deadline);
+            c.with_timeout(Duration::from_secs(30))
+        }) else {
+            continue;
+        };
+        s.assert(&Term::ge(&v("base"), &int(0)));
+        s.push();
+        if k == SolverKind::Yices {
+            pigeonhole(&mut s, 11);
+        } else {
+            factoring(&mut s);
+        }
+        let r = s.check_sat();
+        let late = Instant::now().saturating_duration_since(deadline);
+        assert!(r.is_unknown(), "{k}: {r}");
+        assert!(
+            late < Duration::from_millis(900),
+            "{k}: {late:?} after the deadline"
+        );
+        s.pop();
+        s.assert(&Term::lt(&v("base"), &int(0)));
+        // Past the deadline every query is cut short (unknown), never answered wrongly.
+        let r = s.check_sat();
+        assert!(r == SatResult::Unsat || r.is_unknown(), "{k}: {r}");
+    }
+}
+
 #[test]
 fn killed_solver_gives_unknown_then_recovers_with_state() {
     for k in SolverKind::ALL {

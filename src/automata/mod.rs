@@ -82,6 +82,7 @@
 //! | [`emptiness`] | shortest accepting run by BFS, word membership, the CEGAR progress check |
 //! | [`dfs`] | an accepting run by DFS with a pluggable letter preference ([`DfsOrder`]) |
 //! | [`lasso`] | Büchi emptiness: an accepting [`Lasso`] by on-the-fly Tarjan SCCs |
+//! | [`ncsb`] | lazy Büchi difference `A \ B` for semi-deterministic `B` by NCSB complementation |
 //! | [`nested`] | nested word automata, emptiness with summaries over double deckers |
 //! | [`minimize`](mod@minimize) | partition-refinement minimization restricted by an initial partition |
 
@@ -96,6 +97,7 @@ pub mod explore;
 pub mod intersection;
 pub mod lasso;
 pub mod minimize;
+pub mod ncsb;
 pub mod nested;
 pub mod nfa;
 pub mod sleep;
@@ -109,10 +111,13 @@ pub use difference::{Difference, check_bounded as check_difference_bounded};
 pub use emptiness::{
     NoProgress, Run, RunOf, accepts, accepts_deterministic, ensure_progress, shortest_accepting_run,
 };
-pub use explore::{NfaOf, explore, remove_dead_ends};
+pub use explore::{NfaOf, explore, remove_buchi_dead_ends, remove_dead_ends};
 pub use intersection::Intersection;
 pub use lasso::{Lasso, LassoOf, accepting_lasso};
 pub use minimize::minimize;
+pub use ncsb::{
+    BuchiDifference, BuchiDifferenceState, Ncsb, NcsbError, SemiDeterministicAutomaton,
+};
 pub use nested::{
     DoubleDecker, NestedLetter, NestedRun, NestedRunOf, NestedWordAutomaton, Nwa,
     nested_accepting_run,

@@ -46,6 +46,35 @@ pub struct Stats {
     pub invariant_time: Duration,
     #[serde(serialize_with = "secs")]
     pub total_time: Duration,
+    /// What a termination run did (`--property termination`; `None` otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub termination: Option<TerminationStats>,
+}
+
+/// The work of a termination run, per technique (`engine::termination`).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct TerminationStats {
+    /// The technique that decided (`executor`, `ranking`, `gnta`, `buchi`, `fixpoint`,
+    /// `witness`), empty when none did.
+    pub decided_by: String,
+    /// Runs of the explicit-state executor (symbolic and witness mode).
+    pub executor_runs: usize,
+    /// Ranking syntheses over the whole program (one per block encoding tried).
+    pub ranking_runs: usize,
+    /// Solver checks of ranking synthesis and certificate re-checks (whole program and lassos).
+    pub ranking_queries: usize,
+    /// Iterations of the Büchi loop (lasso searches) and lassos checked.
+    pub buchi_iterations: usize,
+    pub lassos: usize,
+    /// Refinements by infeasible stems or loops (Floyd–Hoare) and by rank certificates (NCSB).
+    pub finite_refinements: usize,
+    pub rank_refinements: usize,
+    /// Ranking syntheses tried on lassos.
+    pub lasso_rankings: usize,
+    /// States of the Büchi loop's largest abstraction.
+    pub abstraction_states: usize,
+    /// Hoare triples of rank certificates sent to the solver.
+    pub rank_triples: usize,
 }
 
 fn secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -66,6 +95,9 @@ impl Stats {
     }
 
     pub fn to_text(&self) -> String {
+        if let Some(t) = &self.termination {
+            return t.to_text(self);
+        }
         let mut text = self.base_text();
         if self.htc_frame > 0 {
             text.push_str(&format!(
@@ -119,6 +151,36 @@ impl Stats {
             self.invariants,
             self.invariant_queries,
             self.invariant_time.as_secs_f64(),
+        )
+    }
+}
+
+impl TerminationStats {
+    /// The `--stats` text of a termination run (`all` holds the Floyd–Hoare counters of the Büchi
+    /// loop and the run's time).
+    fn to_text(&self, all: &Stats) -> String {
+        let decided = if self.decided_by.is_empty() {
+            "nothing"
+        } else {
+            &self.decided_by
+        };
+        format!(
+            "statistics (termination):\n  decided by: {decided}\n  executor runs: {}\n  ranking: {} runs over the program, {} solver checks (program and lassos)\n  Büchi loop: {} iterations, {} lassos, {} ranked, {} finite refinements; {} rank-certificate triples; at most {} abstraction states\n  Floyd–Hoare (Büchi loop): {} predicates, {} states; Hoare triples: {} cache, {} syntactic, {} SMT\n  time: {:.3} s\n",
+            self.executor_runs,
+            self.ranking_runs,
+            self.ranking_queries,
+            self.buchi_iterations,
+            self.lassos,
+            self.rank_refinements,
+            self.finite_refinements,
+            self.rank_triples,
+            self.abstraction_states,
+            all.predicates,
+            all.fh_states,
+            all.htc_cache,
+            all.htc_syntactic,
+            all.htc_smt,
+            all.total_time.as_secs_f64(),
         )
     }
 }

@@ -97,6 +97,9 @@ pub struct SolverConfig {
     pub produce_models: bool,
     /// `set-logic` argument; `None` means `ALL` for solvers that need one (yices, cvc5) and none for z3.
     pub logic: Option<String>,
+    /// A point in time no query may run past: the watchdog ends a query at the earlier of its
+    /// limit and this deadline (the query then answers unknown).
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl SolverConfig {
@@ -110,6 +113,7 @@ impl SolverConfig {
             produce_cores: true,
             produce_models: true,
             logic: None,
+            deadline: None,
         }
     }
     pub fn with_timeout(mut self, t: Duration) -> Self {

@@ -338,9 +338,15 @@ impl Session {
     fn deadline(&self) -> Instant {
         // Saturating: a query limit too large to add to now is at most a year away.
         let now = Instant::now();
-        now.checked_add(self.cfg.query_timeout.saturating_add(self.grace()))
+        let limit = now
+            .checked_add(self.cfg.query_timeout.saturating_add(self.grace()))
             .or_else(|| now.checked_add(std::time::Duration::from_secs(365 * 24 * 3600)))
-            .unwrap_or(now)
+            .unwrap_or(now);
+        // The configured deadline, with a short grace for the answer to arrive.
+        match self.cfg.deadline {
+            Some(d) => limit.min(d.checked_add(Duration::from_millis(100)).unwrap_or(d)),
+            None => limit,
+        }
     }
 
     /// Makes sure a live process exists; starts one and replays the session state if not.
@@ -1277,6 +1283,7 @@ impl Session {
             produce_cores: false,
             produce_models: false,
             logic: None,
+            deadline: self.cfg.deadline,
         };
         let h = Session::new(cfg)?;
         self.helper = Some(Box::new(h));

@@ -51,7 +51,9 @@
 
 use super::cells;
 use super::linear::{self, Constraint, Lin, Q, Rel};
-use super::ranking::{cycle_through, reachable_letters, sccs, session_config, timed_out};
+use super::ranking::{
+    cycle_through, exact_letter, reachable_letters, sccs, session_config, timed_out,
+};
 use crate::engine::blocks::{self, Encoded, LetterId};
 use crate::engine::cfa::{self, Cfa, LocId};
 use crate::engine::transition::{PVar, TransFormula, Vocabulary};
@@ -71,7 +73,7 @@ const MAX_UNROLL: usize = 2;
 /// Disjuncts of a cycle's DNF at most.
 const MAX_DISJUNCTS: usize = 32;
 /// Guessed eigenvalues per disjunct at most.
-const MAX_EIGENVALUES: usize = 5;
+const MAX_EIGENVALUES: usize = 6;
 /// Queries per disjunct at most.
 const MAX_QUERIES: usize = 400;
 /// Boolean state variables at most (each valuation is a lasso of its own).
@@ -87,11 +89,7 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> O
     }
     let enc = blocks::encode_all(&cfa, &voc, BlockEncoding::Large).ok()?;
     let reach = reachable_letters(&enc);
-    let exact = |a: LetterId| -> bool {
-        let l = &enc.letters[a];
-        l.edges.iter().all(|&e| cfa.edges[e].overapprox.is_none())
-            && l.tf.formula.symbols().funs.is_empty()
-    };
+    let exact = |a: LetterId| exact_letter(&cfa, &enc, a);
     let stem_to = stems(&enc, &exact);
     let mut session = Session::new(session_config(config, deadline)).ok()?;
     let mut tries = 0;
@@ -110,40 +108,72 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> O
             if !cycle.iter().all(|&a| exact(a)) {
                 continue;
             }
-            // The stem as found, then with the cycle unrolled once and twice (a first iteration
-            // may take another branch than all later ones, e.g. one that initialises a cell).
-            for unroll in 0..=MAX_UNROLL {
-                if tries >= MAX_LASSOS || timed_out(deadline) {
-                    return None;
-                }
-                let mut stem = stem.clone();
-                for _ in 0..unroll {
-                    stem.extend(cycle.iter().copied());
-                }
-                tries += 1;
-                for lasso in Lasso::build(&voc, &enc, &stem, &cycle) {
-                    if timed_out(deadline) {
-                        return None;
-                    }
-                    let Some(arg) = lasso.search(&cfa, &mut session, deadline) else {
-                        continue;
-                    };
-                    // A nonzero direction grows without bound: with machine integers (C) that run
-                    // overflows, so it is no nontermination argument there.
-                    let unbounded = arg.rays.iter().any(|r| {
-                        r.values().any(|v| {
-                            v.as_rational()
-                                .is_some_and(|q| !num_traits::Zero::is_zero(&q))
-                        })
-                    });
-                    if config.bounded_integers && unbounded {
-                        continue;
-                    }
-                    let mut fresh = Session::new(session_config(config, deadline)).ok()?;
-                    if lasso.validate(&cfa, &arg, &mut fresh).is_ok() {
-                        return Some(describe(&voc, &cfa, &lasso, &arg, h));
-                    }
-                }
+            if let Some(why) = argument_of(
+                &voc,
+                &cfa,
+                &enc,
+                stem,
+                &cycle,
+                config,
+                &mut session,
+                deadline,
+                &mut tries,
+            ) {
+                return Some(why);
+            }
+        }
+    }
+    None
+}
+
+/// A geometric nontermination argument for the lasso `stem · cycle^ω` (exact letters, the cycle
+/// from `h` back to `h`), the stem as given and with the cycle unrolled once and twice into it (a
+/// first iteration may take another branch than all later ones, e.g. one that initialises a cell);
+/// the reason with the argument after it was re-validated in a fresh session. `tries` counts the
+/// lassos prepared, and stops at [`MAX_LASSOS`].
+#[allow(clippy::too_many_arguments)]
+pub(super) fn argument_of(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    stem: &[LetterId],
+    cycle: &[LetterId],
+    config: &Config,
+    session: &mut Session,
+    deadline: Option<Instant>,
+    tries: &mut usize,
+) -> Option<String> {
+    let h = enc.letters[*cycle.first()?].src;
+    for unroll in 0..=MAX_UNROLL {
+        if *tries >= MAX_LASSOS || timed_out(deadline) {
+            return None;
+        }
+        let mut stem = stem.to_vec();
+        for _ in 0..unroll {
+            stem.extend(cycle.iter().copied());
+        }
+        *tries += 1;
+        for lasso in Lasso::build(voc, enc, &stem, cycle) {
+            if timed_out(deadline) {
+                return None;
+            }
+            let Some(arg) = lasso.search(cfa, session, deadline) else {
+                continue;
+            };
+            // A nonzero direction grows without bound: with machine integers (C) that run
+            // overflows, so it is no nontermination argument there.
+            let unbounded = arg.rays.iter().any(|r| {
+                r.values().any(|v| {
+                    v.as_rational()
+                        .is_some_and(|q| !num_traits::Zero::is_zero(&q))
+                })
+            });
+            if config.bounded_integers && unbounded {
+                continue;
+            }
+            let mut fresh = Session::new(session_config(config, deadline)).ok()?;
+            if lasso.validate(cfa, &arg, &mut fresh).is_ok() {
+                return Some(describe(voc, cfa, &lasso, &arg, h));
             }
         }
     }
@@ -714,22 +744,31 @@ impl Lasso {
 
     /// Candidate (eigenvalues, nilpotent parts) for sizes 1 to 3, most plausible first.
     fn guesses(&self, d: &[Constraint]) -> Vec<(Vec<Q>, Vec<Q>)> {
-        let mut cands: BTreeSet<Q> = BTreeSet::from([Q::zero(), Q::one(), q(2)]);
-        cands.extend(self.eigenvalues(d));
-        // Ratios of a variable's pre and post coefficients in one constraint.
+        // The roots of the characteristic polynomial first, largest first (the dominant
+        // eigenvector, then the generalised ones linked to it), then 1, 0, 2 and the ratios of a
+        // variable's pre and post coefficients in one constraint.
+        let ok = |q: &Q| !q.is_negative() && (!self.integral || q.is_integer());
+        let mut roots: Vec<Q> = self.eigenvalues(d).into_iter().filter(ok).collect();
+        roots.sort_by(|a, b| b.cmp(a));
+        let mut cands: Vec<Q> = Vec::new();
+        let mut push = |q: Q| {
+            if ok(&q) && !cands.contains(&q) {
+                cands.push(q);
+            }
+        };
+        roots.into_iter().for_each(&mut push);
+        [Q::one(), Q::zero(), q(2)].into_iter().for_each(&mut push);
         for c in d {
             for (v, a) in &c.lin.coef {
                 if let Role::Pre(s) = self.role(v) {
                     if let Some(p) = self.post.get(&s) {
                         if let Some(b) = c.lin.coef.get(p) {
-                            cands.insert(-(a / b));
+                            push(-(a / b));
                         }
                     }
                 }
             }
         }
-        let ok = |q: &Q| !q.is_negative() && (!self.integral || q.is_integer());
-        let mut cands: Vec<Q> = cands.into_iter().filter(ok).collect();
         cands.truncate(MAX_EIGENVALUES);
         let mut out = Vec::new();
         for l in &cands {
@@ -1034,14 +1073,7 @@ mod tests {
     }
 
     fn answer(src: &str) -> Option<String> {
-        let (ast, diags) = crate::syntax::parse(src);
-        let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
-        let (program, diags) = crate::ir::check(&ast);
-        let program = program.unwrap_or_else(|| panic!("{diags:?}"));
-        let config = Config {
-            property: crate::engine::Property::Termination,
-            ..Config::default()
-        };
+        let (program, config) = super::super::test_program(src);
         prove(&program, &config, None)
     }
 

@@ -10,7 +10,7 @@
 //! 1. [`execute`] in symbolic mode — explicit-state execution with unconstrained values as ⊤; decides
 //!    programs whose control flow does not depend on them (TERMINATING or NONTERMINATING); it gets
 //!    a quarter of the time, at most 2 s, first (a counter that grows forever never repeats a
-//!    state) and, when that was too little, the time left after 3;
+//!    state) and, when that was too little, the time left after 4;
 //! 2. [`ranking`] — linear lexicographic ranking functions over the SCCs of the block-encoded CFA
 //!    with supporting invariants, re-checked in a fresh solver session (TERMINATING), and fixpoint
 //!    lassos (NONTERMINATING); it gets most of the time left;
@@ -19,11 +19,16 @@
 //!    step 2 found a loop body with too many paths for one letter, then the fixpoint lassos of
 //!    [`ranking`] (cheap) and [`ranking`] again on the sequential encoding (letters are single paths,
 //!    ranking functions per location);
-//! 4. [`execute`] in witness mode — unconstrained numbers fixed to 0, then 1, -1, 100, -100 (each
+//! 4. [`buchi`] — Büchi trace abstraction on the sequential encoding: lassos ranked one at a time
+//!    and refined by rank certificates (NCSB), infeasible ones by Floyd–Hoare automata, each lasso
+//!    also checked for a fixpoint and a geometric argument; it decides loops whose paths need
+//!    different ranking functions; [`BUCHI_SHARE`] of the time left;
+//! 5. [`execute`] in witness mode — unconstrained numbers fixed to 0, then 1, -1, 100, -100 (each
 //!    attempt one particular execution); NONTERMINATING only.
 //!
-//! A Büchi-automata refinement loop (issue 11) is meant to go beside these as a further technique.
+//! The outcome's statistics ([`TerminationStats`]) say which technique decided and what each did.
 
+pub mod buchi;
 pub mod cells;
 pub mod execute;
 pub mod gnta;
@@ -31,14 +36,31 @@ pub mod linear;
 pub mod ranking;
 pub mod value;
 
+use crate::engine::stats::TerminationStats;
 use crate::engine::{
     BlockEncoding, Config, Counterexample, Outcome, Stats, UnknownReason, Verdict,
 };
 use crate::ir::Program;
 use execute::{ExecResult, Lasso, Limits, Mode};
 
-/// Decides termination of `program`.
+/// Decides termination of `program`; the outcome's statistics say what each technique did.
 pub fn run(program: &Program, config: &Config) -> Outcome {
+    let start = std::time::Instant::now();
+    let mut work = TerminationStats::default();
+    let (mut outcome, by) = decide(program, config, &mut work);
+    work.decided_by = by.into();
+    outcome.stats.total_time = start.elapsed();
+    outcome.stats.termination = Some(work);
+    outcome
+}
+
+/// The techniques in order (module comment); the outcome and the technique that decided (empty
+/// when none did).
+fn decide(
+    program: &Program,
+    config: &Config,
+    work: &mut TerminationStats,
+) -> (Outcome, &'static str) {
     let limits = Limits {
         max_steps: config.max_exec_steps,
         ..Limits::default()
@@ -48,79 +70,121 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
     let mut first = config.clone();
     let cap = std::time::Instant::now() + EXECUTOR_FIRST;
     first.deadline = Some(share(config, EXECUTOR_SHARE).map_or(cap, |d| d.min(cap)));
-    match execute::run(program, &first, &limits, Mode::Symbolic) {
-        ExecResult::Terminating { steps, blocked } => terminating(program, steps, blocked),
-        ExecResult::Nonterminating(lasso) => nonterminating(lasso, None),
-        ExecResult::Unknown { reason, dependent } => {
-            let cut = first.timed_out() && !config.timed_out();
-            // The ranking prover gets 60 % of the time left, on large blocks.
-            let deadline = share(config, 0.6);
-            let large = BlockEncoding::Large;
-            let (mut not_ranked, finer) =
-                match ranking::prove_with(program, config, deadline, large) {
-                    (ranking::Answer::Terminating(why), _) => return proved(why),
-                    (ranking::Answer::Nonterminating(why), _) => return refuted(why),
-                    (ranking::Answer::Unknown(why), finer) => (why, finer),
-                };
-            // Geometric nontermination arguments get half of the time left.
-            let deadline = share(config, 0.5);
-            if let Some(why) = gnta::prove(program, config, deadline) {
-                return refuted(why);
+    work.executor_runs += 1;
+    let (reason, dependent) = match execute::run(program, &first, &limits, Mode::Symbolic) {
+        ExecResult::Terminating { steps, blocked } => {
+            return (terminating(program, steps, blocked), "executor");
+        }
+        ExecResult::Nonterminating(lasso) => return (nonterminating(lasso, None), "executor"),
+        ExecResult::Unknown { reason, dependent } => (reason, dependent),
+    };
+    let cut = first.timed_out() && !config.timed_out();
+    // The ranking prover gets 60 % of the time left, on large blocks.
+    let deadline = share(config, 0.6);
+    let large = BlockEncoding::Large;
+    work.ranking_runs += 1;
+    let (mut not_ranked, finer) =
+        match ranking::prove_with(program, config, deadline, large, &mut work.ranking_queries) {
+            (ranking::Answer::Terminating(why), _) => return (proved(why), "ranking"),
+            (ranking::Answer::Nonterminating(why), _) => return (refuted(why), "ranking"),
+            (ranking::Answer::Unknown(why), finer) => (why, finer),
+        };
+    // Geometric nontermination arguments get half of the time left.
+    let deadline = share(config, 0.5);
+    if let Some(why) = gnta::prove(program, config, deadline) {
+        return (refuted(why), "gnta");
+    }
+    let mut fixpoint_tried = false;
+    if finer && !config.timed_out() {
+        // Some loop body has too many paths for one letter: first the cheap fixpoint
+        // lassos, then the ranking prover again on the sequential encoding (single paths,
+        // functions per location) with 60 % of the time left.
+        fixpoint_tried = true;
+        if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
+            return (refuted(why), "fixpoint");
+        }
+        let deadline = share(config, 0.6);
+        work.ranking_runs += 1;
+        let seq = BlockEncoding::Seq;
+        match ranking::prove_with(program, config, deadline, seq, &mut work.ranking_queries).0 {
+            ranking::Answer::Terminating(why) => return (proved(why), "ranking"),
+            ranking::Answer::Nonterminating(why) => return (refuted(why), "ranking"),
+            ranking::Answer::Unknown(why) => not_ranked = why,
+        }
+    }
+    if !config.timed_out() {
+        if let Some(decided) = buchi_step(program, config, work, &mut not_ranked) {
+            return decided;
+        }
+    }
+    if cut && !config.timed_out() {
+        work.executor_runs += 1;
+        match execute::run(program, config, &limits, Mode::Symbolic) {
+            ExecResult::Terminating { steps, blocked } => {
+                return (terminating(program, steps, blocked), "executor");
             }
-            let mut fixpoint_tried = false;
-            if finer && !config.timed_out() {
-                // Some loop body has too many paths for one letter: first the cheap fixpoint
-                // lassos, then the ranking prover again on the sequential encoding (single paths,
-                // functions per location) with 60 % of the time left.
-                fixpoint_tried = true;
-                if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
-                    return refuted(why);
-                }
-                let deadline = share(config, 0.6);
-                match ranking::prove_with(program, config, deadline, BlockEncoding::Seq).0 {
-                    ranking::Answer::Terminating(why) => return proved(why),
-                    ranking::Answer::Nonterminating(why) => return refuted(why),
-                    ranking::Answer::Unknown(why) => not_ranked = why,
-                }
+            ExecResult::Nonterminating(lasso) => {
+                return (nonterminating(lasso, None), "executor");
             }
-            if cut && !config.timed_out() {
-                match execute::run(program, config, &limits, Mode::Symbolic) {
-                    ExecResult::Terminating { steps, blocked } => {
-                        return terminating(program, steps, blocked);
-                    }
-                    ExecResult::Nonterminating(lasso) => return nonterminating(lasso, None),
-                    ExecResult::Unknown { .. } => {}
-                }
+            ExecResult::Unknown { .. } => {}
+        }
+    }
+    if dependent {
+        // Each attempt fixes the inputs to one value and gets an equal share of the time left.
+        for (i, &k) in WITNESS_VALUES.iter().enumerate() {
+            if config.timed_out() {
+                break;
             }
-            if dependent {
-                // Each attempt fixes the inputs to one value and gets an equal share of the time left.
-                for (i, &k) in WITNESS_VALUES.iter().enumerate() {
-                    if config.timed_out() {
-                        break;
-                    }
-                    let mut attempt = config.clone();
-                    if let Some(d) = config.deadline {
-                        let left = d.saturating_duration_since(std::time::Instant::now());
-                        let share = left / (WITNESS_VALUES.len() - i) as u32;
-                        attempt.deadline = Some(std::time::Instant::now() + share);
-                    }
-                    if let ExecResult::Nonterminating(lasso) =
-                        execute::run(program, &attempt, &limits, Mode::Witness(k))
-                    {
-                        return nonterminating(lasso, Some(k));
-                    }
-                }
+            let mut attempt = config.clone();
+            if let Some(d) = config.deadline {
+                let left = d.saturating_duration_since(std::time::Instant::now());
+                let share = left / (WITNESS_VALUES.len() - i) as u32;
+                attempt.deadline = Some(std::time::Instant::now() + share);
             }
-            // Last, a fixpoint lasso (after the witness mode, whose lassos show their steps).
-            if !config.timed_out() && !fixpoint_tried {
-                if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
-                    return refuted(why);
-                }
+            work.executor_runs += 1;
+            if let ExecResult::Nonterminating(lasso) =
+                execute::run(program, &attempt, &limits, Mode::Witness(k))
+            {
+                return (nonterminating(lasso, Some(k)), "witness");
             }
-            Outcome::unknown(
-                UnknownReason::Termination(format!("{reason}; no ranking proof: {not_ranked}")),
-                Stats::default(),
-            )
+        }
+    }
+    // Last, a fixpoint lasso (after the witness mode, whose lassos show their steps).
+    if !config.timed_out() && !fixpoint_tried {
+        if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
+            return (refuted(why), "fixpoint");
+        }
+    }
+    let why = UnknownReason::Termination(format!("{reason}; no ranking proof: {not_ranked}"));
+    (Outcome::unknown(why, Stats::default()), "")
+}
+
+/// Büchi trace abstraction with [`BUCHI_SHARE`] of the time left: lassos ranked one at a time,
+/// refined by their rank certificates; the outcome if it decided (else its reason joins
+/// `not_ranked`).
+fn buchi_step(
+    program: &Program,
+    config: &Config,
+    work: &mut TerminationStats,
+    not_ranked: &mut String,
+) -> Option<(Outcome, &'static str)> {
+    let deadline = share(config, BUCHI_SHARE);
+    let mut loop_work = buchi::Work::default();
+    let answer = buchi::prove(
+        program,
+        config,
+        deadline,
+        BlockEncoding::Seq,
+        &mut loop_work,
+    );
+    loop_work.record(work);
+    match answer {
+        ranking::Answer::Terminating(why) => Some((proved(why), "buchi")),
+        ranking::Answer::Nonterminating(why) => Some((refuted(why), "buchi")),
+        ranking::Answer::Unknown(why) => {
+            not_ranked.push_str("; ");
+            not_ranked.push_str(&why);
+            None
         }
     }
 }
@@ -175,6 +239,11 @@ fn share(config: &Config, fraction: f64) -> Option<std::time::Instant> {
     })
 }
 
+/// The share of the time left that the Büchi loop gets (after the ranking prover and GNTA: on
+/// T4's Boogie lassos 0.7 there and 0.4 before GNTA decide the same files; 0.6 after GNTA, before
+/// solver waits were bounded by the technique's deadline, overran the timeout on two).
+const BUCHI_SHARE: f64 = 0.7;
+
 /// The values the witness mode tries for unconstrained numbers, in order.
 const WITNESS_VALUES: [i64; 5] = [0, 1, -1, 100, -100];
 
@@ -205,4 +274,18 @@ fn nonterminating(l: Lasso, witness: Option<i64>) -> Outcome {
         proof: Vec::new(),
         stats: Stats::default(),
     }
+}
+
+/// A program parsed and checked for the termination property (unit tests of the techniques).
+#[cfg(test)]
+fn test_program(src: &str) -> (Program, Config) {
+    let (ast, diags) = crate::syntax::parse(src);
+    let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
+    let (program, diags) = crate::ir::check(&ast);
+    let program = program.unwrap_or_else(|| panic!("{diags:?}"));
+    let config = Config {
+        property: crate::engine::Property::Termination,
+        ..Config::default()
+    };
+    (program, config)
 }

@@ -91,7 +91,7 @@ const MAX_LEVELS: usize = 16;
 
 /// Why the synthesis failed: a letter's DNF too large for the templates, or another reason.
 #[derive(Clone, Debug)]
-enum Failure {
+pub(super) enum Failure {
     TooManyDisjuncts,
     Other(String),
 }
@@ -202,6 +202,7 @@ pub(super) fn session_config(config: &Config, deadline: Option<Instant>) -> Solv
     };
     c.log_dir = config.smt_log.clone();
     c.produce_models = true;
+    c.deadline = deadline;
     c
 }
 
@@ -214,19 +215,28 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> A
     // Large blocks first (few letters, one function per loop usually suffices); when a letter's
     // DNF is too large (many paths through a loop body), the finer sequential encoding, whose
     // letters are single paths, with functions per location.
-    match prove_with(program, config, deadline, BlockEncoding::Large) {
-        (_, true) => prove_with(program, config, deadline, BlockEncoding::Seq).0,
+    let mut queries = 0;
+    match prove_with(
+        program,
+        config,
+        deadline,
+        BlockEncoding::Large,
+        &mut queries,
+    ) {
+        (_, true) => prove_with(program, config, deadline, BlockEncoding::Seq, &mut queries).0,
         (answer, false) => answer,
     }
 }
 
 /// [`prove`] on the block encoding `mode` only; also whether some letter's DNF was too large for
-/// the templates (the finer [`BlockEncoding::Seq`] may then succeed).
+/// the templates (the finer [`BlockEncoding::Seq`] may then succeed). `queries` counts the solver
+/// checks made.
 pub fn prove_with(
     program: &Program,
     config: &Config,
     deadline: Option<Instant>,
     mode: BlockEncoding,
+    queries: &mut usize,
 ) -> (Answer, bool) {
     let voc = Vocabulary::new(program);
     let cfa = match cfa::build(&voc, config.max_locations) {
@@ -238,7 +248,7 @@ pub fn prove_with(
         let why = "unsupported: termination of concurrent programs (fork)";
         return (Answer::Unknown(why.into()), false);
     }
-    prove_encoded(&voc, &cfa, mode, config, deadline)
+    prove_encoded(&voc, &cfa, mode, config, deadline, queries)
 }
 
 /// [`prove`] on the encoding `mode`; also whether a letter's DNF was too large.
@@ -248,21 +258,59 @@ fn prove_encoded(
     mode: BlockEncoding,
     config: &Config,
     deadline: Option<Instant>,
+    queries: &mut usize,
 ) -> (Answer, bool) {
     let enc = match blocks::encode_all(cfa, voc, mode) {
         Ok(e) => e,
         Err(u) => return (Answer::Unknown(format!("unsupported: {}", u.0)), false),
     };
-    let mut session = match Session::new(session_config(config, deadline)) {
-        Ok(s) => s,
-        Err(e) => return (Answer::Unknown(format!("solver: {e}")), false),
-    };
-    let reach = reachable_letters(&enc);
     let fine = mode != BlockEncoding::Large;
+    match certificate(voc, cfa, &enc, config, deadline, fine, queries) {
+        Ok(cert) => (Answer::Terminating(describe(voc, cfa, &enc, &cert)), false),
+        Err(Failure::TooManyDisjuncts) => {
+            (Answer::Unknown(Failure::TooManyDisjuncts.to_string()), true)
+        }
+        Err(Failure::Other(reason)) => (Answer::Unknown(reason), false),
+    }
+}
+
+/// A ranking certificate for the encoded automaton `enc` (functions per SCC of its reachable
+/// letters, first without supporting invariants, then with those of [`invariants::synthesize`]),
+/// re-checked by [`check`] in a fresh session; `fine` says that letters are single paths;
+/// `queries` counts the solver checks made. [`super::buchi`] calls it on a lasso's encoding (stem
+/// letter and loop letter).
+pub(super) fn certificate(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    config: &Config,
+    deadline: Option<Instant>,
+    fine: bool,
+    queries: &mut usize,
+) -> Result<Certificate, Failure> {
+    let mut session = Session::new(session_config(config, deadline))
+        .map_err(|e| Failure::Other(format!("solver: {e}")))?;
+    let result = certify(voc, cfa, enc, config, deadline, fine, &mut session, queries);
+    *queries += session.stats().checks as usize;
+    result
+}
+
+#[allow(clippy::too_many_arguments)]
+fn certify(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    config: &Config,
+    deadline: Option<Instant>,
+    fine: bool,
+    session: &mut Session,
+    queries: &mut usize,
+) -> Result<Certificate, Failure> {
+    let reach = reachable_letters(enc);
     let mut last = String::from("no ranking function found");
     for with_invariants in [false, true] {
         if timed_out(deadline) {
-            return (Answer::Unknown("timeout".into()), false);
+            return Err("timeout".into());
         }
         let inv = if with_invariants {
             let limits = invariants::Limits {
@@ -270,7 +318,7 @@ fn prove_encoded(
                 termination_candidates: true,
                 ..invariants::Limits::default()
             };
-            let mut inv = invariants::synthesize(voc, cfa, &enc, &mut session, &limits);
+            let mut inv = invariants::synthesize(voc, cfa, enc, session, &limits);
             inv.at.remove(&enc.init);
             if inv.is_empty() {
                 break;
@@ -279,39 +327,30 @@ fn prove_encoded(
         } else {
             Invariants::default()
         };
-        let strengthened = invariants::strengthen(voc, &enc, &inv);
-        match synthesize(
-            voc,
-            cfa,
-            &strengthened,
-            &reach,
-            &mut session,
-            deadline,
-            fine,
-        ) {
+        let strengthened = invariants::strengthen(voc, enc, &inv);
+        match synthesize(voc, cfa, &strengthened, &reach, session, deadline, fine) {
             Ok((pieces, levels)) => {
                 let cert = Certificate {
                     invariants: inv,
                     pieces,
                     levels,
                 };
-                let mut fresh = match Session::new(session_config(config, deadline)) {
-                    Ok(s) => s,
-                    Err(e) => return (Answer::Unknown(format!("solver: {e}")), false),
+                let mut fresh = Session::new(session_config(config, deadline))
+                    .map_err(|e| Failure::Other(format!("solver: {e}")))?;
+                let checked = check(voc, cfa, enc, &cert, &mut fresh);
+                *queries += fresh.stats().checks as usize;
+                return match checked {
+                    Ok(()) => Ok(cert),
+                    Err(e) => Err(Failure::Other(format!(
+                        "ranking certificate not confirmed: {e}"
+                    ))),
                 };
-                let answer = match check(voc, cfa, &enc, &cert, &mut fresh) {
-                    Ok(()) => Answer::Terminating(describe(voc, cfa, &enc, &cert)),
-                    Err(e) => Answer::Unknown(format!("ranking certificate not confirmed: {e}")),
-                };
-                return (answer, false);
             }
-            Err(Failure::TooManyDisjuncts) => {
-                return (Answer::Unknown(Failure::TooManyDisjuncts.to_string()), true);
-            }
+            Err(Failure::TooManyDisjuncts) => return Err(Failure::TooManyDisjuncts),
             Err(Failure::Other(reason)) => last = reason,
         }
     }
-    (Answer::Unknown(last), false)
+    Err(Failure::Other(last))
 }
 
 /// Looks for a fixpoint lasso (module comment) before `deadline`; the reason if one is found and
@@ -1269,11 +1308,7 @@ fn fixpoint(
     config: &Config,
     deadline: Option<Instant>,
 ) -> Option<String> {
-    let exact = |a: LetterId| -> bool {
-        let l = &enc.letters[a];
-        l.edges.iter().all(|&e| cfa.edges[e].overapprox.is_none())
-            && l.tf.formula.symbols().funs.is_empty()
-    };
+    let exact = |a: LetterId| exact_letter(cfa, enc, a);
     // Shortest stems (BFS over letters) from the initial location.
     let mut stem_to: BTreeMap<LocId, Vec<LetterId>> = BTreeMap::new();
     stem_to.insert(enc.init, Vec::new());
@@ -1308,39 +1343,11 @@ fn fixpoint(
                 continue;
             }
             tries += 1;
-            // The stem as found, then with the cycle once more: a state the cycle maps to itself
-            // may only be reached after a first iteration (one that leaves the stem's values).
-            let mut found = None;
-            for unroll in 0..=1 {
-                let mut stem = stem.clone();
-                for _ in 0..unroll {
-                    stem.extend(cycle.iter().copied());
-                }
-                let query = lasso_query(voc, enc, &stem, &cycle)?;
-                session.push();
-                for d in &cfa.definitions {
-                    session.assert(d);
-                }
-                session.assert(&query);
-                let r = session.check_sat();
-                session.pop();
-                if r == SatResult::Sat {
-                    found = Some((stem, query));
-                    break;
-                }
-            }
-            let Some((stem, query)) = found else {
+            let Some(stem) =
+                fixpoint_of(voc, cfa, enc, stem, &cycle, config, deadline, &mut session)
+            else {
                 continue;
             };
-            // Re-check in a fresh session.
-            let mut fresh = Session::new(session_config(config, deadline)).ok()?;
-            for d in &cfa.definitions {
-                fresh.assert(d);
-            }
-            fresh.assert(&query);
-            if fresh.check_sat() != SatResult::Sat {
-                continue;
-            }
             let procedure = cfa.locs[h]
                 .proc
                 .map(|p| voc.program.proc(p).name.clone())
@@ -1355,6 +1362,57 @@ fn fixpoint(
         }
     }
     None
+}
+
+/// Whether a letter is exact: no `{:overapproximation}` edge, no uninterpreted function (a
+/// nontermination argument may only rest on exact letters).
+pub(super) fn exact_letter(cfa: &Cfa, enc: &Encoded, a: LetterId) -> bool {
+    let l = &enc.letters[a];
+    l.edges.iter().all(|&e| cfa.edges[e].overapprox.is_none())
+        && l.tf.formula.symbols().funs.is_empty()
+}
+
+/// Whether the lasso `stem · cycle^ω` (exact letters) has a fixpoint: a state the cycle maps to
+/// itself that the stem reaches — the stem as given or followed by the cycle once (a state the
+/// cycle maps to itself may only be reached after a first iteration that leaves the stem's values).
+/// The stem used, after the query was answered `sat` again in a fresh session.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn fixpoint_of(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    stem: &[LetterId],
+    cycle: &[LetterId],
+    config: &Config,
+    deadline: Option<Instant>,
+    session: &mut Session,
+) -> Option<Vec<LetterId>> {
+    let mut found = None;
+    for unroll in 0..=1 {
+        let mut stem = stem.to_vec();
+        for _ in 0..unroll {
+            stem.extend(cycle.iter().copied());
+        }
+        let query = lasso_query(voc, enc, &stem, cycle)?;
+        session.push();
+        for d in &cfa.definitions {
+            session.assert(d);
+        }
+        session.assert(&query);
+        let r = session.check_sat();
+        session.pop();
+        if r == SatResult::Sat {
+            found = Some((stem, query));
+            break;
+        }
+    }
+    let (stem, query) = found?;
+    let mut fresh = Session::new(session_config(config, deadline)).ok()?;
+    for d in &cfa.definitions {
+        fresh.assert(d);
+    }
+    fresh.assert(&query);
+    (fresh.check_sat() == SatResult::Sat).then_some(stem)
 }
 
 /// The shortest cycle starting with letter `first` and returning to its source within `scc`.
@@ -1480,14 +1538,7 @@ mod tests {
     }
 
     fn answer(src: &str) -> Answer {
-        let (ast, diags) = crate::syntax::parse(src);
-        let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
-        let (program, diags) = crate::ir::check(&ast);
-        let program = program.unwrap_or_else(|| panic!("{diags:?}"));
-        let config = Config {
-            property: crate::engine::Property::Termination,
-            ..Config::default()
-        };
+        let (program, config) = super::super::test_program(src);
         prove(&program, &config, None)
     }
 

@@ -1,0 +1,1101 @@
+//! Termination by Büchi trace abstraction (Heizmann, Hoenicke, Podelski, "Termination Analysis by
+//! Learning Terminating Programs", CAV 2014: Ultimate's Büchi Automizer; design notes §6).
+//!
+//! # What it computes
+//!
+//! The *Büchi program automaton* is the block-encoded CFA ([`blocks::encode_all`], large blocks)
+//! read as a Büchi automaton in which every location is accepting: its infinite words are the
+//! control paths of the program's infinite executions (an execution that blocks or returns is
+//! finite). A reachable error location gets a *stutter* letter (a self-loop that changes nothing):
+//! whether an execution that fails an assertion stops or goes on is open (docs/IR.md), so such a
+//! path must be shown infeasible before TERMINATING, and no nontermination is claimed through it.
+//!
+//! The loop keeps an abstraction `A` (initially the program automaton) and repeats:
+//! 1. an accepting lasso `stem · loop^ω` of `A \ FH` ([`accepting_lasso`] on the lazy
+//!    [`Difference`] with the Floyd–Hoare automaton `FH` of the finite refinements); none: every
+//!    infinite word is refuted, TERMINATING;
+//! 2. the lasso check in Büchi Automizer's order: the stem feasible? the loop (from any state)? the
+//!    stem followed by the loop? An infeasible part is proved by interpolants (the trace check and
+//!    interpolation of the safety engine) that go into `FH` (a *finite* refinement: every word with
+//!    that infeasible factor is removed);
+//! 3. a fixpoint of the lasso ([`ranking::fixpoint_of`]): NONTERMINATING;
+//! 4. a ranking function for the lasso ([`ranking::certificate`] on the lasso's own encoding — the
+//!    stem composed into one letter to the loop head `h`, the loop into one letter `h → h` —, the
+//!    loop alone first, then with supporting invariants from the stem; affine, nested, multiphase
+//!    and lexicographic templates by Farkas' lemma, re-checked in a fresh session): a *Büchi*
+//!    refinement by a rank certificate (below), then `A := A \ R` by NCSB complementation
+//!    ([`BuchiDifference`]), materialised and trimmed ([`remove_buchi_dead_ends`]); a loop that
+//!    cannot run twice in a row is a finite refinement of `stem · loop · loop`;
+//! 5. a geometric nontermination argument ([`gnta::argument_of`]): NONTERMINATING;
+//! 6. otherwise the loop is appended to the stem once and 3–5 retried; then UNKNOWN with the lasso.
+//!
+//! **Rank certificates** (Büchi Automizer's `BinaryStatePredicateManager`). With the ranking
+//! function's components `f` at `h`, ghost variables `old` (one per component) and a ghost boolean
+//! `unseeded`, the relation `Dec(old, f(x))` says that `f` went down since `old` was taken: a
+//! disjunction over the lexicographic levels `j` of "the affine levels before `j` did not increase
+//! and level `j` decreased" (affine: `f ≤ old - 1 ∧ old ≥ 0`; nested and multiphase: the template's
+//! conditions with `old` for the previous values). `R` is a semi-deterministic Büchi automaton over
+//! the letters whose states are sets of predicates:
+//! - the *stem part* (nondeterministic in `R`, deterministic here): sets of `unseeded ∧ I` for the
+//!   interpolants `I` of `stem · assume ¬SI` (`SI` the supporting invariant at `h`), from
+//!   `{unseeded}`;
+//! - the *loop part* (deterministic): sets of the predicates `H = SI ∧ (unseeded ∨ Dec)` (the
+//!   honda) and the strongest posts along the loop from `SI ∧ ¬unseeded ∧ old = f`; a state with
+//!   `H` is accepting; a stem state may also enter the loop part on a letter after which `H` holds.
+//!
+//! A transition `S -a-> S'` exists when `{S} a {p}` is valid for every `p ∈ S'` (and `S'` is the set
+//! of all such candidates), except that leaving an accepting state first *re-seeds*: `old := f(x),
+//! unseeded := false`, so the precondition is `SI ∧ ¬unseeded ∧ old = f` and the ghost-free
+//! predicates of `S`. Why `R` accepts only words without infinite executions: along an infinite
+//! execution of a word that `R` accepts, the ghosts evolve as said (initially `unseeded`), every
+//! state's predicates hold, and at the accepting visits after the first one `Dec(f at the previous
+//! visit, f now)` holds — an infinite descending chain of a well-founded relation (each template is
+//! one; a lexicographic combination of them is one).
+//!
+//! # Soundness invariant
+//!
+//! TERMINATING only when the lasso search found no lasso in `A \ FH` and every rank transition that
+//! the refinements used was re-checked `unsat` in a fresh session; `FH`'s transitions are Hoare
+//! triples checked by [`crate::engine::hoare`], as in the safety engine; the NCSB difference is
+//! property-tested against a brute-force reference (`tests/automata.rs`). Every infinite execution
+//! is a word of the program automaton; a refinement removes only words that `FH` proves infeasible
+//! or that `R` accepts. NONTERMINATING only from a lasso of the program automaton (its letters
+//! exact, no stutter letter) with a fixpoint or a geometric argument re-validated in a fresh
+//! session by the modules that found them.
+
+use super::ranking::{self, Answer, Certificate, Failure};
+use super::{gnta, linear::Q};
+use crate::automata::{
+    BuchiDifference, Budget, Difference, ExploreError, Nfa, SemiDeterministicAutomaton,
+    accepting_lasso, explore, remove_buchi_dead_ends,
+};
+use crate::engine::blocks::{self, Encoded, Letter, LetterId};
+use crate::engine::cegar::debug;
+use crate::engine::cfa::{self, Cfa, EdgeKind, LocId};
+use crate::engine::floyd_hoare::{FloydHoare, Interrupted};
+use crate::engine::hoare::{HoareChecker, primed};
+use crate::engine::interpolate::{self, Direction, Settings};
+use crate::engine::predicates::FALSE_STATE;
+use crate::engine::stats::Stats;
+use crate::engine::tracecheck::{self, Feasibility};
+use crate::engine::transition::{self, TransFormula, Vocabulary};
+use crate::engine::{BlockEncoding, Config, pretty};
+use crate::ir::Program;
+use crate::smt::{SatResult, Session, Sort, Term, Var};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::time::Instant;
+
+/// What the loop did (`--stats`).
+#[derive(Clone, Debug, Default)]
+pub struct Work {
+    /// Iterations (lasso searches).
+    pub iterations: usize,
+    /// Lassos checked.
+    pub lassos: usize,
+    /// Finite refinements (an infeasible stem, loop or stem and loop).
+    pub finite: usize,
+    /// Büchi refinements by rank certificates.
+    pub ranked: usize,
+    /// Ranking syntheses tried on lassos.
+    pub ranking_attempts: usize,
+    /// States of the largest abstraction.
+    pub states: usize,
+    /// Hoare triples of rank certificates checked by the solver.
+    pub rank_triples: usize,
+    /// The Floyd–Hoare automaton's counters.
+    pub fh: Stats,
+    /// Solver checks of the lassos' ranking syntheses.
+    pub ranking_queries: usize,
+}
+
+impl Work {
+    /// Adds this run's counters to the termination statistics.
+    pub fn record(&self, t: &mut crate::engine::stats::TerminationStats) {
+        t.buchi_iterations += self.iterations;
+        t.lassos += self.lassos;
+        t.finite_refinements += self.finite;
+        t.rank_refinements += self.ranked;
+        t.lasso_rankings += self.ranking_attempts;
+        t.abstraction_states = self.states;
+        t.rank_triples += self.rank_triples;
+        t.ranking_queries += self.ranking_queries;
+    }
+}
+
+/// Lassos at most (each may cost a ranking synthesis).
+const MAX_LASSOS: usize = 64;
+/// States of an abstraction (or of one lasso search) at most.
+const MAX_STATES: usize = 100_000;
+
+/// Tries to decide termination of `program` before `deadline` (module comment).
+pub fn prove(
+    program: &Program,
+    config: &Config,
+    deadline: Option<Instant>,
+    mode: BlockEncoding,
+    work: &mut Work,
+) -> Answer {
+    let voc = Vocabulary::new(program);
+    let cfa = match cfa::build(&voc, config.max_locations) {
+        Ok(c) => c,
+        Err(e) => return Answer::Unknown(e.to_string()),
+    };
+    if cfa.is_concurrent() {
+        return Answer::Unknown("unsupported: termination of concurrent programs (fork)".into());
+    }
+    let mut enc = match blocks::encode_all(&cfa, &voc, mode) {
+        Ok(e) => e,
+        Err(u) => return Answer::Unknown(format!("unsupported: {}", u.0)),
+    };
+    let stutter = enc.letters.len();
+    for e in blocks::reachable_errors(&cfa, &enc) {
+        let id = enc.letters.len();
+        enc.letters.push(Letter {
+            src: e,
+            tgt: e,
+            tf: TransFormula::skip(),
+            edges: BTreeSet::new(),
+            kind: EdgeKind::Plain,
+        });
+        enc.out[e].push(id);
+    }
+    let mut run = match Run::new(&voc, &cfa, &enc, config, deadline, stutter) {
+        Ok(r) => r,
+        Err(e) => return Answer::Unknown(e),
+    };
+    let answer = run.main(work);
+    work.fh = run.fh.stats().clone();
+    (work.fh.predicates, work.fh.fh_states) = run.fh.size();
+    answer
+}
+
+/// How a lasso was decided.
+enum Step {
+    /// An infeasible trace (letters): a finite refinement.
+    Finite(Vec<LetterId>),
+    /// A ranking certificate for the lasso (stem, loop).
+    Ranked(Box<Certificate>, Vec<LetterId>, Vec<LetterId>),
+    Nonterminating(String),
+    Unknown(String),
+}
+
+/// One run of the loop: the program, the Floyd–Hoare automaton and the sessions.
+struct Run<'a, 'p> {
+    voc: &'a Vocabulary<'p>,
+    cfa: &'a Cfa,
+    enc: &'a Encoded,
+    config: &'a Config,
+    deadline: Option<Instant>,
+    /// Letters from this one on are stutter letters at error locations.
+    stutter: LetterId,
+    fh: FloydHoare<'a, 'p>,
+    qe: Session,
+    /// The rank certificates' session, lent to each automaton in turn.
+    rank_session: Option<Session>,
+    /// Every rank triple answered valid: (precondition, letter, postcondition).
+    triples: Vec<(Term, LetterId, Term)>,
+    /// Descriptions of the ranked lassos.
+    ranked: Vec<String>,
+    gnta_tries: usize,
+}
+
+impl<'a, 'p> Run<'a, 'p> {
+    fn new(
+        voc: &'a Vocabulary<'p>,
+        cfa: &'a Cfa,
+        enc: &'a Encoded,
+        config: &'a Config,
+        deadline: Option<Instant>,
+        stutter: LetterId,
+    ) -> Result<Self, String> {
+        let session = |what: &str| {
+            Session::new(ranking::session_config(config, deadline))
+                .map_err(|e| format!("solver ({what}): {e}"))
+        };
+        let htc = HoareChecker::new(session("Hoare triples")?);
+        Ok(Run {
+            voc,
+            cfa,
+            enc,
+            config,
+            deadline,
+            stutter,
+            fh: FloydHoare::new(voc, enc, htc).with_deadline(deadline),
+            qe: session("quantifier elimination")?,
+            rank_session: Some(session("rank certificates")?),
+            triples: Vec::new(),
+            ranked: Vec::new(),
+            gnta_tries: 0,
+        })
+    }
+
+    fn main(&mut self, work: &mut Work) -> Answer {
+        let budget = match self.deadline {
+            Some(d) => Budget::unlimited().with_deadline(d),
+            None => Budget::unlimited(),
+        }
+        .with_max_states(MAX_STATES);
+        let mut abs = program_automaton(self.enc);
+        work.states = abs.num_states();
+        let mut seen: BTreeSet<(Vec<LetterId>, Vec<LetterId>)> = BTreeSet::new();
+        loop {
+            work.iterations += 1;
+            let found = {
+                let diff = Difference::new(&abs, &mut self.fh);
+                accepting_lasso(&diff, &budget)
+            };
+            let lasso = match found {
+                Ok(Some(l)) => l,
+                Ok(None) => return self.terminating(work),
+                Err(ExploreError::Cancelled(c)) => return Answer::Unknown(c.to_string()),
+                Err(ExploreError::Successor(Interrupted)) => {
+                    return Answer::Unknown("timeout".into());
+                }
+            };
+            let (stem, cycle) = (lasso.stem.letters, lasso.cycle.letters);
+            work.lassos += 1;
+            if debug() {
+                eprintln!(
+                    "buchi: iteration {}, abstraction {} states, lasso {:?} {:?}",
+                    work.iterations,
+                    abs.num_states(),
+                    stem,
+                    cycle
+                );
+            }
+            if work.lassos > MAX_LASSOS {
+                return Answer::Unknown(format!(
+                    "more than {MAX_LASSOS} lassos; the last: {}",
+                    self.describe_lasso(&stem, &cycle)
+                ));
+            }
+            if !seen.insert((stem.clone(), cycle.clone())) {
+                return Answer::Unknown(format!(
+                    "no progress on the lasso ({})",
+                    self.describe_lasso(&stem, &cycle)
+                ));
+            }
+            match self.check(&stem, &cycle, work) {
+                Step::Finite(trace) => {
+                    work.finite += 1;
+                    if debug() {
+                        eprintln!("buchi: infeasible {trace:?}");
+                    }
+                    if let Err(e) = self.refine_finite(&trace) {
+                        return Answer::Unknown(format!(
+                            "{e} (an infeasible part of the lasso: {})",
+                            self.describe_lasso(&stem, &cycle)
+                        ));
+                    }
+                }
+                Step::Ranked(cert, stem, cycle) => {
+                    work.ranked += 1;
+                    match self.refine_buchi(&abs, &cert, &stem, &cycle, &budget, work) {
+                        Ok(next) => {
+                            abs = next;
+                            work.states = work.states.max(abs.num_states());
+                        }
+                        Err(e) => return Answer::Unknown(e),
+                    }
+                }
+                Step::Nonterminating(why) => return Answer::Nonterminating(why),
+                Step::Unknown(why) => return Answer::Unknown(why),
+            }
+        }
+    }
+
+    /// Büchi Automizer's lasso check (module comment, steps 2–6).
+    fn check(&mut self, stem: &[LetterId], cycle: &[LetterId], work: &mut Work) -> Step {
+        let stutters = cycle.iter().any(|&a| a >= self.stutter);
+        let traces: [Vec<LetterId>; 3] = [
+            stem.to_vec(),
+            cycle.to_vec(),
+            stem.iter().chain(cycle).copied().collect(),
+        ];
+        for trace in traces {
+            match self.feasible(&trace) {
+                Some(false) => return Step::Finite(trace),
+                Some(true) => {}
+                None => {
+                    return Step::Unknown(self.unknown("a trace check was unknown", stem, cycle));
+                }
+            }
+            if stutters {
+                return Step::Unknown(self.unknown(
+                    "an assertion may fail (its semantics for termination is open)",
+                    stem,
+                    cycle,
+                ));
+            }
+        }
+        let exact = cycle
+            .iter()
+            .chain(stem)
+            .all(|&a| ranking::exact_letter(self.cfa, self.enc, a));
+        let mut stem = stem.to_vec();
+        let mut why = String::from("no ranking function and no nontermination argument");
+        for unrolled in 0..2 {
+            if ranking::timed_out(self.deadline) {
+                return Step::Unknown(self.unknown("timeout", &stem, cycle));
+            }
+            if exact {
+                let Some(session) = self.rank_session.as_mut() else {
+                    return Step::Unknown("internal: no session".into());
+                };
+                if let Some(s) = ranking::fixpoint_of(
+                    self.voc,
+                    self.cfa,
+                    self.enc,
+                    &stem,
+                    cycle,
+                    self.config,
+                    self.deadline,
+                    session,
+                ) {
+                    return Step::Nonterminating(format!(
+                        "a fixpoint lasso: {} that maps a reachable state to itself",
+                        self.describe_lasso(&s, cycle)
+                    ));
+                }
+            }
+            work.ranking_attempts += 1;
+            match self.rank(&stem, cycle, &mut work.ranking_queries) {
+                Ok(cert) if cert.levels.iter().any(|l| l.once) => {
+                    // The loop cannot run twice in a row after the stem.
+                    let twice: Vec<LetterId> =
+                        stem.iter().chain(cycle).chain(cycle).copied().collect();
+                    if self.feasible(&twice) == Some(false) {
+                        return Step::Finite(twice);
+                    }
+                }
+                Ok(cert) => return Step::Ranked(Box::new(cert), stem, cycle.to_vec()),
+                Err(e) => why = e,
+            }
+            if exact {
+                let Some(session) = self.rank_session.as_mut() else {
+                    return Step::Unknown("internal: no session".into());
+                };
+                if let Some(arg) = gnta::argument_of(
+                    self.voc,
+                    self.cfa,
+                    self.enc,
+                    &stem,
+                    cycle,
+                    self.config,
+                    session,
+                    self.deadline,
+                    &mut self.gnta_tries,
+                ) {
+                    return Step::Nonterminating(arg);
+                }
+            }
+            if unrolled == 0 {
+                stem.extend(cycle.iter().copied());
+            }
+        }
+        Step::Unknown(self.unknown(&why, &stem, cycle))
+    }
+
+    fn unknown(&self, why: &str, stem: &[LetterId], cycle: &[LetterId]) -> String {
+        format!(
+            "Büchi Automizer: {why} for the lasso ({})",
+            self.describe_lasso(stem, cycle)
+        )
+    }
+
+    /// "a stem of n letters, then a loop of m letters in procedure p".
+    fn describe_lasso(&self, stem: &[LetterId], cycle: &[LetterId]) -> String {
+        let h = cycle
+            .first()
+            .map_or(self.enc.init, |&a| self.enc.letters[a].src);
+        let procedure = self.cfa.locs[h]
+            .proc
+            .map(|p| self.voc.program.proc(p).name.clone())
+            .unwrap_or_default();
+        format!(
+            "a stem of {} letters, then a loop of {} letters in procedure {procedure}",
+            stem.len(),
+            cycle.len()
+        )
+    }
+
+    /// Whether the letters can run one after the other from some state (`None`: unknown).
+    fn feasible(&mut self, trace: &[LetterId]) -> Option<bool> {
+        if trace.is_empty() {
+            return Some(true);
+        }
+        let tfs: Vec<&TransFormula> = trace.iter().map(|&a| &self.enc.letters[a].tf).collect();
+        let ssa = tracecheck::ssa(self.voc, &tfs);
+        match tracecheck::check(self.fh.session(), &ssa, false) {
+            Feasibility::Feasible(_) => Some(true),
+            Feasibility::Infeasible(_) => Some(false),
+            Feasibility::Unknown(_) => None,
+        }
+    }
+
+    /// Adds interpolants of the infeasible `trace` to the Floyd–Hoare automaton until it rejects
+    /// the trace (forward and backward, with and without the unsat core).
+    fn refine_finite(&mut self, trace: &[LetterId]) -> Result<(), String> {
+        let tfs: Vec<&TransFormula> = trace.iter().map(|&a| &self.enc.letters[a].tf).collect();
+        let ssa = tracecheck::ssa(self.voc, &tfs);
+        let core = match tracecheck::check(self.fh.session(), &ssa, true) {
+            Feasibility::Infeasible(core) => core,
+            _ => return Err("the trace check did not confirm infeasibility".into()),
+        };
+        let locs: Vec<LocId> = std::iter::once(self.enc.letters[trace[0]].src)
+            .chain(trace.iter().map(|&a| self.enc.letters[a].tgt))
+            .collect();
+        let mut stats = Stats::default();
+        let plan = [
+            (Direction::Forward, true),
+            (Direction::Backward, true),
+            (Direction::Backward, false),
+            (Direction::Forward, false),
+        ];
+        for (direction, relax) in plan {
+            if ranking::timed_out(self.deadline) {
+                return Err("timeout".into());
+            }
+            let settings = Settings {
+                direction,
+                live: true,
+                exact: false,
+            };
+            let used = relax.then_some(&core);
+            let Ok(mut preds) =
+                interpolate::interpolants(self.voc, &ssa, used, settings, &mut self.qe, &mut stats)
+            else {
+                continue;
+            };
+            if interpolate::close_ends(&mut preds, self.fh.session()).is_err() {
+                continue;
+            }
+            for i in 1..preds.len() - 1 {
+                self.fh.add_predicate(locs[i], &preds[i]);
+            }
+            if self.rejects(trace)? {
+                return Ok(());
+            }
+        }
+        Err("no interpolants refute the trace".into())
+    }
+
+    /// Does the Floyd–Hoare automaton reach `false` on the letters?
+    fn rejects(&mut self, trace: &[LetterId]) -> Result<bool, String> {
+        use crate::automata::DeterministicAutomaton;
+        let mut s = self.fh.initial();
+        for a in trace {
+            s = self.fh.successor(&s, a).map_err(|e| e.to_string())?;
+            if s == FALSE_STATE {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// A ranking certificate for the lasso on its own encoding (module comment, step 4).
+    fn rank(
+        &mut self,
+        stem: &[LetterId],
+        cycle: &[LetterId],
+        queries: &mut usize,
+    ) -> Result<Certificate, String> {
+        let h = self.enc.letters[cycle[0]].src;
+        if h == self.enc.init && !stem.is_empty() {
+            return Err("a loop through the initial location".into());
+        }
+        let compose = |letters: &[LetterId]| -> Result<TransFormula, String> {
+            let mut tf = self.enc.letters[letters[0]].tf.clone();
+            for &a in &letters[1..] {
+                tf = transition::seq(self.voc, &tf, &self.enc.letters[a].tf)
+                    .map_err(|u| format!("unsupported: {}", u.0))?;
+            }
+            Ok(tf)
+        };
+        let edges = |letters: &[LetterId]| -> BTreeSet<usize> {
+            letters
+                .iter()
+                .flat_map(|&a| self.enc.letters[a].edges.iter().copied())
+                .collect()
+        };
+        let mut lasso = Encoded {
+            letters: Vec::new(),
+            out: vec![Vec::new(); self.enc.out.len()],
+            init: self.enc.init,
+            kept: BTreeSet::from([self.enc.init, h]),
+        };
+        if !stem.is_empty() {
+            lasso.letters.push(Letter {
+                src: self.enc.init,
+                tgt: h,
+                tf: compose(stem)?,
+                edges: edges(stem),
+                kind: EdgeKind::Plain,
+            });
+            lasso.out[self.enc.init].push(0);
+        }
+        lasso.out[h].push(lasso.letters.len());
+        lasso.letters.push(Letter {
+            src: h,
+            tgt: h,
+            tf: compose(cycle)?,
+            edges: edges(cycle),
+            kind: EdgeKind::Plain,
+        });
+        ranking::certificate(
+            self.voc,
+            self.cfa,
+            &lasso,
+            self.config,
+            self.deadline,
+            false,
+            queries,
+        )
+        .map_err(|e| match e {
+            Failure::TooManyDisjuncts => e.to_string(),
+            Failure::Other(s) => s,
+        })
+    }
+
+    /// `A \ R` for the rank certificate `R` of the lasso, materialised and trimmed.
+    fn refine_buchi(
+        &mut self,
+        abs: &Nfa<usize, LetterId>,
+        cert: &Certificate,
+        stem: &[LetterId],
+        cycle: &[LetterId],
+        budget: &Budget,
+        work: &mut Work,
+    ) -> Result<Nfa<usize, LetterId>, String> {
+        let h = self.enc.letters[cycle[0]].src;
+        let k = self.ranked.len();
+        let Some((ghosts, dec, what)) = rank_relation(self.voc, cert, h, k) else {
+            return Err(self.unknown("a ranking function whose levels form no chain", stem, cycle));
+        };
+        let si = cert.invariants.term_at(h);
+        let unseeded = Var::new(format!("rank{k}@unseeded"), Sort::Bool);
+        let u = Term::var(&unseeded);
+        let honda = Term::and(vec![si.clone(), Term::or(vec![u.clone(), dec])]);
+        let mut seed = vec![si.clone(), Term::not(&u)];
+        seed.extend(ghosts.iter().map(|(old, f)| Term::eq(&Term::var(old), f)));
+        let seed = Term::and(seed);
+        // The stem part: interpolants of `stem · assume ¬SI`.
+        let mut stem_preds = vec![u.clone()];
+        if stem.len() > 1 && si != Term::tt() {
+            for p in self.stem_interpolants(stem, &si) {
+                stem_preds.push(Term::and(vec![u.clone(), p]));
+            }
+        }
+        // The loop part: the honda, then strongest posts along the loop from the seed.
+        let mut loop_preds = vec![honda];
+        let mut p = seed.clone();
+        let mut stats = Stats::default();
+        for &a in &cycle[..cycle.len() - 1] {
+            match post(self.voc, &p, &self.enc.letters[a], &mut self.qe, &mut stats) {
+                Ok(q) => {
+                    loop_preds.push(q.clone());
+                    p = q;
+                }
+                Err(_) => break,
+            }
+        }
+        let ghost_vars: BTreeSet<Var> = ghosts
+            .iter()
+            .map(|(v, _)| v.clone())
+            .chain([unseeded])
+            .collect();
+        let ghost_free = loop_preds
+            .iter()
+            .map(|t| t.free_vars().iter().all(|v| !ghost_vars.contains(v)))
+            .collect();
+        let Some(session) = self.rank_session.take() else {
+            return Err("internal: no session".into());
+        };
+        let mut r = RankAutomaton {
+            voc: self.voc,
+            enc: self.enc,
+            stem: stem_preds,
+            lp: loop_preds,
+            ghost_free,
+            seed,
+            session,
+            cache: HashMap::new(),
+            valid: Vec::new(),
+            queries: 0,
+            deadline: self.deadline,
+        };
+        let explored = {
+            let inner = Difference::new(abs, &mut self.fh);
+            let diff = BuchiDifference::new(inner, &mut r);
+            explore(&diff, budget)
+        };
+        work.rank_triples += r.queries;
+        if debug() {
+            eprintln!(
+                "buchi: rank certificate {what}: {} stem and {} loop predicates, {} states, {} triples",
+                r.stem.len(),
+                r.lp.len(),
+                explored.as_ref().map_or(0, |n| n.num_states()),
+                r.queries
+            );
+        }
+        self.rank_session = Some(r.session);
+        self.triples.extend(r.valid);
+        let explored = explored.map_err(|e| match e {
+            ExploreError::Cancelled(c) => format!("Büchi refinement: {c}"),
+            ExploreError::Successor(e) => format!("Büchi refinement: {e}"),
+        })?;
+        let trimmed = remove_buchi_dead_ends(&explored);
+        let ids: BTreeMap<_, usize> = trimmed
+            .states()
+            .enumerate()
+            .map(|(i, s)| (s.clone(), i))
+            .collect();
+        let procedure = self.cfa.locs[h]
+            .proc
+            .map(|p| self.voc.program.proc(p).name.clone())
+            .unwrap_or_default();
+        let support = match cert.invariants.count() {
+            0 => String::new(),
+            n => format!(" with {n} supporting invariants"),
+        };
+        self.ranked
+            .push(format!("{what} at a loop head in {procedure}{support}"));
+        Ok(trimmed.map_states(|s| ids[s]))
+    }
+
+    /// The interpolants after each letter but the last of the infeasible `stem · assume ¬si`
+    /// (none if interpolation fails: the rank automaton then enters its loop part only where `si`
+    /// follows from `unseeded` alone).
+    fn stem_interpolants(&mut self, stem: &[LetterId], si: &Term) -> Vec<Term> {
+        let not_si = TransFormula::assume(Term::not(si), transition::pvars_of(self.voc, si));
+        let tfs: Vec<&TransFormula> = stem
+            .iter()
+            .map(|&a| &self.enc.letters[a].tf)
+            .chain([&not_si])
+            .collect();
+        let ssa = tracecheck::ssa(self.voc, &tfs);
+        let Feasibility::Infeasible(core) = tracecheck::check(self.fh.session(), &ssa, true) else {
+            return Vec::new();
+        };
+        let mut stats = Stats::default();
+        for direction in [Direction::Backward, Direction::Forward] {
+            let settings = Settings {
+                direction,
+                live: true,
+                exact: false,
+            };
+            let Ok(mut preds) = interpolate::interpolants(
+                self.voc,
+                &ssa,
+                Some(&core),
+                settings,
+                &mut self.qe,
+                &mut stats,
+            ) else {
+                continue;
+            };
+            if interpolate::close_ends(&mut preds, self.fh.session()).is_ok() {
+                // I_1 .. I_{n-1} (I_n holds after the whole stem; I_{n+1} = false).
+                return preds[1..stem.len()].to_vec();
+            }
+        }
+        Vec::new()
+    }
+
+    /// TERMINATING after the rank triples were re-checked in a fresh session.
+    fn terminating(&mut self, _work: &mut Work) -> Answer {
+        let mut fresh = match Session::new(ranking::session_config(self.config, self.deadline)) {
+            Ok(s) => s,
+            Err(e) => return Answer::Unknown(format!("solver: {e}")),
+        };
+        for (pre, a, post) in &self.triples {
+            let letter = &self.enc.letters[*a];
+            fresh.push();
+            fresh.assert(pre);
+            fresh.assert(&letter.tf.formula);
+            fresh.assert(&Term::not(&primed(self.voc, post, letter)));
+            let r = fresh.check_sat();
+            fresh.pop();
+            if r != SatResult::Unsat {
+                return Answer::Unknown(format!("rank certificate not confirmed: {r}"));
+            }
+        }
+        if self.ranked.is_empty() {
+            return Answer::Terminating(
+                "Büchi trace abstraction: every lasso is infeasible".into(),
+            );
+        }
+        Answer::Terminating(format!(
+            "Büchi trace abstraction: {} lassos ranked ({})",
+            self.ranked.len(),
+            self.ranked.join("; ")
+        ))
+    }
+}
+
+/// The program automaton: locations reachable from the initial one, every one accepting, the
+/// letters of `enc`.
+fn program_automaton(enc: &Encoded) -> Nfa<usize, LetterId> {
+    let mut nfa = Nfa::new();
+    nfa.add_state(enc.init, true);
+    nfa.add_initial(enc.init);
+    let mut stack = vec![enc.init];
+    let mut seen = BTreeSet::from([enc.init]);
+    while let Some(l) = stack.pop() {
+        for &a in &enc.out[l] {
+            let t = enc.letters[a].tgt;
+            if seen.insert(t) {
+                nfa.add_state(t, true);
+                stack.push(t);
+            }
+            nfa.add_transition(l, a, t);
+        }
+    }
+    nfa
+}
+
+/// The strongest post of `p` (over pre variables and other free constants) under the letter.
+fn post(
+    voc: &Vocabulary,
+    p: &Term,
+    letter: &Letter,
+    qe: &mut Session,
+    stats: &mut Stats,
+) -> Result<Term, String> {
+    let mut to_old: HashMap<Var, Term> = HashMap::new();
+    let mut in_letter: HashMap<Var, Term> = HashMap::new();
+    let mut quantified = Vec::new();
+    for &x in &letter.tf.writes {
+        let (Ok(pre), Ok(post)) = (voc.pre(x), voc.post(x)) else {
+            return Err("a written variable without a name".into());
+        };
+        let old = Var::new(format!("{}@old", pre.name), pre.sort.clone());
+        to_old.insert(pre.clone(), Term::var(&old));
+        in_letter.insert(pre.clone(), Term::var(&old));
+        in_letter.insert(post, Term::var(&pre));
+        quantified.push(old);
+    }
+    for v in letter.tf.formula.free_vars() {
+        if voc.lookup(&v).is_none() {
+            quantified.push(v);
+        }
+    }
+    let body = Term::and(vec![
+        p.substitute(&to_old),
+        letter.tf.formula.substitute(&in_letter),
+    ]);
+    interpolate::project_exists(quantified, body, false, qe, stats)
+}
+
+/// A rank relation: the ghost variables with the components they copy, `Dec`, a description.
+type RankRelation = (Vec<(Var, Term)>, Term, String);
+
+/// The ghost variables `old` with the components `f` they copy, the relation `Dec(old, f)` and a
+/// description of the ranking function, from a certificate whose levels form a chain (the loop of
+/// a lasso has one location); `None` for other shapes (a level of single steps, a nested or
+/// multiphase level before the last).
+fn rank_relation(voc: &Vocabulary, cert: &Certificate, h: LocId, k: usize) -> Option<RankRelation> {
+    let levels = &cert.levels;
+    if levels.is_empty() || levels.iter().any(|l| l.once) {
+        return None;
+    }
+    for pair in levels.windows(2) {
+        let rest: BTreeSet<_> = pair[0].letters.difference(&pair[0].strict).collect();
+        let affine = pair[0].f.len() == 1 && !pair[0].multiphase;
+        if !affine || !pair[1].letters.iter().all(|p| rest.contains(p)) {
+            return None;
+        }
+    }
+    let mut ghosts = Vec::new();
+    let mut disjuncts = Vec::new();
+    let mut not_above: Vec<Term> = Vec::new();
+    let mut parts = Vec::new();
+    for (j, level) in levels.iter().enumerate() {
+        let f = level.at(h)?;
+        let old: Vec<Term> = f
+            .iter()
+            .enumerate()
+            .map(|(i, fi)| {
+                let v = Var::new(format!("rank{k}@old{j}_{i}"), fi.sort());
+                ghosts.push((v.clone(), fi.clone()));
+                Term::var(&v)
+            })
+            .collect();
+        let (zero, one) = if f[0].sort() == Sort::Int {
+            (Term::int(0), Term::int(1))
+        } else {
+            (
+                Term::real(Q::from_integer(0.into())),
+                Term::real(Q::from_integer(1.into())),
+            )
+        };
+        let mut strict = vec![Term::le(&f[0], &Term::sub(&old[0], &one))];
+        if level.multiphase {
+            for i in 1..f.len() {
+                let mut alt = vec![Term::le(&f[i], &Term::sub(&old[i], &one))];
+                alt.extend(old[..i].iter().map(|o| Term::gt(o, &zero)));
+                strict.push(Term::or(alt));
+            }
+            strict.push(Term::or(old.iter().map(|o| Term::gt(o, &zero)).collect()));
+        } else {
+            for i in 1..f.len() {
+                strict.push(Term::le(
+                    &f[i],
+                    &Term::add(vec![old[i].clone(), old[i - 1].clone()]),
+                ));
+            }
+            strict.push(Term::ge(&old[f.len() - 1], &zero));
+        }
+        let mut d = not_above.clone();
+        d.extend(strict);
+        disjuncts.push(Term::and(d));
+        not_above.push(Term::le(&f[0], &old[0]));
+        let fs: Vec<String> = f
+            .iter()
+            .map(|t| pretty::term(voc, &crate::smt::simplify(t)))
+            .collect();
+        parts.push(if level.multiphase {
+            format!("multiphase ({})", fs.join(", "))
+        } else if f.len() > 1 {
+            format!("nested ({})", fs.join(", "))
+        } else {
+            fs.join("")
+        });
+    }
+    let what = if parts.len() > 1 {
+        format!("lexicographic ({})", parts.join(", "))
+    } else {
+        parts.join("")
+    };
+    Some((ghosts, Term::or(disjuncts), what))
+}
+
+/// A state of a rank certificate's automaton: a set of stem predicates, or of loop predicates
+/// (indices, sorted).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum RankState {
+    Stem(Vec<usize>),
+    Loop(Vec<usize>),
+}
+
+/// The semi-deterministic Büchi automaton of a rank certificate (module comment).
+struct RankAutomaton<'a, 'p> {
+    voc: &'a Vocabulary<'p>,
+    enc: &'a Encoded,
+    /// Stem predicates; `stem[0]` is `unseeded`.
+    stem: Vec<Term>,
+    /// Loop predicates; `lp[0]` is the honda `H`.
+    lp: Vec<Term>,
+    /// Which loop predicates mention no ghost variable.
+    ghost_free: Vec<bool>,
+    /// `SI ∧ ¬unseeded ∧ old = f`.
+    seed: Term,
+    session: Session,
+    cache: HashMap<(RankState, LetterId), Vec<RankState>>,
+    valid: Vec<(Term, LetterId, Term)>,
+    queries: usize,
+    deadline: Option<Instant>,
+}
+
+impl RankAutomaton<'_, '_> {
+    /// The precondition of a transition from `s` (re-seeded when `s` is accepting).
+    fn pre(&self, s: &RankState) -> Term {
+        match s {
+            RankState::Stem(ps) => Term::and(ps.iter().map(|&i| self.stem[i].clone()).collect()),
+            RankState::Loop(ps) if ps.contains(&0) => {
+                let mut conj = vec![self.seed.clone()];
+                conj.extend(
+                    ps.iter()
+                        .filter(|&&i| i != 0 && self.ghost_free[i])
+                        .map(|&i| self.lp[i].clone()),
+                );
+                Term::and(conj)
+            }
+            RankState::Loop(ps) => Term::and(ps.iter().map(|&i| self.lp[i].clone()).collect()),
+        }
+    }
+
+    /// The candidates among `cands` that hold after `a` from `pre`.
+    fn holding(
+        &mut self,
+        pre: &Term,
+        a: LetterId,
+        cands: &[Term],
+    ) -> Result<Vec<usize>, Interrupted> {
+        let letter = &self.enc.letters[a];
+        let mut out = Vec::new();
+        self.session.push();
+        self.session.assert(pre);
+        self.session.assert(&letter.tf.formula);
+        for (i, q) in cands.iter().enumerate() {
+            if ranking::timed_out(self.deadline) {
+                self.session.pop();
+                return Err(Interrupted);
+            }
+            self.queries += 1;
+            self.session.push();
+            self.session
+                .assert(&Term::not(&primed(self.voc, q, letter)));
+            let r = self.session.check_sat();
+            self.session.pop();
+            if r == SatResult::Unsat {
+                out.push(i);
+                self.valid.push((pre.clone(), a, q.clone()));
+            }
+        }
+        self.session.pop();
+        Ok(out)
+    }
+}
+
+impl SemiDeterministicAutomaton for RankAutomaton<'_, '_> {
+    type State = RankState;
+    type Letter = LetterId;
+    type Error = Interrupted;
+
+    fn initial_states(&self) -> Vec<RankState> {
+        vec![RankState::Stem(vec![0])]
+    }
+
+    fn is_accepting(&self, s: &RankState) -> bool {
+        matches!(s, RankState::Loop(ps) if ps.contains(&0))
+    }
+
+    fn is_deterministic(&self, s: &RankState) -> bool {
+        matches!(s, RankState::Loop(_))
+    }
+
+    fn successors(&mut self, s: &RankState, a: &LetterId) -> Result<Vec<RankState>, Interrupted> {
+        if let Some(out) = self.cache.get(&(s.clone(), *a)) {
+            return Ok(out.clone());
+        }
+        let pre = self.pre(s);
+        let mut out = Vec::new();
+        if let RankState::Stem(_) = s {
+            let stem = self.stem.clone();
+            let held = self.holding(&pre, *a, &stem)?;
+            if !held.is_empty() {
+                out.push(RankState::Stem(held));
+            }
+        }
+        let lp = self.lp.clone();
+        let held = self.holding(&pre, *a, &lp)?;
+        let enters = matches!(s, RankState::Loop(_)) || held.contains(&0);
+        if enters && !held.is_empty() {
+            out.push(RankState::Loop(held));
+        }
+        self.cache.insert((s.clone(), *a), out.clone());
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(src: &str, mode: BlockEncoding) -> (Answer, Work) {
+        let (program, config) = super::super::test_program(src);
+        let deadline = Some(Instant::now() + std::time::Duration::from_secs(30));
+        let mut work = Work::default();
+        let a = prove(&program, &config, deadline, mode, &mut work);
+        (a, work)
+    }
+
+    fn have_solver() -> bool {
+        let cfg = crate::smt::SolverConfig::new(crate::smt::SolverKind::Z3);
+        match Session::new(cfg) {
+            Ok(_) => true,
+            Err(e) => {
+                assert!(
+                    std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false" || v == "0"),
+                    "z3 is missing and CI is set: {e}"
+                );
+                false
+            }
+        }
+    }
+
+    /// Two paths with different ranking functions (`x`, `-x`): two rank certificates and a
+    /// finite refinement or none (the paths exclude each other at the loop head).
+    #[test]
+    fn paths_with_different_ranking_functions() {
+        if !have_solver() {
+            return;
+        }
+        let src = "procedure main() { var x: int; havoc x;
+            while (x != 0) { if (x > 0) { x := x - 1; } else { x := x + 1; } } }";
+        let (a, work) = answer(src, BlockEncoding::Seq);
+        assert!(matches!(a, Answer::Terminating(_)), "{a:?}");
+        assert_eq!(work.ranked, 2, "{work:?}");
+        // With large blocks the loop is one disjunctive letter that no template ranks.
+        let (a, _) = answer(src, BlockEncoding::Large);
+        assert!(matches!(a, Answer::Unknown(_)), "{a:?}");
+    }
+
+    /// Nonterminating loops are never proved terminating; a fixpoint and a geometric argument are
+    /// found on the lasso.
+    #[test]
+    fn nonterminating_lassos() {
+        if !have_solver() {
+            return;
+        }
+        for src in [
+            "procedure main() { var x: int; havoc x; while (x >= 0) { x := x; } }",
+            "procedure main() { var x: int; havoc x; while (x >= 1) { x := 2 * x; } }",
+            "procedure main() { var x, y: int; havoc x, y;
+                while (x > 0) { if (y > 0) { x := x - 1; } else { x := x + 1; } } }",
+        ] {
+            let (a, _) = answer(src, BlockEncoding::Seq);
+            assert!(matches!(a, Answer::Nonterminating(_)), "{src}: {a:?}");
+        }
+    }
+
+    /// A loop that can run at most twice: every lasso is infeasible (finite refinements only).
+    #[test]
+    fn infeasible_lassos() {
+        if !have_solver() {
+            return;
+        }
+        let src = "procedure main() { var x, y: int; y := 0; havoc x; assume x >= 2;
+            while (y >= 0) { x := x - 1; if (x < 5) { y := -1; } } }";
+        let (a, work) = answer(src, BlockEncoding::Seq);
+        assert!(matches!(a, Answer::Terminating(_)), "{a:?}");
+        assert!(work.lassos >= 1, "{work:?}");
+        // The loop is ranked or refuted: no verdict without a lasso checked.
+        assert!(work.finite + work.ranked >= 1, "{work:?}");
+    }
+
+    /// An assertion that may fail: the stutter lasso at the error location stays open (UNKNOWN),
+    /// never TERMINATING; one that cannot fail is refuted by an infeasible stem.
+    #[test]
+    fn assertions_keep_their_open_semantics() {
+        if !have_solver() {
+            return;
+        }
+        let may_fail = "procedure main() { var x: int; havoc x; assert x > 0; }";
+        let (a, _) = answer(may_fail, BlockEncoding::Seq);
+        assert!(matches!(a, Answer::Unknown(_)), "{a:?}");
+        let holds = "procedure main() { var x: int; x := 1; assert x > 0; }";
+        let (a, _) = answer(holds, BlockEncoding::Seq);
+        assert!(matches!(a, Answer::Terminating(_)), "{a:?}");
+    }
+
+    /// The rank relation of a lexicographic certificate: the later level may only decrease while
+    /// the earlier does not increase.
+    #[test]
+    fn lexicographic_rank_relation() {
+        if !have_solver() {
+            return;
+        }
+        let src = "procedure main() { var x, y: int; havoc x, y;
+            while (x > 0 && y > 0) { if (*) { x := x - 1; havoc y; } else { y := y - 1; } } }";
+        let (a, _) = answer(src, BlockEncoding::Large);
+        assert!(
+            matches!(&a, Answer::Terminating(why) if why.contains("lexicographic")),
+            "{a:?}"
+        );
+        let (a, _) = answer(src, BlockEncoding::Seq);
+        assert!(matches!(a, Answer::Terminating(_)), "{a:?}");
+    }
+}
