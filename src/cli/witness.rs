@@ -6,17 +6,24 @@
 //! the YAML format 2.0 (`DIR/witness.yml`, an `invariant_set` of loop invariants as C expressions,
 //! [`correctness_yaml`]).
 //!
-//! The witness automaton is the counterexample's path: an entry node, one edge per step of the
-//! re-validated error trace that has a source line (`startline`/`endline`; `threadId` for
-//! concurrent programs), and a violation node at the end. Every edge only *restricts* where a
-//! validator's path may go (edges without a matching program step are never taken), so the
-//! witness is consistent with the program's actual error path, which the engine re-checked before
-//! answering UNSAFE. Values are not given as `assumption`s yet (the steps carry IR values, not C
-//! expressions). Invariant: the output is well-formed XML with every key the format requires
-//! (checked by `tests/witness.rs` with the SV-COMP witness linter).
+//! The witness automaton is the counterexample's path mapped back onto the C program
+//! ([`ctrace`]): an entry node, one edge per event of the re-validated error trace that has a
+//! source line — the steps of one line (`startline`/`endline`, with the values they give C
+//! variables as an `assumption` such as `x == 5; y == -1;` and its `assumption.scope`), a C
+//! branch taken (`control`: `condition-true`/`condition-false`), a C function entered
+//! (`enterFunction`) or left (`returnFromFunction`); `threadId` for concurrent programs — and a
+//! violation node at the end. Every edge only *restricts* where a validator's path may go, and
+//! everything it states is a fact of the program's actual error path, which the engine re-checked
+//! before answering UNSAFE. Invariant: the output is well-formed XML with every key the format
+//! requires (checked by `tests/witness.rs` with the SV-COMP witness linter).
 
+pub mod ctrace;
+
+use crate::cfront::{BranchKind, CMap, CVar};
 use crate::engine::{Counterexample, LoopInvariant};
 use crate::smt::{Op, Sort, Term, TermKind, Value};
+use ctrace::{Event, c_constant};
+use num_bigint::BigInt;
 use std::fmt::Write as _;
 
 /// What the witness needs besides the counterexample.
@@ -31,6 +38,10 @@ pub struct WitnessInfo<'a> {
     pub specification: String,
     /// `32bit` or `64bit`.
     pub architecture: &'static str,
+    /// The translated (lowered) program the engine verified.
+    pub program: &'a crate::ir::Program,
+    /// The C program behind the translation.
+    pub map: &'a CMap,
 }
 
 /// XML text escaping for element content and attribute values.
@@ -82,23 +93,6 @@ fn sha256_hex(bytes: &[u8]) -> String {
         let _ = write!(out, "{b:02x}");
     }
     out
-}
-
-/// The 1-based line of a byte offset.
-fn line_of(src: &str, offset: u32) -> usize {
-    let end = (offset as usize).min(src.len());
-    src.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
-
-/// The numeric thread id of a step's thread name (`name#k` → `k`; the entry thread is 0).
-fn thread_id(name: &str) -> u32 {
-    name.rsplit_once('#')
-        .and_then(|(_, k)| k.parse().ok())
-        .unwrap_or(0)
 }
 
 /// A version-4 UUID from the program's hash and the time (the format asks for a unique id, not a
@@ -320,17 +314,206 @@ fn c_int(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
     }
 }
 
-/// The violation witness of `cex` in the YAML format 2.0 (`violation_sequence`): one segment whose
-/// `target` waypoint is the violation (the line and column of the failing check). The waypoints
-/// that would guide a validator along the path (branchings, assumptions) are not written yet; a
-/// witness with the target alone is valid and says where the violation is.
+/// Whether the C name of `v` denotes `v` at `offset` in `function` (its scope contains `offset`
+/// and no other variable of that name in scope there hides it); `offset` `None`: anywhere in the
+/// function (the name is unique among the function's locals, and a global is not hidden by one).
+fn denotes(map: &CMap, v: &CVar, function: &str, offset: Option<u32>) -> bool {
+    let in_scope = |u: &CVar| match offset {
+        Some(o) => u.scope.start <= o && o < u.scope.end,
+        None => true,
+    };
+    let locals = || {
+        map.locals
+            .iter()
+            .filter(|u| u.function == function && u.name == v.name && u.boogie != v.boogie)
+    };
+    if v.function.is_empty() {
+        return !locals().any(in_scope);
+    }
+    if v.function != function || !in_scope(v) {
+        return false;
+    }
+    match offset {
+        // an inner declaration of the same name hides `v`
+        Some(_) => !locals().any(|u| in_scope(u) && u.scope.start > v.scope.start),
+        None => locals().next().is_none(),
+    }
+}
+
+/// The waypoints of a violation sequence before its target: a `branching` waypoint for each C
+/// `if` or loop condition the trace evaluates (at the statement's keyword, `true` or `false`), and
+/// an `assumption` waypoint with the values a line of the trace gives C variables, at the
+/// statement executed next (an assumption holds at the sequence point before its location): only
+/// where that statement follows in the same function and thread and does not contain the line (a
+/// loop's head reached again is not a location passed once), over the variables in scope there.
+/// A concurrent program gets none (the format 2.0 has no threads).
+fn yaml_waypoints(events: &[Event], info: &WitnessInfo) -> Vec<String> {
+    let map = info.map;
+    let innermost = |o: u32| {
+        map.statements
+            .iter()
+            .filter(|s| s.start <= o && o < s.end)
+            .min_by_key(|s| s.end - s.start)
+    };
+    if events.iter().any(|e| e.thread().is_some()) {
+        return Vec::new();
+    }
+    let file = yaml_str(info.program_file);
+    let waypoint = |kind: &str, offset: u32, function: &str, value: String| {
+        let (line, column) = line_column(info.source, offset);
+        format!(
+            "        - waypoint:\n            type: \"{kind}\"\n            action: \"follow\"\n            location:\n              file_name: {file}\n              line: {line}\n              column: {column}\n              function: {function}\n            constraint:\n              value: {value}\n",
+            function = yaml_str(function),
+            value = yaml_str(&value),
+        )
+    };
+    let mut out = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        match e {
+            Event::Branch {
+                span,
+                function: Some(f),
+                kind: BranchKind::If | BranchKind::While | BranchKind::DoWhile | BranchKind::For,
+                truth,
+                ..
+            } => out.push(waypoint("branching", span.start, f, truth.to_string())),
+            Event::Plain {
+                span,
+                function: Some(f),
+                writes,
+                ..
+            } if !writes.is_empty() => {
+                let next = match events.get(i + 1) {
+                    Some(
+                        Event::Plain {
+                            span: n,
+                            function: Some(g),
+                            ..
+                        }
+                        | Event::Branch {
+                            span: n,
+                            function: Some(g),
+                            ..
+                        },
+                    ) if g == f => *n,
+                    _ => continue,
+                };
+                let Some(at) = innermost(next.start) else {
+                    continue;
+                };
+                if at.start <= span.start && span.start < at.end {
+                    continue;
+                }
+                let facts: Vec<String> = writes
+                    .iter()
+                    .filter(|(v, _)| denotes(map, v, f, Some(at.start)))
+                    .map(|(v, x)| format!("{} == {}", v.name, c_constant(x)))
+                    .collect();
+                if !facts.is_empty() {
+                    out.push(waypoint("assumption", at.start, f, facts.join(" && ")));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The violation witness of `cex` in the YAML format 2.0 (`violation_sequence`): one segment per
+/// waypoint, the `branching` and `assumption` waypoints of the trace ([`yaml_waypoints`]) and
+/// last the `target` waypoint, the violation (the line and column of the failing check).
 pub fn violation_yaml(cex: &Counterexample, info: &WitnessInfo) -> String {
+    let events = ctrace::events(cex, info.program, info.map, info.source);
     let (line, column) = line_column(info.source, cex.error_span.start);
     let file = yaml_str(info.program_file);
+    let mut content = String::new();
+    for w in yaml_waypoints(&events, info) {
+        content.push_str("    - segment:\n");
+        content.push_str(&w);
+    }
     format!(
-        "- entry_type: \"violation_sequence\"\n{}  content:\n    - segment:\n        - waypoint:\n            type: \"target\"\n            action: \"follow\"\n            location:\n              file_name: {file}\n              line: {line}\n              column: {column}\n",
+        "- entry_type: \"violation_sequence\"\n{}  content:\n{content}    - segment:\n        - waypoint:\n            type: \"target\"\n            action: \"follow\"\n            location:\n              file_name: {file}\n              line: {line}\n              column: {column}\n",
         yaml_metadata(info)
     )
+}
+
+/// One edge of the GraphML witness.
+#[derive(Default)]
+struct Edge {
+    line: Option<usize>,
+    thread: Option<u32>,
+    control: Option<bool>,
+    enter: Option<String>,
+    ret: Option<String>,
+    assumption: Option<(String, Option<String>)>,
+}
+
+/// The GraphML edges of the C trace: one per event (steps of a line, a branch, a call, a return)
+/// but a function's prologue (no C statement, so no edge of a validator's control-flow automaton
+/// would match it).
+/// A `Plain` event's assumption states the values it gives C variables whose name denotes them
+/// anywhere in the function (the format qualifies names by function only), scoped to it.
+fn graphml_edges(events: &[Event], map: &CMap) -> Vec<Edge> {
+    let facts = |writes: &[(CVar, BigInt)], f: Option<&str>| -> Option<(String, Option<String>)> {
+        let xs: Vec<String> = writes
+            .iter()
+            .filter(|(v, _)| match f {
+                Some(f) => denotes(map, v, f, None),
+                None => v.function.is_empty(),
+            })
+            .map(|(v, x)| format!("{} == {};", v.name, c_constant(x)))
+            .collect();
+        (!xs.is_empty()).then(|| (xs.join(" "), f.map(str::to_string)))
+    };
+    events
+        .iter()
+        .filter(|e| !matches!(e, Event::Plain { prologue: true, .. }))
+        .map(|e| match e {
+            Event::Plain {
+                line,
+                thread,
+                function,
+                writes,
+                ..
+            } => Edge {
+                line: Some(*line),
+                thread: *thread,
+                assumption: facts(writes, function.as_deref()),
+                ..Edge::default()
+            },
+            Event::Branch {
+                line,
+                thread,
+                truth,
+                ..
+            } => Edge {
+                line: Some(*line),
+                thread: *thread,
+                control: Some(*truth),
+                ..Edge::default()
+            },
+            Event::Call {
+                callee,
+                line,
+                thread,
+            } => Edge {
+                line: *line,
+                thread: *thread,
+                enter: Some(callee.clone()),
+                ..Edge::default()
+            },
+            Event::Return {
+                callee,
+                line,
+                thread,
+            } => Edge {
+                line: *line,
+                thread: *thread,
+                ret: Some(callee.clone()),
+                ..Edge::default()
+            },
+        })
+        .collect()
 }
 
 /// The GraphML violation witness of `cex`.
@@ -349,6 +532,11 @@ pub fn violation_graphml(cex: &Counterexample, info: &WitnessInfo) -> String {
         ("startline", "edge", "int", ""),
         ("endline", "edge", "int", ""),
         ("threadId", "edge", "string", ""),
+        ("assumption", "edge", "string", ""),
+        ("assumption.scope", "edge", "string", ""),
+        ("control", "edge", "string", ""),
+        ("enterFunction", "edge", "string", ""),
+        ("returnFromFunction", "edge", "string", ""),
     ];
     let mut out = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n\
@@ -383,23 +571,17 @@ pub fn violation_graphml(cex: &Counterexample, info: &WitnessInfo) -> String {
     for (k, v) in data {
         let _ = writeln!(out, "  <data key=\"{k}\">{}</data>", escape(&v));
     }
+    let events = ctrace::events(cex, info.program, info.map, info.source);
     let concurrent = cex.steps.iter().any(|s| s.thread.is_some());
-    let lines: Vec<(usize, Option<u32>)> = cex
-        .steps
-        .iter()
-        .filter_map(|s| {
-            let span = s.span?;
-            let line = line_of(info.source, span.start);
-            Some((line, s.thread.as_deref().map(thread_id)))
-        })
-        .collect();
-    // Consecutive steps of one statement (same line and thread) are one edge: a validator matches
-    // each witness edge with one edge of its own control-flow automaton.
-    let mut lines = lines;
-    lines.dedup();
-    out.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
-    for i in 1..=lines.len() {
-        if i == lines.len() {
+    let edges = graphml_edges(&events, info.map);
+    out.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n");
+    if edges.is_empty() {
+        // No event: the trivial witness (the entry is the violation).
+        out.push_str("   <data key=\"violation\">true</data>\n");
+    }
+    out.push_str("  </node>\n");
+    for i in 1..=edges.len() {
+        if i == edges.len() {
             let _ = writeln!(
                 out,
                 "  <node id=\"N{i}\">\n   <data key=\"violation\">true</data>\n  </node>"
@@ -408,25 +590,43 @@ pub fn violation_graphml(cex: &Counterexample, info: &WitnessInfo) -> String {
             let _ = writeln!(out, "  <node id=\"N{i}\"/>");
         }
     }
-    if lines.is_empty() {
-        // No step has a line: the trivial witness (the entry is the violation).
-        out = out.replace(
-            "   <data key=\"entry\">true</data>\n",
-            "   <data key=\"entry\">true</data>\n   <data key=\"violation\">true</data>\n",
-        );
-    }
-    for (i, (line, thread)) in lines.iter().enumerate() {
-        let _ = write!(
+    for (i, e) in edges.iter().enumerate() {
+        let _ = writeln!(
             out,
-            "  <edge id=\"E{i}\" source=\"N{i}\" target=\"N{}\">\n   <data key=\"startline\">{line}</data>\n   <data key=\"endline\">{line}</data>\n",
+            "  <edge id=\"E{i}\" source=\"N{i}\" target=\"N{}\">",
             i + 1
         );
+        let mut datum = |k: &str, v: &str| {
+            let _ = writeln!(out, "   <data key=\"{k}\">{}</data>", escape(v));
+        };
+        if let Some(line) = e.line {
+            datum("startline", &line.to_string());
+            datum("endline", &line.to_string());
+        }
         if concurrent {
-            let _ = writeln!(
-                out,
-                "   <data key=\"threadId\">{}</data>",
-                thread.unwrap_or(0)
+            datum("threadId", &e.thread.unwrap_or(0).to_string());
+        }
+        if let Some(c) = e.control {
+            datum(
+                "control",
+                if c {
+                    "condition-true"
+                } else {
+                    "condition-false"
+                },
             );
+        }
+        if let Some(f) = &e.enter {
+            datum("enterFunction", f);
+        }
+        if let Some(f) = &e.ret {
+            datum("returnFromFunction", f);
+        }
+        if let Some((a, scope)) = &e.assumption {
+            datum("assumption", a);
+            if let Some(f) = scope {
+                datum("assumption.scope", f);
+            }
         }
         out.push_str("  </edge>\n");
     }
@@ -455,8 +655,6 @@ mod tests {
             sha256_hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
-        assert_eq!(line_of("a\nb\nc", 2), 2);
-        assert_eq!(thread_id("worker#3"), 3);
-        assert_eq!(thread_id("main"), 0);
+        assert_eq!(ctrace::line_of("a\nb\nc", 2), 2);
     }
 }
