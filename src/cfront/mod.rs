@@ -190,6 +190,8 @@ pub struct CMap {
     pub branches: Vec<CBranch>,
     /// The spans of the statements and declarations of the translated functions.
     pub statements: Vec<Span>,
+    /// The loops: the statement and where its body starts (a `for` declares variables before).
+    pub loops: Vec<(Span, u32)>,
 }
 
 /// A C function with a body that the translation made a procedure.

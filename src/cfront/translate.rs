@@ -1155,7 +1155,8 @@ impl<'a> Translator<'a> {
             (Some(IntKind::Bool), _) => IntKind::Bool,
             (_, 0) => IntKind::Int,
             (_, 1) => IntKind::Long,
-            _ => IntKind::LongLong,
+            (_, 2) => IntKind::LongLong,
+            _ => IntKind::Int128, // `long long long` stands for `__int128` (`rewrite_gaps`)
         };
         let _ = signed;
         CType::Int(IntTy::new(kind, !unsigned))
@@ -3015,6 +3016,8 @@ impl<'a> Translator<'a> {
     ) -> R<()> {
         let do_while = kind == super::BranchKind::DoWhile;
         let c_cond = cond.map_or(span, |e| self.sp(e.span));
+        let body_start = self.sp(body_s.span).start;
+        self.cmap.loops.push((span, body_start));
         let cont = self.fresh_label("continue");
         let mut pre = Vec::new();
         self.f.loop_header += 1;
@@ -5380,6 +5383,8 @@ fn nondet_type(suffix: &str) -> Option<IntTy> {
         "ulong" | "size_t" => IntTy::new(Long, false),
         "longlong" => IntTy::new(LongLong, true),
         "ulonglong" => IntTy::new(LongLong, false),
+        "int128" => IntTy::new(Int128, true),
+        "uint128" => IntTy::new(Int128, false),
         "bool" | "_Bool" => IntTy::BOOL,
         _ => return None,
     })

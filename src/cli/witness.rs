@@ -173,7 +173,15 @@ pub fn correctness_yaml(proof: &[LoopInvariant], info: &WitnessInfo) -> String {
     let mut content = String::new();
     for inv in proof.iter().filter(|i| !i.summary) {
         let Some(span) = inv.span else { continue };
-        let conjuncts = c_conjuncts(&inv.term);
+        let Some(function) = info
+            .map
+            .functions
+            .iter()
+            .find(|f| f.procedure == inv.procedure)
+        else {
+            continue;
+        };
+        let conjuncts = c_conjuncts(&inv.term, info.map, &function.name, span);
         if conjuncts.is_empty() {
             continue;
         }
@@ -181,7 +189,7 @@ pub fn correctness_yaml(proof: &[LoopInvariant], info: &WitnessInfo) -> String {
         let _ = write!(
             content,
             "    - invariant:\n        type: \"loop_invariant\"\n        location:\n          file_name: {file}\n          line: {line}\n          column: {column}\n          function: {function}\n        value: {value}\n        format: \"c_expression\"\n",
-            function = yaml_str(&inv.procedure),
+            function = yaml_str(&function.name),
             value = yaml_str(&conjuncts.join(" && ")),
         );
     }
@@ -194,34 +202,104 @@ pub fn correctness_yaml(proof: &[LoopInvariant], info: &WitnessInfo) -> String {
     )
 }
 
-/// The conjuncts of `t` that C states with the same meaning, as C expressions: comparisons of
-/// linear integer terms over C variables (the translation's `x~N` is the C variable `x`, a global
-/// `~g` is `g`; a name that two of the invariant's variables share is ambiguous and dropped), each
-/// variable widened to `long long` and each constant a `long long` literal, so that C evaluates
-/// the mathematical value (no overflow for the values of `int`-sized variables). Other conjuncts
-/// (memory, temporaries, `%`, division, …) are left out.
-fn c_conjuncts(t: &Term) -> Vec<String> {
+/// How a loop invariant's terms read in C.
+struct CNames<'a> {
+    /// The C name of a Boogie variable, where the invariant is stated.
+    name: &'a dyn Fn(&str) -> Option<String>,
+    /// Terms the invariant bounds below by 0 (a top-level conjunct `t >= c`, `c >= 0`): for them
+    /// C's truncating `%` by a positive constant is Boogie's Euclidean `mod`.
+    nonneg: Vec<Term>,
+}
+
+/// The conjuncts of `t`, the invariant of the loop `at` in `function`, that C states with the same
+/// meaning, as C expressions: comparisons of linear integer terms over C integer variables (the
+/// translation's variables that hold them, [`CMap`]) whose names denote them at the loop (in scope
+/// at the loop statement, or declared in a `for`'s first clause, and not hidden), `t % k` for a
+/// positive constant `k` where the invariant bounds `t` below by 0 (there C's `%` and the
+/// Euclidean `mod` agree), each variable widened to `long long` and each constant a `long long`
+/// literal, so that C evaluates the mathematical value (no overflow for the values of `int`-sized
+/// variables). Other conjuncts (memory, temporaries, division, …) are left out.
+fn c_conjuncts(t: &Term, map: &CMap, function: &str, at: crate::diag::Span) -> Vec<String> {
     let mut parts = Vec::new();
     flatten_and(t, &mut parts);
-    let mut names: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
-        std::collections::BTreeMap::new();
-    let mut stack = vec![t.clone()];
-    while let Some(u) = stack.pop() {
-        match u.kind() {
-            TermKind::Var(v) => {
-                if let Some(c) = c_name(&v.name) {
-                    names.entry(c).or_default().insert(v.name.clone());
-                }
+    let body = map
+        .loops
+        .iter()
+        .find(|(s, _)| *s == at)
+        .map_or(at.start, |(_, b)| *b);
+    // declared in the loop's `for (…;` clause: in scope at the loop head, hiding other names
+    let in_header =
+        |u: &CVar| u.function == function && at.start <= u.scope.start && u.scope.start < body;
+    let name = |n: &str| -> Option<String> {
+        let v = if n.starts_with('~') {
+            map.globals.iter().find(|g| g.boogie == n)?
+        } else {
+            map.locals
+                .iter()
+                .find(|l| l.boogie == n && l.function == function)?
+        };
+        let hidden_by_header = map
+            .locals
+            .iter()
+            .any(|u| u.name == v.name && u.boogie != v.boogie && in_header(u));
+        let ok = if in_header(v) {
+            !map.locals.iter().any(|u| {
+                u.name == v.name
+                    && u.boogie != v.boogie
+                    && in_header(u)
+                    && u.scope.start > v.scope.start
+            })
+        } else {
+            !hidden_by_header && denotes(map, v, function, Some(at.start))
+        };
+        ok.then(|| v.name.clone())
+    };
+    let mut nonneg = Vec::new();
+    for p in &parts {
+        let TermKind::App(op, args) = p.kind() else {
+            continue;
+        };
+        let [a, b] = args.as_slice() else { continue };
+        let int = |x: &Term| match x.kind() {
+            TermKind::Const(Value::Int(i)) => Some(i.clone()),
+            _ => None,
+        };
+        // `-t` (as `Neg` or a product with -1)
+        let negated = |x: &Term| match x.kind() {
+            TermKind::App(Op::Neg, xs) if xs.len() == 1 => Some(xs[0].clone()),
+            TermKind::App(Op::Mul, xs) if xs.len() == 2 => match (int(&xs[0]), int(&xs[1])) {
+                (Some(m), None) if m == num_bigint::BigInt::from(-1) => Some(xs[1].clone()),
+                (None, Some(m)) if m == num_bigint::BigInt::from(-1) => Some(xs[0].clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        // `x >= lo` as (x, lo), from `x >= c`, `x > c`, `c <= x`, `c < x`, `-x <= c`, `-x < c`
+        let one = num_bigint::BigInt::from(1);
+        let bound = match (op, int(a), int(b)) {
+            (Op::Ge, None, Some(c)) | (Op::Le, Some(c), None) => {
+                Some((if int(a).is_none() { a } else { b }.clone(), c))
             }
-            TermKind::App(_, args) => stack.extend(args.iter().cloned()),
-            _ => {}
+            (Op::Gt, None, Some(c)) | (Op::Lt, Some(c), None) => {
+                Some((if int(a).is_none() { a } else { b }.clone(), c + &one))
+            }
+            (Op::Le, None, Some(c)) => negated(a).map(|x| (x, -c)),
+            (Op::Lt, None, Some(c)) => negated(a).map(|x| (x, -c + &one)),
+            (Op::Ge, Some(c), None) => negated(b).map(|x| (x, -c)),
+            (Op::Gt, Some(c), None) => negated(b).map(|x| (x, -c + &one)),
+            _ => None,
+        };
+        if let Some((x, lo)) = bound {
+            if lo >= num_bigint::BigInt::from(0) {
+                nonneg.push(x);
+            }
         }
     }
-    let unique = |n: &str| -> Option<String> {
-        let c = c_name(n)?;
-        (names.get(&c)?.len() == 1).then_some(c)
+    let names = CNames {
+        name: &name,
+        nonneg,
     };
-    parts.iter().filter_map(|p| c_bool(p, &unique)).collect()
+    parts.iter().filter_map(|p| c_bool(p, &names)).collect()
 }
 
 fn flatten_and(t: &Term, out: &mut Vec<Term>) {
@@ -231,27 +309,14 @@ fn flatten_and(t: &Term, out: &mut Vec<Term>) {
     }
 }
 
-/// The C variable a translated variable holds: `x~N` → `x`, a global `~g` → `g`; `None` for
-/// temporaries, ghost and memory variables (`#…`) and parts of pointers or aggregates (`p~1.base`).
-fn c_name(name: &str) -> Option<String> {
-    let bare = match name.strip_prefix('~') {
-        Some(g) => g,
-        None => name.rsplit_once('~').map(|(n, _)| n)?,
-    };
-    let ok = !bare.is_empty()
-        && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !bare.starts_with(|c: char| c.is_ascii_digit());
-    ok.then(|| bare.to_string())
-}
-
-fn c_bool(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+fn c_bool(t: &Term, cx: &CNames) -> Option<String> {
     match t.kind() {
         TermKind::Const(Value::Bool(b)) => Some(if *b { "1" } else { "0" }.into()),
         TermKind::Var(v) if v.sort == Sort::Bool => None,
         TermKind::App(op, args) => {
             let cmp = |o: &str| {
                 let [a, b] = args.as_slice() else { return None };
-                Some(format!("{} {o} {}", c_int(a, unique)?, c_int(b, unique)?))
+                Some(format!("{} {o} {}", c_int(a, cx)?, c_int(b, cx)?))
             };
             match op {
                 Op::Le => cmp("<="),
@@ -260,12 +325,12 @@ fn c_bool(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
                 Op::Gt => cmp(">"),
                 Op::Eq if args.iter().all(|a| *a.sort_ref() == Sort::Int) => cmp("=="),
                 Op::Distinct if args.iter().all(|a| *a.sort_ref() == Sort::Int) => cmp("!="),
-                Op::Not => Some(format!("!({})", c_bool(&args[0], unique)?)),
+                Op::Not => Some(format!("!({})", c_bool(&args[0], cx)?)),
                 Op::And | Op::Or => {
                     let sep = if *op == Op::And { " && " } else { " || " };
                     let xs: Option<Vec<String>> = args
                         .iter()
-                        .map(|a| c_bool(a, unique).map(|s| format!("({s})")))
+                        .map(|a| c_bool(a, cx).map(|s| format!("({s})")))
                         .collect();
                     Some(xs?.join(sep))
                 }
@@ -276,7 +341,7 @@ fn c_bool(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
     }
 }
 
-fn c_int(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+fn c_int(t: &Term, cx: &CNames) -> Option<String> {
     match t.kind() {
         TermKind::Const(Value::Int(i)) => {
             // beyond `long long` C cannot state it
@@ -288,10 +353,10 @@ fn c_int(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
             })
         }
         TermKind::Var(v) if v.sort == Sort::Int => {
-            Some(format!("(long long) {}", unique(&v.name)?))
+            Some(format!("(long long) {}", (cx.name)(&v.name)?))
         }
         TermKind::App(op, args) => {
-            let xs: Option<Vec<String>> = args.iter().map(|a| c_int(a, unique)).collect();
+            let xs: Option<Vec<String>> = args.iter().map(|a| c_int(a, cx)).collect();
             let xs = xs?;
             match op {
                 Op::Add => Some(format!("({})", xs.join(" + "))),
@@ -306,6 +371,14 @@ fn c_int(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
                         <= 1 =>
                 {
                     Some(format!("({})", xs.join(" * ")))
+                }
+                // C's `%` truncates, the Euclidean `mod` does not: equal for a dividend the
+                // invariant bounds below by 0 and a positive constant divisor
+                Op::Mod
+                    if matches!(args[1].kind(), TermKind::Const(Value::Int(k)) if *k > num_bigint::BigInt::from(0))
+                        && cx.nonneg.contains(&args[0]) =>
+                {
+                    Some(format!("({} % {})", xs[0], xs[1]))
                 }
                 _ => None,
             }
