@@ -1204,6 +1204,19 @@ impl<'a> Translator<'a> {
                 fields = Err("anonymous struct member".to_string());
             }
         }
+        // a flexible array member (C11 6.7.2.1:18, the last member of a struct with another
+        // named member): no elements of its own — the struct's size is as if it were omitted,
+        // and its elements are those of the object beyond (a heap object allocated larger),
+        // reached through memory and checked against the object's length like any access
+        if let (Ok(list), false) = (&mut fields, tag.starts_with(UNION_PREFIX)) {
+            if let (true, Some((_, ty @ CType::Array(_, UNKNOWN_LEN)))) =
+                (list.len() >= 2, list.last_mut())
+            {
+                if let CType::Array(e, _) = ty.clone() {
+                    *ty = CType::Array(e, 0);
+                }
+            }
+        }
         let same = match (self.structs.get(&tag), &fields) {
             (None, _) => true,
             (Some(old), new) => old == new,
