@@ -422,12 +422,7 @@ fn denotes(map: &CMap, v: &CVar, function: &str, offset: Option<u32>) -> bool {
 /// A concurrent program gets none (the format 2.0 has no threads).
 fn yaml_waypoints(events: &[Event], info: &WitnessInfo) -> Vec<String> {
     let map = info.map;
-    let innermost = |o: u32| {
-        map.statements
-            .iter()
-            .filter(|s| s.start <= o && o < s.end)
-            .min_by_key(|s| s.end - s.start)
-    };
+    let innermost = |o: u32| innermost_statement(map, o);
     if events.iter().any(|e| e.thread().is_some()) {
         return Vec::new();
     }
@@ -494,10 +489,21 @@ fn yaml_waypoints(events: &[Event], info: &WitnessInfo) -> Vec<String> {
 
 /// The violation witness of `cex` in the YAML format 2.0 (`violation_sequence`): one segment per
 /// waypoint, the `branching` and `assumption` waypoints of the trace ([`yaml_waypoints`]) and
-/// last the `target` waypoint, the violation (the line and column of the failing check).
+/// last the `target` waypoint, the violation (the start of the statement with the failing check).
 pub fn violation_yaml(cex: &Counterexample, info: &WitnessInfo) -> String {
     let events = ctrace::events(cex, info.program, info.map, info.source);
-    let (line, column) = line_column(info.source, cex.error_span.start);
+    // the statement the failing check is in (the format's target is a statement's start)
+    let at = cex.error_span.start;
+    let target = innermost_statement(info.map, at).map_or(at, |s| s.start);
+    let (line, column) = line_column(info.source, target);
+    let function = info
+        .map
+        .functions
+        .iter()
+        .find(|f| f.span.start <= at && at < f.span.end)
+        .map_or(String::new(), |f| {
+            format!("              function: {}\n", yaml_str(&f.name))
+        });
     let file = yaml_str(info.program_file);
     let mut content = String::new();
     for w in yaml_waypoints(&events, info) {
@@ -505,9 +511,18 @@ pub fn violation_yaml(cex: &Counterexample, info: &WitnessInfo) -> String {
         content.push_str(&w);
     }
     format!(
-        "- entry_type: \"violation_sequence\"\n{}  content:\n{content}    - segment:\n        - waypoint:\n            type: \"target\"\n            action: \"follow\"\n            location:\n              file_name: {file}\n              line: {line}\n              column: {column}\n",
+        "- entry_type: \"violation_sequence\"\n{}  content:\n{content}    - segment:\n        - waypoint:\n            type: \"target\"\n            action: \"follow\"\n            location:\n              file_name: {file}\n              line: {line}\n              column: {column}\n{function}",
         yaml_metadata(info)
     )
+}
+
+/// The innermost C statement or declaration containing `offset`.
+fn innermost_statement(map: &CMap, offset: u32) -> Option<crate::diag::Span> {
+    map.statements
+        .iter()
+        .filter(|s| s.start <= offset && offset < s.end)
+        .min_by_key(|s| s.end - s.start)
+        .copied()
 }
 
 /// One edge of the GraphML witness.
