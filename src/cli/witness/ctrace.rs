@@ -213,7 +213,9 @@ pub fn events(cex: &Counterexample, program: &Program, map: &CMap, src: &str) ->
             }
             continue;
         }
-        let Some(span) = step.span else { continue };
+        let Some(span) = step.span.filter(|s| s.start != 0 || s.end != 0) else {
+            continue; // no span, or header code (not in the C file)
+        };
         let Some(line) = line else { continue };
         let cf = function_of(span);
         let prologue = cf.is_some_and(|f| f.span.start == span.start);
