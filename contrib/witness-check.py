@@ -1,7 +1,9 @@
 """Re-runs every file a `verify bench` run answered SAFE or UNSAFE with `--witness-dir`, and checks the
 witnesses: each GraphML violation witness passes the SV-COMP linter, each YAML 2.0 witness parses
-with the required metadata (a violation sequence for UNSAFE, an invariant set of C loop
-invariants for SAFE).
+with the required metadata (a violation sequence for UNSAFE — segments of one `follow` waypoint,
+the last the target, branching constraints `true`/`false` — an invariant set of C loop invariants
+for SAFE). Counts the GraphML edge data (assumption, control, enterFunction, returnFromFunction)
+and the YAML waypoint types.
 
 usage: witness-check.py VERIFY BENCH.json MANIFEST.tsv LINTER_PYTHON
 (the linter is ../shared/tools/witnesslint/witnesslinter.py beside the manifest's directory tree;
@@ -14,8 +16,10 @@ man = {l.split('\t')[0]: l.rstrip('\n').split('\t') for l in open(manifest)}
 base = os.path.dirname(os.path.abspath(manifest)) + '/'
 linter = os.path.join(base, '../../tools/witnesslint/witnesslinter.py')
 root = tempfile.mkdtemp(prefix='witness-check-')
-lint_ok = lint_bad = y_ok = y_bad = 0; inv_count = 0; safe_n = 0; unsafe_n = 0
+lint_ok = lint_bad = y_ok = y_bad = 0; inv_count = 0; conj_count = 0; safe_n = 0; unsafe_n = 0
 bad = []
+from collections import Counter
+keys = Counter(); waypoints = Counter()
 for i, r in enumerate(res):
     if r['verdict'] not in ('safe', 'unsafe'):
         continue
@@ -38,6 +42,17 @@ for i, r in enumerate(res):
             assert k in m['task'], k
         if v == 'unsafe':
             assert e['entry_type'] == 'violation_sequence'
+            segs = e['content']
+            for k, seg in enumerate(segs):
+                ws = seg['segment']
+                assert [w['waypoint']['action'] for w in ws][-1] == 'follow'
+                w = ws[-1]['waypoint']
+                assert (w['type'] == 'target') == (k == len(segs) - 1), w
+                if w['type'] == 'branching':
+                    assert w['constraint']['value'] in ('true', 'false'), w
+                if w['type'] == 'assumption':
+                    assert w['constraint']['value'], w
+                waypoints[w['type']] += 1
             unsafe_n += 1
         else:
             assert e['entry_type'] == 'invariant_set'
@@ -45,16 +60,22 @@ for i, r in enumerate(res):
             for c in e['content'] or []:
                 inv = c['invariant']; assert inv['type'] == 'loop_invariant' and inv['format'] == 'c_expression'
                 inv_count += 1
+                conj_count += inv['value'].count(' && ') + 1
         y_ok += 1
     except Exception as ex:
         y_bad += 1; bad.append((r['path'], 'yaml', repr(ex)))
     if v == 'unsafe':
         g = f'{d}/witness.graphml'
         lo = subprocess.run([linter_py, linter, '--witness', g, base + r['path']], capture_output=True, text=True)
+        text = open(g).read()
+        for k in ('assumption', 'assumption.scope', 'control', 'enterFunction', 'returnFromFunction', 'startline'):
+            keys[k] += text.count(f'<data key="{k}">')
         if lo.returncode == 0: lint_ok += 1
         else:
             lint_bad += 1; bad.append((r['path'], 'lint', lo.stdout[-300:] + lo.stderr[-300:]))
-print(f'unsafe {unsafe_n} safe {safe_n}; graphml lint ok {lint_ok} bad {lint_bad}; yaml ok {y_ok} bad {y_bad}; loop invariants {inv_count}')
+print(f'unsafe {unsafe_n} safe {safe_n}; graphml lint ok {lint_ok} bad {lint_bad}; yaml ok {y_ok} bad {y_bad}; loop invariants {inv_count} (conjuncts {conj_count})')
+print('graphml edge data:', dict(keys))
+print('yaml waypoints:', dict(waypoints))
 for b in bad: print(b)
 shutil.rmtree(root, ignore_errors=True)
 sys.exit(1 if lint_bad or y_bad else 0)

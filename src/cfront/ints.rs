@@ -26,6 +26,8 @@ pub enum IntKind {
     Int,
     Long,
     LongLong,
+    /// GCC's `__int128`.
+    Int128,
 }
 
 /// A C integer type. `char` is signed (gcc on x86, Ultimate's default).
@@ -77,6 +79,7 @@ impl IntTy {
                 Arch::Lp64 => 64,
             },
             IntKind::LongLong => 64,
+            IntKind::Int128 => 128,
         }
     }
 
@@ -126,6 +129,7 @@ impl IntTy {
             IntKind::Int => 3,
             IntKind::Long => 4,
             IntKind::LongLong => 5,
+            IntKind::Int128 => 6,
         }
     }
 
@@ -143,6 +147,8 @@ impl IntTy {
             (IntKind::Long, false) => "unsigned long",
             (IntKind::LongLong, true) => "long long",
             (IntKind::LongLong, false) => "unsigned long long",
+            (IntKind::Int128, true) => "__int128",
+            (IntKind::Int128, false) => "unsigned __int128",
         }
     }
 }

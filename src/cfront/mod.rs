@@ -31,6 +31,7 @@ pub mod preprocess;
 mod race;
 mod translate;
 
+use crate::diag::Span;
 use crate::syntax::ast;
 use std::fmt;
 use std::path::Path;
@@ -163,7 +164,7 @@ pub struct Options {
 }
 
 /// What the translation found out about a program, beyond the program itself.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Notes {
     /// Under `valid-memsafety`, the program allocates heap memory: its memtrack checks are made
     /// where executions end, so a leak in an execution that never ends is not checked (a SAFE
@@ -171,6 +172,81 @@ pub struct Notes {
     pub memtrack_open: bool,
     /// The program creates threads.
     pub forks: bool,
+    /// The C program behind the translation, for witnesses.
+    pub map: CMap,
+}
+
+/// What a witness needs to speak about a counterexample in the terms of the C program
+/// (`cli::witness`): the translated functions, the C variables behind the translation's Boogie
+/// variables with their scopes and ranges, the C branch points behind the translation's `if`s and
+/// loops, and where the C statements are. Spans are offsets into the C file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CMap {
+    pub functions: Vec<CFunction>,
+    /// Integer locals and parameters held in Boogie variables (not in memory).
+    pub locals: Vec<CVar>,
+    /// Integer globals held in Boogie variables (not in memory).
+    pub globals: Vec<CVar>,
+    pub branches: Vec<CBranch>,
+    /// The spans of the statements and declarations of the translated functions.
+    pub statements: Vec<Span>,
+    /// The loops: the statement and where its body starts (a `for` declares variables before).
+    pub loops: Vec<(Span, u32)>,
+}
+
+/// A C function with a body that the translation made a procedure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CFunction {
+    /// The C name.
+    pub name: String,
+    /// The Boogie procedure's name.
+    pub procedure: String,
+    /// The definition.
+    pub span: Span,
+}
+
+/// A C integer variable held in a Boogie variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CVar {
+    /// The C name.
+    pub name: String,
+    /// The Boogie variable (`x~3` for a local, `~g` for a global).
+    pub boogie: String,
+    /// The function of a local (empty for a global).
+    pub function: String,
+    /// The range of its C type.
+    pub min: num_bigint::BigInt,
+    pub max: num_bigint::BigInt,
+    /// Where its name is in scope: from its declaration to the end of its block (the whole file
+    /// for a global).
+    pub scope: Span,
+}
+
+/// What kind of C construct branches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BranchKind {
+    If,
+    While,
+    DoWhile,
+    For,
+    /// `?:`, `&&`, `||` (its left operand decides).
+    Operator,
+}
+
+/// A C branch point, translated into one Boogie `if` or `while` whose two `assume` edges (after
+/// lowering) carry `span`. Which edge is the C condition's true branch is told by the number of
+/// leading negations of the assumed expression: the Boogie condition has `nots` of them, and
+/// lowering assumes it on one edge and its negation (one negation added or removed) on the other;
+/// `negated` says whether the Boogie condition is the negation of the C condition (the exit test
+/// `if (!c) break` of a loop).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CBranch {
+    pub kind: BranchKind,
+    pub span: Span,
+    /// The C condition (the left operand of `&&` and `||`).
+    pub cond: Span,
+    pub nots: u32,
+    pub negated: bool,
 }
 
 /// Translates the C file `path` with contents `src` into a Boogie program whose spans point into

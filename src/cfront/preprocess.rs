@@ -162,10 +162,19 @@ fn contract(t: &str, line: usize) -> Result<String, AcslUnsupported> {
 
 /// Rewrites lang-c's gaps (tooling-notes §5) in preprocessed text where that keeps the meaning:
 /// `__float128` (in glibc's i386 `max_align_t`) becomes `long double` — both floating-point types,
-/// which the translation does not support, so a program using one is still unsupported.
+/// which the translation does not support, so a program using one is still unsupported. GCC's
+/// 128-bit integer types `__int128` (and `__int128_t`, `__uint128_t`) become `long long long`,
+/// which no C program can write and the translation reads as the 128-bit type.
 pub fn rewrite_gaps(pre: &str) -> String {
-    static_assert_message(&float128(pre))
+    let pre = replace_word(pre, "__float128", "long double");
+    let pre = replace_word(&pre, "__int128", INT128);
+    let pre = replace_word(&pre, "__int128_t", INT128);
+    let pre = replace_word(&pre, "__uint128_t", &format!("unsigned {INT128}"));
+    static_assert_message(&pre)
 }
+
+/// The type specifiers that stand for GCC's `__int128` in rewritten text.
+pub const INT128: &str = "long long long";
 
 /// `_Static_assert(e)` (C23, no message; lang-c wants one) becomes `_Static_assert(e, "")`.
 fn static_assert_message(pre: &str) -> String {
@@ -213,20 +222,21 @@ fn static_assert_message(pre: &str) -> String {
     out
 }
 
-fn float128(pre: &str) -> String {
+/// `pre` with each occurrence of the identifier `word` (not part of a longer one) replaced.
+fn replace_word(pre: &str, word: &str, with: &str) -> String {
     let mut out = String::with_capacity(pre.len());
     let mut rest = pre;
-    while let Some(i) = rest.find("__float128") {
+    while let Some(i) = rest.find(word) {
         let before = rest[..i].chars().next_back();
-        let after = rest[i + 10..].chars().next();
-        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let after = rest[i + word.len()..].chars().next();
+        let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
         out.push_str(&rest[..i]);
-        out.push_str(if word(before) || word(after) {
-            "__float128"
+        out.push_str(if ident(before) || ident(after) {
+            word
         } else {
-            "long double"
+            with
         });
-        rest = &rest[i + 10..];
+        rest = &rest[i + word.len()..];
     }
     out.push_str(rest);
     out
@@ -519,6 +529,10 @@ mod tests {
             "_Static_assert(f(1, 2) == 3, \"\"); _Static_assert(1, \"m\"); long double x;"
         );
         assert_eq!(rewrite_gaps("my__float128 y;"), "my__float128 y;");
+        assert_eq!(
+            rewrite_gaps("unsigned __int128 x; __int128_t y; __uint128_t z; my__int128 w;"),
+            "unsigned long long long x; long long long y; unsigned long long long z; my__int128 w;"
+        );
     }
 
     #[test]

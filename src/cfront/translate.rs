@@ -433,6 +433,11 @@ struct ProcOut {
 pub struct Translator<'a> {
     arch: Arch,
     map: &'a SpanMap,
+    /// The C program behind the translation, for witnesses (`super::CMap`).
+    cmap: super::CMap,
+    /// The locals of `cmap` whose block is open: the depth of `scopes` they are bound at and
+    /// their index in `cmap.locals`.
+    open_locals: Vec<(usize, usize)>,
     scopes: Vec<HashMap<String, Binding>>,
     funcs: HashMap<String, FnInfo<'a>>,
     globals: BTreeMap<String, Global<'a>>,
@@ -651,6 +656,8 @@ impl<'a> Translator<'a> {
         Translator {
             arch,
             map,
+            cmap: super::CMap::default(),
+            open_locals: Vec::new(),
             scopes: vec![HashMap::new()],
             funcs: HashMap::new(),
             globals: BTreeMap::new(),
@@ -750,6 +757,62 @@ impl<'a> Translator<'a> {
         if let Some(s) = self.scopes.last_mut() {
             s.insert(name.to_string(), b);
         }
+    }
+
+    /// Notes the C local `name` of type `ty`, held in the Boogie variable `boogie` from `start`
+    /// to the end of the current block, for witnesses (integers only).
+    fn note_local(&mut self, name: &str, boogie: &str, ty: &CType, start: u32) {
+        let CType::Int(t) = ty else { return };
+        self.open_locals
+            .push((self.scopes.len(), self.cmap.locals.len()));
+        self.cmap.locals.push(super::CVar {
+            name: name.to_string(),
+            boogie: boogie.to_string(),
+            function: self.f.name.clone(),
+            min: t.min(self.arch),
+            max: t.max(self.arch),
+            scope: Span::new(start as usize, start as usize),
+        });
+    }
+
+    /// Ends the scope of the noted locals of the innermost block at `end` (before it is popped).
+    fn close_locals(&mut self, end: u32) {
+        let depth = self.scopes.len();
+        while let Some(&(d, i)) = self.open_locals.last() {
+            if d < depth {
+                break;
+            }
+            self.open_locals.pop();
+            self.cmap.locals[i].scope.end = end.max(self.cmap.locals[i].scope.start);
+        }
+    }
+
+    /// Notes the branch point `kind` (its C condition at `c_cond`) whose Boogie condition `cond`
+    /// (of the `if` or `while` with span `span`) is the C condition, or (`negated`) its negation.
+    fn note_branch(
+        &mut self,
+        kind: super::BranchKind,
+        c_cond: Span,
+        cond: &b::Expr,
+        negated: bool,
+        span: Span,
+    ) {
+        let mut nots = 0;
+        let mut e = cond;
+        while let b::ExprKind::Unary(b::UnOp::Not, inner) = &e.kind {
+            nots += 1;
+            e = inner;
+        }
+        if matches!(e.kind, b::ExprKind::BoolLit(_)) {
+            return; // a constant condition: one edge is `assume true`, the other infeasible
+        }
+        self.cmap.branches.push(super::CBranch {
+            kind,
+            span,
+            cond: c_cond,
+            nots,
+            negated,
+        });
     }
 
     // ----- declarations -------------------------------------------------------------------
@@ -1092,7 +1155,8 @@ impl<'a> Translator<'a> {
             (Some(IntKind::Bool), _) => IntKind::Bool,
             (_, 0) => IntKind::Int,
             (_, 1) => IntKind::Long,
-            _ => IntKind::LongLong,
+            (_, 2) => IntKind::LongLong,
+            _ => IntKind::Int128, // `long long long` stands for `__int128` (`rewrite_gaps`)
         };
         let _ = signed;
         CType::Int(IntTy::new(kind, !unsigned))
@@ -1138,6 +1202,19 @@ impl<'a> Translator<'a> {
             }
             if f.node.declarators.is_empty() {
                 fields = Err("anonymous struct member".to_string());
+            }
+        }
+        // a flexible array member (C11 6.7.2.1:18, the last member of a struct with another
+        // named member): no elements of its own — the struct's size is as if it were omitted,
+        // and its elements are those of the object beyond (a heap object allocated larger),
+        // reached through memory and checked against the object's length like any access
+        if let (Ok(list), false) = (&mut fields, tag.starts_with(UNION_PREFIX)) {
+            if let (true, Some((_, ty @ CType::Array(_, UNKNOWN_LEN)))) =
+                (list.len() >= 2, list.last_mut())
+            {
+                if let CType::Array(e, _) = ty.clone() {
+                    *ty = CType::Array(e, 0);
+                }
             }
         }
         let same = match (self.structs.get(&tag), &fields) {
@@ -1713,6 +1790,7 @@ impl<'a> Translator<'a> {
             } else {
                 self.f.counter += 1;
                 let local = format!("{pname}~{}", self.f.counter);
+                self.note_local(&pname, &local, pty, span.start);
                 for (path, dims) in &leaves {
                     self.f
                         .locals
@@ -1750,7 +1828,13 @@ impl<'a> Translator<'a> {
         self.stmt(&fd.node.statement, &mut body)?;
         body.extend(self.free_scopes(0, span));
         self.f.mem_scopes.pop();
+        self.close_locals(span.end);
         self.scopes.pop();
+        self.cmap.functions.push(super::CFunction {
+            name: name.to_string(),
+            procedure: proc_name(name),
+            span,
+        });
         // the bases of stack objects start at 0 (never valid), so that invalidating one that a
         // path did not allocate changes nothing
         let zeroes: Vec<b::Stmt> = self
@@ -2245,9 +2329,27 @@ impl<'a> Translator<'a> {
                 span: p.span,
             }));
         }
+        for (key, g) in &self.globals {
+            if key.contains('#') {
+                continue; // a static local (not a file-scope name)
+            }
+            if let (CType::Int(t), false, false, true) =
+                (&g.ty, g.mem, g.mutex, self.used_globals.contains(key))
+            {
+                self.cmap.globals.push(super::CVar {
+                    name: key.clone(),
+                    boogie: g.name.clone(),
+                    function: String::new(),
+                    min: t.min(self.arch),
+                    max: t.max(self.arch),
+                    scope: Span::new(0, u32::MAX as usize),
+                });
+            }
+        }
         let notes = super::Notes {
             memtrack_open: self.memsafety && self.mem.heap,
             forks: self.forks,
+            map: std::mem::take(&mut self.cmap),
         };
         Ok((b::Program { decls }, notes))
     }
@@ -2664,6 +2766,7 @@ impl<'a> Translator<'a> {
 
     fn stmt(&mut self, s: &'a Node<c::Statement>, out: &mut Vec<b::Stmt>) -> R<()> {
         let span = self.sp(s.span);
+        self.cmap.statements.push(span);
         match &s.node {
             c::Statement::Compound(items) => {
                 self.enter_block();
@@ -2679,6 +2782,8 @@ impl<'a> Translator<'a> {
             }
             c::Statement::If(i) => {
                 let cond = self.cond(&i.node.condition, out)?;
+                let c_cond = self.sp(i.node.condition.span);
+                self.note_branch(super::BranchKind::If, c_cond, &cond, false, span);
                 // each branch is a block (C11 6.8.4)
                 let mut then_b = Vec::new();
                 self.enter_block();
@@ -2696,7 +2801,7 @@ impl<'a> Translator<'a> {
                 Some(&w.node.expression),
                 &w.node.statement,
                 None,
-                false,
+                super::BranchKind::While,
                 span,
                 out,
             )?,
@@ -2704,7 +2809,7 @@ impl<'a> Translator<'a> {
                 Some(&w.node.expression),
                 &w.node.statement,
                 None,
-                true,
+                super::BranchKind::DoWhile,
                 span,
                 out,
             )?,
@@ -2725,7 +2830,7 @@ impl<'a> Translator<'a> {
                     f.node.condition.as_deref(),
                     &f.node.statement,
                     f.node.step.as_deref(),
-                    false,
+                    super::BranchKind::For,
                     span,
                     out,
                 )?;
@@ -2892,12 +2997,17 @@ impl<'a> Translator<'a> {
         let depth = self.f.mem_scopes.len().saturating_sub(1);
         out.extend(self.free_scopes(depth, span));
         self.f.mem_scopes.pop();
+        self.close_locals(span.end);
         self.scopes.pop();
     }
 
     fn block_item(&mut self, it: &'a Node<c::BlockItem>, out: &mut Vec<b::Stmt>) -> R<()> {
         match &it.node {
-            c::BlockItem::Declaration(d) => self.local_declaration(d, out),
+            c::BlockItem::Declaration(d) => {
+                let span = self.sp(d.span);
+                self.cmap.statements.push(span);
+                self.local_declaration(d, out)
+            }
             c::BlockItem::StaticAssert(sa) => {
                 let span = self.sp(sa.span);
                 self.static_assert(&sa.node.expression, span, out)
@@ -2913,10 +3023,14 @@ impl<'a> Translator<'a> {
         cond: Option<&'a Node<c::Expression>>,
         body_s: &'a Node<c::Statement>,
         step: Option<&'a Node<c::Expression>>,
-        do_while: bool,
+        kind: super::BranchKind,
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<()> {
+        let do_while = kind == super::BranchKind::DoWhile;
+        let c_cond = cond.map_or(span, |e| self.sp(e.span));
+        let body_start = self.sp(body_s.span).start;
+        self.cmap.loops.push((span, body_start));
         let cont = self.fresh_label("continue");
         let mut pre = Vec::new();
         self.f.loop_header += 1;
@@ -2940,6 +3054,9 @@ impl<'a> Translator<'a> {
         if !simple && !do_while {
             body.extend(pre.clone());
             body.extend(exit.clone());
+            self.note_branch(kind, c_cond, &not(c.clone(), span), true, span);
+        } else if simple {
+            self.note_branch(kind, c_cond, &c, false, span);
         }
         // the body is a block (C11 6.8.5), left at the end of each iteration
         self.enter_block();
@@ -2972,6 +3089,7 @@ impl<'a> Translator<'a> {
             self.f.loop_header -= 1;
             let c2 = c2?;
             body.extend(pre2);
+            self.note_branch(kind, c_cond, &not(c2.clone(), span), true, span);
             body.push(if_(
                 not(c2, span),
                 vec![stmt(b::StmtKind::Break(None), span)],
@@ -3072,6 +3190,7 @@ impl<'a> Translator<'a> {
             } else {
                 self.f.counter += 1;
                 let local = format!("{name}~{}", self.f.counter);
+                self.note_local(&name, &local, &ty, span.start);
                 for (path, dims) in self.leaves(&ty, span)? {
                     let leaf = format!("{local}{path}");
                     self.f.locals.push((leaf.clone(), int_map_type(dims, span)));
@@ -3366,6 +3485,7 @@ impl<'a> Translator<'a> {
             c::Expression::BinaryOperator(bo) => self.binary(&bo.node, span, out),
             c::Expression::Conditional(cd) => {
                 let c = self.cond(&cd.node.condition, out)?;
+                let c_cond = self.sp(cd.node.condition.span);
                 let mut tb = Vec::new();
                 let t = self.expr(&cd.node.then_expression, &mut tb)?;
                 let mut eb = Vec::new();
@@ -3373,6 +3493,7 @@ impl<'a> Translator<'a> {
                 match (&t.ty, &f.ty) {
                     (CType::Void, CType::Void) => {
                         if !tb.is_empty() || !eb.is_empty() {
+                            self.note_branch(super::BranchKind::Operator, c_cond, &c, false, span);
                             out.push(if_(c, tb, eb, span));
                         }
                         Ok(TV::void(span))
@@ -3387,6 +3508,7 @@ impl<'a> Translator<'a> {
                         let tmp = self.temp(span);
                         tb.push(assign_var(&tmp, tv, span));
                         eb.push(assign_var(&tmp, fv, span));
+                        self.note_branch(super::BranchKind::Operator, c_cond, &c, false, span);
                         out.push(if_(c, tb, eb, span));
                         Ok(TV::int(var(&tmp, span), ct))
                     }
@@ -3397,6 +3519,7 @@ impl<'a> Translator<'a> {
                         self.copy_place(&dst, &ts, span, &mut tb)?;
                         let fs = self.agg_place(f.clone(), span)?;
                         self.copy_place(&dst, &fs, span, &mut eb)?;
+                        self.note_branch(super::BranchKind::Operator, c_cond, &c, false, span);
                         out.push(if_(c, tb, eb, span));
                         Ok(TV {
                             v: V::Agg(r),
@@ -3425,6 +3548,7 @@ impl<'a> Translator<'a> {
                         tb.push(assign_var(&ro, to0, span));
                         eb.push(assign_var(&rb, fb0, span));
                         eb.push(assign_var(&ro, fo0, span));
+                        self.note_branch(super::BranchKind::Operator, c_cond, &c, false, span);
                         out.push(if_(c, tb, eb, span));
                         Ok(TV::ptr(var(&rb, span), var(&ro, span), pt))
                     }
@@ -3882,6 +4006,8 @@ impl<'a> Translator<'a> {
                     span,
                 ));
                 let short = vec![assign_var(&tmp, int(if and { 0 } else { 1 }, span), span)];
+                let c_cond = self.sp(bo.lhs.span);
+                self.note_branch(super::BranchKind::Operator, c_cond, &ca, false, span);
                 out.push(if and {
                     if_(ca, buf, short, span)
                 } else {
@@ -5270,6 +5396,8 @@ fn nondet_type(suffix: &str) -> Option<IntTy> {
         "ulong" | "size_t" => IntTy::new(Long, false),
         "longlong" => IntTy::new(LongLong, true),
         "ulonglong" => IntTy::new(LongLong, false),
+        "int128" => IntTy::new(Int128, true),
+        "uint128" => IntTy::new(Int128, false),
         "bool" | "_Bool" => IntTy::BOOL,
         _ => return None,
     })

@@ -703,7 +703,7 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
     if let Ok(o) = &mut outcome {
         if o.verdict == Verdict::Safe && notes.memtrack_open {
             if let Some(ast) = &translated {
-                memtrack_needs_termination(o, ast, &config, notes);
+                memtrack_needs_termination(o, ast, &config, notes.forks);
             }
         }
     }
@@ -736,6 +736,8 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
                         source: &src,
                         specification: cli.engine.property.specification(),
                         architecture: cli.architecture.name(),
+                        program: &program,
+                        map: &notes.map,
                     };
                     match (outcome.verdict, &outcome.counterexample) {
                         (Verdict::Unsafe, Some(cex)) => vec![
@@ -811,7 +813,7 @@ fn memtrack_needs_termination(
     outcome: &mut Outcome,
     ast: &crate::syntax::ast::Program,
     config: &Config,
-    notes: crate::cfront::Notes,
+    forks: bool,
 ) {
     let undecided = |outcome: &mut Outcome, why: &str| {
         outcome.verdict = Verdict::Unknown;
@@ -820,7 +822,7 @@ fn memtrack_needs_termination(
         ));
         outcome.proof.clear();
     };
-    if notes.forks {
+    if forks {
         return undecided(outcome, "the program creates threads");
     }
     // every check holds (the answer is SAFE): as assumptions they change no execution

@@ -6,17 +6,24 @@
 //! the YAML format 2.0 (`DIR/witness.yml`, an `invariant_set` of loop invariants as C expressions,
 //! [`correctness_yaml`]).
 //!
-//! The witness automaton is the counterexample's path: an entry node, one edge per step of the
-//! re-validated error trace that has a source line (`startline`/`endline`; `threadId` for
-//! concurrent programs), and a violation node at the end. Every edge only *restricts* where a
-//! validator's path may go (edges without a matching program step are never taken), so the
-//! witness is consistent with the program's actual error path, which the engine re-checked before
-//! answering UNSAFE. Values are not given as `assumption`s yet (the steps carry IR values, not C
-//! expressions). Invariant: the output is well-formed XML with every key the format requires
-//! (checked by `tests/witness.rs` with the SV-COMP witness linter).
+//! The witness automaton is the counterexample's path mapped back onto the C program
+//! ([`ctrace`]): an entry node, one edge per event of the re-validated error trace that has a
+//! source line — the steps of one line (`startline`/`endline`, with the values they give C
+//! variables as an `assumption` such as `x == 5; y == -1;` and its `assumption.scope`), a C
+//! branch taken (`control`: `condition-true`/`condition-false`), a C function entered
+//! (`enterFunction`) or left (`returnFromFunction`); `threadId` for concurrent programs — and a
+//! violation node at the end. Every edge only *restricts* where a validator's path may go, and
+//! everything it states is a fact of the program's actual error path, which the engine re-checked
+//! before answering UNSAFE. Invariant: the output is well-formed XML with every key the format
+//! requires (checked by `tests/witness.rs` with the SV-COMP witness linter).
 
+pub mod ctrace;
+
+use crate::cfront::{BranchKind, CMap, CVar};
 use crate::engine::{Counterexample, LoopInvariant};
 use crate::smt::{Op, Sort, Term, TermKind, Value};
+use ctrace::{Event, c_constant};
+use num_bigint::BigInt;
 use std::fmt::Write as _;
 
 /// What the witness needs besides the counterexample.
@@ -31,6 +38,10 @@ pub struct WitnessInfo<'a> {
     pub specification: String,
     /// `32bit` or `64bit`.
     pub architecture: &'static str,
+    /// The translated (lowered) program the engine verified.
+    pub program: &'a crate::ir::Program,
+    /// The C program behind the translation.
+    pub map: &'a CMap,
 }
 
 /// XML text escaping for element content and attribute values.
@@ -82,23 +93,6 @@ fn sha256_hex(bytes: &[u8]) -> String {
         let _ = write!(out, "{b:02x}");
     }
     out
-}
-
-/// The 1-based line of a byte offset.
-fn line_of(src: &str, offset: u32) -> usize {
-    let end = (offset as usize).min(src.len());
-    src.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
-
-/// The numeric thread id of a step's thread name (`name#k` → `k`; the entry thread is 0).
-fn thread_id(name: &str) -> u32 {
-    name.rsplit_once('#')
-        .and_then(|(_, k)| k.parse().ok())
-        .unwrap_or(0)
 }
 
 /// A version-4 UUID from the program's hash and the time (the format asks for a unique id, not a
@@ -179,7 +173,15 @@ pub fn correctness_yaml(proof: &[LoopInvariant], info: &WitnessInfo) -> String {
     let mut content = String::new();
     for inv in proof.iter().filter(|i| !i.summary) {
         let Some(span) = inv.span else { continue };
-        let conjuncts = c_conjuncts(&inv.term);
+        let Some(function) = info
+            .map
+            .functions
+            .iter()
+            .find(|f| f.procedure == inv.procedure)
+        else {
+            continue;
+        };
+        let conjuncts = c_conjuncts(&inv.term, info.map, &function.name, span);
         if conjuncts.is_empty() {
             continue;
         }
@@ -187,7 +189,7 @@ pub fn correctness_yaml(proof: &[LoopInvariant], info: &WitnessInfo) -> String {
         let _ = write!(
             content,
             "    - invariant:\n        type: \"loop_invariant\"\n        location:\n          file_name: {file}\n          line: {line}\n          column: {column}\n          function: {function}\n        value: {value}\n        format: \"c_expression\"\n",
-            function = yaml_str(&inv.procedure),
+            function = yaml_str(&function.name),
             value = yaml_str(&conjuncts.join(" && ")),
         );
     }
@@ -200,34 +202,104 @@ pub fn correctness_yaml(proof: &[LoopInvariant], info: &WitnessInfo) -> String {
     )
 }
 
-/// The conjuncts of `t` that C states with the same meaning, as C expressions: comparisons of
-/// linear integer terms over C variables (the translation's `x~N` is the C variable `x`, a global
-/// `~g` is `g`; a name that two of the invariant's variables share is ambiguous and dropped), each
-/// variable widened to `long long` and each constant a `long long` literal, so that C evaluates
-/// the mathematical value (no overflow for the values of `int`-sized variables). Other conjuncts
-/// (memory, temporaries, `%`, division, …) are left out.
-fn c_conjuncts(t: &Term) -> Vec<String> {
+/// How a loop invariant's terms read in C.
+struct CNames<'a> {
+    /// The C name of a Boogie variable, where the invariant is stated.
+    name: &'a dyn Fn(&str) -> Option<String>,
+    /// Terms the invariant bounds below by 0 (a top-level conjunct `t >= c`, `c >= 0`): for them
+    /// C's truncating `%` by a positive constant is Boogie's Euclidean `mod`.
+    nonneg: Vec<Term>,
+}
+
+/// The conjuncts of `t`, the invariant of the loop `at` in `function`, that C states with the same
+/// meaning, as C expressions: comparisons of linear integer terms over C integer variables (the
+/// translation's variables that hold them, [`CMap`]) whose names denote them at the loop (in scope
+/// at the loop statement, or declared in a `for`'s first clause, and not hidden), `t % k` for a
+/// positive constant `k` where the invariant bounds `t` below by 0 (there C's `%` and the
+/// Euclidean `mod` agree), each variable widened to `long long` and each constant a `long long`
+/// literal, so that C evaluates the mathematical value (no overflow for the values of `int`-sized
+/// variables). Other conjuncts (memory, temporaries, division, …) are left out.
+fn c_conjuncts(t: &Term, map: &CMap, function: &str, at: crate::diag::Span) -> Vec<String> {
     let mut parts = Vec::new();
     flatten_and(t, &mut parts);
-    let mut names: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
-        std::collections::BTreeMap::new();
-    let mut stack = vec![t.clone()];
-    while let Some(u) = stack.pop() {
-        match u.kind() {
-            TermKind::Var(v) => {
-                if let Some(c) = c_name(&v.name) {
-                    names.entry(c).or_default().insert(v.name.clone());
-                }
+    let body = map
+        .loops
+        .iter()
+        .find(|(s, _)| *s == at)
+        .map_or(at.start, |(_, b)| *b);
+    // declared in the loop's `for (…;` clause: in scope at the loop head, hiding other names
+    let in_header =
+        |u: &CVar| u.function == function && at.start <= u.scope.start && u.scope.start < body;
+    let name = |n: &str| -> Option<String> {
+        let v = if n.starts_with('~') {
+            map.globals.iter().find(|g| g.boogie == n)?
+        } else {
+            map.locals
+                .iter()
+                .find(|l| l.boogie == n && l.function == function)?
+        };
+        let hidden_by_header = map
+            .locals
+            .iter()
+            .any(|u| u.name == v.name && u.boogie != v.boogie && in_header(u));
+        let ok = if in_header(v) {
+            !map.locals.iter().any(|u| {
+                u.name == v.name
+                    && u.boogie != v.boogie
+                    && in_header(u)
+                    && u.scope.start > v.scope.start
+            })
+        } else {
+            !hidden_by_header && denotes(map, v, function, Some(at.start))
+        };
+        ok.then(|| v.name.clone())
+    };
+    let mut nonneg = Vec::new();
+    for p in &parts {
+        let TermKind::App(op, args) = p.kind() else {
+            continue;
+        };
+        let [a, b] = args.as_slice() else { continue };
+        let int = |x: &Term| match x.kind() {
+            TermKind::Const(Value::Int(i)) => Some(i.clone()),
+            _ => None,
+        };
+        // `-t` (as `Neg` or a product with -1)
+        let negated = |x: &Term| match x.kind() {
+            TermKind::App(Op::Neg, xs) if xs.len() == 1 => Some(xs[0].clone()),
+            TermKind::App(Op::Mul, xs) if xs.len() == 2 => match (int(&xs[0]), int(&xs[1])) {
+                (Some(m), None) if m == num_bigint::BigInt::from(-1) => Some(xs[1].clone()),
+                (None, Some(m)) if m == num_bigint::BigInt::from(-1) => Some(xs[0].clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        // `x >= lo` as (x, lo), from `x >= c`, `x > c`, `c <= x`, `c < x`, `-x <= c`, `-x < c`
+        let one = num_bigint::BigInt::from(1);
+        let bound = match (op, int(a), int(b)) {
+            (Op::Ge, None, Some(c)) | (Op::Le, Some(c), None) => {
+                Some((if int(a).is_none() { a } else { b }.clone(), c))
             }
-            TermKind::App(_, args) => stack.extend(args.iter().cloned()),
-            _ => {}
+            (Op::Gt, None, Some(c)) | (Op::Lt, Some(c), None) => {
+                Some((if int(a).is_none() { a } else { b }.clone(), c + &one))
+            }
+            (Op::Le, None, Some(c)) => negated(a).map(|x| (x, -c)),
+            (Op::Lt, None, Some(c)) => negated(a).map(|x| (x, -c + &one)),
+            (Op::Ge, Some(c), None) => negated(b).map(|x| (x, -c)),
+            (Op::Gt, Some(c), None) => negated(b).map(|x| (x, -c + &one)),
+            _ => None,
+        };
+        if let Some((x, lo)) = bound {
+            if lo >= num_bigint::BigInt::from(0) {
+                nonneg.push(x);
+            }
         }
     }
-    let unique = |n: &str| -> Option<String> {
-        let c = c_name(n)?;
-        (names.get(&c)?.len() == 1).then_some(c)
+    let names = CNames {
+        name: &name,
+        nonneg,
     };
-    parts.iter().filter_map(|p| c_bool(p, &unique)).collect()
+    parts.iter().filter_map(|p| c_bool(p, &names)).collect()
 }
 
 fn flatten_and(t: &Term, out: &mut Vec<Term>) {
@@ -237,27 +309,14 @@ fn flatten_and(t: &Term, out: &mut Vec<Term>) {
     }
 }
 
-/// The C variable a translated variable holds: `x~N` → `x`, a global `~g` → `g`; `None` for
-/// temporaries, ghost and memory variables (`#…`) and parts of pointers or aggregates (`p~1.base`).
-fn c_name(name: &str) -> Option<String> {
-    let bare = match name.strip_prefix('~') {
-        Some(g) => g,
-        None => name.rsplit_once('~').map(|(n, _)| n)?,
-    };
-    let ok = !bare.is_empty()
-        && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !bare.starts_with(|c: char| c.is_ascii_digit());
-    ok.then(|| bare.to_string())
-}
-
-fn c_bool(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+fn c_bool(t: &Term, cx: &CNames) -> Option<String> {
     match t.kind() {
         TermKind::Const(Value::Bool(b)) => Some(if *b { "1" } else { "0" }.into()),
         TermKind::Var(v) if v.sort == Sort::Bool => None,
         TermKind::App(op, args) => {
             let cmp = |o: &str| {
                 let [a, b] = args.as_slice() else { return None };
-                Some(format!("{} {o} {}", c_int(a, unique)?, c_int(b, unique)?))
+                Some(format!("{} {o} {}", c_int(a, cx)?, c_int(b, cx)?))
             };
             match op {
                 Op::Le => cmp("<="),
@@ -266,12 +325,12 @@ fn c_bool(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
                 Op::Gt => cmp(">"),
                 Op::Eq if args.iter().all(|a| *a.sort_ref() == Sort::Int) => cmp("=="),
                 Op::Distinct if args.iter().all(|a| *a.sort_ref() == Sort::Int) => cmp("!="),
-                Op::Not => Some(format!("!({})", c_bool(&args[0], unique)?)),
+                Op::Not => Some(format!("!({})", c_bool(&args[0], cx)?)),
                 Op::And | Op::Or => {
                     let sep = if *op == Op::And { " && " } else { " || " };
                     let xs: Option<Vec<String>> = args
                         .iter()
-                        .map(|a| c_bool(a, unique).map(|s| format!("({s})")))
+                        .map(|a| c_bool(a, cx).map(|s| format!("({s})")))
                         .collect();
                     Some(xs?.join(sep))
                 }
@@ -282,7 +341,7 @@ fn c_bool(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
     }
 }
 
-fn c_int(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+fn c_int(t: &Term, cx: &CNames) -> Option<String> {
     match t.kind() {
         TermKind::Const(Value::Int(i)) => {
             // beyond `long long` C cannot state it
@@ -294,10 +353,10 @@ fn c_int(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
             })
         }
         TermKind::Var(v) if v.sort == Sort::Int => {
-            Some(format!("(long long) {}", unique(&v.name)?))
+            Some(format!("(long long) {}", (cx.name)(&v.name)?))
         }
         TermKind::App(op, args) => {
-            let xs: Option<Vec<String>> = args.iter().map(|a| c_int(a, unique)).collect();
+            let xs: Option<Vec<String>> = args.iter().map(|a| c_int(a, cx)).collect();
             let xs = xs?;
             match op {
                 Op::Add => Some(format!("({})", xs.join(" + "))),
@@ -313,6 +372,14 @@ fn c_int(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
                 {
                     Some(format!("({})", xs.join(" * ")))
                 }
+                // C's `%` truncates, the Euclidean `mod` does not: equal for a dividend the
+                // invariant bounds below by 0 and a positive constant divisor
+                Op::Mod
+                    if matches!(args[1].kind(), TermKind::Const(Value::Int(k)) if *k > num_bigint::BigInt::from(0))
+                        && cx.nonneg.contains(&args[0]) =>
+                {
+                    Some(format!("({} % {})", xs[0], xs[1]))
+                }
                 _ => None,
             }
         }
@@ -320,17 +387,221 @@ fn c_int(t: &Term, unique: &dyn Fn(&str) -> Option<String>) -> Option<String> {
     }
 }
 
-/// The violation witness of `cex` in the YAML format 2.0 (`violation_sequence`): one segment whose
-/// `target` waypoint is the violation (the line and column of the failing check). The waypoints
-/// that would guide a validator along the path (branchings, assumptions) are not written yet; a
-/// witness with the target alone is valid and says where the violation is.
-pub fn violation_yaml(cex: &Counterexample, info: &WitnessInfo) -> String {
-    let (line, column) = line_column(info.source, cex.error_span.start);
+/// Whether the C name of `v` denotes `v` at `offset` in `function` (its scope contains `offset`
+/// and no other variable of that name in scope there hides it); `offset` `None`: anywhere in the
+/// function (the name is unique among the function's locals, and a global is not hidden by one).
+fn denotes(map: &CMap, v: &CVar, function: &str, offset: Option<u32>) -> bool {
+    let in_scope = |u: &CVar| match offset {
+        Some(o) => u.scope.start <= o && o < u.scope.end,
+        None => true,
+    };
+    let locals = || {
+        map.locals
+            .iter()
+            .filter(|u| u.function == function && u.name == v.name && u.boogie != v.boogie)
+    };
+    if v.function.is_empty() {
+        return !locals().any(in_scope);
+    }
+    if v.function != function || !in_scope(v) {
+        return false;
+    }
+    match offset {
+        // an inner declaration of the same name hides `v`
+        Some(_) => !locals().any(|u| in_scope(u) && u.scope.start > v.scope.start),
+        None => locals().next().is_none(),
+    }
+}
+
+/// The waypoints of a violation sequence before its target: a `branching` waypoint for each C
+/// `if` or loop condition the trace evaluates (at the statement's keyword, `true` or `false`), and
+/// an `assumption` waypoint with the values a line of the trace gives C variables, at the
+/// statement executed next (an assumption holds at the sequence point before its location): only
+/// where that statement follows in the same function and thread and does not contain the line (a
+/// loop's head reached again is not a location passed once), over the variables in scope there.
+/// A concurrent program gets none (the format 2.0 has no threads).
+fn yaml_waypoints(events: &[Event], info: &WitnessInfo) -> Vec<String> {
+    let map = info.map;
+    let innermost = |o: u32| innermost_statement(map, o);
+    if events.iter().any(|e| e.thread().is_some()) {
+        return Vec::new();
+    }
     let file = yaml_str(info.program_file);
+    let waypoint = |kind: &str, offset: u32, function: &str, value: String| {
+        let (line, column) = line_column(info.source, offset);
+        format!(
+            "        - waypoint:\n            type: \"{kind}\"\n            action: \"follow\"\n            location:\n              file_name: {file}\n              line: {line}\n              column: {column}\n              function: {function}\n            constraint:\n              value: {value}\n",
+            function = yaml_str(function),
+            value = yaml_str(&value),
+        )
+    };
+    let mut out = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        match e {
+            Event::Branch {
+                span,
+                function: Some(f),
+                kind: BranchKind::If | BranchKind::While | BranchKind::DoWhile | BranchKind::For,
+                truth,
+                ..
+            } => out.push(waypoint("branching", span.start, f, truth.to_string())),
+            Event::Plain {
+                span,
+                function: Some(f),
+                writes,
+                ..
+            } if !writes.is_empty() => {
+                let next = match events.get(i + 1) {
+                    Some(
+                        Event::Plain {
+                            span: n,
+                            function: Some(g),
+                            ..
+                        }
+                        | Event::Branch {
+                            span: n,
+                            function: Some(g),
+                            ..
+                        },
+                    ) if g == f => *n,
+                    _ => continue,
+                };
+                let Some(at) = innermost(next.start) else {
+                    continue;
+                };
+                if at.start <= span.start && span.start < at.end {
+                    continue;
+                }
+                let facts: Vec<String> = writes
+                    .iter()
+                    .filter(|(v, _)| denotes(map, v, f, Some(at.start)))
+                    .map(|(v, x)| format!("{} == {}", v.name, c_constant(x)))
+                    .collect();
+                if !facts.is_empty() {
+                    out.push(waypoint("assumption", at.start, f, facts.join(" && ")));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The violation witness of `cex` in the YAML format 2.0 (`violation_sequence`): one segment per
+/// waypoint, the `branching` and `assumption` waypoints of the trace ([`yaml_waypoints`]) and
+/// last the `target` waypoint, the violation (the start of the statement with the failing check).
+pub fn violation_yaml(cex: &Counterexample, info: &WitnessInfo) -> String {
+    let events = ctrace::events(cex, info.program, info.map, info.source);
+    // the statement the failing check is in (the format's target is a statement's start)
+    let at = cex.error_span.start;
+    let target = innermost_statement(info.map, at).map_or(at, |s| s.start);
+    let (line, column) = line_column(info.source, target);
+    let function = info
+        .map
+        .functions
+        .iter()
+        .find(|f| f.span.start <= at && at < f.span.end)
+        .map_or(String::new(), |f| {
+            format!("              function: {}\n", yaml_str(&f.name))
+        });
+    let file = yaml_str(info.program_file);
+    let mut content = String::new();
+    for w in yaml_waypoints(&events, info) {
+        content.push_str("    - segment:\n");
+        content.push_str(&w);
+    }
     format!(
-        "- entry_type: \"violation_sequence\"\n{}  content:\n    - segment:\n        - waypoint:\n            type: \"target\"\n            action: \"follow\"\n            location:\n              file_name: {file}\n              line: {line}\n              column: {column}\n",
+        "- entry_type: \"violation_sequence\"\n{}  content:\n{content}    - segment:\n        - waypoint:\n            type: \"target\"\n            action: \"follow\"\n            location:\n              file_name: {file}\n              line: {line}\n              column: {column}\n{function}",
         yaml_metadata(info)
     )
+}
+
+/// The innermost C statement or declaration containing `offset`.
+fn innermost_statement(map: &CMap, offset: u32) -> Option<crate::diag::Span> {
+    map.statements
+        .iter()
+        .filter(|s| s.start <= offset && offset < s.end)
+        .min_by_key(|s| s.end - s.start)
+        .copied()
+}
+
+/// One edge of the GraphML witness.
+#[derive(Default)]
+struct Edge {
+    line: Option<usize>,
+    thread: Option<u32>,
+    control: Option<bool>,
+    enter: Option<String>,
+    ret: Option<String>,
+    assumption: Option<(String, Option<String>)>,
+}
+
+/// The GraphML edges of the C trace: one per event (steps of a line, a branch, a call, a return)
+/// but a function's prologue (no C statement, so no edge of a validator's control-flow automaton
+/// would match it).
+/// A `Plain` event's assumption states the values it gives C variables whose name denotes them
+/// anywhere in the function (the format qualifies names by function only), scoped to it.
+fn graphml_edges(events: &[Event], map: &CMap) -> Vec<Edge> {
+    let facts = |writes: &[(CVar, BigInt)], f: Option<&str>| -> Option<(String, Option<String>)> {
+        let xs: Vec<String> = writes
+            .iter()
+            .filter(|(v, _)| match f {
+                Some(f) => denotes(map, v, f, None),
+                None => v.function.is_empty(),
+            })
+            .map(|(v, x)| format!("{} == {};", v.name, c_constant(x)))
+            .collect();
+        (!xs.is_empty()).then(|| (xs.join(" "), f.map(str::to_string)))
+    };
+    events
+        .iter()
+        .filter(|e| !matches!(e, Event::Plain { prologue: true, .. }))
+        .map(|e| match e {
+            Event::Plain {
+                line,
+                thread,
+                function,
+                writes,
+                ..
+            } => Edge {
+                line: Some(*line),
+                thread: *thread,
+                assumption: facts(writes, function.as_deref()),
+                ..Edge::default()
+            },
+            Event::Branch {
+                line,
+                thread,
+                truth,
+                ..
+            } => Edge {
+                line: Some(*line),
+                thread: *thread,
+                control: Some(*truth),
+                ..Edge::default()
+            },
+            Event::Call {
+                callee,
+                line,
+                thread,
+            } => Edge {
+                line: *line,
+                thread: *thread,
+                enter: Some(callee.clone()),
+                ..Edge::default()
+            },
+            Event::Return {
+                callee,
+                line,
+                thread,
+            } => Edge {
+                line: *line,
+                thread: *thread,
+                ret: Some(callee.clone()),
+                ..Edge::default()
+            },
+        })
+        .collect()
 }
 
 /// The GraphML violation witness of `cex`.
@@ -349,6 +620,11 @@ pub fn violation_graphml(cex: &Counterexample, info: &WitnessInfo) -> String {
         ("startline", "edge", "int", ""),
         ("endline", "edge", "int", ""),
         ("threadId", "edge", "string", ""),
+        ("assumption", "edge", "string", ""),
+        ("assumption.scope", "edge", "string", ""),
+        ("control", "edge", "string", ""),
+        ("enterFunction", "edge", "string", ""),
+        ("returnFromFunction", "edge", "string", ""),
     ];
     let mut out = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n\
@@ -383,23 +659,17 @@ pub fn violation_graphml(cex: &Counterexample, info: &WitnessInfo) -> String {
     for (k, v) in data {
         let _ = writeln!(out, "  <data key=\"{k}\">{}</data>", escape(&v));
     }
+    let events = ctrace::events(cex, info.program, info.map, info.source);
     let concurrent = cex.steps.iter().any(|s| s.thread.is_some());
-    let lines: Vec<(usize, Option<u32>)> = cex
-        .steps
-        .iter()
-        .filter_map(|s| {
-            let span = s.span?;
-            let line = line_of(info.source, span.start);
-            Some((line, s.thread.as_deref().map(thread_id)))
-        })
-        .collect();
-    // Consecutive steps of one statement (same line and thread) are one edge: a validator matches
-    // each witness edge with one edge of its own control-flow automaton.
-    let mut lines = lines;
-    lines.dedup();
-    out.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
-    for i in 1..=lines.len() {
-        if i == lines.len() {
+    let edges = graphml_edges(&events, info.map);
+    out.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n");
+    if edges.is_empty() {
+        // No event: the trivial witness (the entry is the violation).
+        out.push_str("   <data key=\"violation\">true</data>\n");
+    }
+    out.push_str("  </node>\n");
+    for i in 1..=edges.len() {
+        if i == edges.len() {
             let _ = writeln!(
                 out,
                 "  <node id=\"N{i}\">\n   <data key=\"violation\">true</data>\n  </node>"
@@ -408,25 +678,43 @@ pub fn violation_graphml(cex: &Counterexample, info: &WitnessInfo) -> String {
             let _ = writeln!(out, "  <node id=\"N{i}\"/>");
         }
     }
-    if lines.is_empty() {
-        // No step has a line: the trivial witness (the entry is the violation).
-        out = out.replace(
-            "   <data key=\"entry\">true</data>\n",
-            "   <data key=\"entry\">true</data>\n   <data key=\"violation\">true</data>\n",
-        );
-    }
-    for (i, (line, thread)) in lines.iter().enumerate() {
-        let _ = write!(
+    for (i, e) in edges.iter().enumerate() {
+        let _ = writeln!(
             out,
-            "  <edge id=\"E{i}\" source=\"N{i}\" target=\"N{}\">\n   <data key=\"startline\">{line}</data>\n   <data key=\"endline\">{line}</data>\n",
+            "  <edge id=\"E{i}\" source=\"N{i}\" target=\"N{}\">",
             i + 1
         );
+        let mut datum = |k: &str, v: &str| {
+            let _ = writeln!(out, "   <data key=\"{k}\">{}</data>", escape(v));
+        };
+        if let Some(line) = e.line {
+            datum("startline", &line.to_string());
+            datum("endline", &line.to_string());
+        }
         if concurrent {
-            let _ = writeln!(
-                out,
-                "   <data key=\"threadId\">{}</data>",
-                thread.unwrap_or(0)
+            datum("threadId", &e.thread.unwrap_or(0).to_string());
+        }
+        if let Some(c) = e.control {
+            datum(
+                "control",
+                if c {
+                    "condition-true"
+                } else {
+                    "condition-false"
+                },
             );
+        }
+        if let Some(f) = &e.enter {
+            datum("enterFunction", f);
+        }
+        if let Some(f) = &e.ret {
+            datum("returnFromFunction", f);
+        }
+        if let Some((a, scope)) = &e.assumption {
+            datum("assumption", a);
+            if let Some(f) = scope {
+                datum("assumption.scope", f);
+            }
         }
         out.push_str("  </edge>\n");
     }
@@ -455,8 +743,6 @@ mod tests {
             sha256_hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
-        assert_eq!(line_of("a\nb\nc", 2), 2);
-        assert_eq!(thread_id("worker#3"), 3);
-        assert_eq!(thread_id("main"), 0);
+        assert_eq!(ctrace::line_of("a\nb\nc", 2), 2);
     }
 }
