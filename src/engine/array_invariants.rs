@@ -23,26 +23,30 @@
 //! the check of the letters leaving the initial location, which carries no candidate). When the
 //! budget runs out the extension adds nothing.
 
+use super::Config;
 use super::blocks::Encoded;
 use super::cfa::{Cfa, LocId};
 use super::hoare::primed;
 use super::invariants::{Invariants, Limits};
 use super::transition::{PVar, Vocabulary};
-use crate::smt::{Op, SatResult, Session, Sort, Term, Value, Var};
+use crate::smt::{Op, SatResult, Session, SolverConfig, SolverKind, Sort, Term, Value, Var};
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// At most this many quantified candidates per location.
-const MAX_CANDIDATES: usize = 48;
+const MAX_CANDIDATES: usize = 64;
+/// The limit of one query.
+const QUERY_LIMIT: Duration = Duration::from_secs(1);
 /// At most this many queries.
 const MAX_QUERIES: usize = 300;
 
-/// A store `a[i := e]` of a letter: the map, the index variable and the stored value (over pre
-/// variables).
+/// A store `m[i := e]` of a letter: the map (a program variable, or a cell of one such as
+/// `a[23]` for a two-dimensional `a[23, i] := e`), the index variable and the stored value (over
+/// pre variables, not mentioning the map).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Fill {
-    map: Var,
+    map: Term,
     index: Var,
     value: Term,
 }
@@ -53,7 +57,7 @@ pub fn extend(
     voc: &Vocabulary,
     cfa: &Cfa,
     enc: &Encoded,
-    session: &mut Session,
+    config: &Config,
     limits: &Limits,
     mut inv: Invariants,
 ) -> Invariants {
@@ -66,13 +70,19 @@ pub fn extend(
     if fills.is_empty() {
         return inv;
     }
-    let bounds = bounds(voc, enc, &letters);
+    let (consts, bounds) = bounds(voc, enc, &letters);
+    // Strides of loops that skip cells (`i := i + 2`): the small constants of the program.
+    let strides: Vec<BigInt> = consts
+        .iter()
+        .filter(|c| **c >= BigInt::from(2) && **c <= BigInt::from(4))
+        .cloned()
+        .collect();
     let targets: Vec<LocId> = reach
         .iter()
         .copied()
         .filter(|l| *l != enc.init && cfa.error_of(*l).is_none())
         .collect();
-    let mut cands: BTreeMap<LocId, Vec<(Var, Term)>> = BTreeMap::new();
+    let mut cands: BTreeMap<LocId, Vec<(usize, Var, Term)>> = BTreeMap::new();
     let mut fresh = 0usize;
     for &l in &targets {
         let mut cs = Vec::new();
@@ -84,26 +94,81 @@ pub fn extend(
             let value = f
                 .value
                 .substitute(&HashMap::from([(f.index.clone(), kt.clone())]));
-            let cell = Term::eq(&Term::select(&Term::var(&f.map), &kt), &value);
+            let cell = Term::eq(&Term::select(&f.map, &kt), &value);
+            let mut push = |range: Vec<Term>| {
+                let id = cs.len();
+                cs.push((id, k.clone(), Term::implies(&Term::and(range), &cell)))
+            };
             for b in bounds.iter().filter(|b| b.as_var() != Some(&f.index)) {
-                let up = Term::and(vec![Term::le(b, &kt), Term::lt(&kt, &i)]);
-                cs.push((k.clone(), Term::implies(&up, &cell)));
-                let down = Term::and(vec![Term::lt(&i, &kt), Term::lt(&kt, b)]);
-                cs.push((k.clone(), Term::implies(&down, &cell)));
+                // Ascending: the cells from `b` below `i`; descending: above `i` below `b`.
+                push(vec![Term::le(b, &kt), Term::lt(&kt, &i)]);
+                push(vec![Term::lt(&i, &kt), Term::lt(&kt, b)]);
+            }
+            for b in bounds.iter().filter(|b| b.as_const().is_some()) {
+                // The cells from `b` below `i` and below a constant `c` (stores under a guard
+                // `i < c`), and every `s`-th cell from `b` below `i`.
+                for c in consts
+                    .iter()
+                    .filter(|c| b.as_const() < Some(&Value::Int((*c).clone())))
+                {
+                    push(vec![
+                        Term::le(b, &kt),
+                        Term::lt(&kt, &i),
+                        Term::lt(&kt, &Term::int(c.clone())),
+                    ]);
+                }
+                for st in &strides {
+                    let rem = Term::modulo(&Term::sub(&kt, b), &Term::int(st.clone()));
+                    push(vec![
+                        Term::le(b, &kt),
+                        Term::lt(&kt, &i),
+                        Term::eq(&rem, &Term::int(0)),
+                    ]);
+                }
             }
         }
         cs.truncate(MAX_CANDIDATES);
         cands.insert(l, cs);
     }
+    // A session of its own: quantified queries get a short limit (z3 answers the inductive ones
+    // at once; a query it struggles with drops its candidates).
+    let mut sc = SolverConfig::new(SolverKind::Z3);
+    sc.query_timeout = QUERY_LIMIT;
+    sc.log_dir = config.smt_log.clone();
+    sc.produce_cores = false;
+    sc.produce_models = true;
+    let Ok(mut own) = Session::new(sc) else {
+        return inv;
+    };
+    let session = &mut own;
     let Some(found) = houdini(voc, enc, &letters, &inv, cands, session, limits) else {
         return inv;
     };
+    // Drop a candidate implied by the ones kept before it (the widest ranges come first): smaller
+    // letters and proofs. Any subset of the proven invariants is sound, so an unknown answer
+    // simply keeps it.
+    let mut queries = 0;
     for (l, qs) in found {
-        let at = inv.at.entry(l).or_default();
-        for (k, body) in qs {
-            at.push(Term::forall(vec![k], body));
+        let mut kept: Vec<Term> = Vec::new();
+        for (_, k, body) in qs {
+            let t = Term::forall(vec![k], body);
+            if queries < MAX_QUERIES && !timed_out(limits) {
+                queries += 1;
+                session.push();
+                session.assert(&inv.term_at(l));
+                session.assert(&Term::and(kept.clone()));
+                session.assert(&Term::not(&t));
+                let implied = session.check_sat() == SatResult::Unsat;
+                session.pop();
+                if implied {
+                    continue;
+                }
+            }
+            kept.push(t);
         }
+        inv.at.entry(l).or_default().extend(kept);
     }
+    inv.queries += queries;
     inv
 }
 
@@ -129,15 +194,18 @@ fn is_pre(voc: &Vocabulary, v: &Var) -> bool {
 fn collect_fills(voc: &Vocabulary, t: &Term, out: &mut BTreeSet<Fill>) {
     if let Some((Op::Store, args)) = t.as_app()
         && let [m, i, e] = args
-        && let (Some(map), Some(index)) = (m.as_var(), i.as_var())
+        && let Some(index) = i.as_var()
         && index.sort == Sort::Int
-        && is_pre(voc, map)
         && is_pre(voc, index)
+        && is_map_path(m)
         && !e.has_quantifier()
-        && e.free_vars().iter().all(|v| is_pre(voc, v) && v != map)
+        && m.free_vars().iter().all(|v| is_pre(voc, v) && v != index)
+        && e.free_vars()
+            .iter()
+            .all(|v| is_pre(voc, v) && !m.has_free_var(v))
     {
         out.insert(Fill {
-            map: map.clone(),
+            map: m.clone(),
             index: index.clone(),
             value: e.clone(),
         });
@@ -147,9 +215,18 @@ fn collect_fills(voc: &Vocabulary, t: &Term, out: &mut BTreeSet<Fill>) {
     }
 }
 
+/// A map variable, or a cell of one (`a[c]`, `a[c][d]`) at quantifier-free indices.
+fn is_map_path(m: &Term) -> bool {
+    match m.as_app() {
+        Some((Op::Select, [inner, idx])) => is_map_path(inner) && !idx.has_quantifier(),
+        Some(_) => false,
+        None => m.as_var().is_some(),
+    }
+}
+
 /// Bounds of index ranges: the program's integer constants of smallest magnitude (and 0), then
-/// its integer variables.
-fn bounds(voc: &Vocabulary, enc: &Encoded, letters: &[usize]) -> Vec<Term> {
+/// its integer variables; and the constants.
+fn bounds(voc: &Vocabulary, enc: &Encoded, letters: &[usize]) -> (Vec<BigInt>, Vec<Term>) {
     let mut consts: BTreeSet<BigInt> = BTreeSet::from([BigInt::from(0)]);
     let mut vars: BTreeSet<Var> = BTreeSet::new();
     for &a in letters {
@@ -170,9 +247,10 @@ fn bounds(voc: &Vocabulary, enc: &Encoded, letters: &[usize]) -> Vec<Term> {
     }
     let mut cs: Vec<BigInt> = consts.into_iter().collect();
     cs.sort_by_key(|c| (c.magnitude().clone(), c < &BigInt::from(0)));
-    let mut out: Vec<Term> = cs.into_iter().take(4).map(Term::int).collect();
+    cs.truncate(4);
+    let mut out: Vec<Term> = cs.iter().cloned().map(Term::int).collect();
     out.extend(vars.iter().take(6).map(Term::var));
-    out
+    (cs, out)
 }
 
 fn walk(t: &Term, f: &mut dyn FnMut(&Term)) {
@@ -193,16 +271,16 @@ fn houdini(
     enc: &Encoded,
     letters: &[usize],
     inv: &Invariants,
-    mut cands: BTreeMap<LocId, Vec<(Var, Term)>>,
+    mut cands: BTreeMap<LocId, Vec<(usize, Var, Term)>>,
     session: &mut Session,
     limits: &Limits,
-) -> Option<BTreeMap<LocId, Vec<(Var, Term)>>> {
+) -> Option<BTreeMap<LocId, Vec<(usize, Var, Term)>>> {
     let mut queries = 0;
     let mut queue: VecDeque<usize> = letters.iter().copied().collect();
     let mut queued: BTreeSet<usize> = letters.iter().copied().collect();
-    let quantified = |qs: &[(Var, Term)]| -> Vec<Term> {
+    let quantified = |qs: &[(usize, Var, Term)]| -> Vec<Term> {
         qs.iter()
-            .map(|(k, b)| Term::forall(vec![k.clone()], b.clone()))
+            .map(|(_, k, b)| Term::forall(vec![k.clone()], b.clone()))
             .collect()
     };
     while let Some(a) = queue.pop_front() {
@@ -222,36 +300,52 @@ fn houdini(
         let instances: Vec<Term> = posts
             .iter()
             .enumerate()
-            .map(|(j, (k, body))| {
+            .map(|(j, (_, k, body))| {
                 let c = Var::new(format!("k!w{j}"), Sort::Int);
                 let inst = body.substitute(&HashMap::from([(k.clone(), Term::var(&c))]));
                 primed(voc, &inst, letter)
             })
             .collect();
-        session.push();
-        session.assert(&inv.term_at(letter.src));
-        session.assert(&Term::and(pre));
-        session.assert(&letter.tf.formula);
-        session.assert(&post_inv);
-        session.assert(&Term::or(instances.iter().map(Term::not).collect()));
-        let keep: Option<Vec<bool>> = match session.check_sat() {
-            SatResult::Unsat => None,
-            SatResult::Sat => match session.get_values(&instances) {
-                Ok(vals) if vals.len() == posts.len() => Some(
-                    vals.iter()
-                        .map(|(_, v)| matches!(v, Value::Bool(true)))
-                        .collect(),
-                ),
-                _ => Some(vec![false; posts.len()]),
-            },
-            SatResult::Unknown(_) => Some(vec![false; posts.len()]),
+        let hyp = Term::and(vec![
+            inv.term_at(letter.src),
+            Term::and(pre),
+            letter.tf.formula.clone(),
+            post_inv.clone(),
+        ]);
+        let keep: Option<Vec<bool>> = match ask(session, &hyp, &instances) {
+            Answer::Valid => None,
+            Answer::Falsified(keep) => Some(keep),
+            Answer::Unknown => {
+                // One candidate at a time, each with only its own copy at the source as the
+                // hypothesis (a cheaper query: most such invariants are inductive by themselves).
+                let src = cands.get(&letter.src).cloned().unwrap_or_default();
+                let mut keep = Vec::new();
+                for (j, (id, _, _)) in posts.iter().enumerate() {
+                    if queries >= MAX_QUERIES.min(limits.max_queries) || timed_out(limits) {
+                        return None;
+                    }
+                    queries += 1;
+                    let own = src
+                        .iter()
+                        .filter(|(i, _, _)| i == id)
+                        .map(|(_, k, b)| Term::forall(vec![k.clone()], b.clone()))
+                        .collect();
+                    let hyp = Term::and(vec![
+                        inv.term_at(letter.src),
+                        Term::and(own),
+                        letter.tf.formula.clone(),
+                        post_inv.clone(),
+                    ]);
+                    keep.push(matches!(
+                        ask(session, &hyp, &instances[j..j + 1]),
+                        Answer::Valid
+                    ));
+                }
+                Some(keep)
+            }
         };
-        session.pop();
-        let Some(mut keep) = keep else { continue };
-        if keep.iter().all(|k| *k) {
-            keep = vec![false; posts.len()];
-        }
-        let kept: Vec<(Var, Term)> = posts
+        let Some(keep) = keep else { continue };
+        let kept: Vec<(usize, Var, Term)> = posts
             .into_iter()
             .zip(keep)
             .filter(|(_, k)| *k)
@@ -266,4 +360,46 @@ fn houdini(
     }
     cands.retain(|_, v| !v.is_empty());
     Some(cands)
+}
+
+enum Answer {
+    /// `hyp ⇒ instances` holds.
+    Valid,
+    /// A model: which instances it keeps true (at least one is false).
+    Falsified(Vec<bool>),
+    Unknown,
+}
+
+/// Is `hyp ∧ ∨_j ¬instances_j` unsatisfiable? On `sat`, which instances the model keeps.
+fn ask(session: &mut Session, hyp: &Term, instances: &[Term]) -> Answer {
+    session.push();
+    session.assert(hyp);
+    session.assert(&Term::or(instances.iter().map(Term::not).collect()));
+    let answer = match session.check_sat() {
+        SatResult::Unsat => Answer::Valid,
+        SatResult::Sat => match session.get_values(instances) {
+            Ok(vals) if vals.len() == instances.len() => {
+                let keep: Vec<bool> = vals
+                    .iter()
+                    .map(|(_, v)| matches!(v, Value::Bool(true)))
+                    .collect();
+                // The model falsifies the disjunction, so some instance must be false; be safe
+                // regardless.
+                if keep.iter().all(|k| *k) {
+                    Answer::Falsified(vec![false; instances.len()])
+                } else {
+                    Answer::Falsified(keep)
+                }
+            }
+            _ => Answer::Falsified(vec![false; instances.len()]),
+        },
+        SatResult::Unknown(r) => {
+            if super::cegar::debug() {
+                eprintln!("  quantified Houdini: unknown ({r})");
+            }
+            Answer::Unknown
+        }
+    };
+    session.pop();
+    answer
 }

@@ -34,10 +34,14 @@ use std::time::{Duration, Instant};
 
 /// The deep search's time, as a share of the CEGAR loop's: it runs between iterations while it has
 /// used less than this share of the time the loop used.
-const SHARE: f64 = 1.0;
+const SHARE: f64 = 0.5;
 /// The deep search's first burst, as a share of the run's time (before the CEGAR loop has used
 /// much).
 const BURST: f64 = 0.05;
+/// The limit of one query, as a share of the run's time (at least [`MIN_QUERY`]): a query that
+/// takes longer ends the search (the next, deeper one would take longer still).
+const QUERY_SHARE: f64 = 0.1;
+const MIN_QUERY: Duration = Duration::from_millis(500);
 /// Largest depth of the deep search (letters).
 const MAX_DEPTH: usize = 5_000;
 /// The search runs only when it may run at least this long, and only after the loop has run this
@@ -165,7 +169,12 @@ impl<'a, 'p> Unroller<'a, 'p> {
             return Some(());
         }
         let mut sc = SolverConfig::new(self.config.solver);
-        sc.query_timeout = Duration::from_secs_f64(self.config.query_timeout_s);
+        let budget = match self.config.deadline {
+            Some(d) => d.saturating_duration_since(self.created),
+            None => Duration::from_secs(60),
+        };
+        sc.query_timeout = Duration::from_secs_f64(self.config.query_timeout_s)
+            .min(budget.mul_f64(QUERY_SHARE).max(MIN_QUERY));
         sc.log_dir = self.config.smt_log.clone();
         sc.produce_cores = false;
         sc.produce_models = true;

@@ -229,7 +229,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
             };
             let t0 = Instant::now();
             let inv = invariants::synthesize(voc, &cfa, &enc, fh.session(), &limits);
-            let inv = super::array_invariants::extend(voc, &cfa, &enc, fh.session(), &limits, inv);
+            let inv = super::array_invariants::extend(voc, &cfa, &enc, config, &limits, inv);
             stats.invariant_time += t0.elapsed();
             stats.invariant_queries += inv.queries;
             stats.invariants = inv.count();
