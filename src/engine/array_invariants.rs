@@ -6,20 +6,28 @@
 //! quantified invariant inference (S. Gulwani, B. McCloskey, A. Tiwari: "Lifting abstract
 //! interpreters to quantified logical domains", POPL 2008; Houdini-style filtering as in
 //! C. Flanagan, S. Qadeer: "Predicate abstraction for software verification", POPL 2002), the
-//! candidates are read off the letters: for every store `a[i := e]` whose index is an integer
-//! program variable `i` and whose value `e` reads only program variables other than `a`, the
-//! candidates are `∀k. b <= k < i ==> a[k] == e[i := k]` (an ascending loop) and
-//! `∀k. i < k < b ==> a[k] == e[i := k]` (a descending one), for bounds `b` among the program's
-//! small integer constants and integer variables, at every location.
+//! candidates are read off the letters: for every store `m[i + c := e]` whose map `m` is a program
+//! variable or a cell of one (`a[23]` of a two-dimensional `a[23, i] := e`), whose index is an
+//! integer program variable `i` plus a constant `c`, and whose value `e` reads only program
+//! variables, the cell `m[k] == e[i := k - c]` is claimed for the indices `k` of a range:
+//! `b <= k < i + c` (an ascending loop), `i + c < k < b` (a descending one), `b <= k < d` (a later
+//! loop reads what an earlier one wrote), `b <= k < i + c && k < d` (stores under a guard `i < d`)
+//! and `b <= k < i + c && (k - b) % s == 0` (a stride `i := i + s`), for bounds `b` among the
+//! program's small integer constants and integer variables and constants `d`, `s`, at every
+//! location.
 //!
 //! They are filtered by a Houdini run of their own on top of the invariants the quantifier-free
-//! synthesis proved ([`super::invariants`]): for every letter `a: l -> l'` the query
-//! `Inv(l) ∧ Q(l) ∧ a ∧ Inv(l')' ∧ ∨_j ¬body_j(c_j)'` (the negated candidates of `l'`, each
-//! instantiated at a fresh constant `c_j`, so that a model names a falsified candidate by a ground
-//! value) drops the candidates it falsifies; `unknown` drops every candidate of `l'`.
+//! synthesis proved ([`super::invariants`]), in a z3 session with a short query limit: for every
+//! letter `a: l -> l'` the query `Inv(l) ∧ Q(l) ∧ a ∧ Inv(l')' ∧ ∨_j ¬body_j(c_j)'` (the negated
+//! candidates of `l'`, each instantiated at a fresh constant `c_j`, so that a model names a
+//! falsified candidate by a ground value) drops the candidates it falsifies; on `unknown` each
+//! candidate of `l'` is asked alone (with only its own copy at `l` as the hypothesis), and those
+//! not proven are dropped. Finally a candidate implied by `Inv(l)` and the ones kept before it is
+//! dropped (any subset of an inductive set's conjuncts that is kept is still implied by it).
 //!
 //! Invariant of the result: for every reachable letter `a: l -> l'`, `Inv(l) ∧ Q(l) ∧ a ⇒ Q(l')'`
-//! was answered `unsat`, and `Inv` is inductive by itself, so `Inv ∧ Q` is inductive (initiation is
+//! was answered `unsat` (in the one-at-a-time fallback with a subset of `Q(l)` as hypothesis,
+//! which is stronger), and `Inv` is inductive by itself, so `Inv ∧ Q` is inductive (initiation is
 //! the check of the letters leaving the initial location, which carries no candidate). When the
 //! budget runs out the extension adds nothing.
 
@@ -35,19 +43,20 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 /// At most this many quantified candidates per location.
-const MAX_CANDIDATES: usize = 64;
+const MAX_CANDIDATES: usize = 96;
 /// The limit of one query.
 const QUERY_LIMIT: Duration = Duration::from_secs(1);
 /// At most this many queries.
 const MAX_QUERIES: usize = 300;
 
-/// A store `m[i := e]` of a letter: the map (a program variable, or a cell of one such as
-/// `a[23]` for a two-dimensional `a[23, i] := e`), the index variable and the stored value (over
-/// pre variables, not mentioning the map).
+/// A store `m[i + c := e]` of a letter: the map (a program variable, or a cell of one such as
+/// `a[23]` for a two-dimensional `a[23, i] := e`), the index variable `i` and constant offset `c`,
+/// and the stored value (over pre variables).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Fill {
     map: Term,
     index: Var,
+    offset: BigInt,
     value: Term,
 }
 
@@ -84,50 +93,57 @@ pub fn extend(
         .collect();
     let mut cands: BTreeMap<LocId, Vec<(usize, Var, Term)>> = BTreeMap::new();
     let mut fresh = 0usize;
+    let const_bounds: Vec<&Term> = bounds.iter().filter(|b| b.as_const().is_some()).collect();
     for &l in &targets {
-        let mut cs = Vec::new();
+        // (form priority, bound variable, body): the forms most often needed first, so that
+        // truncation drops the rare ones.
+        let mut cs: Vec<(usize, Var, Term)> = Vec::new();
         for f in &fills {
             let k = Var::new(format!("k!q{fresh}"), Sort::Int);
             fresh += 1;
             let kt = Term::var(&k);
-            let i = Term::var(&f.index);
-            let value = f
-                .value
-                .substitute(&HashMap::from([(f.index.clone(), kt.clone())]));
+            // The cells written so far lie below (ascending) or above (descending) `i + c`.
+            let hi = Term::add(vec![Term::var(&f.index), Term::int(f.offset.clone())]);
+            let at = Term::sub(&kt, &Term::int(f.offset.clone()));
+            let value = f.value.substitute(&HashMap::from([(f.index.clone(), at)]));
             let cell = Term::eq(&Term::select(&f.map, &kt), &value);
-            let mut push = |range: Vec<Term>| {
-                let id = cs.len();
-                cs.push((id, k.clone(), Term::implies(&Term::and(range), &cell)))
+            let mut push = |form: usize, range: Vec<Term>| {
+                cs.push((form, k.clone(), Term::implies(&Term::and(range), &cell)))
             };
             for b in bounds.iter().filter(|b| b.as_var() != Some(&f.index)) {
-                // Ascending: the cells from `b` below `i`; descending: above `i` below `b`.
-                push(vec![Term::le(b, &kt), Term::lt(&kt, &i)]);
-                push(vec![Term::lt(&i, &kt), Term::lt(&kt, b)]);
+                push(0, vec![Term::le(b, &kt), Term::lt(&kt, &hi)]);
+                push(1, vec![Term::lt(&hi, &kt), Term::lt(&kt, b)]);
             }
-            for b in bounds.iter().filter(|b| b.as_const().is_some()) {
-                // The cells from `b` below `i` and below a constant `c` (stores under a guard
-                // `i < c`), and every `s`-th cell from `b` below `i`.
+            for b in &const_bounds {
                 for c in consts
                     .iter()
                     .filter(|c| b.as_const() < Some(&Value::Int((*c).clone())))
                 {
-                    push(vec![
-                        Term::le(b, &kt),
-                        Term::lt(&kt, &i),
-                        Term::lt(&kt, &Term::int(c.clone())),
-                    ]);
+                    let c = Term::int(c.clone());
+                    // A range between constants (a later loop reads what an earlier one wrote).
+                    push(2, vec![Term::le(b, &kt), Term::lt(&kt, &c)]);
+                    // The cells below `i + c` and below a constant (stores under a guard).
+                    push(3, vec![Term::le(b, &kt), Term::lt(&kt, &hi), Term::lt(&kt, &c)]);
                 }
+                // Every `s`-th cell (`i := i + s`).
                 for st in &strides {
                     let rem = Term::modulo(&Term::sub(&kt, b), &Term::int(st.clone()));
-                    push(vec![
+                    push(4, vec![
                         Term::le(b, &kt),
-                        Term::lt(&kt, &i),
+                        Term::lt(&kt, &hi),
                         Term::eq(&rem, &Term::int(0)),
                     ]);
                 }
             }
         }
+        cs.sort_by_key(|(form, _, _)| *form);
         cs.truncate(MAX_CANDIDATES);
+        // Ids (the position in this order) identify a candidate across locations.
+        let cs = cs
+            .into_iter()
+            .enumerate()
+            .map(|(id, (_, k, body))| (id, k, body))
+            .collect();
         cands.insert(l, cs);
     }
     // A session of its own: quantified queries get a short limit (z3 answers the inductive ones
@@ -194,24 +210,39 @@ fn is_pre(voc: &Vocabulary, v: &Var) -> bool {
 fn collect_fills(voc: &Vocabulary, t: &Term, out: &mut BTreeSet<Fill>) {
     if let Some((Op::Store, args)) = t.as_app()
         && let [m, i, e] = args
-        && let Some(index) = i.as_var()
+        && let Some((index, offset)) = index_offset(i)
         && index.sort == Sort::Int
-        && is_pre(voc, index)
+        && is_pre(voc, &index)
         && is_map_path(m)
         && !e.has_quantifier()
-        && m.free_vars().iter().all(|v| is_pre(voc, v) && v != index)
-        && e.free_vars()
-            .iter()
-            .all(|v| is_pre(voc, v) && !m.has_free_var(v))
+        && m.free_vars().iter().all(|v| is_pre(voc, v) && *v != index)
+        && e.free_vars().iter().all(|v| is_pre(voc, v))
     {
         out.insert(Fill {
             map: m.clone(),
-            index: index.clone(),
+            index,
+            offset,
             value: e.clone(),
         });
     }
     for a in t.args() {
         collect_fills(voc, a, out);
+    }
+}
+
+/// `i` or `i + c` / `c + i` for a variable `i` and an integer constant `c`.
+fn index_offset(t: &Term) -> Option<(Var, BigInt)> {
+    if let Some(v) = t.as_var() {
+        return Some((v.clone(), BigInt::from(0)));
+    }
+    match t.as_app() {
+        Some((Op::Add, [a, b])) => match (a.as_var(), b.as_const(), b.as_var(), a.as_const()) {
+            (Some(v), Some(Value::Int(c)), _, _) | (_, _, Some(v), Some(Value::Int(c))) => {
+                Some((v.clone(), c.clone()))
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 
