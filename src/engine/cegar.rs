@@ -30,10 +30,11 @@ use super::{
 use crate::automata::{self, Budget, Counted, Difference, ExploreError};
 use crate::ir::Program;
 use crate::smt::{Session, SolverConfig, SolverKind, Term};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-fn session_config(config: &Config, kind: SolverKind, cores: bool) -> SolverConfig {
+pub(super) fn session_config(config: &Config, kind: SolverKind, cores: bool) -> SolverConfig {
     let mut c = SolverConfig::new(kind);
     c.query_timeout = query_timeout(config);
     c.log_dir = config.smt_log.clone();
@@ -213,8 +214,11 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
         }
         return outcome;
     }
+    // Deep error traces: a bounded model check shares the time between iterations.
+    let deep = RefCell::new(super::bmc::Unroller::new(voc, &cfa, &enc, config));
     // Invariant synthesis is per location of one thread: sequential programs only.
     let first = Cegar::new(voc, &cfa, &enc, config)
+        .with_deep_search(Some(&deep))
         .stop_on_divergence(config.invariants && !cfa.is_concurrent())
         .run(&mut fh, &mut sessions, &mut stats);
     let mut outcome = match first {
@@ -229,6 +233,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
             };
             let t0 = Instant::now();
             let inv = invariants::synthesize(voc, &cfa, &enc, fh.session(), &limits);
+            let inv = super::array_invariants::extend(voc, &cfa, &enc, config, &limits, inv);
             stats.invariant_time += t0.elapsed();
             stats.invariant_queries += inv.queries;
             stats.invariants = inv.count();
@@ -240,7 +245,10 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
                 }
             }
             if inv.is_empty() {
-                match Cegar::new(voc, &cfa, &enc, config).run(&mut fh, &mut sessions, &mut stats) {
+                match Cegar::new(voc, &cfa, &enc, config)
+                    .with_deep_search(Some(&deep))
+                    .run(&mut fh, &mut sessions, &mut stats)
+                {
                     LoopEnd::Done(o) => finish(*o, &mut fh),
                     LoopEnd::Diverging => unreachable_outcome(&stats),
                 }
@@ -254,6 +262,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
                 let mut fh2 = FloydHoare::new(voc, &strong, HoareChecker::new(session))
                     .with_deadline(config.deadline);
                 let o = match Cegar::new(voc, &cfa, &strong, config)
+                    .with_deep_search(Some(&deep))
                     .with_invariants(Some(&inv))
                     .run(&mut fh2, &mut sessions, &mut stats)
                 {
@@ -333,6 +342,7 @@ pub struct Cegar<'a, 'p> {
     config: &'a Config,
     budget: Budget,
     stop_on_divergence: bool,
+    deep: Option<&'a RefCell<super::bmc::Unroller<'a, 'p>>>,
 }
 
 /// The loop's plug points besides the proof automaton (which brings the Hoare-triple checker): the
@@ -362,7 +372,17 @@ impl<'a, 'p> Cegar<'a, 'p> {
             config,
             budget,
             stop_on_divergence: false,
+            deep: None,
         }
+    }
+
+    /// Share the run's time with this deep search ([`super::bmc`]) between iterations.
+    pub fn with_deep_search(
+        mut self,
+        deep: Option<&'a RefCell<super::bmc::Unroller<'a, 'p>>>,
+    ) -> Self {
+        self.deep = deep;
+        self
     }
 
     /// The letters of `enc` are strengthened by these invariants (part of the proof).
@@ -502,6 +522,11 @@ impl<'a, 'p> Cegar<'a, 'p> {
             }
             if stats.iterations >= config.max_iterations {
                 break iteration_limit(config, stats);
+            }
+            if let Some(deep) = self.deep
+                && let Some(o) = deep.borrow_mut().run_due(stats)
+            {
+                break o;
             }
             stats.iterations += 1;
             let run = {

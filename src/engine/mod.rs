@@ -9,7 +9,8 @@
 //!    interpolants ([`interpolate`]), a Floyd–Hoare automaton built on demand ([`floyd_hoare`]) with a
 //!    tiered Hoare-triple checker ([`hoare`]) and a predicate unifier ([`predicates`]); when a refuted
 //!    trace unrolls a loop, inductive invariants ([`invariants`]: Karr + templates, Houdini) strengthen
-//!    the letters;
+//!    the letters; a bounded model check ([`bmc`]) looks for deep error traces in a slice of the
+//!    run's time;
 //! 4. results: SAFE with a proof, UNSAFE with a re-validated counterexample ([`counterexample`]),
 //!    UNKNOWN with a reason.
 //!
@@ -20,8 +21,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+pub mod array_invariants;
 pub mod arrays;
 pub mod blocks;
+pub mod bmc;
 pub mod cegar;
 pub mod cfa;
 pub mod counterexample;

@@ -44,6 +44,12 @@ pub struct Stats {
     pub live_states: usize,
     #[serde(serialize_with = "secs")]
     pub invariant_time: Duration,
+    /// Runs of the deep search ([`super::bmc`]; 0 or 1), the depth it reached (letters; the
+    /// length of the trace it found) and its time.
+    pub bmc_runs: usize,
+    pub bmc_depth: usize,
+    #[serde(serialize_with = "secs")]
+    pub bmc_time: Duration,
     #[serde(serialize_with = "secs")]
     pub total_time: Duration,
     /// What a termination run did (`--property termination`; `None` otherwise).
@@ -103,6 +109,13 @@ impl Stats {
             text.push_str(&format!(
                 "  frame rule: {} Hoare triples decided by a cached implication\n",
                 self.htc_frame
+            ));
+        }
+        if self.bmc_runs > 0 {
+            text.push_str(&format!(
+                "  deep search: depth {} in {:.3} s\n",
+                self.bmc_depth,
+                self.bmc_time.as_secs_f64()
             ));
         }
         if self.commutativity_checks + self.independence_syntactic + self.independence_cached > 0 {

@@ -2,11 +2,14 @@
 //!
 //! [`check`] runs the phases in order — [`resolve`] (names, `E02xx`), [`typeck`] (types and other semantic
 //! checks, `E03xx`/`E04xx`), [`lower`] (control-flow graphs) — and stops after the first phase that reports
-//! an error. [`types`] recomputes the type of an IR expression. [`dot`] renders a lowered program as Graphviz and pretty-prints IR expressions and statements.
+//! an error; [`records`] then rewrites records into their fields and [`mix_arrays`] over-approximates
+//! Ultimate's builtin mix arrays. [`types`] recomputes the type of an IR expression. [`dot`] renders a lowered program as Graphviz and pretty-prints IR expressions and statements.
 
 pub mod dot;
 pub mod lower;
+pub mod mix_arrays;
 pub mod program;
+pub mod records;
 pub mod resolve;
 pub mod typeck;
 pub mod types;
@@ -58,6 +61,7 @@ pub fn check_inline(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
     if has_errors(&diags) {
         return (None, diags);
     }
+    let prog = mix_arrays::over_approximate(records::eliminate(prog));
     (Some(prog), diags)
 }
 

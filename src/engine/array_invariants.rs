@@ -1,0 +1,436 @@
+//! Quantified array invariants over a loop's index range: `∀k. lo <= k < i ==> a[k] == e(k)`.
+//!
+//! A loop that fills an array cell by cell (`a[i] := e; i := i + 1`) keeps the invariant that every
+//! cell it has passed holds `e` at that index; interpolants of unrolled traces only ever name
+//! single cells, so trace abstraction unrolls such a loop for ever. Following the template idea of
+//! quantified invariant inference (S. Gulwani, B. McCloskey, A. Tiwari: "Lifting abstract
+//! interpreters to quantified logical domains", POPL 2008; Houdini-style filtering as in
+//! C. Flanagan, S. Qadeer: "Predicate abstraction for software verification", POPL 2002), the
+//! candidates are read off the letters: for every store `m[i + c := e]` whose map `m` is a program
+//! variable or a cell of one (`a[23]` of a two-dimensional `a[23, i] := e`), whose index is an
+//! integer program variable `i` plus a constant `c`, and whose value `e` reads only program
+//! variables, the cell `m[k] == e[i := k - c]` is claimed for the indices `k` of a range:
+//! `b <= k < i + c` (an ascending loop), `i + c < k < b` (a descending one), `b <= k < d` (a later
+//! loop reads what an earlier one wrote), `b <= k < i + c && k < d` (stores under a guard `i < d`)
+//! and `b <= k < i + c && (k - b) % s == 0` (a stride `i := i + s`), for bounds `b` among the
+//! program's small integer constants and integer variables and constants `d`, `s`, at every
+//! location.
+//!
+//! They are filtered by a Houdini run of their own on top of the invariants the quantifier-free
+//! synthesis proved ([`super::invariants`]), in a z3 session with a short query limit: for every
+//! letter `a: l -> l'` the query `Inv(l) ∧ Q(l) ∧ a ∧ Inv(l')' ∧ ∨_j ¬body_j(c_j)'` (the negated
+//! candidates of `l'`, each instantiated at a fresh constant `c_j`, so that a model names a
+//! falsified candidate by a ground value) drops the candidates it falsifies; on `unknown` each
+//! candidate of `l'` is asked alone (with only its own copy at `l` as the hypothesis), and those
+//! not proven are dropped. Finally a candidate implied by `Inv(l)` and the ones kept before it is
+//! dropped (any subset of an inductive set's conjuncts that is kept is still implied by it).
+//!
+//! Invariant of the result: for every reachable letter `a: l -> l'`, `Inv(l) ∧ Q(l) ∧ a ⇒ Q(l')'`
+//! was answered `unsat` (in the one-at-a-time fallback with a subset of `Q(l)` as hypothesis,
+//! which is stronger), and `Inv` is inductive by itself, so `Inv ∧ Q` is inductive (initiation is
+//! the check of the letters leaving the initial location, which carries no candidate). When the
+//! budget runs out the extension adds nothing.
+
+use super::Config;
+use super::blocks::Encoded;
+use super::cfa::{Cfa, LocId};
+use super::hoare::primed;
+use super::invariants::{Invariants, Limits};
+use super::transition::{PVar, Vocabulary};
+use crate::smt::{Op, SatResult, Session, SolverConfig, SolverKind, Sort, Term, Value, Var};
+use num_bigint::BigInt;
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::time::{Duration, Instant};
+
+/// At most this many quantified candidates per location.
+const MAX_CANDIDATES: usize = 96;
+/// The limit of one query.
+const QUERY_LIMIT: Duration = Duration::from_secs(1);
+/// At most this many queries.
+const MAX_QUERIES: usize = 300;
+
+/// A store `m[i + c := e]` of a letter: the map (a program variable, or a cell of one such as
+/// `a[23]` for a two-dimensional `a[23, i] := e`), the index variable `i` and constant offset `c`,
+/// and the stored value (over pre variables).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Fill {
+    map: Term,
+    index: Var,
+    offset: BigInt,
+    value: Term,
+}
+
+/// `inv` extended by the quantified candidates that are inductive relative to it (see the module
+/// comment); `inv` unchanged when there are none or the budget runs out.
+pub fn extend(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    config: &Config,
+    limits: &Limits,
+    mut inv: Invariants,
+) -> Invariants {
+    let reach = reachable(enc);
+    let letters: Vec<usize> = reach.iter().flat_map(|l| enc.out[*l].clone()).collect();
+    let mut fills: BTreeSet<Fill> = BTreeSet::new();
+    for &a in &letters {
+        collect_fills(voc, &enc.letters[a].tf.formula, &mut fills);
+    }
+    if fills.is_empty() {
+        return inv;
+    }
+    let (consts, bounds) = bounds(voc, enc, &letters);
+    // Strides of loops that skip cells (`i := i + 2`): the small constants of the program.
+    let strides: Vec<BigInt> = consts
+        .iter()
+        .filter(|c| **c >= BigInt::from(2) && **c <= BigInt::from(4))
+        .cloned()
+        .collect();
+    let targets: Vec<LocId> = reach
+        .iter()
+        .copied()
+        .filter(|l| *l != enc.init && cfa.error_of(*l).is_none())
+        .collect();
+    let mut cands: BTreeMap<LocId, Vec<(usize, Var, Term)>> = BTreeMap::new();
+    let mut fresh = 0usize;
+    let const_bounds: Vec<&Term> = bounds.iter().filter(|b| b.as_const().is_some()).collect();
+    for &l in &targets {
+        // (form priority, bound variable, body): the forms most often needed first, so that
+        // truncation drops the rare ones.
+        let mut cs: Vec<(usize, Var, Term)> = Vec::new();
+        for f in &fills {
+            let k = Var::new(format!("k!q{fresh}"), Sort::Int);
+            fresh += 1;
+            let kt = Term::var(&k);
+            // The cells written so far lie below (ascending) or above (descending) `i + c`.
+            let hi = Term::add(vec![Term::var(&f.index), Term::int(f.offset.clone())]);
+            let at = Term::sub(&kt, &Term::int(f.offset.clone()));
+            let value = f.value.substitute(&HashMap::from([(f.index.clone(), at)]));
+            let cell = Term::eq(&Term::select(&f.map, &kt), &value);
+            let mut push = |form: usize, range: Vec<Term>| {
+                cs.push((form, k.clone(), Term::implies(&Term::and(range), &cell)))
+            };
+            for b in bounds.iter().filter(|b| b.as_var() != Some(&f.index)) {
+                push(0, vec![Term::le(b, &kt), Term::lt(&kt, &hi)]);
+                push(1, vec![Term::lt(&hi, &kt), Term::lt(&kt, b)]);
+            }
+            for b in &const_bounds {
+                for c in consts
+                    .iter()
+                    .filter(|c| b.as_const() < Some(&Value::Int((*c).clone())))
+                {
+                    let c = Term::int(c.clone());
+                    // A range between constants (a later loop reads what an earlier one wrote).
+                    push(2, vec![Term::le(b, &kt), Term::lt(&kt, &c)]);
+                    // The cells below `i + c` and below a constant (stores under a guard).
+                    push(3, vec![Term::le(b, &kt), Term::lt(&kt, &hi), Term::lt(&kt, &c)]);
+                }
+                // Every `s`-th cell (`i := i + s`).
+                for st in &strides {
+                    let rem = Term::modulo(&Term::sub(&kt, b), &Term::int(st.clone()));
+                    push(4, vec![
+                        Term::le(b, &kt),
+                        Term::lt(&kt, &hi),
+                        Term::eq(&rem, &Term::int(0)),
+                    ]);
+                }
+            }
+        }
+        cs.sort_by_key(|(form, _, _)| *form);
+        cs.truncate(MAX_CANDIDATES);
+        // Ids (the position in this order) identify a candidate across locations.
+        let cs = cs
+            .into_iter()
+            .enumerate()
+            .map(|(id, (_, k, body))| (id, k, body))
+            .collect();
+        cands.insert(l, cs);
+    }
+    // A session of its own: quantified queries get a short limit (z3 answers the inductive ones
+    // at once; a query it struggles with drops its candidates).
+    let mut sc = SolverConfig::new(SolverKind::Z3);
+    sc.query_timeout = QUERY_LIMIT;
+    sc.log_dir = config.smt_log.clone();
+    sc.produce_cores = false;
+    sc.produce_models = true;
+    let Ok(mut own) = Session::new(sc) else {
+        return inv;
+    };
+    let session = &mut own;
+    let Some(found) = houdini(voc, enc, &letters, &inv, cands, session, limits) else {
+        return inv;
+    };
+    // Drop a candidate implied by the ones kept before it (the widest ranges come first): smaller
+    // letters and proofs. Any subset of the proven invariants is sound, so an unknown answer
+    // simply keeps it.
+    let mut queries = 0;
+    for (l, qs) in found {
+        let mut kept: Vec<Term> = Vec::new();
+        for (_, k, body) in qs {
+            let t = Term::forall(vec![k], body);
+            if queries < MAX_QUERIES && !timed_out(limits) {
+                queries += 1;
+                session.push();
+                session.assert(&inv.term_at(l));
+                session.assert(&Term::and(kept.clone()));
+                session.assert(&Term::not(&t));
+                let implied = session.check_sat() == SatResult::Unsat;
+                session.pop();
+                if implied {
+                    continue;
+                }
+            }
+            kept.push(t);
+        }
+        inv.at.entry(l).or_default().extend(kept);
+    }
+    inv.queries += queries;
+    inv
+}
+
+fn reachable(enc: &Encoded) -> Vec<LocId> {
+    let mut seen = BTreeSet::from([enc.init]);
+    let mut stack = vec![enc.init];
+    while let Some(l) = stack.pop() {
+        for &a in &enc.out[l] {
+            let t = enc.letters[a].tgt;
+            if seen.insert(t) {
+                stack.push(t);
+            }
+        }
+    }
+    seen.into_iter().collect()
+}
+
+/// The pre variable `v` stands for a program variable of the state (not a post or auxiliary one).
+fn is_pre(voc: &Vocabulary, v: &Var) -> bool {
+    matches!(voc.lookup(v), Some((_, false)))
+}
+
+fn collect_fills(voc: &Vocabulary, t: &Term, out: &mut BTreeSet<Fill>) {
+    if let Some((Op::Store, args)) = t.as_app()
+        && let [m, i, e] = args
+        && let Some((index, offset)) = index_offset(i)
+        && index.sort == Sort::Int
+        && is_pre(voc, &index)
+        && is_map_path(m)
+        && !e.has_quantifier()
+        && m.free_vars().iter().all(|v| is_pre(voc, v) && *v != index)
+        && e.free_vars().iter().all(|v| is_pre(voc, v))
+    {
+        out.insert(Fill {
+            map: m.clone(),
+            index,
+            offset,
+            value: e.clone(),
+        });
+    }
+    for a in t.args() {
+        collect_fills(voc, a, out);
+    }
+}
+
+/// `i` or `i + c` / `c + i` for a variable `i` and an integer constant `c`.
+fn index_offset(t: &Term) -> Option<(Var, BigInt)> {
+    if let Some(v) = t.as_var() {
+        return Some((v.clone(), BigInt::from(0)));
+    }
+    match t.as_app() {
+        Some((Op::Add, [a, b])) => match (a.as_var(), b.as_const(), b.as_var(), a.as_const()) {
+            (Some(v), Some(Value::Int(c)), _, _) | (_, _, Some(v), Some(Value::Int(c))) => {
+                Some((v.clone(), c.clone()))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A map variable, or a cell of one (`a[c]`, `a[c][d]`) at quantifier-free indices.
+fn is_map_path(m: &Term) -> bool {
+    match m.as_app() {
+        Some((Op::Select, [inner, idx])) => is_map_path(inner) && !idx.has_quantifier(),
+        Some(_) => false,
+        None => m.as_var().is_some(),
+    }
+}
+
+/// Bounds of index ranges: the program's integer constants of smallest magnitude (and 0), then
+/// its integer variables; and the constants.
+fn bounds(voc: &Vocabulary, enc: &Encoded, letters: &[usize]) -> (Vec<BigInt>, Vec<Term>) {
+    let mut consts: BTreeSet<BigInt> = BTreeSet::from([BigInt::from(0)]);
+    let mut vars: BTreeSet<Var> = BTreeSet::new();
+    for &a in letters {
+        let f = &enc.letters[a].tf.formula;
+        walk(f, &mut |t| {
+            if let Some(Value::Int(c)) = t.as_const() {
+                consts.insert(c.clone());
+            }
+        });
+        for v in f.free_vars() {
+            if v.sort == Sort::Int
+                && let Some((x, false)) = voc.lookup(&v)
+                && matches!(x, PVar::Var { .. })
+            {
+                vars.insert(v);
+            }
+        }
+    }
+    let mut cs: Vec<BigInt> = consts.into_iter().collect();
+    cs.sort_by_key(|c| (c.magnitude().clone(), c < &BigInt::from(0)));
+    cs.truncate(4);
+    let mut out: Vec<Term> = cs.iter().cloned().map(Term::int).collect();
+    out.extend(vars.iter().take(6).map(Term::var));
+    (cs, out)
+}
+
+fn walk(t: &Term, f: &mut dyn FnMut(&Term)) {
+    f(t);
+    for a in t.args() {
+        walk(a, f);
+    }
+}
+
+fn timed_out(limits: &Limits) -> bool {
+    limits.deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// The greatest subset of `cands` inductive relative to `inv`; `None` if the budget runs out.
+#[allow(clippy::type_complexity)]
+fn houdini(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    letters: &[usize],
+    inv: &Invariants,
+    mut cands: BTreeMap<LocId, Vec<(usize, Var, Term)>>,
+    session: &mut Session,
+    limits: &Limits,
+) -> Option<BTreeMap<LocId, Vec<(usize, Var, Term)>>> {
+    let mut queries = 0;
+    let mut queue: VecDeque<usize> = letters.iter().copied().collect();
+    let mut queued: BTreeSet<usize> = letters.iter().copied().collect();
+    let quantified = |qs: &[(usize, Var, Term)]| -> Vec<Term> {
+        qs.iter()
+            .map(|(_, k, b)| Term::forall(vec![k.clone()], b.clone()))
+            .collect()
+    };
+    while let Some(a) = queue.pop_front() {
+        queued.remove(&a);
+        let letter = &enc.letters[a];
+        let posts = cands.get(&letter.tgt).cloned().unwrap_or_default();
+        if posts.is_empty() {
+            continue;
+        }
+        if queries >= MAX_QUERIES.min(limits.max_queries) || timed_out(limits) {
+            return None;
+        }
+        queries += 1;
+        let pre = quantified(cands.get(&letter.src).map_or(&[][..], |v| v));
+        let post_inv = primed(voc, &inv.term_at(letter.tgt), letter);
+        // Each negated candidate at its own fresh constant: a model names the falsified ones.
+        let instances: Vec<Term> = posts
+            .iter()
+            .enumerate()
+            .map(|(j, (_, k, body))| {
+                let c = Var::new(format!("k!w{j}"), Sort::Int);
+                let inst = body.substitute(&HashMap::from([(k.clone(), Term::var(&c))]));
+                primed(voc, &inst, letter)
+            })
+            .collect();
+        let hyp = Term::and(vec![
+            inv.term_at(letter.src),
+            Term::and(pre),
+            letter.tf.formula.clone(),
+            post_inv.clone(),
+        ]);
+        let keep: Option<Vec<bool>> = match ask(session, &hyp, &instances) {
+            Answer::Valid => None,
+            Answer::Falsified(keep) => Some(keep),
+            Answer::Unknown => {
+                // One candidate at a time, each with only its own copy at the source as the
+                // hypothesis (a cheaper query: most such invariants are inductive by themselves).
+                let src = cands.get(&letter.src).cloned().unwrap_or_default();
+                let mut keep = Vec::new();
+                for (j, (id, _, _)) in posts.iter().enumerate() {
+                    if queries >= MAX_QUERIES.min(limits.max_queries) || timed_out(limits) {
+                        return None;
+                    }
+                    queries += 1;
+                    let own = src
+                        .iter()
+                        .filter(|(i, _, _)| i == id)
+                        .map(|(_, k, b)| Term::forall(vec![k.clone()], b.clone()))
+                        .collect();
+                    let hyp = Term::and(vec![
+                        inv.term_at(letter.src),
+                        Term::and(own),
+                        letter.tf.formula.clone(),
+                        post_inv.clone(),
+                    ]);
+                    keep.push(matches!(
+                        ask(session, &hyp, &instances[j..j + 1]),
+                        Answer::Valid
+                    ));
+                }
+                Some(keep)
+            }
+        };
+        let Some(keep) = keep else { continue };
+        let kept: Vec<(usize, Var, Term)> = posts
+            .into_iter()
+            .zip(keep)
+            .filter(|(_, k)| *k)
+            .map(|(p, _)| p)
+            .collect();
+        cands.insert(letter.tgt, kept);
+        for &b in std::iter::once(&a).chain(enc.out[letter.tgt].iter()) {
+            if queued.insert(b) {
+                queue.push_back(b);
+            }
+        }
+    }
+    cands.retain(|_, v| !v.is_empty());
+    Some(cands)
+}
+
+enum Answer {
+    /// `hyp ⇒ instances` holds.
+    Valid,
+    /// A model: which instances it keeps true (at least one is false).
+    Falsified(Vec<bool>),
+    Unknown,
+}
+
+/// Is `hyp ∧ ∨_j ¬instances_j` unsatisfiable? On `sat`, which instances the model keeps.
+fn ask(session: &mut Session, hyp: &Term, instances: &[Term]) -> Answer {
+    session.push();
+    session.assert(hyp);
+    session.assert(&Term::or(instances.iter().map(Term::not).collect()));
+    let answer = match session.check_sat() {
+        SatResult::Unsat => Answer::Valid,
+        SatResult::Sat => match session.get_values(instances) {
+            Ok(vals) if vals.len() == instances.len() => {
+                let keep: Vec<bool> = vals
+                    .iter()
+                    .map(|(_, v)| matches!(v, Value::Bool(true)))
+                    .collect();
+                // The model falsifies the disjunction, so some instance must be false; be safe
+                // regardless.
+                if keep.iter().all(|k| *k) {
+                    Answer::Falsified(vec![false; instances.len()])
+                } else {
+                    Answer::Falsified(keep)
+                }
+            }
+            _ => Answer::Falsified(vec![false; instances.len()]),
+        },
+        SatResult::Unknown(r) => {
+            if super::cegar::debug() {
+                eprintln!("  quantified Houdini: unknown ({r})");
+            }
+            Answer::Unknown
+        }
+    };
+    session.pop();
+    answer
+}

@@ -1,0 +1,441 @@
+//! Bounded model checking of the block-encoded program: deep error traces found by unrolling the
+//! transition relation (Biere, Cimatti, Clarke, Zhu: "Symbolic model checking without BDDs",
+//! TACAS 1999), as a bug-finding member that shares the run's time with the CEGAR loop.
+//!
+//! Trace abstraction refutes one error trace per iteration; when the shortest error trace needs many
+//! iterations of a loop (a bound reached by a real-valued clock, say), the refuted traces grow one
+//! refinement at a time and the run times out long before it reaches the violation; when the
+//! letters are large (a whole automaton step per letter), even a few iterations take the run's
+//! time. Here the whole program is unrolled symbolically instead: step `t` is the disjunction over
+//! the letters that can be taken at step `t` (those whose source is reachable in `t` letters from
+//! the initial location and from whose target an error location is reachable) of
+//! `s_{t,a} ⇒ pc_t = src(a) ∧ pc_{t+1} = tgt(a) ∧ a(x_t, x_{t+1}) ∧ frame`, where the frame keeps
+//! every variable another letter of the step writes and `a` does not; an error location stutters
+//! (`pc_{t+1} = pc_t`, nothing changes), so that `pc_k ∈ Err` at depth `k` asks for an error
+//! reached within `k` letters. One solver session holds the unrolling; each query is a push/pop.
+//!
+//! [`Unroller::advance`] unrolls and queries until a given instant and can be resumed: the CEGAR
+//! loop calls it between iterations ([`Unroller::run_due`]) with a time share proportional to the
+//! time the loop itself took since, so both make progress whichever needs the time.
+//!
+//! Invariant: the formula at depth `k` is satisfiable iff some error trace of at most `k` letters
+//! of the encoding is feasible, and the selectors true in a model name such a trace. The trace is
+//! only a *candidate*: it is re-validated edge by edge in a fresh session
+//! ([`super::counterexample`]) before UNSAFE is answered. An unsatisfiable depth proves nothing
+//! beyond that depth: this module never yields SAFE.
+
+use super::blocks::Encoded;
+use super::cfa::{Cfa, EdgeKind, LocId};
+use super::transition::{PVar, Vocabulary};
+use super::{Config, Outcome, Stats};
+use crate::smt::{SatResult, Session, SolverConfig, Sort, Term, Value, Var};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::time::{Duration, Instant};
+
+/// The deep search's time, as a share of the CEGAR loop's: it runs between iterations while it has
+/// used less than this share of the time the loop used.
+const SHARE: f64 = 0.5;
+/// The deep search's first burst, as a share of the run's time (before the CEGAR loop has used
+/// much).
+const BURST: f64 = 0.05;
+/// The limit of one query, as a share of the run's time (at least [`MIN_QUERY`]): a query that
+/// takes longer ends the search (the next, deeper one would take longer still).
+const QUERY_SHARE: f64 = 0.1;
+const MIN_QUERY: Duration = Duration::from_millis(500);
+/// Largest depth of the deep search (letters).
+const MAX_DEPTH: usize = 5_000;
+/// The search runs only when it may run at least this long, and only after the loop has run this
+/// long (starting a solver costs about as much; programs the CEGAR loop decides at once never
+/// start one).
+const MIN_SLICE: Duration = Duration::from_millis(50);
+
+/// What one call of [`Unroller::advance`] ended with.
+#[derive(Debug)]
+pub enum Found {
+    /// A candidate error trace (letters of the encoding, from the initial location).
+    Trace(Vec<usize>),
+    /// The time was up; the search can be resumed.
+    Pending,
+    /// The search is over without a trace: no letter can be taken any more, the depth limit was
+    /// reached, or the solver failed.
+    Done,
+}
+
+/// Can bounded model checking run on this program? Sequential, non-recursive programs only.
+pub fn applicable(cfa: &Cfa) -> bool {
+    !cfa.is_concurrent() && !cfa.nested && cfa.limit.is_none()
+}
+
+/// Locations from which an error location is reachable (backwards over the letters).
+fn coreachable(cfa: &Cfa, enc: &Encoded) -> BTreeSet<LocId> {
+    let mut into: BTreeMap<LocId, Vec<LocId>> = BTreeMap::new();
+    for l in &enc.letters {
+        into.entry(l.tgt).or_default().push(l.src);
+    }
+    let mut seen: BTreeSet<LocId> = (0..cfa.locs.len())
+        .filter(|l| cfa.error_of(*l).is_some())
+        .collect();
+    let mut work: Vec<LocId> = seen.iter().copied().collect();
+    while let Some(l) = work.pop() {
+        for s in into.get(&l).into_iter().flatten() {
+            if seen.insert(*s) {
+                work.push(*s);
+            }
+        }
+    }
+    seen
+}
+
+/// The incremental unrolling (see the module comment).
+pub struct Unroller<'a, 'p> {
+    voc: &'a Vocabulary<'p>,
+    cfa: &'a Cfa,
+    enc: &'a Encoded,
+    config: &'a Config,
+    session: Option<Session>,
+    /// The letters that can lead to an error location.
+    letters: Vec<usize>,
+    /// Current SSA term of each program variable (constants are never renamed).
+    cur: BTreeMap<PVar, Term>,
+    /// Locations reachable in exactly `depth` letters (error locations stutter).
+    reach: BTreeSet<LocId>,
+    /// Per step: (selector, letter) pairs, to read the trace off a model.
+    selectors: Vec<Vec<(Term, usize)>>,
+    depth: usize,
+    /// The depth of the last query.
+    checked: Option<usize>,
+    done: bool,
+    /// Time spent in this search.
+    pub time: Duration,
+    /// When the run started (the time shares are measured from here).
+    created: Instant,
+}
+
+impl<'a, 'p> Unroller<'a, 'p> {
+    /// A search over `enc`; the solver starts at the first [`Unroller::advance`].
+    pub fn new(
+        voc: &'a Vocabulary<'p>,
+        cfa: &'a Cfa,
+        enc: &'a Encoded,
+        config: &'a Config,
+    ) -> Self {
+        let useful = coreachable(cfa, enc);
+        let letters = (0..enc.letters.len())
+            .filter(|a| {
+                let l = &enc.letters[*a];
+                useful.contains(&l.tgt) && l.kind == EdgeKind::Plain
+            })
+            .collect();
+        Unroller {
+            voc,
+            cfa,
+            enc,
+            config,
+            session: None,
+            letters,
+            cur: BTreeMap::new(),
+            reach: BTreeSet::from([enc.init]),
+            selectors: Vec::new(),
+            depth: 0,
+            checked: None,
+            done: !applicable(cfa),
+            time: Duration::ZERO,
+            created: Instant::now(),
+        }
+    }
+
+    /// The depth unrolled so far (letters).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    fn pc(t: usize) -> Term {
+        Term::var(&Var::new(format!("bmc!pc@{t}"), Sort::Int))
+    }
+
+    fn version(&self, x: PVar, t: usize) -> Option<Term> {
+        let base = self.voc.pre(x).ok()?;
+        if self.voc.is_const(x) {
+            return Some(Term::var(&base));
+        }
+        Some(Term::var(&Var::new(
+            format!("{}@b{t}", base.name),
+            base.sort,
+        )))
+    }
+
+    fn start(&mut self) -> Option<()> {
+        if self.session.is_some() {
+            return Some(());
+        }
+        let mut sc = SolverConfig::new(self.config.solver);
+        let budget = match self.config.deadline {
+            Some(d) => d.saturating_duration_since(self.created),
+            None => Duration::from_secs(60),
+        };
+        sc.query_timeout = Duration::from_secs_f64(self.config.query_timeout_s)
+            .min(budget.mul_f64(QUERY_SHARE).max(MIN_QUERY));
+        sc.log_dir = self.config.smt_log.clone();
+        sc.produce_cores = false;
+        sc.produce_models = true;
+        let mut session = Session::new(sc).ok()?;
+        for d in &self.cfa.definitions {
+            session.assert(d);
+        }
+        session.assert(&Term::eq(&Self::pc(0), &Term::int(self.enc.init as i64)));
+        self.session = Some(session);
+        Some(())
+    }
+
+    /// Unrolls and queries until `until` (a query under way finishes first, within the solver's
+    /// query limit).
+    pub fn advance(&mut self, until: Instant) -> Found {
+        let t0 = Instant::now();
+        let found = self.advance_inner(until);
+        self.time += t0.elapsed();
+        if matches!(found, Found::Done) {
+            self.done = true;
+            self.session = None;
+        }
+        found
+    }
+
+    fn advance_inner(&mut self, until: Instant) -> Found {
+        if self.done || self.start().is_none() {
+            return Found::Done;
+        }
+        loop {
+            let errs: Vec<LocId> = self
+                .reach
+                .iter()
+                .copied()
+                .filter(|l| self.cfa.error_of(*l).is_some())
+                .collect();
+            if !errs.is_empty() && self.checked != Some(self.depth) && due(self.depth, self.checked)
+            {
+                if Instant::now() >= until {
+                    return Found::Pending;
+                }
+                self.checked = Some(self.depth);
+                match self.query(&errs) {
+                    Some(Some(trace)) => return Found::Trace(trace),
+                    Some(None) => {}
+                    None => return Found::Done,
+                }
+            }
+            if self.depth >= MAX_DEPTH {
+                return Found::Done;
+            }
+            if Instant::now() >= until {
+                return Found::Pending;
+            }
+            match self.step(&errs) {
+                Some(true) => {}
+                Some(false) | None => return Found::Done,
+            }
+        }
+    }
+
+    /// Is an error location reached within `depth` letters? `Some(Some(trace))`: yes;
+    /// `Some(None)`: no; `None`: the solver failed.
+    fn query(&mut self, errs: &[LocId]) -> Option<Option<Vec<usize>>> {
+        let depth = self.depth;
+        let session = self.session.as_mut()?;
+        session.push();
+        let pc = Self::pc(depth);
+        let at_err = Term::or(
+            errs.iter()
+                .map(|e| Term::eq(&pc, &Term::int(*e as i64)))
+                .collect(),
+        );
+        session.assert(&at_err);
+        let result = match session.check_sat() {
+            SatResult::Sat => {
+                let sel: Vec<Term> = self
+                    .selectors
+                    .iter()
+                    .flatten()
+                    .map(|(s, _)| s.clone())
+                    .collect();
+                match session.get_values(&sel) {
+                    Ok(values) => {
+                        let truth: HashMap<Term, bool> = values
+                            .into_iter()
+                            .map(|(t, v)| (t, matches!(v, Value::Bool(true))))
+                            .collect();
+                        let mut trace = Vec::new();
+                        for step in &self.selectors {
+                            match step.iter().find(|(s, _)| truth.get(s) == Some(&true)) {
+                                Some((_, a)) => trace.push(*a),
+                                None => break, // stuttering at the error location
+                            }
+                        }
+                        Some(Some(trace))
+                    }
+                    Err(_) => None,
+                }
+            }
+            SatResult::Unsat => Some(None),
+            SatResult::Unknown(_) => None,
+        };
+        session.pop();
+        result
+    }
+
+    /// Asserts step `depth` → `depth + 1`. `Some(false)`: no letter can be taken and no error
+    /// location is reached (no deeper trace exists); `None`: a variable has no solver name.
+    fn step(&mut self, errs: &[LocId]) -> Option<bool> {
+        let t = self.depth;
+        let (voc, enc) = (self.voc, self.enc);
+        let step: Vec<usize> = self
+            .letters
+            .iter()
+            .copied()
+            .filter(|a| self.reach.contains(&enc.letters[*a].src))
+            .collect();
+        let written: BTreeSet<PVar> = step
+            .iter()
+            .flat_map(|a| enc.letters[*a].tf.writes.iter().copied())
+            .filter(|x| !voc.is_const(*x))
+            .collect();
+        // The value of every variable some letter of the step reads or writes, before the step.
+        for &a in &step {
+            for x in enc.letters[a].tf.vars() {
+                if !self.cur.contains_key(&x) {
+                    let v = self.version(x, t)?;
+                    self.cur.insert(x, v);
+                }
+            }
+        }
+        let mut next = self.cur.clone();
+        for &x in &written {
+            next.insert(x, self.version(x, t + 1)?);
+        }
+        let (pc, pc1) = (Self::pc(t), Self::pc(t + 1));
+        let mut disjuncts = Vec::new();
+        let mut sels = Vec::new();
+        let mut asserts = Vec::new();
+        for &a in &step {
+            let letter = &enc.letters[a];
+            let tf = &letter.tf;
+            let mut map: HashMap<Var, Term> = HashMap::new();
+            for v in tf.formula.free_vars() {
+                let term = match voc.lookup(&v) {
+                    Some((x, false)) => self.cur.get(&x)?.clone(),
+                    Some((x, true)) => next.get(&x)?.clone(),
+                    None => Term::var(&Var::new(format!("{}@b{t}", v.name), v.sort.clone())),
+                };
+                map.insert(v, term);
+            }
+            let mut parts = vec![
+                Term::eq(&pc, &Term::int(letter.src as i64)),
+                Term::eq(&pc1, &Term::int(letter.tgt as i64)),
+                tf.formula.substitute(&map),
+            ];
+            for x in written.iter().filter(|x| !tf.writes.contains(x)) {
+                parts.push(Term::eq(next.get(x)?, self.cur.get(x)?));
+            }
+            let s = Term::var(&Var::new(format!("bmc!s{t}_{a}"), Sort::Bool));
+            asserts.push(Term::implies(&s, &Term::and(parts)));
+            disjuncts.push(s.clone());
+            sels.push((s, a));
+        }
+        if !errs.is_empty() {
+            // Stutter at an error location.
+            let stay = Term::var(&Var::new(format!("bmc!stay{t}"), Sort::Bool));
+            let mut parts = vec![
+                Term::or(
+                    errs.iter()
+                        .map(|e| Term::eq(&pc, &Term::int(*e as i64)))
+                        .collect(),
+                ),
+                Term::eq(&pc1, &pc),
+            ];
+            for x in &written {
+                parts.push(Term::eq(next.get(x)?, self.cur.get(x)?));
+            }
+            asserts.push(Term::implies(&stay, &Term::and(parts)));
+            disjuncts.push(stay);
+        }
+        if disjuncts.is_empty() {
+            return Some(false);
+        }
+        asserts.push(Term::or(disjuncts));
+        let session = self.session.as_mut()?;
+        for a in &asserts {
+            session.assert(a);
+        }
+        self.selectors.push(sels);
+        self.reach = step
+            .iter()
+            .map(|a| enc.letters[*a].tgt)
+            .chain(errs.iter().copied())
+            .collect();
+        self.cur = next;
+        self.depth += 1;
+        Some(true)
+    }
+
+    /// Runs the search between two CEGAR iterations if it is due — it has used less than its
+    /// share of the time the rest of the run took — until it has used its share: UNSAFE when a
+    /// trace it finds re-validates; `None` otherwise (the CEGAR loop goes on; a trace that does not
+    /// re-validate ends the search).
+    pub fn run_due(&mut self, stats: &mut Stats) -> Option<Outcome> {
+        if self.done {
+            return None;
+        }
+        let own = self.created.elapsed().saturating_sub(self.time);
+        if own < MIN_SLICE {
+            return None;
+        }
+        // A burst first (a shallow violation behind large letters is found at once), then the
+        // share of the loop's time.
+        let burst = match self.config.deadline {
+            Some(d) => d.saturating_duration_since(self.created).mul_f64(BURST),
+            None => Duration::from_secs(1),
+        };
+        let allowed = own.mul_f64(SHARE) + burst;
+        if self.time + MIN_SLICE > allowed {
+            return None;
+        }
+        let mut until = Instant::now() + (allowed - self.time);
+        if let Some(d) = self.config.deadline {
+            until = until.min(d);
+        }
+        let found = self.advance(until);
+        stats.bmc_runs += 1;
+        stats.bmc_time = self.time;
+        stats.bmc_depth = self.depth;
+        if super::cegar::debug() {
+            eprintln!(
+                "deep search: {found:?} at depth {} after {:.3} s",
+                self.depth,
+                self.time.as_secs_f64()
+            );
+        }
+        let Found::Trace(letters) = found else {
+            return None;
+        };
+        self.done = true;
+        self.session = None;
+        let fresh = Session::new(super::cegar::session_config(
+            self.config,
+            self.config.solver,
+            false,
+        ))
+        .map_err(|e| e.to_string());
+        let o =
+            super::counterexample::outcome(self.voc, self.cfa, self.enc, &letters, fresh, stats);
+        (o.verdict == super::Verdict::Unsafe).then_some(o)
+    }
+}
+
+/// Whether to query at `depth` when the last query was at `last`: at every depth up to 8, then
+/// whenever the depth has grown by a quarter (each query also covers the smaller depths, since error
+/// locations stutter, and deep queries cost more).
+fn due(depth: usize, last: Option<usize>) -> bool {
+    match last {
+        None => true,
+        Some(l) => depth <= 8 || depth >= l + (l / 4).max(1),
+    }
+}
