@@ -100,10 +100,10 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = engine::Interpolation::FpBp)]
     pub interpolation: engine::Interpolation,
     /// Partial-order reduction of the interleavings of concurrent programs.
-    #[arg(long, value_enum, default_value_t = engine::Por::Persistent)]
+    #[arg(long, value_enum, default_value_t = engine::Por::SleepPersistent)]
     pub por: engine::Por,
     /// Preference order of the reduction (which interleaving represents its class).
-    #[arg(long, value_enum, default_value_t = engine::PorOrder::Serial)]
+    #[arg(long, value_enum, default_value_t = engine::PorOrder::Lockstep)]
     pub por_order: engine::PorOrder,
     /// Where the predicates of a concurrent program are candidates of the proof automaton.
     #[arg(long, value_enum, default_value_t = engine::PredicateScope::default())]

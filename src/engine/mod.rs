@@ -224,8 +224,8 @@ impl Default for Config {
             bounded_integers: false,
             check_proof: false,
             proof: false,
-            por: Por::Persistent,
-            por_order: PorOrder::Serial,
+            por: Por::SleepPersistent,
+            por_order: PorOrder::Lockstep,
             predicate_scope: PredicateScope::default(),
         }
     }
