@@ -1,4 +1,4 @@
-//! Tests of name resolution, type checking and lowering (`lapidary::ir::check`): the benchmark corpus
+//! Tests of name resolution, type checking and lowering (`lapidary::ir::check_surface`: before the rewrites of records and mix arrays): the benchmark corpus
 //! is accepted (and its SyntaxError files rejected), malformed examples produce the expected rendered
 //! diagnostics, and CFGs of small examples have the expected DOT (insta snapshots).
 
@@ -15,7 +15,7 @@ use lapidary::syntax::parse;
 fn check_src(src: &str) -> (Option<ir::Program>, Vec<lapidary::diag::Diagnostic>) {
     let (ast, mut diags) = parse(src);
     let Some(ast) = ast else { return (None, diags) };
-    let (prog, d2) = ir::check(&ast);
+    let (prog, d2) = ir::check_surface(&ast);
     diags.extend(d2);
     (prog, diags)
 }

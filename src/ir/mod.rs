@@ -24,26 +24,51 @@ use crate::syntax::ast;
 /// Returns `None` (and at least one error) if resolution or type checking failed; warnings may
 /// accompany a `Some`. Never panics on any input. The passes recurse over the tree, so they run on a
 /// thread with a stack large enough for the deepest tree the parser accepts (`syntax::MAX_DEPTH`).
+///
+/// The program returned is the one the engine reads: records are eliminated ([`records`]) and mix
+/// arrays over-approximated ([`mix_arrays`]). [`check_surface`] stops before these rewrites.
 pub fn check(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
+    on_big_stack(|| check_inline(ast))
+}
+
+/// [`check`] without the rewrites: the lowered program as the source states it (records, mix
+/// functions), whose expressions print as Boogie that parses again.
+pub fn check_surface(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
+    on_big_stack(|| check_surface_inline(ast))
+}
+
+fn on_big_stack<F>(run: F) -> (Option<Program>, Vec<Diagnostic>)
+where
+    F: Fn() -> (Option<Program>, Vec<Diagnostic>) + Send + Sync,
+{
     const STACK: usize = 512 << 20;
     std::thread::scope(|scope| {
         let spawned = std::thread::Builder::new()
             .name("boogie-check".to_string())
             .stack_size(STACK)
-            .spawn_scoped(scope, || check_inline(ast));
+            .spawn_scoped(scope, &run);
         match spawned {
             Ok(handle) => match handle.join() {
                 Ok(result) => result,
                 Err(payload) => std::panic::resume_unwind(payload),
             },
             // No thread available: check on the caller's stack.
-            Err(_) => check_inline(ast),
+            Err(_) => run(),
         }
     })
 }
 
 /// [`check`] on the caller's stack.
 pub fn check_inline(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
+    let (prog, diags) = check_surface_inline(ast);
+    (
+        prog.map(|p| mix_arrays::over_approximate(records::eliminate(p))),
+        diags,
+    )
+}
+
+/// [`check_surface`] on the caller's stack.
+pub fn check_surface_inline(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
     let (env, mut diags) = resolve::resolve(ast);
     if has_errors(&diags) {
         return (None, diags);
@@ -61,7 +86,6 @@ pub fn check_inline(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
     if has_errors(&diags) {
         return (None, diags);
     }
-    let prog = mix_arrays::over_approximate(records::eliminate(prog));
     (Some(prog), diags)
 }
 
