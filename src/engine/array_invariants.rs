@@ -123,16 +123,22 @@ pub fn extend(
                     // A range between constants (a later loop reads what an earlier one wrote).
                     push(2, vec![Term::le(b, &kt), Term::lt(&kt, &c)]);
                     // The cells below `i + c` and below a constant (stores under a guard).
-                    push(3, vec![Term::le(b, &kt), Term::lt(&kt, &hi), Term::lt(&kt, &c)]);
+                    push(
+                        3,
+                        vec![Term::le(b, &kt), Term::lt(&kt, &hi), Term::lt(&kt, &c)],
+                    );
                 }
                 // Every `s`-th cell (`i := i + s`).
                 for st in &strides {
                     let rem = Term::modulo(&Term::sub(&kt, b), &Term::int(st.clone()));
-                    push(4, vec![
-                        Term::le(b, &kt),
-                        Term::lt(&kt, &hi),
-                        Term::eq(&rem, &Term::int(0)),
-                    ]);
+                    push(
+                        4,
+                        vec![
+                            Term::le(b, &kt),
+                            Term::lt(&kt, &hi),
+                            Term::eq(&rem, &Term::int(0)),
+                        ],
+                    );
                 }
             }
         }
