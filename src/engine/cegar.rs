@@ -94,6 +94,9 @@ pub const MAX_INSTANCES: usize = 4;
 /// Iterations spent looking for a real error once a feasible trace needs more than
 /// [`MAX_INSTANCES`] instances (the limit marker is then a dead end; see `Interleaving::ignore_limit`).
 pub const LOOK_ON_ITERATIONS: usize = 30;
+/// The share of the time left when the limit is reached that the loop spends looking on (so that
+/// "unbounded threads" is answered before the run's deadline).
+const LOOK_ON_SHARE: f64 = 0.5;
 
 /// Runs trace abstraction on `program`: with one thread instance per `fork` statement first, and
 /// with more while a feasible trace finds every instance in use (up to [`MAX_INSTANCES`]).
@@ -512,8 +515,12 @@ impl<'a, 'p> Cegar<'a, 'p> {
         // A feasible trace reached a fork without a free thread instance (see `ignore_limit`).
         let mut limit_reached = false;
         let mut limit_iterations = usize::MAX;
+        let mut limit_deadline: Option<Instant> = None;
         let outcome = loop {
-            if limit_reached && stats.iterations >= limit_iterations {
+            if limit_reached
+                && (stats.iterations >= limit_iterations
+                    || limit_deadline.is_some_and(|d| Instant::now() >= d))
+            {
                 let k = cfa.instances();
                 break Outcome::unknown(UnknownReason::InsufficientInstances(k), stats.clone());
             }
@@ -628,6 +635,10 @@ impl<'a, 'p> Cegar<'a, 'p> {
                     }
                     limit_reached = true;
                     limit_iterations = stats.iterations + LOOK_ON_ITERATIONS;
+                    limit_deadline = config.deadline.map(|d| {
+                        let now = Instant::now();
+                        now + d.saturating_duration_since(now).mul_f64(LOOK_ON_SHARE)
+                    });
                     aut.product().ignore_limit();
                     continue;
                 }
