@@ -176,13 +176,9 @@ pub fn extend(
             let t = Term::forall(vec![k], body);
             if queries < MAX_QUERIES && !timed_out(limits) {
                 queries += 1;
-                session.push();
-                session.assert(&inv.term_at(l));
-                session.assert(&Term::and(kept.clone()));
-                session.assert(&Term::not(&t));
-                let implied = session.check_sat() == SatResult::Unsat;
-                session.pop();
-                if implied {
+                let mut hyps = vec![inv.term_at(l)];
+                hyps.extend(kept.iter().cloned());
+                if super::invariants::implied_by(session, &hyps, &t) {
                     continue;
                 }
             }

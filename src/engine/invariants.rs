@@ -310,12 +310,7 @@ pub fn synthesize(
         for t in std::mem::take(ts) {
             if !kept.is_empty() && result.queries < 2 * limits.max_queries && !timed_out(limits) {
                 result.queries += 1;
-                session.push();
-                session.assert(&Term::and(kept.clone()));
-                session.assert(&Term::not(&t));
-                let implied = session.check_sat() == SatResult::Unsat;
-                session.pop();
-                if implied {
+                if implied_by(session, &kept, &t) {
                     continue;
                 }
             }
@@ -1412,6 +1407,16 @@ pub fn hull_facts(voc: &Vocabulary, p: &Term, q: &Term) -> Vec<Term> {
     out.sort();
     out.dedup();
     out
+}
+
+/// Does the conjunction of `hyps` imply `t`? (`unsat` of `hyps ∧ ¬t`; any other answer: no.)
+pub(super) fn implied_by(session: &mut Session, hyps: &[Term], t: &Term) -> bool {
+    session.push();
+    session.assert(&Term::and(hyps.to_vec()));
+    session.assert(&Term::not(t));
+    let implied = session.check_sat() == SatResult::Unsat;
+    session.pop();
+    implied
 }
 
 #[cfg(test)]

@@ -218,6 +218,11 @@ impl Predicates {
             .into_iter()
             .filter_map(|t| locs.get(t as usize).map(|&l| (t, l)))
             .collect();
+        self.attach_pattern(p, pattern)
+    }
+
+    /// Makes `p` a candidate wherever `pattern` matches; returns whether that is new.
+    fn attach_pattern(&mut self, p: PredId, pattern: Pattern) -> bool {
         let Some(c) = self.confs.as_mut() else {
             return false;
         };
@@ -237,22 +242,12 @@ impl Predicates {
         if p == FALSE {
             return false;
         }
-        let Some(c) = self.confs.as_mut() else {
-            return false;
-        };
         let pattern: Pattern = locs
             .iter()
             .enumerate()
             .map(|(t, &l)| (t as u32, l))
             .collect();
-        if !c.seen.insert((p, pattern.clone())) {
-            return false;
-        }
-        if !c.recent.contains(&p) {
-            c.recent.push(p);
-        }
-        c.patterns.push((p, pattern));
-        true
+        self.attach_pattern(p, pattern)
     }
 
     /// The candidates at configuration `conf` (scoped), in attachment order (append-only).
