@@ -506,9 +506,10 @@ impl<'a, 'p> Commutativity<'a, 'p> {
         let semantic_candidate = cfa.thread_of[la.src] != cfa.thread_of[lb.src]
             && la.kind == EdgeKind::Plain
             && lb.kind == EdgeKind::Plain;
-        if independent(cfa, enc, a, b) || !semantic_candidate {
+        let syntactic = independent(cfa, enc, a, b);
+        if syntactic || !semantic_candidate {
             self.counts.set((syn + 1, sem, hit));
-            return independent(cfa, enc, a, b);
+            return syntactic;
         }
         let mut guard = self.session.borrow_mut();
         let Some(session) = guard.as_mut() else {
