@@ -108,6 +108,15 @@ pub struct EngineArgs {
     /// Where the predicates of a concurrent program are candidates of the proof automaton.
     #[arg(long, value_enum, default_value_t = engine::PredicateScope::default())]
     pub predicate_scope: engine::PredicateScope,
+    /// The termination techniques to try, comma-separated (for ablations; default all, in the
+    /// fixed order executor, ranking, gnta, buchi).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_values_t = engine::TerminationTechnique::ALL
+    )]
+    pub termination_techniques: Vec<engine::TerminationTechnique>,
     /// Print statistics (iterations, Hoare-triple checks per tier, solver calls and time, …).
     #[arg(long)]
     pub stats: bool,
@@ -1057,6 +1066,7 @@ pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
         por: args.por,
         por_order: args.por_order,
         predicate_scope: args.predicate_scope,
+        termination_techniques: args.termination_techniques.iter().copied().collect(),
         ..Config::default()
     }
 }

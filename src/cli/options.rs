@@ -4,7 +4,9 @@
 //! plain data and know nothing of clap; this module alone says how each value is spelled on the
 //! command line and what its help text is, by implementing `clap::ValueEnum` for them.
 
-use crate::engine::{BlockEncoding, Interpolation, Por, PorOrder, PredicateScope};
+use crate::engine::{
+    BlockEncoding, Interpolation, Por, PorOrder, PredicateScope, TerminationTechnique,
+};
 use crate::smt::SolverKind;
 use clap::builder::PossibleValue;
 
@@ -66,6 +68,13 @@ value_enum!(PredicateScope {
     ThreadsMoved => "threads-moved", "As threads, plus the thread whose step led there";
 });
 
+value_enum!(TerminationTechnique {
+    Executor => "executor", "Explicit-state execution (symbolic, then with fixed inputs)";
+    Ranking => "ranking", "Linear lexicographic ranking functions over the loops, and fixpoint lassos";
+    Gnta => "gnta", "Geometric nontermination arguments for lassos";
+    Buchi => "buchi", "Büchi trace abstraction: lassos ranked one at a time, refined by rank certificates";
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +98,7 @@ mod tests {
         round_trip::<Por>();
         round_trip::<PorOrder>();
         round_trip::<PredicateScope>();
+        round_trip::<TerminationTechnique>();
     }
 
     #[test]

@@ -113,6 +113,29 @@ impl Interpolation {
     }
 }
 
+/// A termination technique ([`termination`] tries those the configuration names, in its fixed
+/// order); for ablations (`--termination-techniques`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TerminationTechnique {
+    /// The explicit-state executor, in symbolic mode and in witness mode.
+    Executor,
+    /// Linear lexicographic ranking functions over the SCCs, and fixpoint lassos.
+    Ranking,
+    /// Geometric nontermination arguments for lassos.
+    Gnta,
+    /// Büchi trace abstraction.
+    Buchi,
+}
+
+impl TerminationTechnique {
+    pub const ALL: [TerminationTechnique; 4] = [
+        TerminationTechnique::Executor,
+        TerminationTechnique::Ranking,
+        TerminationTechnique::Gnta,
+        TerminationTechnique::Buchi,
+    ];
+}
+
 /// Partial-order reduction of the interleavings of a concurrent program.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Por {
@@ -205,6 +228,8 @@ pub struct Config {
     pub por_order: PorOrder,
     /// Where the predicates of a concurrent program are candidates.
     pub predicate_scope: PredicateScope,
+    /// The termination techniques tried (default all).
+    pub termination_techniques: std::collections::BTreeSet<TerminationTechnique>,
 }
 
 impl Default for Config {
@@ -227,6 +252,7 @@ impl Default for Config {
             por: Por::SleepPersistent,
             por_order: PorOrder::Lockstep,
             predicate_scope: PredicateScope::default(),
+            termination_techniques: TerminationTechnique::ALL.into_iter().collect(),
         }
     }
 }
@@ -234,6 +260,11 @@ impl Default for Config {
 impl Config {
     pub fn timed_out(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether termination may use technique `t`.
+    pub fn uses(&self, t: TerminationTechnique) -> bool {
+        self.termination_techniques.contains(&t)
     }
 }
 

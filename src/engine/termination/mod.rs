@@ -38,7 +38,8 @@ pub mod value;
 
 use crate::engine::stats::TerminationStats;
 use crate::engine::{
-    BlockEncoding, Config, Counterexample, Outcome, Stats, UnknownReason, Verdict,
+    BlockEncoding, Config, Counterexample, Outcome, Stats, TerminationTechnique as T,
+    UnknownReason, Verdict,
 };
 use crate::ir::Program;
 use execute::{ExecResult, Lasso, Limits, Mode};
@@ -70,29 +71,38 @@ fn decide(
     let mut first = config.clone();
     let cap = std::time::Instant::now() + EXECUTOR_FIRST;
     first.deadline = Some(share(config, EXECUTOR_SHARE).map_or(cap, |d| d.min(cap)));
-    work.executor_runs += 1;
-    let (reason, dependent) = match execute::run(program, &first, &limits, Mode::Symbolic) {
-        ExecResult::Terminating { steps, blocked } => {
-            return (terminating(program, steps, blocked), "executor");
+    let (reason, dependent) = if config.uses(T::Executor) {
+        work.executor_runs += 1;
+        match execute::run(program, &first, &limits, Mode::Symbolic) {
+            ExecResult::Terminating { steps, blocked } => {
+                return (terminating(program, steps, blocked), "executor");
+            }
+            ExecResult::Nonterminating(lasso) => return (nonterminating(lasso, None), "executor"),
+            ExecResult::Unknown { reason, dependent } => (reason, dependent),
         }
-        ExecResult::Nonterminating(lasso) => return (nonterminating(lasso, None), "executor"),
-        ExecResult::Unknown { reason, dependent } => (reason, dependent),
+    } else {
+        ("the executor was not used".to_string(), false)
     };
-    let cut = first.timed_out() && !config.timed_out();
+    let cut = config.uses(T::Executor) && first.timed_out() && !config.timed_out();
     // The ranking prover gets 60 % of the time left, on large blocks.
-    let deadline = share(config, 0.6);
-    let large = BlockEncoding::Large;
-    work.ranking_runs += 1;
-    let (mut not_ranked, finer) =
+    let (mut not_ranked, finer) = if config.uses(T::Ranking) {
+        let deadline = share(config, 0.6);
+        let large = BlockEncoding::Large;
+        work.ranking_runs += 1;
         match ranking::prove_with(program, config, deadline, large, &mut work.ranking_queries) {
             (ranking::Answer::Terminating(why), _) => return (proved(why), "ranking"),
             (ranking::Answer::Nonterminating(why), _) => return (refuted(why), "ranking"),
             (ranking::Answer::Unknown(why), finer) => (why, finer),
-        };
+        }
+    } else {
+        ("the ranking prover was not used".to_string(), false)
+    };
     // Geometric nontermination arguments get half of the time left.
-    let deadline = share(config, 0.5);
-    if let Some(why) = gnta::prove(program, config, deadline) {
-        return (refuted(why), "gnta");
+    if config.uses(T::Gnta) {
+        let deadline = share(config, 0.5);
+        if let Some(why) = gnta::prove(program, config, deadline) {
+            return (refuted(why), "gnta");
+        }
     }
     let mut fixpoint_tried = false;
     if finer && !config.timed_out() {
@@ -112,7 +122,7 @@ fn decide(
             ranking::Answer::Unknown(why) => not_ranked = why,
         }
     }
-    if !config.timed_out() {
+    if config.uses(T::Buchi) && !config.timed_out() {
         if let Some(decided) = buchi_step(program, config, work, &mut not_ranked) {
             return decided;
         }
@@ -150,7 +160,7 @@ fn decide(
         }
     }
     // Last, a fixpoint lasso (after the witness mode, whose lassos show their steps).
-    if !config.timed_out() && !fixpoint_tried {
+    if config.uses(T::Ranking) && !config.timed_out() && !fixpoint_tried {
         if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
             return (refuted(why), "fixpoint");
         }
