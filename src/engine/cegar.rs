@@ -229,12 +229,15 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
         LoopEnd::Diverging => {
             // The loop unrolls: synthesise inductive invariants (sound by construction, see
             // `invariants`) and, if there are any, restart on the letters they strengthen.
+            // At most a share of the time left: the loop (and the deep search) need the rest.
+            let t0 = Instant::now();
             let limits = invariants::Limits {
-                deadline: config.deadline,
+                deadline: config
+                    .deadline
+                    .map(|d| t0 + d.saturating_duration_since(t0).mul_f64(INVARIANT_SHARE)),
                 map_candidates: true,
                 ..invariants::Limits::default()
             };
-            let t0 = Instant::now();
             let inv = invariants::synthesize(voc, &cfa, &enc, fh.session(), &limits);
             let inv = super::array_invariants::extend(voc, &cfa, &enc, config, &limits, inv);
             stats.invariant_time += t0.elapsed();
@@ -290,6 +293,9 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
     }
     outcome
 }
+
+/// The share of the time left that invariant synthesis may use when the first loop diverges.
+const INVARIANT_SHARE: f64 = 0.5;
 
 pub enum LoopEnd {
     Done(Box<Outcome>),

@@ -1063,7 +1063,7 @@ fn karr(
                 continue;
             }
             let letter = &enc.letters[a];
-            let Some(post) = transfer(voc, letter, &index, &src) else {
+            let Some(post) = transfer(voc, letter, &index, &src, stop) else {
                 continue;
             };
             let old = at.get(&letter.tgt).cloned().flatten();
@@ -1092,6 +1092,7 @@ fn transfer(
     letter: &Letter,
     index: &HashMap<PVar, usize>,
     src: &Affine,
+    stop: Instant,
 ) -> Option<Affine> {
     let n = index.len();
     // Joint dimensions: the pre-state (n), then the post-state of the written variables only
@@ -1152,7 +1153,7 @@ fn transfer(
     }
     let joint = Affine { point, dirs };
     let mut budget = 5_000usize;
-    let e = apply(&letter.tf.formula, joint, &dim_of, width, &mut budget)?;
+    let e = apply(&letter.tf.formula, joint, &dim_of, width, &mut budget, stop)?;
     // The post-state: a written variable's post dimension, an unwritten one's pre dimension.
     let post = |v: &[Q]| -> Vec<Q> {
         (0..n)
@@ -1167,17 +1168,24 @@ fn transfer(
     })
 }
 
+/// The affine hull of `e` restricted by the affine facts of `f`. Past `budget` nodes or `stop` the
+/// rest of `f` is skipped: the result is then larger, still an over-approximation.
 fn apply(
     f: &Term,
     e: Affine,
     dim_of: &dyn Fn(&Var) -> Option<usize>,
     width: usize,
     budget: &mut usize,
+    stop: Instant,
 ) -> Option<Affine> {
     if *budget == 0 {
         return Some(e);
     }
     *budget -= 1;
+    if *budget % 32 == 0 && Instant::now() >= stop {
+        *budget = 0;
+        return Some(e);
+    }
     if f.is_false() {
         return None;
     }
@@ -1188,14 +1196,14 @@ fn apply(
         Op::And => {
             let mut e = e;
             for a in args {
-                e = apply(a, e, dim_of, width, budget)?;
+                e = apply(a, e, dim_of, width, budget, stop)?;
             }
             Some(e)
         }
         Op::Or => {
             let mut acc: Option<Affine> = None;
             for a in args {
-                if let Some(r) = apply(a, e.clone(), dim_of, width, budget) {
+                if let Some(r) = apply(a, e.clone(), dim_of, width, budget, stop) {
                     acc = Some(match acc {
                         None => r,
                         Some(x) => x.join(&r),
