@@ -26,6 +26,9 @@
 //! 5. [`execute`] in witness mode — unconstrained numbers fixed to 0, then 1, -1, 100, -100 (each
 //!    attempt one particular execution); NONTERMINATING only.
 //!
+//! `Config::termination_techniques` (`--termination-techniques`) can leave techniques out, for
+//! ablations: executor covers 1 and 5, ranking covers 2 and the fixpoint lassos, gnta 3, buchi 4.
+//!
 //! The outcome's statistics ([`TerminationStats`]) say which technique decided and what each did.
 
 pub mod buchi;
