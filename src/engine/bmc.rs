@@ -38,9 +38,8 @@ const SHARE: f64 = 0.5;
 /// The deep search's first burst, as a share of the run's time (before the CEGAR loop has used
 /// much).
 const BURST: f64 = 0.05;
-/// The first limit of one query, as a share of the run's time (at least [`MIN_QUERY`]): a query
-/// that takes longer is asked again later with twice the limit while that fits in the time left
-/// (see `Unroller::raise_limit`); then it ends the search (a deeper one would take longer still).
+/// The limit of one query, as a share of the run's time (at least [`MIN_QUERY`]): a query that
+/// takes longer ends the search (the next, deeper one would take longer still).
 const QUERY_SHARE: f64 = 0.1;
 const MIN_QUERY: Duration = Duration::from_millis(500);
 /// Largest depth of the deep search (letters).
@@ -60,18 +59,6 @@ pub enum Found {
     /// The search is over without a trace: no letter can be taken any more, the depth limit was
     /// reached, or the solver failed.
     Done,
-}
-
-/// The answer of one query.
-enum Answer {
-    /// An error location is reached along this trace (letters of the encoding).
-    Trace(Vec<usize>),
-    /// No error location is reached within the depth.
-    NoTrace,
-    /// The query ran out of its time limit.
-    TimedOut,
-    /// The solver failed otherwise.
-    Failed,
 }
 
 /// Can bounded model checking run on this program? Sequential, non-recursive programs only.
@@ -117,10 +104,6 @@ pub struct Unroller<'a, 'p> {
     depth: usize,
     /// The depth of the last query.
     checked: Option<usize>,
-    /// The time limit of one query: it starts at a share of the run's time and doubles each time
-    /// a query runs out of it (the query is asked again later, as long as the doubled limit fits
-    /// in what is left of the run).
-    query_limit: Duration,
     done: bool,
     /// Time spent in this search.
     pub time: Duration,
@@ -155,7 +138,6 @@ impl<'a, 'p> Unroller<'a, 'p> {
             selectors: Vec::new(),
             depth: 0,
             checked: None,
-            query_limit: Duration::ZERO,
             done: !applicable(cfa),
             time: Duration::ZERO,
             created: Instant::now(),
@@ -191,9 +173,8 @@ impl<'a, 'p> Unroller<'a, 'p> {
             Some(d) => d.saturating_duration_since(self.created),
             None => Duration::from_secs(60),
         };
-        self.query_limit = Duration::from_secs_f64(self.config.query_timeout_s)
+        sc.query_timeout = Duration::from_secs_f64(self.config.query_timeout_s)
             .min(budget.mul_f64(QUERY_SHARE).max(MIN_QUERY));
-        sc.query_timeout = self.query_limit;
         sc.log_dir = self.config.smt_log.clone();
         sc.produce_cores = false;
         sc.produce_models = true;
@@ -235,20 +216,11 @@ impl<'a, 'p> Unroller<'a, 'p> {
                 if Instant::now() >= until {
                     return Found::Pending;
                 }
-                let tq = Instant::now();
-                let answer = self.query(&errs);
-                if super::cegar::debug() {
-                    eprintln!(
-                        "deep search: query at depth {} took {:.3} s",
-                        self.depth,
-                        tq.elapsed().as_secs_f64()
-                    );
-                }
-                match answer {
-                    Answer::Trace(trace) => return Found::Trace(trace),
-                    Answer::NoTrace => self.checked = Some(self.depth),
-                    Answer::TimedOut if self.raise_limit() => return Found::Pending,
-                    Answer::TimedOut | Answer::Failed => return Found::Done,
+                self.checked = Some(self.depth);
+                match self.query(&errs) {
+                    Some(Some(trace)) => return Found::Trace(trace),
+                    Some(None) => {}
+                    None => return Found::Done,
                 }
             }
             if self.depth >= MAX_DEPTH {
@@ -264,31 +236,11 @@ impl<'a, 'p> Unroller<'a, 'p> {
         }
     }
 
-    /// After a query ran out of its limit: doubles the limit if twice the new limit is still
-    /// left of the run (and within the configured query limit); `false` ends the search.
-    fn raise_limit(&mut self) -> bool {
-        let doubled = self.query_limit * 2;
-        let left = match self.config.deadline {
-            Some(d) => d.saturating_duration_since(Instant::now()),
-            None => Duration::from_secs(60),
-        };
-        let cap = Duration::from_secs_f64(self.config.query_timeout_s);
-        if doubled * 2 > left || doubled > cap {
-            return false;
-        }
-        self.query_limit = doubled;
-        if let Some(s) = self.session.as_mut() {
-            s.set_query_timeout(doubled);
-        }
-        true
-    }
-
-    /// Is an error location reached within `depth` letters?
-    fn query(&mut self, errs: &[LocId]) -> Answer {
+    /// Is an error location reached within `depth` letters? `Some(Some(trace))`: yes;
+    /// `Some(None)`: no; `None`: the solver failed.
+    fn query(&mut self, errs: &[LocId]) -> Option<Option<Vec<usize>>> {
         let depth = self.depth;
-        let Some(session) = self.session.as_mut() else {
-            return Answer::Failed;
-        };
+        let session = self.session.as_mut()?;
         session.push();
         let pc = Self::pc(depth);
         let at_err = Term::or(
@@ -318,14 +270,13 @@ impl<'a, 'p> Unroller<'a, 'p> {
                                 None => break, // stuttering at the error location
                             }
                         }
-                        Answer::Trace(trace)
+                        Some(Some(trace))
                     }
-                    Err(_) => Answer::Failed,
+                    Err(_) => None,
                 }
             }
-            SatResult::Unsat => Answer::NoTrace,
-            SatResult::Unknown(k) if k.is_timeout() => Answer::TimedOut,
-            SatResult::Unknown(_) => Answer::Failed,
+            SatResult::Unsat => Some(None),
+            SatResult::Unknown(_) => None,
         };
         session.pop();
         result
@@ -450,17 +401,6 @@ impl<'a, 'p> Unroller<'a, 'p> {
         let mut until = Instant::now() + (allowed - self.time);
         if let Some(d) = self.config.deadline {
             until = until.min(d);
-        }
-        if super::cegar::debug() {
-            eprintln!(
-                "deep search: own {:.3} s, allowed {:.3} s, used {:.3} s, slice {:.3} s",
-                own.as_secs_f64(),
-                allowed.as_secs_f64(),
-                self.time.as_secs_f64(),
-                until
-                    .saturating_duration_since(Instant::now())
-                    .as_secs_f64()
-            );
         }
         let found = self.advance(until);
         stats.bmc_runs += 1;

@@ -291,28 +291,6 @@ impl Session {
         Ok(s)
     }
 
-    /// Changes the time limit of the queries that follow: z3 is told at once; a cvc5 process is
-    /// restarted (its limit is a start-up option; the session state is replayed); for yices the
-    /// watchdog is the limit.
-    pub fn set_query_timeout(&mut self, t: Duration) {
-        if t == self.cfg.query_timeout {
-            return;
-        }
-        self.cfg.query_timeout = t;
-        match self.cfg.kind {
-            SolverKind::Z3 => {
-                let ms = t.as_millis().max(1);
-                self.emit(&format!("(set-option :timeout {ms})\n"));
-            }
-            SolverKind::Cvc5 => {
-                if let Some(mut p) = self.proc.take() {
-                    p.kill();
-                }
-            }
-            SolverKind::Yices => {}
-        }
-    }
-
     pub fn kind(&self) -> SolverKind {
         self.cfg.kind
     }
