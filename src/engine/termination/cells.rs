@@ -29,6 +29,27 @@
 //! its cells keep agreeing. Dropping a disjunct only loses runs. [`Eliminated::arrays`] states the
 //! same relation with the maps kept, so that the caller re-checks each step of the construction with
 //! the solver (`D ∧ cells ∧ ¬arrays` unsat).
+//!
+//! # Fresh cells
+//!
+//! A loop whose index moves (`while (a[k] >= 0) { a[k] := a[k] - 1; k := k + 1; }`, or a havocked
+//! index) reads a new cell in every iteration, which no finite set of cells follows. [`fresh`]
+//! eliminates the maps for runs of a special shape instead, a geometric nontermination argument
+//! (Leike & Heizmann, "Geometric nontermination arguments", TACAS 2018) over the result is one for
+//! the program when
+//! - every map the cycle reads is *constant* at the first loop head (all cells one value `v0`, an
+//!   unwritten state variable the argument chooses; the caller's stem check demands
+//!   `m = ((as const) v0)` at the stem's end),
+//! - every index term of the map's reads and writes equals a ghost state variable at the loop head,
+//!   every ghost moves by the same `δ` in every iteration (`sign · δ ≥ 1`), and each write lies
+//!   behind each read of the same map in the direction of the motion ([`Fresh::moving`]),
+//! - the map after the cycle is a chain of stores over the map itself (no other map, no havoc).
+//!
+//! Then a read of iteration `n` is at `r_n`, a write of iteration `j < n` at
+//! `w_j = w_n − (n − j)·δ`, so `sign · (w_j − r_n) ≤ −(n − j) < 0`: no read ever meets an earlier
+//! iteration's write and every read sees `v0` ([`Fresh`]'s invariant). Each read is replaced by
+//! `v0`; the caller re-checks `D ∧ (m[e_r] = v0 for every read) ∧ ¬arrays` unsat with the maps
+//! arbitrary otherwise, and `D ⇒ moving`.
 
 use super::linear::{self, Q};
 use crate::smt::{Op, Sort, Term, TermKind, Var};
@@ -224,6 +245,304 @@ pub fn eliminate(
         });
     }
     out
+}
+
+/// One map of a fresh-cell elimination ([`fresh`]): its head variable, the state variable `value`
+/// (the value `v0` of every cell at the first loop head), the indices at which the cycle reads the
+/// map at the loop head (after reads over writes) and the indices of its writes (the store chain of
+/// its value after the cycle).
+#[derive(Clone, Debug)]
+pub struct FreshMap {
+    pub map: Var,
+    pub value: Var,
+    pub reads: Vec<Term>,
+    pub writes: Vec<Term>,
+    /// The map after the cycle: a chain of stores over `map` at `writes`.
+    pub after: Term,
+}
+
+/// One disjunct of the result of [`fresh`].
+#[derive(Clone, Debug)]
+pub struct Fresh {
+    pub maps: Vec<FreshMap>,
+    /// A ghost state variable per index term: the term, its ghost at the loop head and after the
+    /// cycle.
+    pub ghosts: Vec<(Term, Var, Var)>,
+    /// The step `δ` of every index (an unwritten state variable), and the direction of the motion:
+    /// `sign · δ ≥ 1`.
+    pub delta: Var,
+    pub sign: i8,
+    /// `E`: the disjunct over numbers (reads replaced by the maps' `value`) and [`Fresh::moving`].
+    pub numeric: Term,
+    /// The disjunct with its maps (definitions substituted): `D ∧ reads ⇒ arrays` is what the caller
+    /// re-checks.
+    pub arrays: Term,
+}
+
+impl Fresh {
+    /// `m[e] = v0` for every read `e` of every map.
+    pub fn read_values(&self) -> Term {
+        Term::and(
+            self.maps
+                .iter()
+                .flat_map(|fm| {
+                    fm.reads.iter().map(|e| {
+                        Term::eq(&Term::select(&Term::var(&fm.map), e), &Term::var(&fm.value))
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether each map's value after the cycle is a chain of stores over the map at exactly its
+    /// `writes`, and every index has its ghost (the structure [`Fresh::moving`] relies on).
+    pub fn well_formed(&self) -> bool {
+        let indexed = |e: &Term| self.ghosts.iter().any(|(g, _, _)| g == e);
+        self.maps.iter().all(|fm| {
+            store_chain(&fm.after, &fm.map).is_some_and(|w| w == fm.writes)
+                && fm.reads.iter().chain(&fm.writes).all(indexed)
+        })
+    }
+
+    /// The motion of the indices: each index equals its ghost at the loop head, each ghost moves by
+    /// `δ`, `sign · δ ≥ 1`, and each write of a map lies behind each of its reads
+    /// (`sign · (write − read) ≤ 0`). In a run whose every step satisfies this, a read of iteration
+    /// `n` never meets a write of an iteration `j < n`: that write is at most
+    /// `read − (n − j)` in the direction of the motion.
+    pub fn moving(&self) -> Term {
+        let dt = Term::var(&self.delta);
+        let one = match self.delta.sort {
+            Sort::Real => Term::real(Q::one()),
+            _ => Term::int(1),
+        };
+        let mut conj = Vec::new();
+        for (e, h, p) in &self.ghosts {
+            conj.push(Term::eq(e, &Term::var(h)));
+            conj.push(Term::eq(
+                &Term::var(p),
+                &Term::add(vec![Term::var(h), dt.clone()]),
+            ));
+        }
+        let behind = |w: &Term, r: &Term| {
+            if self.sign > 0 {
+                Term::le(w, r)
+            } else {
+                Term::ge(w, r)
+            }
+        };
+        conj.push(if self.sign > 0 {
+            Term::ge(&dt, &one)
+        } else {
+            Term::le(&dt, &Term::neg(&one))
+        });
+        for fm in &self.maps {
+            for w in &fm.writes {
+                for r in &fm.reads {
+                    conj.push(behind(w, r));
+                }
+            }
+        }
+        Term::and(conj)
+    }
+}
+
+/// The indices of a chain of stores over the variable `map` (outermost last), `None` if `t` is not
+/// one.
+fn store_chain(t: &Term, map: &Var) -> Option<Vec<Term>> {
+    let mut writes = Vec::new();
+    let mut t = t.clone();
+    loop {
+        if t.as_var() == Some(map) {
+            writes.reverse();
+            return Some(writes);
+        }
+        let (Op::Store, [b, i, _]) = t.as_app()? else {
+            return None;
+        };
+        writes.push(i.clone());
+        t = b.clone();
+    }
+}
+
+/// Fresh-cell elimination: a cycle's relation over maps as one over numbers, for runs that start
+/// with every cell of a map equal to one value `v0` and read in each iteration only cells that no
+/// earlier iteration wrote (Leike & Heizmann, TACAS 2018, applied after the map elimination of
+/// Heizmann et al., ATVA 2013; here the cells the cycle reads are *fresh* instead of state
+/// variables, so a moving index needs no unbounded set of cells).
+///
+/// Per disjunct of the relation's boolean DNF (same inputs as [`eliminate`]): map definitions
+/// substituted, reads pushed over writes; every select left must read a head map at an index
+/// without maps, every head map read must be written (if at all) by a chain of stores over itself
+/// at indices without maps. Each read `m[e]` is replaced by the map's `v0` (an unwritten state
+/// variable), and [`Fresh::moving`] is conjoined with a ghost per index. Both directions of the
+/// motion are returned (the one the index terms over head variables show first; a direction they
+/// contradict is left out).
+///
+/// # Invariant
+///
+/// Let `(x_n, w_n)` be a run in which each step satisfies `E` ([`Fresh::numeric`]), `m_0` the
+/// constant maps `v0`, and `m_{n+1}` the stores of [`FreshMap::after`] applied to `m_n` with step
+/// `n`'s values. By [`Fresh::moving`], each write of an iteration `j < n` lies strictly behind each
+/// read of iteration `n`, so `m_n` agrees with `m_0` at every read of iteration `n`: all reads see
+/// `v0`. The caller re-checks that the numeric step with `m[e_r] = v0` at the reads implies the
+/// disjunct with maps (`D ∧ reads ∧ ¬arrays` unsat, any maps), so the run with `m_n` is a run of
+/// the cycle.
+pub fn fresh(
+    relation: &Term,
+    heads: &BTreeSet<Var>,
+    finals: &HashMap<Var, Term>,
+    next: &HashMap<Var, Term>,
+    limit: usize,
+) -> Vec<Fresh> {
+    let Some(disjuncts) = bool_dnf(relation, true, limit) else {
+        return Vec::new();
+    };
+    let head_numeric: BTreeSet<&Var> = next.keys().collect();
+    let definable = |v: &Var| !head_numeric.contains(v);
+    let mut out = Vec::new();
+    'disjuncts: for lits in disjuncts {
+        let (lits, defs) = substitute_definitions(lits, heads);
+        let fin: HashMap<Var, Term> = finals
+            .iter()
+            .map(|(m, f)| (m.clone(), f.substitute(&defs)))
+            .collect();
+        let foreign = |t: &Term| {
+            t.free_vars_ref()
+                .iter()
+                .any(|v| is_array(&v.sort) && !heads.contains(v))
+        };
+        if lits.iter().any(foreign) || fin.values().any(foreign) {
+            continue;
+        }
+        let sigma = numeric_definitions(&lits, &definable);
+        let rewritten: Vec<Term> = lits.iter().map(|l| read_over_write(l, &sigma)).collect();
+        let mut found = Vec::new();
+        for l in &rewritten {
+            selects(l, &mut found);
+        }
+        let mut maps: Vec<FreshMap> = Vec::new();
+        for (m, e) in found {
+            if !heads.contains(&m) || has_select(&e) || !e.sort_ref().is_numeric() {
+                continue 'disjuncts;
+            }
+            let k = match maps.iter().position(|fm| fm.map == m) {
+                Some(k) => k,
+                None => {
+                    let Sort::Array(_, el) = &m.sort else {
+                        continue 'disjuncts;
+                    };
+                    let after = fin.get(&m).cloned().unwrap_or_else(|| Term::var(&m));
+                    let Some(writes) = store_chain(&after, &m) else {
+                        continue 'disjuncts;
+                    };
+                    if writes
+                        .iter()
+                        .any(|i| has_select(i) || !i.sort_ref().is_numeric())
+                    {
+                        continue 'disjuncts;
+                    }
+                    let value = Var::new(format!("fresh{}@ghead", maps.len()), (**el).clone());
+                    maps.push(FreshMap {
+                        map: m.clone(),
+                        value,
+                        reads: Vec::new(),
+                        writes,
+                        after,
+                    });
+                    maps.len() - 1
+                }
+            };
+            if !maps[k].reads.contains(&e) {
+                maps[k].reads.push(e);
+            }
+        }
+        if maps.is_empty() {
+            continue;
+        }
+        // One ghost per index term, all indices of one sort.
+        let mut indices: Vec<Term> = Vec::new();
+        for fm in &maps {
+            for e in fm.reads.iter().chain(&fm.writes) {
+                if !indices.contains(e) {
+                    indices.push(e.clone());
+                }
+            }
+        }
+        let sort = indices[0].sort_ref().clone();
+        if indices.iter().any(|e| *e.sort_ref() != sort) {
+            continue;
+        }
+        let ghosts: Vec<(Term, Var, Var)> = indices
+            .iter()
+            .enumerate()
+            .map(|(k, e)| {
+                let h = Var::new(format!("fresh_index{k}@ghead"), sort.clone());
+                let p = Var::new(format!("fresh_index{k}@gpost"), sort.clone());
+                (e.clone(), h, p)
+            })
+            .collect();
+        // The directions an index over head variables allows (its step is a constant).
+        let mut signs: Vec<i8> = vec![1, -1];
+        for e in &indices {
+            if !e.free_vars_ref().iter().all(|v| head_numeric.contains(v)) {
+                continue;
+            }
+            let after = resolve(&e.substitute(next), &sigma);
+            let step = linear::linear(&after)
+                .zip(linear::linear(&resolve(e, &sigma)))
+                .map(|(a, b)| a.add_scaled(&b, &-Q::one()));
+            if let Some(d) = step.filter(|d| d.is_constant()) {
+                signs.retain(|&s| {
+                    if s > 0 {
+                        d.constant >= Q::one()
+                    } else {
+                        d.constant <= -Q::one()
+                    }
+                });
+            }
+        }
+        let values: HashMap<Var, Var> = maps
+            .iter()
+            .map(|fm| (fm.map.clone(), fm.value.clone()))
+            .collect();
+        let replaced: Vec<Term> = rewritten
+            .iter()
+            .map(|l| replace_reads(l, &values))
+            .collect();
+        for sign in signs {
+            let mut f = Fresh {
+                maps: maps.clone(),
+                ghosts: ghosts.clone(),
+                delta: Var::new("fresh_delta@ghead", sort.clone()),
+                sign,
+                numeric: Term::tt(),
+                arrays: Term::and(lits.clone()),
+            };
+            let mut conj = replaced.clone();
+            conj.push(f.moving());
+            f.numeric = Term::and(conj);
+            if !mentions_array(&f.numeric) {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+/// `t` with each `select(m, e)` of a map `m` of `values` replaced by its value variable.
+fn replace_reads(t: &Term, values: &HashMap<Var, Var>) -> Term {
+    match t.kind() {
+        TermKind::App(op, args) => {
+            if *op == Op::Select && args.len() == 2 {
+                if let Some(v) = args[0].as_var().and_then(|m| values.get(m)) {
+                    return Term::var(v);
+                }
+            }
+            let new: Vec<Term> = args.iter().map(|a| replace_reads(a, values)).collect();
+            t.with_args(new)
+        }
+        _ => t.clone(),
+    }
 }
 
 /// For the ranking synthesis, which needs an *over*-approximation: `formula` as a disjunction in
@@ -622,6 +941,82 @@ mod tests {
             d[0]
         );
         let _ = Q::zero();
+    }
+
+    /// [`fresh`] on `a[h] >= 0 ∧ a' = a[w(h) := a[h] - 1] ∧ h' = h + step` (or `a' = after`), with a
+    /// second head map `b` that the cycle leaves alone.
+    fn moving(step: i64, write: &dyn Fn(&Term) -> Term, after: Option<&Var>) -> Vec<Fresh> {
+        let a = Var::new("a@ghead", Sort::array(Sort::Int, Sort::Int));
+        let b = Var::new("b@ghead", Sort::array(Sort::Int, Sort::Int));
+        let a1 = Var::new("a@gloop1", Sort::array(Sort::Int, Sort::Int));
+        let h = Var::new("h@ghead", Sort::Int);
+        let h1 = Var::new("h@gloop1", Sort::Int);
+        let (at, ht) = (Term::var(&a), Term::var(&h));
+        let read = Term::select(&at, &ht);
+        let stored = match after {
+            Some(m) => Term::var(m),
+            None => Term::store(&at, &write(&ht), &Term::sub(&read, &int(1))),
+        };
+        let rel = Term::and(vec![
+            Term::ge(&read, &int(0)),
+            Term::eq(&Term::var(&a1), &stored),
+            Term::eq(&Term::var(&h1), &Term::add(vec![ht.clone(), int(step)])),
+        ]);
+        let heads = BTreeSet::from([a.clone(), b.clone()]);
+        let finals = HashMap::from([(a.clone(), Term::var(&a1)), (b.clone(), Term::var(&b))]);
+        let next = HashMap::from([(h.clone(), Term::var(&h1))]);
+        fresh(&rel, &heads, &finals, &next, 16)
+    }
+
+    #[test]
+    fn a_moving_index_reads_fresh_cells() {
+        let fs = moving(1, &|h| h.clone(), None);
+        // One direction: the index grows.
+        assert_eq!(fs.len(), 1);
+        let f = &fs[0];
+        assert_eq!(f.sign, 1);
+        assert!(f.well_formed());
+        assert_eq!(f.maps.len(), 1);
+        assert_eq!(f.maps[0].reads, f.maps[0].writes);
+        assert!(!mentions_array(&f.numeric), "{}", f.numeric);
+        // The read became the map's initial value: `v0 >= 0` is a conjunct.
+        let v0 = Term::var(&f.maps[0].value);
+        let want = crate::smt::simplify(&Term::ge(&v0, &int(0)));
+        assert!(
+            f.numeric
+                .conjuncts()
+                .iter()
+                .any(|l| crate::smt::simplify(l) == want),
+            "{}",
+            f.numeric
+        );
+        // Moving down, the other direction only.
+        let fs = moving(-3, &|h| h.clone(), None);
+        assert_eq!(fs.iter().map(|f| f.sign).collect::<Vec<_>>(), vec![-1]);
+    }
+
+    #[test]
+    fn fresh_cells_need_moving_indices_and_stores_over_the_map() {
+        // The index stands still: no direction.
+        assert!(moving(0, &|h| h.clone(), None).is_empty());
+        // The map after the cycle is another map: not a chain of stores over it.
+        let b = Var::new("b@ghead", Sort::array(Sort::Int, Sort::Int));
+        assert!(moving(1, &|h| h.clone(), Some(&b)).is_empty());
+        // A write ahead of the read: the motion demands it behind (`h + 1 <= h`), so the relation
+        // contradicts the motion.
+        let fs = moving(1, &|h| Term::add(vec![h.clone(), int(1)]), None);
+        assert_eq!(fs.len(), 1);
+        let (w, r) = (&fs[0].maps[0].writes[0], &fs[0].maps[0].reads[0]);
+        let behind = crate::smt::simplify(&Term::le(w, r));
+        assert!(
+            fs[0]
+                .moving()
+                .conjuncts()
+                .iter()
+                .any(|l| crate::smt::simplify(l) == behind),
+            "{}",
+            fs[0].moving()
+        );
     }
 
     #[test]

@@ -31,7 +31,12 @@
 //!
 //! Maps from numbers to numbers enter through their *cells* ([`cells`]): the contents `m[e(x)]`
 //! that the cycle reads become state variables, and the relation is eliminated to one over numbers
-//! that under-approximates the cycle uniformly in the maps.
+//! that under-approximates the cycle uniformly in the maps (map elimination, Heizmann, Hoenicke,
+//! Leike & Podelski, ATVA 2013). When the cycle's indices move, through *fresh cells*
+//! ([`cells::fresh`]): the maps constant (`v0`, an unwritten state variable) at the first loop head,
+//! every read replaced by `v0`, a ghost state variable per index term that moves by a common `δ`
+//! (`sign · δ ≥ 1`, an unwritten state variable) with every write behind every read of its map —
+//! so no iteration reads a cell that an earlier one wrote.
 //!
 //! # Soundness invariant
 //!
@@ -41,8 +46,14 @@
 //! `D ∧ cells ∧ ¬L_maps` unsat ([`cells::Eliminated::arrays`]: each step of the polyhedron is a
 //! step of the cycle with maps from any maps that agree with the cells, and the cells after it are
 //! the maps' cells), the stem formula with its final state
-//! fixed to `x` `sat` (with the definitions of recursive functions), and the eigenvalues checked
-//! non-negative, and integral when required, in exact arithmetic. Only lassos whose letters are exact
+//! fixed to `x` `sat` (with the definitions of recursive functions); with fresh cells the maps'
+//! values after the cycle re-read as chains of stores over the maps at the indices with ghosts,
+//! `D ∧ ¬moving` unsat ([`cells::Fresh::moving`]: the indices move, writes behind reads),
+//! `D ∧ (m[e_r] = v0 at every read) ∧ ¬L_maps` unsat (any maps), and the stem reaching the point
+//! with each read map equal to the constant array of its `v0` — by the invariant of
+//! [`cells::fresh`] every read of the run then sees `v0`, so each step is one of the cycle; and
+//! the eigenvalues checked non-negative, and integral when required, in exact arithmetic. Only
+//! lassos whose letters are exact
 //! (no `{:overapproximation}` edge, no uninterpreted function) and whose cycle mentions only numeric
 //! variables are considered; the stem and the cycle are paths of the automaton from its initial
 //! location, so the execution is one of the program. With machine integers
@@ -66,6 +77,8 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
 
+/// The display name of the ghost state variables of fresh cells (left out of the reason).
+const GHOST: &str = "(ghost)";
 /// Lassos tried at most.
 const MAX_LASSOS: usize = 32;
 /// Unrollings of the cycle into the stem at most.
@@ -153,7 +166,9 @@ pub(super) fn argument_of(
             stem.extend(cycle.iter().copied());
         }
         *tries += 1;
-        for lasso in Lasso::build(voc, enc, &stem, cycle) {
+        // With machine integers a fresh-cell argument is never kept (its indices grow).
+        let fresh = !config.bounded_integers;
+        for lasso in Lasso::build(voc, enc, &stem, cycle, fresh) {
             if timed_out(deadline) {
                 return None;
             }
@@ -272,6 +287,8 @@ struct Lasso {
     relation: Term,
     /// With maps: the elimination, whose steps [`Lasso::validate`] re-checks.
     with_maps: Option<cells::Eliminated>,
+    /// With maps read at fresh cells: the elimination, whose steps [`Lasso::validate`] re-checks.
+    fresh: Option<cells::Fresh>,
     /// Some variable is an integer: eigenvalues must be integers.
     integral: bool,
     /// Boolean state variables fixed for the whole run (display name, value), and the cycle's
@@ -295,8 +312,15 @@ struct Argument {
 
 impl Lasso {
     /// The lasso `stem · cycle^ω` prepared for the search: one per disjunct of the cycle when it
-    /// has maps ([`cells::eliminate`]), else one (none if it is out of scope).
-    fn build(voc: &Vocabulary, enc: &Encoded, stem: &[LetterId], cycle: &[LetterId]) -> Vec<Lasso> {
+    /// has maps ([`cells::eliminate`], then with `fresh` [`cells::fresh`] per disjunct and
+    /// direction), else one (none if it is out of scope).
+    fn build(
+        voc: &Vocabulary,
+        enc: &Encoded,
+        stem: &[LetterId],
+        cycle: &[LetterId],
+        fresh: bool,
+    ) -> Vec<Lasso> {
         let mut s = Ssa {
             current: BTreeMap::new(),
             conj: Vec::new(),
@@ -429,6 +453,7 @@ impl Lasso {
                 integral,
                 fixed,
                 unspecialised,
+                fresh,
             ));
         }
         out
@@ -452,6 +477,7 @@ impl Lasso {
         integral: bool,
         fixed: Vec<(String, bool)>,
         unspecialised: Option<(Term, Term)>,
+        fresh: bool,
     ) -> Vec<Lasso> {
         let base = Lasso {
             stem_len: stem.len(),
@@ -462,6 +488,7 @@ impl Lasso {
             post: post.clone(),
             relation,
             with_maps: None,
+            fresh: None,
             integral,
             fixed,
             unspecialised,
@@ -531,6 +558,50 @@ impl Lasso {
             }
             if ok {
                 lasso.with_maps = Some(elim);
+                out.extend(lasso.checked());
+            }
+        }
+        // Fresh cells: the maps constant at the loop head, every read at a cell no earlier
+        // iteration wrote.
+        let fresh = match fresh {
+            true => cells::fresh(&base.relation, &heads, &finals, &next, MAX_DISJUNCTS),
+            false => Vec::new(),
+        };
+        for f in fresh {
+            let mut lasso = Lasso {
+                relation: f.numeric.clone(),
+                ..base.clone()
+            };
+            let mut stem = vec![lasso.stem.clone()];
+            let mut ok = true;
+            for fm in &f.maps {
+                let Some((x, _)) = maps.iter().find(|(_, h)| *h == fm.map) else {
+                    ok = false;
+                    break;
+                };
+                let Ok(pre) = voc.pre(*x) else {
+                    ok = false;
+                    break;
+                };
+                let map_at_end = s.current.get(x).cloned().unwrap_or_else(|| Term::var(&pre));
+                let constant = Term::const_array(pre.sort.clone(), &Term::var(&fm.value));
+                stem.push(Term::eq(&map_at_end, &constant));
+                lasso.stem_end.push(Term::var(&fm.value));
+                let name = format!("every cell of {}", voc.display_name(*x));
+                lasso.state.push((name, fm.value.clone(), false));
+            }
+            for (_, h, p) in &f.ghosts {
+                lasso.stem_end.push(Term::var(h));
+                lasso.post.insert(lasso.state.len(), p.clone());
+                lasso.state.push((GHOST.to_string(), h.clone(), true));
+            }
+            lasso.stem_end.push(Term::var(&f.delta));
+            lasso
+                .state
+                .push((GHOST.to_string(), f.delta.clone(), false));
+            lasso.stem = Term::and(stem);
+            if ok {
+                lasso.fresh = Some(f);
                 out.extend(lasso.checked());
             }
         }
@@ -882,6 +953,25 @@ impl Lasso {
                 "the polyhedron is not inside the loop with maps",
             )?;
         }
+        if let Some(f) = &self.fresh {
+            // Fresh cells: the maps' values after the cycle are stores at the indices that
+            // move; each step moves them (so no read meets an earlier iteration's write) and, with
+            // `v0` at every read of any maps, is a step of the relation with maps.
+            if !f.well_formed() {
+                return Err("the fresh cells are not well formed".into());
+            }
+            let d = Term::and(arg.disjunct.iter().map(Constraint::term).collect());
+            check(
+                &[d.clone(), Term::not(&f.moving())],
+                SatResult::Unsat,
+                "the indices do not move apart",
+            )?;
+            check(
+                &[d, f.read_values(), Term::not(&f.arrays)],
+                SatResult::Unsat,
+                "the polyhedron is not inside the loop with fresh cells",
+            )?;
+        }
         let mut values: HashMap<Var, Term> = HashMap::new();
         for (v, x) in &arg.point {
             values.insert(v.clone(), Term::constant(x.clone()));
@@ -1017,6 +1107,7 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, lasso: &Lasso, arg: &Argument, h: LocId
     let state: Vec<String> = lasso
         .state
         .iter()
+        .filter(|(x, _, _)| x != GHOST)
         .filter_map(|(x, h, _)| Some(format!("{} = {}", x, show(arg.point.get(h)?))))
         .chain(lasso.fixed.iter().map(|(x, b)| format!("{x} = {b}")))
         .collect();
@@ -1025,7 +1116,7 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, lasso: &Lasso, arg: &Argument, h: LocId
         let comps: Vec<String> = lasso
             .state
             .iter()
-            .filter(|(_, _, w)| *w)
+            .filter(|(x, _, w)| *w && x != GHOST)
             .filter_map(|(x, h, _)| {
                 let v = ray.get(&Lasso::dir(i, h))?;
                 Some(format!("{} = {}", x, show(v)))
@@ -1043,9 +1134,23 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, lasso: &Lasso, arg: &Argument, h: LocId
             arg.lambda[i]
         ));
     }
+    let fresh = match &lasso.fresh {
+        Some(f) => {
+            let step = arg
+                .point
+                .get(&f.delta)
+                .map(|v| format!(" by {}", show(v)))
+                .unwrap_or_default();
+            format!(
+                " (fresh cells: every iteration reads map cells no earlier iteration wrote, its \
+                 indices move{step} each time, so each read sees the map's initial value)"
+            )
+        }
+        None => String::new(),
+    };
     format!(
         "a geometric nontermination argument: a stem of {} letters reaches the loop head in \
-         procedure {procedure} with {}, then a loop of {} letters runs forever along {}",
+         procedure {procedure} with {}, then a loop of {} letters runs forever along {}{fresh}",
         lasso.stem_len,
         state.join(", "),
         lasso.cycle_len,
@@ -1098,6 +1203,66 @@ mod tests {
             "procedure main() { var a, b: real; while (a - b >= 0.0 && b >= 0.0) { a := 3.0*a; b := b + 1.0; } }",
         ] {
             assert!(answer(src).is_some(), "{src}");
+        }
+    }
+
+    #[test]
+    fn fresh_cells() {
+        if !have_solver() {
+            return;
+        }
+        for src in [
+            // Each iteration reads a cell never written before (a = 0 everywhere).
+            "var a: [int]int; var k: int; procedure main() modifies a, k; { \
+             while (a[k] >= 0) { a[k] := a[k] - 1; k := k + 1; } }",
+            // A havocked index: the argument chooses a fresh one each time.
+            "var a: [int]int; procedure main() modifies a; { var i: int; \
+             while (true) { havoc i; assume a[i] == 0; a[i] := 1; } }",
+            // A body-less procedure's contract reads and writes the map at its result.
+            "var a: [int]int; procedure get() returns (i: int); modifies a; \
+             ensures old(a)[i] == 0; ensures a == old(a)[i := 1]; \
+             procedure main() modifies a; { var r: int; while (true) { call r := get(); } }",
+            // Moving down by 2, two reads, the write at a read of this iteration.
+            "var a: [int]int; var k: int; procedure main() modifies a, k; { \
+             while (a[k] <= a[k - 1] + 3) { a[k] := a[k] + 7; k := k - 2; } }",
+            // A write behind the reads; the stem writes the map where the run never reads.
+            "var a: [int]int; var k: int; procedure main() modifies a, k; { k := 0; a[0 - 1] := 3; \
+             while (a[k] >= 0) { a[k - 1] := 0 - 1; k := k + 1; } }",
+        ] {
+            let why = answer(src);
+            assert!(
+                why.as_deref().is_some_and(|w| w.contains("fresh cells")),
+                "{src}: {why:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn fresh_cells_need_unconstrained_fresh_moving_cells() {
+        if !have_solver() {
+            return;
+        }
+        for src in [
+            // The stem constrains a cell the run reads: the loop stops at k = 5.
+            "var a: [int]int; var k: int; procedure main() modifies a, k; { assume a[5] < 0; \
+             k := 0; while (a[k] >= 0) { a[k] := a[k] - 1; k := k + 1; } }",
+            // The stem writes a cell the run reads.
+            "var a: [int]int; var k: int; procedure main() modifies a, k; { k := 0; a[3] := 0 - 1; \
+             while (a[k] >= 0) { k := k + 1; } }",
+            // The index does not move: the cell counts down.
+            "var a: [int]int; var k: int; procedure main() modifies a, k; { \
+             while (a[k] >= 0) { a[k] := a[k] - 1; } }",
+            // A havocked index confined to three cells.
+            "var a: [int]int; procedure main() modifies a; { var i: int; \
+             while (true) { havoc i; assume 0 <= i && i < 3; assume a[i] == 0; a[i] := 1; } }",
+            // A write ahead of the index, which the next iteration reads.
+            "var a: [int]int; var k: int; procedure main() modifies a, k; { \
+             while (a[k] >= 0) { a[k + 1] := 0 - 1; k := k + 1; } }",
+            // Moving down, a write below the index (where the next iteration reads).
+            "var a: [int]int; var k: int; procedure main() modifies a, k; { \
+             while (a[k] >= 0) { a[k - 1] := 0 - 1; k := k - 1; } }",
+        ] {
+            assert!(answer(src).is_none(), "{src}");
         }
     }
 
