@@ -174,7 +174,7 @@ pub fn synthesize(
         map_reads(
             voc,
             letters.iter().map(|&a| &enc.letters[a].tf.formula),
-            12,
+            24,
             true,
         )
         .into_iter()
@@ -184,7 +184,7 @@ pub fn synthesize(
         Vec::new()
     };
     let distinct = if limits.map_candidates {
-        distinct_indices(&reads, 40)
+        distinct_indices(&reads, 200)
     } else {
         Vec::new()
     };
