@@ -101,6 +101,39 @@ fn is_array(s: &Sort) -> bool {
     matches!(s, Sort::Array(..))
 }
 
+/// One disjunct's literals and the head maps' terms after the cycle.
+type HeadMapDisjunct = (Vec<Term>, HashMap<Var, Term>);
+
+/// The disjuncts of `relation`'s boolean DNF (none when it exceeds `limit`) with the map
+/// definitions substituted, each with the head maps' terms after the cycle; only those that mention
+/// no map other than the head maps (a havocked map is dropped).
+fn head_map_disjuncts(
+    relation: &Term,
+    heads: &BTreeSet<Var>,
+    finals: &HashMap<Var, Term>,
+    limit: usize,
+) -> Option<Vec<HeadMapDisjunct>> {
+    let disjuncts = bool_dnf(relation, true, limit)?;
+    let foreign = |t: &Term| {
+        t.free_vars_ref()
+            .iter()
+            .any(|v| is_array(&v.sort) && !heads.contains(v))
+    };
+    let mut kept = Vec::new();
+    for lits in disjuncts {
+        let (lits, defs) = substitute_definitions(lits, heads);
+        let fin: HashMap<Var, Term> = finals
+            .iter()
+            .map(|(m, f)| (m.clone(), f.substitute(&defs)))
+            .collect();
+        if lits.iter().any(foreign) || fin.values().any(foreign) {
+            continue;
+        }
+        kept.push((lits, fin));
+    }
+    Some(kept)
+}
+
 /// Eliminates the maps of `relation` (module comment). `heads` are the maps' head variables,
 /// `finals` the term of each head map after the cycle (its final SSA variable, or itself when the
 /// cycle does not write it), `next` the term of each numeric head variable after the cycle. One
@@ -113,27 +146,10 @@ pub fn eliminate(
     next: &HashMap<Var, Term>,
     limit: usize,
 ) -> Vec<Eliminated> {
-    let Some(disjuncts) = bool_dnf(relation, true, limit) else {
+    // Step 1: substitute the map definitions; keep the disjuncts over head maps only.
+    let Some(kept) = head_map_disjuncts(relation, heads, finals, limit) else {
         return Vec::new();
     };
-    // Step 1: substitute the map definitions; keep the disjuncts over head maps only.
-    let mut kept: Vec<(Vec<Term>, HashMap<Var, Term>)> = Vec::new();
-    for lits in disjuncts {
-        let (lits, defs) = substitute_definitions(lits, heads);
-        let mut fin = HashMap::new();
-        for (m, f) in finals {
-            fin.insert(m.clone(), f.substitute(&defs));
-        }
-        let foreign = |t: &Term| {
-            t.free_vars_ref()
-                .iter()
-                .any(|v| is_array(&v.sort) && !heads.contains(v))
-        };
-        if lits.iter().any(foreign) || fin.values().any(foreign) {
-            continue;
-        }
-        kept.push((lits, fin));
-    }
     // Step 2: reads over writes, indices expressed over the head variables as far as each
     // disjunct's equalities define them.
     let head_numeric: BTreeSet<&Var> = next.keys().collect();
@@ -394,26 +410,13 @@ pub fn fresh(
     next: &HashMap<Var, Term>,
     limit: usize,
 ) -> Vec<Fresh> {
-    let Some(disjuncts) = bool_dnf(relation, true, limit) else {
+    let Some(kept) = head_map_disjuncts(relation, heads, finals, limit) else {
         return Vec::new();
     };
     let head_numeric: BTreeSet<&Var> = next.keys().collect();
     let definable = |v: &Var| !head_numeric.contains(v);
     let mut out = Vec::new();
-    'disjuncts: for lits in disjuncts {
-        let (lits, defs) = substitute_definitions(lits, heads);
-        let fin: HashMap<Var, Term> = finals
-            .iter()
-            .map(|(m, f)| (m.clone(), f.substitute(&defs)))
-            .collect();
-        let foreign = |t: &Term| {
-            t.free_vars_ref()
-                .iter()
-                .any(|v| is_array(&v.sort) && !heads.contains(v))
-        };
-        if lits.iter().any(foreign) || fin.values().any(foreign) {
-            continue;
-        }
+    'disjuncts: for (lits, fin) in kept {
         let sigma = numeric_definitions(&lits, &definable);
         let rewritten: Vec<Term> = lits.iter().map(|l| read_over_write(l, &sigma)).collect();
         let mut found = Vec::new();

@@ -531,6 +531,13 @@ impl Lasso {
             .zip(numeric)
             .filter_map(|((_, h, _), y)| Some((h.clone(), Term::var(&voc.pre(*y).ok()?))))
             .collect();
+        // A head map's program variable, its pre-state variable, and the map at the stem's end.
+        let at_stem_end = |head: &Var| {
+            let (x, _) = maps.iter().find(|(_, h)| h == head)?;
+            let pre = voc.pre(*x).ok()?;
+            let end = s.current.get(x).cloned().unwrap_or_else(|| Term::var(&pre));
+            Some((*x, pre, end))
+        };
         let mut out = Vec::new();
         for elim in cells::eliminate(&base.relation, &heads, &finals, &next, MAX_DISJUNCTS) {
             let mut lasso = Lasso {
@@ -539,15 +546,10 @@ impl Lasso {
             };
             let mut ok = true;
             for c in &elim.cells {
-                let Some((x, _)) = maps.iter().find(|(_, h)| *h == c.map) else {
+                let Some((_, pre, map_at_end)) = at_stem_end(&c.map) else {
                     ok = false;
                     break;
                 };
-                let Ok(pre) = voc.pre(*x) else {
-                    ok = false;
-                    break;
-                };
-                let map_at_end = s.current.get(x).cloned().unwrap_or_else(|| Term::var(&pre));
                 let at_end = Term::select(&map_at_end, &c.index.substitute(&head_to_stem));
                 lasso.stem_end.push(at_end);
                 let read = Term::select(&Term::var(&pre), &c.index.substitute(&source));
@@ -575,19 +577,14 @@ impl Lasso {
             let mut stem = vec![lasso.stem.clone()];
             let mut ok = true;
             for fm in &f.maps {
-                let Some((x, _)) = maps.iter().find(|(_, h)| *h == fm.map) else {
+                let Some((x, pre, map_at_end)) = at_stem_end(&fm.map) else {
                     ok = false;
                     break;
                 };
-                let Ok(pre) = voc.pre(*x) else {
-                    ok = false;
-                    break;
-                };
-                let map_at_end = s.current.get(x).cloned().unwrap_or_else(|| Term::var(&pre));
                 let constant = Term::const_array(pre.sort.clone(), &Term::var(&fm.value));
                 stem.push(Term::eq(&map_at_end, &constant));
                 lasso.stem_end.push(Term::var(&fm.value));
-                let name = format!("every cell of {}", voc.display_name(*x));
+                let name = format!("every cell of {}", voc.display_name(x));
                 lasso.state.push((name, fm.value.clone(), false));
             }
             for (_, h, p) in &f.ghosts {
