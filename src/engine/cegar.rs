@@ -123,10 +123,19 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
 fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
     let program = voc.program;
     let mut stats = Stats::default();
-    let cfa = match cfa::build_nested(voc, config.max_locations, instances) {
+    let mut cfa = match cfa::build_nested(voc, config.max_locations, instances) {
         Ok(c) => c,
         Err(e) => return Outcome::unknown(e.reason(), stats),
     };
+    if config.slice {
+        let removed = super::slice::slice(&mut cfa, voc);
+        if debug() && !removed.is_empty() {
+            let names: Vec<String> = removed.iter().map(|x| voc.name(*x)).collect();
+            eprintln!("slicing removed {}", names.join(", "));
+        }
+        stats.sliced_variables = removed.len();
+        stats.idle_forks = super::slice::drop_idle_threads(&mut cfa, voc);
+    }
     stats.cfa_locations = cfa.locs.len();
     stats.cfa_edges = cfa.edges.len();
     let enc = match blocks::encode(&cfa, voc, config.block_encoding) {
@@ -226,6 +235,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
         .run(&mut fh, &mut sessions, &mut stats);
     let mut outcome = match first {
         LoopEnd::Done(o) => finish(*o, &mut fh),
+        LoopEnd::Untrim => unreachable_outcome(&stats),
         LoopEnd::Diverging => {
             // The loop unrolls: synthesise inductive invariants (sound by construction, see
             // `invariants`) and, if there are any, restart on the letters they strengthen.
@@ -256,7 +266,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
                     .run(&mut fh, &mut sessions, &mut stats)
                 {
                     LoopEnd::Done(o) => finish(*o, &mut fh),
-                    LoopEnd::Diverging => unreachable_outcome(&stats),
+                    LoopEnd::Diverging | LoopEnd::Untrim => unreachable_outcome(&stats),
                 }
             } else {
                 let strong = invariants::strengthen(voc, &enc, &inv);
@@ -273,7 +283,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
                     .run(&mut fh2, &mut sessions, &mut stats)
                 {
                     LoopEnd::Done(o) => finish(*o, &mut fh2),
-                    LoopEnd::Diverging => unreachable_outcome(&stats),
+                    LoopEnd::Diverging | LoopEnd::Untrim => unreachable_outcome(&stats),
                 };
                 // The first Floyd–Hoare automaton's counters (its session is the second's).
                 old.stats.solver_calls = 0;
@@ -301,6 +311,10 @@ pub enum LoopEnd {
     Done(Box<Outcome>),
     /// A refuted trace repeated a location [`DIVERGENCE_REPEATS`] times (only when asked to stop).
     Diverging,
+    /// The instance bound was reached on the live part of the program automaton, which was
+    /// computed without the forks beyond the bound ([`EdgeKind::GhostFork`]): the loop goes on
+    /// on the whole automaton. Internal to [`Cegar::run`], which never returns it.
+    Untrim,
 }
 
 /// A refuted trace that visits one location this often (a loop was unrolled) stops the first loop for
@@ -352,6 +366,9 @@ pub struct Cegar<'a, 'p> {
     budget: Budget,
     stop_on_divergence: bool,
     deep: Option<&'a RefCell<super::bmc::Unroller<'a, 'p>>>,
+    /// Once a feasible trace has found every thread instance in use at the largest bound: the
+    /// iteration and the instant at which the loop stops looking for a real error.
+    limit: std::cell::Cell<Option<(usize, Option<Instant>)>>,
 }
 
 /// The loop's plug points besides the proof automaton (which brings the Hoare-triple checker): the
@@ -382,6 +399,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
             budget,
             stop_on_divergence: false,
             deep: None,
+            limit: std::cell::Cell::new(None),
         }
     }
 
@@ -415,6 +433,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
     /// Runs the loop to SAFE, UNSAFE or UNKNOWN (or divergence, when asked to stop on it).
     pub fn run(&self, fh: &mut FloydHoare, sessions: &mut Sessions, stats: &mut Stats) -> LoopEnd {
         let (cfa, enc) = (self.cfa, self.enc);
+        self.limit.set(None);
         let product = Interleaving::new(cfa, enc)
             .with_lockstep(self.config.por_order == super::PorOrder::Lockstep);
         if !cfa.is_concurrent() {
@@ -459,7 +478,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
                 add(&mut o.stats);
                 LoopEnd::Done(o)
             }
-            LoopEnd::Diverging => LoopEnd::Diverging,
+            end => end,
         }
     }
 
@@ -500,7 +519,10 @@ impl<'a, 'p> Cegar<'a, 'p> {
                 stats.invariant_time += t0.elapsed();
                 stats.seeded_predicates += n;
                 stats.live_states += live.nfa.num_states();
-                return self.run_on(&live, fh, sessions, stats);
+                return match self.run_on(&live, fh, sessions, stats) {
+                    LoopEnd::Untrim => self.run_on(aut, fh, sessions, stats),
+                    end => end,
+                };
             }
             stats.invariant_time += t0.elapsed();
         }
@@ -518,12 +540,10 @@ impl<'a, 'p> Cegar<'a, 'p> {
         let (voc, cfa, enc, config) = (self.voc, self.cfa, self.enc, self.config);
         let stop_on_divergence = self.stop_on_divergence;
         let budget = &self.budget;
-        // A feasible trace reached a fork without a free thread instance (see `ignore_limit`).
-        let mut limit_reached = false;
-        let mut limit_iterations = usize::MAX;
-        let mut limit_deadline: Option<Instant> = None;
         let outcome = loop {
-            if limit_reached
+            // A feasible trace reached a fork without a free thread instance (see `ignore_limit`).
+            let limit_reached = self.limit.get().is_some();
+            if let Some((limit_iterations, limit_deadline)) = self.limit.get()
                 && (stats.iterations >= limit_iterations
                     || limit_deadline.is_some_and(|d| Instant::now() >= d))
             {
@@ -639,13 +659,17 @@ impl<'a, 'p> Cegar<'a, 'p> {
                             stats.clone(),
                         );
                     }
-                    limit_reached = true;
-                    limit_iterations = stats.iterations + LOOK_ON_ITERATIONS;
-                    limit_deadline = config.deadline.map(|d| {
+                    let deadline = config.deadline.map(|d| {
                         let now = Instant::now();
                         now + d.saturating_duration_since(now).mul_f64(LOOK_ON_SHARE)
                     });
+                    self.limit
+                        .set(Some((stats.iterations + LOOK_ON_ITERATIONS, deadline)));
                     aut.product().ignore_limit();
+                    if aut.trimmed() {
+                        // The live part knows no forks beyond the bound.
+                        return LoopEnd::Untrim;
+                    }
                     continue;
                 }
                 Feasibility::Feasible(_) => {

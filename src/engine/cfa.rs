@@ -105,6 +105,14 @@ pub enum EdgeKind {
     ForkLimit {
         pool: u32,
     },
+    /// A fork when every instance of fork statement `pool` is in use, of a thread that never runs:
+    /// the forking thread goes on (a skip). Enabled only once the engine looks for real errors
+    /// beyond the instance bound ([`super::interleaving::Interleaving::ignore_limit`]): its traces
+    /// are executions of the program (the forked threads are never scheduled), so they may show a
+    /// violation that needs more threads than the bound, but never count towards a proof.
+    GhostFork {
+        pool: u32,
+    },
     /// Joins thread `thread` (which must be at its exit); the thread becomes free.
     Join {
         thread: u32,
@@ -189,9 +197,17 @@ pub struct Cfa {
     pub limit: Option<LocId>,
     /// Does the program keep calls of recursive procedures as call/return edges ([`build_nested`])?
     pub nested: bool,
+    /// The edges before cone-of-influence slicing ([`super::slice`]; same ids), from which
+    /// counterexamples are re-validated and shown with every variable's value.
+    pub unsliced: Option<Vec<CfaEdge>>,
 }
 
 impl Cfa {
+    /// The edges counterexamples are re-validated on: those before slicing, if it changed any.
+    pub fn full_edges(&self) -> &[CfaEdge] {
+        self.unsliced.as_deref().unwrap_or(&self.edges)
+    }
+
     /// Thread instances per fork statement (0 without forks).
     pub fn instances(&self) -> usize {
         self.pools.first().map_or(0, |p| p.threads.len())
@@ -317,6 +333,7 @@ fn build_general(
             thread_of: Vec::new(),
             limit: None,
             nested: false,
+            unsliced: None,
         },
         next_inst: 1,
         max_locations,
@@ -799,6 +816,14 @@ impl Builder<'_, '_> {
             format!("{text} // no free thread instance"),
             span,
             EdgeKind::ForkLimit { pool },
+        );
+        self.add_kind_edge(
+            src,
+            tgt,
+            TransFormula::skip(),
+            format!("{text} // a further thread, which never runs"),
+            span,
+            EdgeKind::GhostFork { pool },
         );
         Ok(())
     }

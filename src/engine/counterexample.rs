@@ -10,7 +10,7 @@
 //! UNKNOWN, never UNSAFE.
 
 use super::blocks::Encoded;
-use super::cfa::{Cfa, EdgeId, LocId};
+use super::cfa::{Cfa, EdgeId, EdgeKind, LocId};
 use super::tracecheck::{SsaBuilder, SsaStep};
 use super::transition::Vocabulary;
 use super::{Counterexample, Step};
@@ -64,7 +64,7 @@ impl Search<'_, '_> {
                 return false;
             }
             let mut b = ssa.clone();
-            let edge = &self.cfa.edges[e];
+            let edge = &self.cfa.full_edges()[e];
             let step = b.step_kind(self.voc, &edge.tf, edge.kind);
             self.session.push();
             self.session.assert(&step.formula);
@@ -78,7 +78,7 @@ impl Search<'_, '_> {
             };
             if feasible {
                 self.path.push((e, step));
-                if self.go(i, self.cfa.edges[e].tgt, true, &b) {
+                if self.go(i, self.cfa.full_edges()[e].tgt, true, &b) {
                     return true; // keep the scope: the model is read afterwards
                 }
                 self.path.pop();
@@ -124,7 +124,7 @@ pub fn build(
     session: &mut Session,
 ) -> Result<Counterexample, String> {
     let mut out = vec![Vec::new(); cfa.locs.len()];
-    for (i, e) in cfa.edges.iter().enumerate() {
+    for (i, e) in cfa.full_edges().iter().enumerate() {
         out[e.src].push(i);
     }
     let Some(&first) = letters.first() else {
@@ -168,7 +168,7 @@ pub fn build(
     if let Some(what) = search
         .path
         .iter()
-        .find_map(|(e, _)| cfa.edges[*e].overapprox.clone())
+        .find_map(|(e, _)| cfa.full_edges()[*e].overapprox.clone())
     {
         return Err(format!(
             "the error trace depends on an over-approximation ({what}); no violation is reported"
@@ -188,9 +188,16 @@ pub fn build(
     };
     let mut steps = Vec::new();
     for (e, step) in &search.path {
-        let edge = &cfa.edges[*e];
-        if edge.tf.formula == crate::smt::Term::tt() && edge.tf.writes.is_empty() {
-            continue; // `assume true` (a goto or skip): nothing to show
+        let edge = &cfa.full_edges()[*e];
+        if edge.tf.formula == crate::smt::Term::tt()
+            && edge.tf.writes.is_empty()
+            && !matches!(
+                edge.kind,
+                EdgeKind::Fork { .. } | EdgeKind::GhostFork { .. } | EdgeKind::Join { .. }
+            )
+        {
+            // `assume true` (a goto or skip): nothing to show; forks and joins always show
+            continue;
         }
         let reads = step
             .reads

@@ -70,6 +70,15 @@ pub fn assignment_of(
     letter: &Letter,
     c: &Term,
 ) -> Option<(super::transition::PVar, Term)> {
+    assignment_in(voc, &letter.tf.aux, c)
+}
+
+/// [`assignment_of`] for a conjunct of a transition formula with auxiliary variables `aux`.
+pub fn assignment_in(
+    voc: &Vocabulary,
+    aux: &std::collections::BTreeSet<crate::smt::Var>,
+    c: &Term,
+) -> Option<(super::transition::PVar, Term)> {
     let TermKind::App(crate::smt::Op::Eq, args) = c.kind() else {
         return None;
     };
@@ -78,8 +87,7 @@ pub fn assignment_of(
     }
     let clean = |t: &Term| {
         !t.free_vars().iter().any(|w| {
-            matches!(voc.lookup(w), Some((_, true)))
-                || (!letter.tf.aux.is_empty() && letter.tf.aux.contains(w))
+            matches!(voc.lookup(w), Some((_, true))) || (!aux.is_empty() && aux.contains(w))
         })
     };
     let post_var = |t: &Term| match t.kind() {

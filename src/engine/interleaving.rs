@@ -15,6 +15,8 @@
 //!   it at its entry;
 //! * `ForkLimit { pool }` needs every instance of the statement to be in use and leads to the
 //!   accepting limit marker (the engine must refute such a trace or retry with more instances);
+//! * `GhostFork { pool }` needs the same as `ForkLimit`, and the limit to be ignored (the engine then looks for
+//!   real errors beyond the bound): the forking thread goes on, the forked thread never runs;
 //! * `Join { thread }` needs `thread` to be at its exit, and frees it;
 //! * `AtomicBegin` / `AtomicEnd` set and release the owner (nested blocks count a depth).
 //!
@@ -122,9 +124,15 @@ impl<'a> Interleaving<'a> {
         self
     }
 
-    /// Makes the limit marker a non-accepting dead end (see the field).
+    /// Makes the limit marker a non-accepting dead end (see the field) and enables the forks
+    /// beyond the bound ([`EdgeKind::GhostFork`]).
     pub fn ignore_limit(&self) {
         self.limit_accepting.set(false);
+    }
+
+    /// Has [`Self::ignore_limit`] been called?
+    pub fn limit_ignored(&self) -> bool {
+        !self.limit_accepting.get()
     }
 
     pub fn initial(&self) -> Conf {
@@ -196,6 +204,16 @@ impl<'a> Interleaving<'a> {
                     .threads
                     .iter()
                     .any(|&u| c.locs[u as usize] == FREE)
+                {
+                    return None;
+                }
+            }
+            EdgeKind::GhostFork { pool } => {
+                if self.limit_accepting.get()
+                    || self.cfa.pools[pool as usize]
+                        .threads
+                        .iter()
+                        .any(|&u| c.locs[u as usize] == FREE)
                 {
                     return None;
                 }
@@ -280,6 +298,11 @@ pub trait ProgramAutomaton: Automaton<Letter = usize> {
     fn conf<'s>(&self, s: &'s Self::State) -> &'s Conf;
     /// The product this automaton is (a reduction of).
     fn product(&self) -> &Interleaving<'_>;
+    /// Is this a live part computed once ([`Trimmed`]), which does not follow later changes of
+    /// the product (the forks that [`Interleaving::ignore_limit`] enables)?
+    fn trimmed(&self) -> bool {
+        false
+    }
 }
 
 impl ProgramAutomaton for Interleaving<'_> {
@@ -568,7 +591,9 @@ pub struct PersistentReduction<'a, 'b, I> {
     /// Per location: the letters reachable from it in its thread's graph and in the graphs of the
     /// threads it may fork (sorted), and whether an error location or the limit marker is reachable.
     future: Vec<(Vec<usize>, bool)>,
-    cache: std::cell::RefCell<std::collections::HashMap<Conf, Vec<usize>>>,
+    /// Persistent sets per configuration and [`Interleaving::limit_ignored`] (which enables the
+    /// forks beyond the bound).
+    cache: std::cell::RefCell<std::collections::HashMap<(Conf, bool), Vec<usize>>>,
     indep_cache: std::cell::RefCell<std::collections::HashMap<(usize, usize), bool>>,
 }
 
@@ -630,12 +655,13 @@ impl<'a, 'b, I: crate::automata::Independence<usize>> PersistentReduction<'a, 'b
 
     /// The persistent set of `c` (a subset of its enabled letters, in their order).
     fn persistent(&self, c: &Conf) -> Vec<usize> {
-        if let Some(p) = self.cache.borrow().get(c) {
+        let key = (c.clone(), self.inner.limit_ignored());
+        if let Some(p) = self.cache.borrow().get(&key) {
             return p.clone();
         }
         let enabled = self.inner.enabled_letters(c);
         let p = self.compute(c, &enabled);
-        self.cache.borrow_mut().insert(c.clone(), p.clone());
+        self.cache.borrow_mut().insert(key, p.clone());
         p
     }
 
@@ -707,7 +733,7 @@ impl<'a, 'b, I: crate::automata::Independence<usize>> PersistentReduction<'a, 'b
                         match enc.letters[a].kind {
                             EdgeKind::Join { thread: v } => todo.push(v as usize),
                             // All instances in use: needs forks of the statement's instances.
-                            EdgeKind::ForkLimit { pool } => todo.extend(having(&|k| {
+                            EdgeKind::ForkLimit { pool } | EdgeKind::GhostFork { pool } => todo.extend(having(&|k| {
                                 matches!(k, EdgeKind::Fork { thread } if pool_of(thread) == Some(pool))
                             })),
                             // The lowest free instance: needs forks or joins of the instances.
@@ -830,5 +856,8 @@ impl<A: ProgramAutomaton> ProgramAutomaton for Trimmed<'_, A> {
     }
     fn product(&self) -> &Interleaving<'_> {
         self.inner.product()
+    }
+    fn trimmed(&self) -> bool {
+        true
     }
 }

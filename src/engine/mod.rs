@@ -38,6 +38,7 @@ pub mod predicates;
 pub mod pretty;
 pub mod proof;
 pub mod recursive;
+pub mod slice;
 pub mod stats;
 pub mod termination;
 pub mod tracecheck;
@@ -230,6 +231,9 @@ pub struct Config {
     pub predicate_scope: PredicateScope,
     /// The termination techniques tried (default all).
     pub termination_techniques: std::collections::BTreeSet<TerminationTechnique>,
+    /// Remove the variables outside the cone of influence of control flow and specifications
+    /// ([`slice`]) before a safety run.
+    pub slice: bool,
 }
 
 impl Default for Config {
@@ -253,6 +257,7 @@ impl Default for Config {
             por_order: PorOrder::Lockstep,
             predicate_scope: PredicateScope::default(),
             termination_techniques: TerminationTechnique::ALL.into_iter().collect(),
+            slice: true,
         }
     }
 }

@@ -42,6 +42,10 @@ pub struct Stats {
     pub seeded_predicates: usize,
     /// States of the live program automaton (concurrent programs; 0 if it was not built).
     pub live_states: usize,
+    /// Program variables removed by cone-of-influence slicing ([`super::slice`]).
+    pub sliced_variables: usize,
+    /// Fork statements whose threads cannot influence anything, removed ([`super::slice`]).
+    pub idle_forks: usize,
     #[serde(serialize_with = "secs")]
     pub invariant_time: Duration,
     /// Runs of the deep search ([`super::bmc`]; 0 or 1), the depth it reached (letters; the
@@ -116,6 +120,18 @@ impl Stats {
                 "  deep search: depth {} in {:.3} s\n",
                 self.bmc_depth,
                 self.bmc_time.as_secs_f64()
+            ));
+        }
+        if self.sliced_variables > 0 {
+            text.push_str(&format!(
+                "  slicing: {} variables outside the cone of influence removed\n",
+                self.sliced_variables
+            ));
+        }
+        if self.idle_forks > 0 {
+            text.push_str(&format!(
+                "  slicing: {} fork statements of threads without effect removed\n",
+                self.idle_forks
             ));
         }
         if self.commutativity_checks + self.independence_syntactic + self.independence_cached > 0 {
