@@ -252,7 +252,15 @@ pub fn render_outcome(
         }
     }
     if args.proof && outcome.verdict == Verdict::Safe {
-        out.push_str(&proof(file, src, &outcome.proof, color));
+        if outcome.proof.is_empty() && outcome.stats.thread_instances > 1 {
+            // The certificate of a concurrent program maps configurations to invariants.
+            out.push_str(
+                "proof: invariants per configuration of the threads (checked with \
+                 --check-proof; not printed as loop invariants for concurrent programs)\n",
+            );
+        } else {
+            out.push_str(&proof(file, src, &outcome.proof, color));
+        }
     }
     out
 }

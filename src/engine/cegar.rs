@@ -137,6 +137,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
         stats.idle_forks = super::slice::drop_idle_threads(&mut cfa, voc);
     }
     stats.cfa_locations = cfa.locs.len();
+    stats.thread_instances = cfa.threads.len();
     stats.cfa_edges = cfa.edges.len();
     let enc = match blocks::encode(&cfa, voc, config.block_encoding) {
         Ok(e) => e,

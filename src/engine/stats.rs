@@ -42,6 +42,10 @@ pub struct Stats {
     pub seeded_predicates: usize,
     /// States of the live program automaton (concurrent programs; 0 if it was not built).
     pub live_states: usize,
+    /// Thread instances of the program automaton (more than one: the proof is a certificate over
+    /// configurations, checked but not printed as loop invariants).
+    #[serde(skip)]
+    pub thread_instances: usize,
     /// Program variables removed by cone-of-influence slicing ([`super::slice`]).
     pub sliced_variables: usize,
     /// Fork statements whose threads cannot influence anything, removed ([`super::slice`]).
