@@ -147,12 +147,17 @@ pub fn assignment_in(
 /// Is the letter total: a conjunction of assignments `x@post = t` ([`assignment_of`]; each post
 /// variable at most once, `t` without post variables)?
 pub fn is_total(voc: &Vocabulary, letter: &Letter) -> bool {
+    is_total_formula(voc, &letter.tf)
+}
+
+/// [`is_total`] for a transition formula (it blocks no pre-state).
+pub fn is_total_formula(voc: &Vocabulary, tf: &super::transition::TransFormula) -> bool {
     let mut defined = std::collections::BTreeSet::new();
-    for c in letter.tf.formula.conjuncts() {
+    for c in tf.formula.conjuncts() {
         if c == Term::tt() {
             continue;
         }
-        match assignment_of(voc, letter, &c) {
+        match assignment_in(voc, &tf.aux, &c) {
             Some((x, _)) if defined.insert(x) => {}
             _ => return false,
         }

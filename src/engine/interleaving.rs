@@ -15,8 +15,9 @@
 //!   it at its entry;
 //! * `ForkLimit { pool }` needs every instance of the statement to be in use and leads to the
 //!   accepting limit marker (the engine must refute such a trace or retry with more instances);
-//! * `GhostFork { pool }` needs the same as `ForkLimit`, and the limit to be ignored (the engine then looks for
-//!   real errors beyond the bound): the forking thread goes on, the forked thread never runs;
+//! * `GhostFork { pool }` needs the same as `ForkLimit`, and the limit to be ignored (the engine
+//!   then looks for real errors beyond the bound): the forking thread goes on, the forked thread
+//!   never runs;
 //! * `Join { thread }` needs `thread` to be at its exit, and frees it;
 //! * `AtomicBegin` / `AtomicEnd` set and release the owner (nested blocks count a depth).
 //!
@@ -199,17 +200,9 @@ impl<'a> Interleaving<'a> {
                     return None;
                 }
             }
-            EdgeKind::ForkLimit { pool } => {
-                if self.cfa.pools[pool as usize]
-                    .threads
-                    .iter()
-                    .any(|&u| c.locs[u as usize] == FREE)
-                {
-                    return None;
-                }
-            }
-            EdgeKind::GhostFork { pool } => {
-                if self.limit_accepting.get()
+            EdgeKind::ForkLimit { pool } | EdgeKind::GhostFork { pool } => {
+                let ghost = matches!(letter.kind, EdgeKind::GhostFork { .. });
+                if (ghost && self.limit_accepting.get())
                     || self.cfa.pools[pool as usize]
                         .threads
                         .iter()

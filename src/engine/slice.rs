@@ -29,7 +29,7 @@
 //! the caller's frame implicitly, outside the formulas).
 
 use super::cfa::Cfa;
-use super::transition::{PVar, Vocabulary};
+use super::transition::{PVar, TransFormula, Vocabulary};
 use crate::smt::{Term, Var};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -73,6 +73,25 @@ fn definition(
     }
 }
 
+/// The conjuncts of `tf`, each with the variable it defines ([`definition`]; `None`: it
+/// constrains).
+fn classify(voc: &Vocabulary, tf: &TransFormula) -> Vec<(Term, Option<(PVar, Term)>)> {
+    let conjuncts = tf.formula.conjuncts();
+    let mut occurrences: BTreeMap<PVar, usize> = BTreeMap::new();
+    for c in &conjuncts {
+        for x in posts(voc, c) {
+            *occurrences.entry(x).or_default() += 1;
+        }
+    }
+    conjuncts
+        .into_iter()
+        .map(|c| {
+            let d = definition(voc, &tf.aux, &occurrences, &c);
+            (c, d)
+        })
+        .collect()
+}
+
 /// Slices `cfa` in place and returns the irrelevant variables it removed (empty: `cfa` unchanged).
 pub fn slice(cfa: &mut Cfa, voc: &Vocabulary) -> BTreeSet<PVar> {
     if cfa.nested {
@@ -84,18 +103,12 @@ pub fn slice(cfa: &mut Cfa, voc: &Vocabulary) -> BTreeSet<PVar> {
     for t in cfa.background.iter().chain(&cfa.definitions) {
         relevant.extend(pvars(voc, t));
     }
-    for e in &cfa.edges {
+    let classified: Vec<_> = cfa.edges.iter().map(|e| classify(voc, &e.tf)).collect();
+    for (e, conjuncts) in cfa.edges.iter().zip(&classified) {
         all.extend(e.tf.vars());
-        let conjuncts = e.tf.formula.conjuncts();
-        let mut occurrences: BTreeMap<PVar, usize> = BTreeMap::new();
-        for c in &conjuncts {
-            for x in posts(voc, c) {
-                *occurrences.entry(x).or_default() += 1;
-            }
-        }
-        for c in &conjuncts {
-            match definition(voc, &e.tf.aux, &occurrences, c) {
-                Some((x, t)) => deps.entry(x).or_default().extend(pvars(voc, &t)),
+        for (c, d) in conjuncts {
+            match d {
+                Some((x, t)) => deps.entry(*x).or_default().extend(pvars(voc, t)),
                 None => relevant.extend(pvars(voc, c)),
             }
         }
@@ -115,23 +128,14 @@ pub fn slice(cfa: &mut Cfa, voc: &Vocabulary) -> BTreeSet<PVar> {
     if cfa.unsliced.is_none() {
         cfa.unsliced = Some(cfa.edges.clone());
     }
-    for e in &mut cfa.edges {
+    for (e, conjuncts) in cfa.edges.iter_mut().zip(classified) {
         if !e.tf.vars().iter().any(|x| irrelevant.contains(x)) {
             continue;
         }
-        let conjuncts = e.tf.formula.conjuncts();
-        let mut occurrences: BTreeMap<PVar, usize> = BTreeMap::new();
-        for c in &conjuncts {
-            for x in posts(voc, c) {
-                *occurrences.entry(x).or_default() += 1;
-            }
-        }
         let kept: Vec<Term> = conjuncts
             .into_iter()
-            .filter(|c| {
-                !matches!(definition(voc, &e.tf.aux, &occurrences, c),
-                          Some((x, _)) if irrelevant.contains(&x))
-            })
+            .filter(|(_, d)| !matches!(d, Some((x, _)) if irrelevant.contains(x)))
+            .map(|(c, _)| c)
             .collect();
         let formula = Term::and(kept);
         let free = formula.free_vars();
@@ -175,13 +179,6 @@ pub fn drop_idle_threads(cfa: &mut Cfa, voc: &Vocabulary) -> usize {
             idle[p as usize] = false;
         }
     }
-    // Is the formula a conjunction of assignments (total: it blocks no execution)?
-    let total = |tf: &super::transition::TransFormula| {
-        let mut defined = BTreeSet::new();
-        tf.formula.conjuncts().iter().all(|c| {
-            matches!(super::hoare::assignment_in(voc, &tf.aux, c), Some((x, _)) if defined.insert(x))
-        })
-    };
     for e in &cfa.edges {
         if let EdgeKind::Join { thread } = e.kind
             && let Some(p) = pool_of(thread)
@@ -191,7 +188,7 @@ pub fn drop_idle_threads(cfa: &mut Cfa, voc: &Vocabulary) -> usize {
         // A fork that can block (an assumption on the arguments) must stay.
         if let EdgeKind::Fork { thread } = e.kind
             && let Some(p) = pool_of(thread)
-            && !total(&e.tf)
+            && !super::hoare::is_total_formula(voc, &e.tf)
         {
             idle[p as usize] = false;
         }
@@ -230,7 +227,7 @@ pub fn drop_idle_threads(cfa: &mut Cfa, voc: &Vocabulary) -> usize {
             };
             if let Some(skip) = keep_as_skip {
                 e.kind = EdgeKind::Plain;
-                e.tf = super::transition::TransFormula::skip();
+                e.tf = TransFormula::skip();
                 if !skip {
                     e.tf.formula = Term::ff();
                 } else {

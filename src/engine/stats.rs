@@ -126,16 +126,11 @@ impl Stats {
                 self.bmc_time.as_secs_f64()
             ));
         }
-        if self.sliced_variables > 0 {
+        if self.sliced_variables + self.idle_forks > 0 {
             text.push_str(&format!(
-                "  slicing: {} variables outside the cone of influence removed\n",
-                self.sliced_variables
-            ));
-        }
-        if self.idle_forks > 0 {
-            text.push_str(&format!(
-                "  slicing: {} fork statements of threads without effect removed\n",
-                self.idle_forks
+                "  slicing: {} variables outside the cone of influence and {} fork statements of \
+                 threads without effect removed\n",
+                self.sliced_variables, self.idle_forks
             ));
         }
         if self.commutativity_checks + self.independence_syntactic + self.independence_cached > 0 {
