@@ -155,6 +155,96 @@ fn qe_light_is_equivalent_by_z3() {
     eprintln!("qe_light: {free}/{n} results quantifier-free");
 }
 
+fn sv(n: &str) -> Var {
+    Var::new(n, Sort::Uninterpreted("S".into(), vec![]))
+}
+
+/// Formulas over an uninterpreted sort `S` (variables `u`, `v`, constants `a`, `b`, `c`) and integer
+/// atoms, existentially quantified over some of `u`, `v`, `x`, in positive position.
+fn arb_enumeration() -> BoxedStrategy<Term> {
+    let s_term =
+        prop::sample::select(vec!["u", "v", "a", "b", "c"]).prop_map(|n| Term::var(&sv(n)));
+    let atom = prop_oneof![
+        2 => (s_term.clone(), s_term.clone()).prop_map(|(l, r)| Term::eq(&l, &r)),
+        1 => (s_term.clone(), s_term).prop_map(|(l, r)| Term::distinct(vec![l, r])),
+        2 => arb_atom(arb_lin(1, false)),
+    ];
+    let body = atom.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Term::and),
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Term::or),
+            inner.clone().prop_map(|a| Term::not(&a)),
+            (inner.clone(), inner).prop_map(|(a, b)| Term::implies(&a, &b)),
+        ]
+    });
+    (
+        body,
+        prop::collection::vec(prop::sample::select(vec!["u", "v", "x"]), 1..4),
+        any::<bool>(),
+        arb_formula(1, false),
+    )
+        .prop_map(|(b, vs, wrap, other)| {
+            let mut vars: Vec<Var> = vs
+                .into_iter()
+                .map(|n| if n == "x" { iv(n) } else { sv(n) })
+                .collect();
+            vars.sort();
+            vars.dedup();
+            let q = Term::exists(vars, b);
+            if wrap { Term::or(vec![q, other]) } else { q }
+        })
+        .boxed()
+}
+
+#[test]
+fn weaken_uninterpreted_is_implied_and_exact_with_a_spare_element_by_z3() {
+    let Some(s) = z3() else { return };
+    let stats = RefCell::new((0usize, 0usize));
+    runner(128)
+        .run(&arb_enumeration(), |t| {
+            let r = weaken_uninterpreted(&t);
+            {
+                let mut st = stats.borrow_mut();
+                st.0 += 1;
+                if !r.has_quantifier() {
+                    st.1 += 1;
+                }
+            }
+            let mut ss = s.borrow_mut();
+            // An over-approximation: t ⇒ r.
+            ss.push();
+            ss.assert(&t);
+            ss.assert(&Term::not(&r));
+            let implied = ss.check_sat();
+            ss.pop();
+            prop_assert!(implied != SatResult::Sat, "{t} does not imply {r}");
+            // Exact when S has an element besides every value compared with (six distinct elements,
+            // more than the five names).
+            ss.push();
+            let spare: Vec<Term> = (0..6).map(|i| Term::var(&sv(&format!("e{i}")))).collect();
+            ss.assert(&Term::distinct(spare));
+            let ok = equivalent(&mut ss, &t, &r);
+            ss.pop();
+            ok?;
+            Ok(())
+        })
+        .unwrap();
+    let (n, free) = *stats.borrow();
+    eprintln!("weaken_uninterpreted: {free}/{n} results quantifier-free");
+    // A Boogie enumeration: the location variable compared with two unique constants.
+    let (l, id0, id1) = (sv("l"), Term::var(&sv("id0")), Term::var(&sv("id1")));
+    let lt = Term::var(&l);
+    let t = Term::exists(
+        vec![l.clone()],
+        Term::and(vec![
+            Term::or(vec![Term::eq(&lt, &id0), Term::eq(&lt, &id1)]),
+            Term::or(vec![Term::not(&Term::eq(&lt, &id0)), Term::var(&bv("p"))]),
+        ]),
+    );
+    let r = simplify(&weaken_uninterpreted(&t));
+    assert!(!r.has_quantifier(), "{r}");
+}
+
 #[test]
 fn substitute_is_equivalent_by_z3() {
     let Some(s) = z3() else { return };

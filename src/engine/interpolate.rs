@@ -138,6 +138,14 @@ pub fn project_exists(
     }
     let start = Instant::now();
     let t = smt::simplify(&smt::qe_light(&Term::exists(vars, body)));
+    // Variables of an uninterpreted sort (Boogie's enumerations) the light QE left: split over the
+    // values they are compared with — an over-approximation, so not where the projection must be
+    // exact; z3's fast `qe2` refuses such variables.
+    let t = if !exact && t.has_quantifier() {
+        smt::simplify(&smt::weaken_uninterpreted(&t))
+    } else {
+        t
+    };
     // Array variables the light QE left: weaken them away (sound in both directions, see
     // `arrays`), rather than let z3's `qe` spend its time limit on them.
     let t = if !exact && super::arrays::has_array_quantifier(&t) {
@@ -163,7 +171,12 @@ pub fn project_exists(
                 &smt::qe_light(&super::arrays::weaken_indices(&smt::simplify(&r))),
             ),
             Ok(r) => smt::simplify(&r),
-            Err(e) => return Err(format!("quantifier elimination: {e}")),
+            Err(e) => {
+                if super::cegar::debug() {
+                    eprintln!("  quantifier elimination failed ({e}) on {t}");
+                }
+                return Err(format!("quantifier elimination: {e}"));
+            }
         }
     } else {
         t

@@ -16,7 +16,9 @@
 //!
 //! How the engine uses this (design notes §3.4, §4.1): Hoare-triple checks push/assert/check/pop on a
 //! long-lived session; trace checks assert named conjuncts and read [`Session::unsat_core`]; predicates
-//! are normalised with [`simplify()`] and projected with [`qe_light`], falling back to [`Session::qe`].
+//! are normalised with [`simplify()`] and projected with [`qe_light`] (and, for strongest posts, the
+//! over-approximating [`weaken_uninterpreted`]), falling back to [`Session::qe`] (z3's `qe2`, or `qe`
+//! where `qe2` refuses or arrays occur).
 //!
 //! ```
 //! use lapidary::smt::*;
@@ -50,7 +52,7 @@ pub use config::{SolverConfig, SolverKind, discover, resolve_path};
 pub use error::SmtError;
 pub use parse::{ParseEnv, ParseError, parse_term, sexp_to_term};
 pub use print::{is_simple_symbol, quote_symbol};
-pub use qe::qe_light;
+pub use qe::{qe_light, weaken_uninterpreted};
 pub use session::{SatResult, Session, SessionStats, UnknownKind};
 pub use simplify::{eval, simplify};
 pub use term::{

@@ -11,6 +11,11 @@
 //!
 //! `∀` is handled as the dual (`∀xs. φ ≡ ¬∃xs. ¬φ`, negation pushed into NNF). What cannot be eliminated
 //! stays quantified. The result is equivalent to the input (property-tested against z3).
+//!
+//! [`weaken_uninterpreted`] is the one step here that is not exact: it splits variables of an
+//! uninterpreted sort over the values they are compared with, assuming the sort has one element
+//! more (an over-approximation, for strongest posts; property-tested: implied by the input, and
+//! equivalent to it when the sort has a spare element).
 
 use super::simplify::{lin_of, neg_lit};
 use super::term::{Op, Quantifier, Sort, Term, TermKind, Var};
@@ -258,4 +263,124 @@ fn bound_direction(c: &Term, x: &Var) -> Option<i32> {
         (Op::Ge | Op::Gt, false) | (Op::Le | Op::Lt, true) => Some(-sign),
         _ => None,
     }
+}
+
+/// Over-approximate elimination of the quantified variables of an uninterpreted sort at every
+/// existential of `t` in positive position (under `and` / `or` only). Such a variable `x` that
+/// occurs only in equalities `x = t` / `x ≠ t` with `t` free of `x` (the shape enumerations and
+/// Boogie's `unique` constants give) is split over those values: `∃x. φ(x)` becomes
+/// `φ(t₁) ∨ … ∨ φ(tₖ) ∨ φ(x ≠ every tᵢ)`, the last disjunct being `φ` with every such equality
+/// false. That is the exact projection when the sort has an element other than `t₁ … tₖ`, and
+/// weaker otherwise (the sort may have only those elements); so it is for strongest posts only,
+/// never where the projection must be exact. One variable is split at a time (the one with the
+/// fewest values), then [`qe_light`] pushes the quantifier into the new disjuncts, where equalities
+/// often remove the other variables; at most [`MAX_SPLITS`] splits per call, and none that would
+/// make `t` grow past [`MAX_GROWTH`] times its size (or past [`MAX_SIZE`] nodes).
+pub fn weaken_uninterpreted(t: &Term) -> Term {
+    let mut budget = MAX_SPLITS;
+    let limit = MAX_SIZE.min(MAX_GROWTH * t.dag_size());
+    let r = weaken_rec(t, &mut budget, limit);
+    if r.dag_size() > limit { t.clone() } else { r }
+}
+
+/// See [`weaken_uninterpreted`].
+const MAX_SPLITS: usize = 64;
+const MAX_GROWTH: usize = 4;
+const MAX_SIZE: usize = 20_000;
+
+/// `limit`: the size a split existential may grow to.
+fn weaken_rec(t: &Term, budget: &mut usize, limit: usize) -> Term {
+    match t.kind() {
+        TermKind::App(Op::And | Op::Or, args) if t.has_quantifier() => {
+            t.with_args(args.iter().map(|a| weaken_rec(a, budget, limit)).collect())
+        }
+        TermKind::Quant(Quantifier::Exists, vs, body) if *budget > 0 => {
+            let best = vs
+                .iter()
+                .filter(|x| matches!(x.sort, Sort::Uninterpreted(..)))
+                .filter_map(|x| {
+                    let mut values = Vec::new();
+                    equality_values(body, x, &mut values, &mut HashMap::new()).then_some((
+                        values.len(),
+                        x,
+                        values,
+                    ))
+                })
+                .min_by_key(|(n, x, _)| (*n, (*x).clone()));
+            let Some((_, x, values)) = best else {
+                return t.clone();
+            };
+            *budget -= 1;
+            let mut disj: Vec<Term> = values
+                .iter()
+                .map(|v| body.substitute(&HashMap::from([(x.clone(), v.clone())])))
+                .collect();
+            disj.push(other_element(body, x, &mut HashMap::new()));
+            let left = vs.iter().filter(|v| *v != x).cloned().collect();
+            let split = qe_light(&Term::exists(left, Term::or(disj)));
+            if split.dag_size() > limit {
+                return t.clone();
+            }
+            weaken_rec(&split, budget, limit)
+        }
+        _ => t.clone(),
+    }
+}
+
+/// Collects into `values` the other sides of the equalities on `x` in `t`; `false` if `x` occurs
+/// anywhere else (as an argument of another function, or under a quantifier).
+fn equality_values(
+    t: &Term,
+    x: &Var,
+    values: &mut Vec<Term>,
+    seen: &mut HashMap<u32, bool>,
+) -> bool {
+    if !t.has_free_var(x) {
+        return true;
+    }
+    if let Some(&ok) = seen.get(&t.id()) {
+        return ok;
+    }
+    let ok = match t.kind() {
+        TermKind::App(Op::Eq | Op::Distinct, args) if args.len() == 2 => {
+            let xt = Term::var(x);
+            let other = if args[0] == xt { &args[1] } else { &args[0] };
+            if (args[0] == xt || args[1] == xt) && !other.has_free_var(x) {
+                if !values.contains(other) {
+                    values.push(other.clone());
+                }
+                true
+            } else {
+                false
+            }
+        }
+        TermKind::App(Op::And | Op::Or | Op::Not | Op::Implies | Op::Ite, args) => {
+            args.iter().all(|a| equality_values(a, x, values, seen))
+        }
+        _ => false,
+    };
+    seen.insert(t.id(), ok);
+    ok
+}
+
+/// `t` with every equality on `x` false (and every disequality true): `t` at an element of `x`'s
+/// sort other than all that `x` is compared with.
+fn other_element(t: &Term, x: &Var, memo: &mut HashMap<u32, Term>) -> Term {
+    if !t.has_free_var(x) {
+        return t.clone();
+    }
+    if let Some(r) = memo.get(&t.id()) {
+        return r.clone();
+    }
+    let r = match t.kind() {
+        TermKind::App(Op::Eq, args) if args.len() == 2 => Term::ff(),
+        TermKind::App(Op::Distinct, args) if args.len() == 2 => Term::tt(),
+        TermKind::App(_, args) => {
+            let new = args.iter().map(|a| other_element(a, x, memo)).collect();
+            t.with_args(new)
+        }
+        _ => t.clone(),
+    };
+    memo.insert(t.id(), r.clone());
+    r
 }

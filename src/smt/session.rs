@@ -1292,7 +1292,7 @@ impl Session {
             .ok_or_else(|| SmtError::Unsupported("no z3 helper".into()))
     }
 
-    /// Quantifier elimination by z3 (`(apply (then qe simplify))` on `t` alone, in a clean scope — a
+    /// Quantifier elimination by z3 (`qe2`, else `qe`, then `simplify`) on `t` alone, in a clean scope — a
     /// helper z3 process when this session has assertions or is not z3). Several goals are a
     /// disjunction; the result may still contain quantifiers.
     pub fn qe(&mut self, t: &Term) -> Result<Term, SmtError> {
@@ -1316,10 +1316,28 @@ impl Session {
         self.assert(t);
         let limit = limit.map_or(self.cfg.query_timeout, |l| l.min(self.cfg.query_timeout));
         let ms = limit.as_millis().max(1);
-        let r = self.query(
-            &format!("(apply (try-for (then qe simplify) {ms}))\n"),
-            "eliminating quantifiers",
-        );
+        // z3's model-based `qe2` (qsat) first: on linear arithmetic with disjunctions it is orders
+        // of magnitude faster than `qe` (measured: 0.08 s against 7.6 s with a 480 KB result on a
+        // priced timed automaton's strongest post). It refuses at once quantified uninterpreted
+        // sorts and uninterpreted functions of quantified variables; `qe` takes those.
+        // With arrays `qe2` can spin until its limit where `qe` answers at once (a select at a
+        // quantified index: T2's array programs), so they go to `qe` directly.
+        let mut r = if mentions_arrays(t) {
+            Err(SmtError::Solver("qsat does not apply".into()))
+        } else {
+            self.query(
+                &format!("(apply (try-for (then qe2 simplify) {ms}))\n"),
+                "eliminating quantifiers",
+            )
+        };
+        if let Err(SmtError::Solver(m)) = &r
+            && (m.contains("qsat does not apply") || m.contains("uninterpreted functions"))
+        {
+            r = self.query(
+                &format!("(apply (try-for (then qe simplify) {ms}))\n"),
+                "eliminating quantifiers",
+            );
+        }
         self.pop();
         let r = r?;
         let goals = r
@@ -1384,6 +1402,22 @@ impl Session {
             return Err(SmtError::Solver(m));
         }
         Ok(c.replies)
+    }
+}
+
+/// Does `t` have a free or quantified variable of an array sort?
+fn mentions_arrays(t: &Term) -> bool {
+    let is_array = |v: &Var| matches!(v.sort, Sort::Array(..));
+    if t.free_vars_ref().iter().any(is_array) {
+        return true;
+    }
+    if !t.has_quantifier() {
+        return false;
+    }
+    match t.kind() {
+        TermKind::Quant(_, vars, body) => vars.iter().any(is_array) || mentions_arrays(body),
+        TermKind::App(_, args) => args.iter().any(mentions_arrays),
+        _ => false,
     }
 }
 
