@@ -1322,21 +1322,19 @@ impl Session {
         // sorts and uninterpreted functions of quantified variables; `qe` takes those.
         // With arrays `qe2` can spin until its limit where `qe` answers at once (a select at a
         // quantified index: T2's array programs), so they go to `qe` directly.
-        let mut r = if mentions_arrays(t) {
-            Err(SmtError::Solver("qsat does not apply".into()))
-        } else {
-            self.query(
-                &format!("(apply (try-for (then qe2 simplify) {ms}))\n"),
+        let apply = |s: &mut Self, tactic: &str| {
+            s.query(
+                &format!("(apply (try-for (then {tactic} simplify) {ms}))\n"),
                 "eliminating quantifiers",
             )
         };
-        if let Err(SmtError::Solver(m)) = &r
-            && (m.contains("qsat does not apply") || m.contains("uninterpreted functions"))
-        {
-            r = self.query(
-                &format!("(apply (try-for (then qe simplify) {ms}))\n"),
-                "eliminating quantifiers",
-            );
+        let refused = |r: &Result<SExp, SmtError>| {
+            matches!(r, Err(SmtError::Solver(m))
+                if m.contains("qsat does not apply") || m.contains("uninterpreted functions"))
+        };
+        let mut r = apply(self, if mentions_arrays(t) { "qe" } else { "qe2" });
+        if refused(&r) {
+            r = apply(self, "qe");
         }
         self.pop();
         let r = r?;
