@@ -349,3 +349,57 @@ fn parses_let_and_z3_style_output() {
         "(and (<= (+ x (* (- 1) y)) (- 3)) (or p (not (<= (+ x (* (- 1) y)) (- 3)))) (>= (to_real x) (/ 1.0 2.0)))"
     );
 }
+
+/// Negative constant divisors: `Term::int_div`/`Term::modulo` make them positive (exact), since z3's
+/// `qe2` spins on `div y (-2)` and z3's `qe` answers `false` for `∃y. x ≤ mod y (-2)`; and a `qe2`
+/// that spins (a raw negative divisor) leaves the rest of the limit to `qe`. Each result must be
+/// equivalent to its input, well within the session's 2 s limit.
+#[test]
+fn qe_with_negative_divisors_is_equivalent_and_bounded() {
+    let Some(s) = z3() else { return };
+    let (x, y) = (Term::var(&iv("x")), Term::var(&iv("y")));
+    let m2 = Term::int(-2);
+    assert_eq!(
+        Term::modulo(&y, &m2),
+        Term::modulo(&y, &Term::int(2)),
+        "mod by a negative constant is normalised"
+    );
+    assert_eq!(
+        Term::int_div(&y, &m2),
+        Term::neg(&Term::int_div(&y, &Term::int(2))),
+        "div by a negative constant is normalised"
+    );
+    // (body, the elimination's exact result: `mod y 2 ≤ 1` and `-(div y 2)` takes every value)
+    let cases = [
+        (Term::le(&x, &Term::int_div(&y, &m2)), Term::bool(true)),
+        (
+            Term::le(&x, &Term::modulo(&y, &m2)),
+            Term::le(&x, &Term::int(1)),
+        ),
+        // raw: `qe2` spins, `qe` gets the rest of the limit (it may leave the quantifier)
+        (
+            Term::le(&x, &Term::mk_raw(Op::IntDiv, vec![y.clone(), m2.clone()])),
+            Term::bool(true),
+        ),
+    ];
+    let body_is_raw = |t: &Term| t.to_string().contains("(- 2)");
+    for (body, expected) in cases {
+        let t = Term::exists(vec![iv("y")], body);
+        let start = std::time::Instant::now();
+        let r = s
+            .borrow_mut()
+            .qe(&t)
+            .unwrap_or_else(|e| panic!("{e} for {t}"));
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(3),
+            "{t} took {:?}",
+            start.elapsed()
+        );
+        if r.has_quantifier() {
+            assert!(body_is_raw(&t), "{t} gave {r}");
+            continue;
+        }
+        let same = equivalent(&mut s.borrow_mut(), &expected, &r);
+        assert!(matches!(same, Ok(true)), "{t} gave {r}: {same:?}");
+    }
+}

@@ -298,7 +298,7 @@ impl Simp {
                         }
                     }
                     (_, Some(b)) if (-b.clone()).is_one() && *op == Op::Mod => Term::int(0),
-                    _ => Term::mk_raw(op.clone(), args),
+                    _ => Term::app(op.clone(), args),
                 }
             }
             Op::Abs if n == 1 => match args[0].as_const().and_then(rat) {
