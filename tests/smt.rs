@@ -403,3 +403,66 @@ fn qe_with_negative_divisors_is_equivalent_and_bounded() {
         assert!(matches!(same, Ok(true)), "{t} gave {r}: {same:?}");
     }
 }
+
+/// `skolemize` replaces positive quantifiers by fresh constants: its result implies the input
+/// (`s ∧ ¬t` unsatisfiable) and is satisfiable exactly when the input is (unknown answers are
+/// tolerated, but most cases must be decided and most must lose a quantifier).
+#[test]
+fn skolemize_implies_and_is_equisatisfiable_by_z3() {
+    let Some(s) = z3() else { return };
+    let decided = std::cell::Cell::new(0u32);
+    let eliminated = std::cell::Cell::new(0u32);
+    runner(64)
+        .run(
+            &(arb_quantified(), arb_formula(1, false), 0..4u8),
+            |(q, other, shape)| {
+                let t = match shape {
+                    0 => q.clone(),
+                    1 => Term::not(&q),
+                    2 => Term::or(vec![q.clone(), other]),
+                    _ => Term::implies(&other, &q),
+                };
+                let mut n = 0;
+                let sk = t.skolemize(&mut |v: &Var| {
+                    n += 1;
+                    Var::new(format!("{}!sk{n}", v.name), v.sort.clone())
+                });
+                if !sk.has_quantifier() {
+                    eliminated.set(eliminated.get() + 1);
+                }
+                let mut ss = s.borrow_mut();
+                let sat = |ss: &mut Session, f: &Term| {
+                    ss.push();
+                    ss.assert(f);
+                    let r = ss.check_sat();
+                    ss.pop();
+                    r
+                };
+                let implied = sat(&mut ss, &Term::and(vec![sk.clone(), Term::not(&t)]));
+                prop_assert!(
+                    !matches!(implied, SatResult::Sat),
+                    "{sk} does not imply {t}"
+                );
+                match (sat(&mut ss, &t), sat(&mut ss, &sk)) {
+                    (SatResult::Sat, SatResult::Sat) | (SatResult::Unsat, SatResult::Unsat) => {
+                        decided.set(decided.get() + 1)
+                    }
+                    (
+                        a @ (SatResult::Sat | SatResult::Unsat),
+                        b @ (SatResult::Sat | SatResult::Unsat),
+                    ) => {
+                        prop_assert!(false, "{t}: {a:?} but {sk}: {b:?}")
+                    }
+                    _ => {}
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+    assert!(decided.get() >= 32, "only {} cases decided", decided.get());
+    assert!(
+        eliminated.get() >= 16,
+        "only {} quantifiers eliminated",
+        eliminated.get()
+    );
+}

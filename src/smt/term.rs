@@ -1255,6 +1255,54 @@ impl Term {
         }
         self.substitute(&map)
     }
+
+    /// Skolemization of the quantifiers in positive positions (`∃` under `∧`, `∨`, the right of
+    /// `⇒`, and `∀` under a negation): each binder occurrence gets fresh constants `fresh(v)`, so
+    /// that asserting the result is equisatisfiable with asserting `self`, and every model of the
+    /// result is one of `self`. Quantifiers elsewhere (under `=`, `ite`, function arguments) stay.
+    pub fn skolemize(&self, fresh: &mut dyn FnMut(&Var) -> Var) -> Term {
+        let mut memo = HashMap::new();
+        skolem_rec(self, true, fresh, &mut memo)
+    }
+}
+
+fn skolem_rec(
+    t: &Term,
+    positive: bool,
+    fresh: &mut dyn FnMut(&Var) -> Var,
+    memo: &mut HashMap<(u32, bool), Term>,
+) -> Term {
+    if !t.has_quantifier() {
+        return t.clone();
+    }
+    if let Some(r) = memo.get(&(t.id(), positive)) {
+        return r.clone();
+    }
+    let r = match t.kind() {
+        TermKind::Quant(q, vars, body) if (*q == Quantifier::Exists) == positive => {
+            let map: HashMap<Var, Term> = vars
+                .iter()
+                .map(|v| (v.clone(), Term::var(&fresh(v))))
+                .collect();
+            skolem_rec(&body.substitute(&map), positive, fresh, memo)
+        }
+        TermKind::App(Op::Not, args) if args.len() == 1 => {
+            Term::not(&skolem_rec(&args[0], !positive, fresh, memo))
+        }
+        TermKind::App(op @ (Op::And | Op::Or), args) => Term::app(
+            op.clone(),
+            args.iter()
+                .map(|a| skolem_rec(a, positive, fresh, memo))
+                .collect(),
+        ),
+        TermKind::App(Op::Implies, args) if args.len() == 2 => Term::implies(
+            &skolem_rec(&args[0], !positive, fresh, memo),
+            &skolem_rec(&args[1], positive, fresh, memo),
+        ),
+        _ => t.clone(),
+    };
+    memo.insert((t.id(), positive), r.clone());
+    r
 }
 
 /// Flattens nested applications of the associative `op`, but never past [`FLATTEN_LIMIT`] arguments and
