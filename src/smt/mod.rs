@@ -18,7 +18,7 @@
 //! long-lived session; trace checks assert named conjuncts and read [`Session::unsat_core`]; predicates
 //! are normalised with [`simplify()`] and projected with [`qe_light`] (and, for strongest posts, the
 //! over-approximating [`weaken_uninterpreted`]), falling back to [`Session::qe`] (z3's `qe2`, or `qe`
-//! where `qe2` refuses or arrays occur).
+//! where `qe2` fails, runs out of its part of the limit, or arrays occur).
 //!
 //! ```
 //! use lapidary::smt::*;
