@@ -39,22 +39,10 @@ fn is_array(v: &Var) -> bool {
     matches!(v.sort, Sort::Array(..))
 }
 
-/// Does `t` contain a quantifier that binds an array variable?
-pub fn has_array_quantifier(t: &Term) -> bool {
-    if !t.has_quantifier() {
-        return false;
-    }
-    match t.kind() {
-        TermKind::Quant(_, vs, b) => vs.iter().any(is_array) || has_array_quantifier(b),
-        TermKind::App(_, args) => args.iter().any(has_array_quantifier),
-        _ => false,
-    }
-}
-
 /// Weakens `t` (see module docs): positive existentials over arrays (reached through `and`, `or` and
 /// `exists`) lose their array variables. Other occurrences are left alone.
 pub fn weaken(t: &Term) -> Term {
-    if !has_array_quantifier(t) {
+    if !t.has_array_quantifier() {
         return t.clone();
     }
     match t.kind() {
@@ -409,7 +397,7 @@ mod tests {
             ]),
         );
         let w = weaken(&t);
-        assert!(!has_array_quantifier(&w));
+        assert!(!w.has_array_quantifier());
         assert!(!w.has_free_var(&a));
         let s = w.to_string();
         assert!(s.contains("(select b i)"), "{s}");
@@ -458,6 +446,6 @@ mod tests {
         );
         let w = weaken(&t);
         assert!(!w.has_free_var(&a));
-        assert!(!has_array_quantifier(&w));
+        assert!(!w.has_array_quantifier());
     }
 }

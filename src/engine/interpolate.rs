@@ -148,7 +148,7 @@ pub fn project_exists(
     };
     // Array variables the light QE left: weaken them away (sound in both directions, see
     // `arrays`), rather than let z3's `qe` spend its time limit on them.
-    let t = if !exact && super::arrays::has_array_quantifier(&t) {
+    let t = if !exact && t.has_array_quantifier() {
         smt::simplify(&smt::qe_light(&super::arrays::weaken(&t)))
     } else {
         t

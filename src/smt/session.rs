@@ -1404,18 +1404,10 @@ impl Session {
 
 /// Does `t` have a free or quantified variable of an array sort?
 fn mentions_arrays(t: &Term) -> bool {
-    let is_array = |v: &Var| matches!(v.sort, Sort::Array(..));
-    if t.free_vars_ref().iter().any(is_array) {
-        return true;
-    }
-    if !t.has_quantifier() {
-        return false;
-    }
-    match t.kind() {
-        TermKind::Quant(_, vars, body) => vars.iter().any(is_array) || mentions_arrays(body),
-        TermKind::App(_, args) => args.iter().any(mentions_arrays),
-        _ => false,
-    }
+    t.free_vars_ref()
+        .iter()
+        .any(|v| matches!(v.sort, Sort::Array(..)))
+        || t.has_array_quantifier()
 }
 
 /// Names that must not be used verbatim as solver symbols (they would read as built-ins).

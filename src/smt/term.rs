@@ -1208,6 +1208,19 @@ impl Term {
     pub fn has_quantifier(&self) -> bool {
         self.0.has_quant
     }
+    /// Does `self` contain a quantifier that binds a variable of an array sort?
+    pub fn has_array_quantifier(&self) -> bool {
+        if !self.has_quantifier() {
+            return false;
+        }
+        match self.kind() {
+            TermKind::Quant(_, vs, b) => {
+                vs.iter().any(|v| matches!(v.sort, Sort::Array(..))) || b.has_array_quantifier()
+            }
+            TermKind::App(_, args) => args.iter().any(Term::has_array_quantifier),
+            _ => false,
+        }
+    }
     /// Number of distinct subterms (DAG size).
     pub fn dag_size(&self) -> usize {
         let mut seen = std::collections::HashSet::new();
