@@ -111,6 +111,15 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
         o.stats.iterations = iterations;
         match o.unknown {
             Some(UnknownReason::InsufficientInstances(_)) if instances < MAX_INSTANCES => {
+                // A fork statement that runs unboundedly often: a thread-modular proof is tried
+                // once, after the cheapest search for errors (one instance per fork).
+                if instances == 1
+                    && super::thread_modular::forks_unboundedly(program)
+                    && let Some(mut proof) = thread_modular_proof(&voc, config)
+                {
+                    proof.stats.iterations = iterations;
+                    break proof;
+                }
                 instances += 1;
             }
             _ => break o,
@@ -118,6 +127,45 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
     };
     outcome.stats.total_time = start.elapsed();
     outcome
+}
+
+/// Thread-modular proofs for a program that forks unboundedly: with 1, then 2 threads per
+/// unbounded fork statement in the view, each with a share of the time left.
+const THREAD_MODULAR_SHARES: [(usize, f64); 2] = [(1, 0.3), (2, 0.6)];
+
+/// SAFE by a thread-modular proof ([`super::thread_modular`]), if one is found in time.
+fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Option<Outcome> {
+    for (k, share) in THREAD_MODULAR_SHARES {
+        let left = match config.deadline {
+            Some(d) => d.saturating_duration_since(Instant::now()),
+            None => Duration::from_secs_f64(config.query_timeout_s),
+        };
+        let attempt = super::thread_modular::prove(
+            voc,
+            config,
+            k,
+            left.mul_f64(share).max(Duration::from_millis(200)),
+        );
+        if debug() {
+            eprintln!("thread-modular proof with k = {k}: {attempt:?}");
+        }
+        match attempt {
+            super::thread_modular::Attempt::Proved { .. } => {
+                let threads = if k == 1 { "thread" } else { "threads" };
+                return Some(Outcome::safe(
+                    Some(format!(
+                        "thread-modular proof: an invariant over the shared state and {k} {threads} \
+                         of each unbounded fork, found by z3's Horn solver and re-checked"
+                    )),
+                    Vec::new(),
+                    Stats::default(),
+                ));
+            }
+            super::thread_modular::Attempt::NoProof => continue,
+            _ => return None,
+        }
+    }
+    None
 }
 
 fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {

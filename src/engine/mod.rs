@@ -41,6 +41,7 @@ pub mod recursive;
 pub mod slice;
 pub mod stats;
 pub mod termination;
+pub mod thread_modular;
 pub mod tracecheck;
 pub mod transition;
 

@@ -1155,6 +1155,46 @@ impl Session {
         self.query("(get-model)\n", "reading the model")
     }
 
+    /// The model's definitions of the declared functions with arguments (after a `sat` check; e.g.
+    /// the interpretations of uninterpreted predicates that a Horn solver found): each as the
+    /// function, its parameters and its body over them. Functions the model leaves out are absent;
+    /// a definition that cannot be read back is an error, never skipped.
+    pub fn function_definitions(&mut self) -> Result<Vec<(FuncDecl, Vec<Var>, Term)>, SmtError> {
+        let r = self.read_model()?;
+        let mut out = Vec::new();
+        for d in model_items(&r)? {
+            let Some(l) = d.list() else { continue };
+            if l.len() != 5 || l[0].atom() != Some("define-fun") {
+                continue;
+            }
+            let (Some(name), Some(params)) = (l[1].symbol(), l[2].list()) else {
+                continue;
+            };
+            let Some(f) = self.env.funs.get(name).cloned() else {
+                continue;
+            };
+            if params.is_empty() {
+                continue;
+            }
+            let mut env = self.env.clone();
+            let mut vars = Vec::new();
+            for p in params {
+                let bad = || SmtError::Parse(format!("bad parameter in the definition of {name}"));
+                let [pn, ps] = p.list().ok_or_else(bad)? else {
+                    return Err(bad());
+                };
+                let pname = pn.symbol().ok_or_else(bad)?;
+                let sort = super::parse::sexp_to_sort(ps).map_err(|e| SmtError::Parse(e.0))?;
+                let v = Var::new(pname, sort);
+                env.vars.insert(pname.to_string(), v.clone());
+                vars.push(v);
+            }
+            let body = sexp_to_term(&l[4], &env).map_err(|e| SmtError::Parse(e.0))?;
+            out.push((f, vars, body));
+        }
+        Ok(out)
+    }
+
     fn model_values(&self, items: &[SExp]) -> BTreeMap<Var, Value> {
         let mut out = BTreeMap::new();
         for d in items {

@@ -1,0 +1,126 @@
+//! Thread-modular proofs of programs that fork unboundedly (`lapidary::engine::thread_modular`):
+//! safe programs are proved with one or two threads per unbounded fork in the view; programs whose
+//! violation needs another thread's interference are never proved (the outsider clauses are what
+//! excludes them); programs outside the module's scope are declined. Needs z3 (fails without it).
+
+use lapidary::engine::Config;
+use lapidary::engine::thread_modular::{Attempt, forks_unboundedly, prove};
+use lapidary::engine::transition::Vocabulary;
+use lapidary::ir;
+use lapidary::syntax::parse;
+use std::time::Duration;
+
+fn program(src: &str) -> ir::Program {
+    let (ast, diags) = parse(src);
+    let ast = ast.unwrap_or_else(|| panic!("parse errors: {diags:?}"));
+    let (prog, diags) = ir::check_inline(&ast);
+    prog.unwrap_or_else(|| panic!("check errors: {diags:?}"))
+}
+
+fn attempt(src: &str, k: usize) -> Attempt {
+    let p = program(src);
+    assert!(forks_unboundedly(&p), "the case must fork in a loop");
+    let voc = Vocabulary::new(&p);
+    prove(&voc, &Config::default(), k, Duration::from_secs(60))
+}
+
+/// Workers that each add one atomically; the shared counter never decreases.
+const MONOTONE: &str = "
+var x : int;
+procedure ULTIMATE.start() modifies x;
+{ x := 0; while (*) { fork 0 worker(); } assert x >= 0; }
+procedure worker() modifies x; { atomic { x := x + 1; } assert x >= 1; }
+";
+
+/// A read and a write that another worker may separate: the assertion fails with two workers.
+const RACY: &str = "
+var x : int;
+procedure ULTIMATE.start() modifies x;
+{ x := 0; while (*) { fork 0 worker(); } }
+procedure worker() modifies x; { var t : int; t := x; x := t + 1; assert x == t + 1; }
+";
+
+/// The racy worker under a lock taken by test-and-set: the assertion holds, but only a view of
+/// two workers knows that the lock's holder is unique.
+const LOCKED: &str = "
+var x, m : int;
+procedure ULTIMATE.start() modifies x, m;
+{ x := 0; m := 0; while (*) { fork 0 worker(); } }
+procedure worker() modifies x, m;
+{ var t : int; atomic { assume m == 0; m := 1; } t := x; x := t + 1; assert x == t + 1; atomic { m := 0; } }
+";
+
+/// Forks in a fixed number: nothing for this module.
+const BOUNDED: &str = "
+var x : int;
+procedure ULTIMATE.start() modifies x; { x := 0; fork 1 worker(); join 1; assert x == 1; }
+procedure worker() modifies x; { x := x + 1; }
+";
+
+#[test]
+fn a_monotone_counter_is_proved_with_one_thread_in_the_view() {
+    match attempt(MONOTONE, 1) {
+        Attempt::Proved { tuples } => assert!(tuples > 1, "{tuples} tuples"),
+        other => panic!("expected a proof, got {other:?}"),
+    }
+}
+
+#[test]
+fn interference_of_other_workers_is_never_proved_away() {
+    for k in [1, 2] {
+        match attempt(RACY, k) {
+            Attempt::NoProof => {}
+            other => panic!("k = {k}: expected no proof, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_lock_needs_two_threads_in_the_view() {
+    assert!(
+        matches!(attempt(LOCKED, 1), Attempt::NoProof),
+        "one thread in the view cannot know that the lock's holder is unique"
+    );
+    match attempt(LOCKED, 2) {
+        Attempt::Proved { .. } => {}
+        other => panic!("expected a proof with two threads, got {other:?}"),
+    }
+}
+
+#[test]
+fn bounded_forks_are_declined() {
+    let p = program(BOUNDED);
+    assert!(!forks_unboundedly(&p));
+    let voc = Vocabulary::new(&p);
+    match prove(&voc, &Config::default(), 1, Duration::from_secs(5)) {
+        Attempt::NotApplicable(_) => {}
+        other => panic!("expected not applicable, got {other:?}"),
+    }
+}
+
+#[test]
+fn verdicts_of_unbounded_programs() {
+    let dir = std::env::temp_dir().join(format!("lapidary-tm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut failures = Vec::new();
+    for (name, src, expected) in [
+        ("monotone", MONOTONE, "SAFE"),
+        ("racy", RACY, "UNSAFE"),
+        ("locked", LOCKED, "SAFE"),
+    ] {
+        let path = dir.join(format!("{name}.bpl"));
+        std::fs::write(&path, src).expect("write case");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_verify"))
+            .arg(&path)
+            .args(["--timeout", "60"])
+            .output()
+            .expect("run verify");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let first = stdout.lines().next().unwrap_or("").to_string();
+        if !first.contains(&format!(": {expected}")) {
+            failures.push(format!("{name}: expected {expected}, got {first}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
