@@ -252,7 +252,13 @@ pub fn render_outcome(
         }
     }
     if args.proof && outcome.verdict == Verdict::Safe {
-        if outcome.proof.is_empty() && outcome.stats.thread_instances > 1 {
+        if outcome.stats.thread_modular_tuples > 0 {
+            out.push_str(&format!(
+                "proof: a thread-modular invariant, one formula per control tuple of the view \
+                 ({} tuples; re-checked before the answer, not printed)\n",
+                outcome.stats.thread_modular_tuples
+            ));
+        } else if outcome.proof.is_empty() && outcome.stats.thread_instances > 1 {
             // The certificate of a concurrent program maps configurations to invariants.
             out.push_str(
                 "proof: invariants per configuration of the threads (checked with \

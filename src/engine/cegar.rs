@@ -150,15 +150,19 @@ fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Option<Outcome> {
             eprintln!("thread-modular proof with k = {k}: {attempt:?}");
         }
         match attempt {
-            super::thread_modular::Attempt::Proved { .. } => {
+            super::thread_modular::Attempt::Proved { tuples } => {
                 let threads = if k == 1 { "thread" } else { "threads" };
+                let stats = Stats {
+                    thread_modular_tuples: tuples,
+                    ..Stats::default()
+                };
                 return Some(Outcome::safe(
                     Some(format!(
                         "thread-modular proof: an invariant over the shared state and {k} {threads} \
                          of each unbounded fork, found by z3's Horn solver and re-checked"
                     )),
                     Vec::new(),
-                    Stats::default(),
+                    stats,
                 ));
             }
             super::thread_modular::Attempt::NoProof => continue,

@@ -46,6 +46,9 @@ pub struct Stats {
     /// configurations, checked but not printed as loop invariants).
     #[serde(skip)]
     pub thread_instances: usize,
+    /// Control tuples of the view of a thread-modular proof ([`super::thread_modular`]; 0 if
+    /// the answer did not come from one): the proof has one invariant per tuple.
+    pub thread_modular_tuples: usize,
     /// Program variables removed by cone-of-influence slicing ([`super::slice`]).
     pub sliced_variables: usize,
     /// Fork statements whose threads cannot influence anything, removed ([`super::slice`]).
