@@ -195,60 +195,8 @@ impl<'a, 'p> View<'a, 'p> {
         voc: &'a Vocabulary<'p>,
         k: usize,
     ) -> Result<Self, String> {
-        let thread_of = |a: usize| cfa.thread_of[enc.letters[a].src];
-        for (a, l) in enc.letters.iter().enumerate() {
-            match l.kind {
-                EdgeKind::Plain => {}
-                EdgeKind::Fork { .. }
-                | EdgeKind::ForkLimit { .. }
-                | EdgeKind::GhostFork { .. }
-                | EdgeKind::Join { .. } => {
-                    if thread_of(a) != 0 {
-                        return Err("a thread other than the entry thread forks or joins".into());
-                    }
-                }
-                // Block encoding leaves a composed block's closing bracket, unreachable.
-                EdgeKind::AtomicEnd => {}
-                EdgeKind::AtomicBegin => {
-                    return Err("an atomic block is not one letter".into());
-                }
-                EdgeKind::Call | EdgeKind::Return { .. } => {
-                    return Err("calls kept as call/return letters".into());
-                }
-            }
-            if l.tf.formula.has_quantifier() {
-                return Err("a quantified letter".into());
-            }
-        }
-        // Fork statements on a cycle of the entry thread: reachability among its locations.
-        let main_succ =
-            |l: LocId| -> Vec<LocId> { enc.out[l].iter().map(|&a| enc.letters[a].tgt).collect() };
-        let reaches = |from: LocId, to: LocId| -> bool {
-            let mut seen = BTreeSet::new();
-            let mut stack = vec![from];
-            while let Some(l) = stack.pop() {
-                if l == to {
-                    return true;
-                }
-                if seen.insert(l) {
-                    stack.extend(main_succ(l));
-                }
-            }
-            false
-        };
-        let mut pool_unbounded = vec![false; cfa.pools.len()];
-        for l in &enc.letters {
-            let pool = match l.kind {
-                EdgeKind::Fork { thread } => cfa.threads[thread as usize].pool,
-                EdgeKind::ForkLimit { pool } | EdgeKind::GhostFork { pool } => Some(pool),
-                _ => None,
-            };
-            if let Some(p) = pool
-                && reaches(l.tgt, l.src)
-            {
-                pool_unbounded[p as usize] = true;
-            }
-        }
+        check_letters(cfa, enc)?;
+        let pool_unbounded = unbounded_pools(cfa, enc);
         if !pool_unbounded.iter().any(|&u| u) {
             return Err("no fork statement runs more than once".into());
         }
@@ -276,44 +224,11 @@ impl<'a, 'p> View<'a, 'p> {
                 members.push(t);
             }
         }
-        // Owners of program variables, and each thread's instances in order.
-        let mut insts: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); cfa.threads.len()];
-        let mut inst_owner: HashMap<u32, u32> = HashMap::new();
-        for (l, loc) in cfa.locs.iter().enumerate() {
-            let t = cfa.thread_of[l];
-            if loc.inst != 0 {
-                insts[t as usize].insert(loc.inst);
-                if inst_owner.insert(loc.inst, t).is_some_and(|o| o != t) {
-                    return Err("an inlined instance shared by two threads".into());
-                }
-            }
-        }
-        for th in &cfa.threads {
-            if th.inst != 0 {
-                inst_owner.insert(th.inst, cfa.thread_of[th.entry]);
-            }
-        }
-        let mut globals = BTreeSet::new();
-        let mut owned: Vec<BTreeSet<PVar>> = vec![BTreeSet::new(); cfa.threads.len()];
-        for l in &enc.letters {
-            for &x in l.tf.reads.iter().chain(&l.tf.writes) {
-                let owner = match x {
-                    PVar::Var { inst: 0, .. } => None,
-                    PVar::Var { inst, .. } | PVar::Old { inst, .. } => {
-                        Some(*inst_owner.get(&inst).ok_or("a variable of no thread")?)
-                    }
-                    PVar::Tid { thread, .. } => Some(thread),
-                };
-                match owner {
-                    None => {
-                        globals.insert(x);
-                    }
-                    Some(t) => {
-                        owned[t as usize].insert(x);
-                    }
-                }
-            }
-        }
+        let Ownership {
+            insts,
+            globals,
+            owned,
+        } = ownership(cfa, enc)?;
         let ranks: Vec<HashMap<u32, usize>> = insts
             .iter()
             .map(|s| s.iter().enumerate().map(|(r, &i)| (i, r)).collect())
@@ -675,6 +590,127 @@ impl<'a, 'p> View<'a, 'p> {
         }
         Ok(Some(out))
     }
+}
+
+/// Declines encodings this module does not handle: a fork or join outside the entry thread, an
+/// atomic block left as brackets, call/return letters, quantified letters.
+fn check_letters(cfa: &Cfa, enc: &Encoded) -> Result<(), String> {
+    let thread_of = |a: usize| cfa.thread_of[enc.letters[a].src];
+    for (a, l) in enc.letters.iter().enumerate() {
+        match l.kind {
+            EdgeKind::Plain => {}
+            EdgeKind::Fork { .. }
+            | EdgeKind::ForkLimit { .. }
+            | EdgeKind::GhostFork { .. }
+            | EdgeKind::Join { .. } => {
+                if thread_of(a) != 0 {
+                    return Err("a thread other than the entry thread forks or joins".into());
+                }
+            }
+            // Block encoding leaves a composed block's closing bracket, unreachable.
+            EdgeKind::AtomicEnd => {}
+            EdgeKind::AtomicBegin => {
+                return Err("an atomic block is not one letter".into());
+            }
+            EdgeKind::Call | EdgeKind::Return { .. } => {
+                return Err("calls kept as call/return letters".into());
+            }
+        }
+        if l.tf.formula.has_quantifier() {
+            return Err("a quantified letter".into());
+        }
+    }
+    Ok(())
+}
+
+/// Per fork statement (pool): does it lie on a cycle of the entry thread (run more than once)?
+fn unbounded_pools(cfa: &Cfa, enc: &Encoded) -> Vec<bool> {
+    // Fork statements on a cycle of the entry thread: reachability among its locations.
+    let main_succ =
+        |l: LocId| -> Vec<LocId> { enc.out[l].iter().map(|&a| enc.letters[a].tgt).collect() };
+    let reaches = |from: LocId, to: LocId| -> bool {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from];
+        while let Some(l) = stack.pop() {
+            if l == to {
+                return true;
+            }
+            if seen.insert(l) {
+                stack.extend(main_succ(l));
+            }
+        }
+        false
+    };
+    let mut pool_unbounded = vec![false; cfa.pools.len()];
+    for l in &enc.letters {
+        let pool = match l.kind {
+            EdgeKind::Fork { thread } => cfa.threads[thread as usize].pool,
+            EdgeKind::ForkLimit { pool } | EdgeKind::GhostFork { pool } => Some(pool),
+            _ => None,
+        };
+        if let Some(p) = pool
+            && reaches(l.tgt, l.src)
+        {
+            pool_unbounded[p as usize] = true;
+        }
+    }
+    pool_unbounded
+}
+
+/// Which thread each program variable of the letters belongs to.
+struct Ownership {
+    /// Per thread, the inlined procedure instances of its locations.
+    insts: Vec<BTreeSet<u32>>,
+    /// Variables of no thread (globals and constants).
+    globals: BTreeSet<PVar>,
+    /// Per thread, its variables (locals, `old` values, thread ids).
+    owned: Vec<BTreeSet<PVar>>,
+}
+
+fn ownership(cfa: &Cfa, enc: &Encoded) -> Result<Ownership, String> {
+    // Owners of program variables, and each thread's instances in order.
+    let mut insts: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); cfa.threads.len()];
+    let mut inst_owner: HashMap<u32, u32> = HashMap::new();
+    for (l, loc) in cfa.locs.iter().enumerate() {
+        let t = cfa.thread_of[l];
+        if loc.inst != 0 {
+            insts[t as usize].insert(loc.inst);
+            if inst_owner.insert(loc.inst, t).is_some_and(|o| o != t) {
+                return Err("an inlined instance shared by two threads".into());
+            }
+        }
+    }
+    for th in &cfa.threads {
+        if th.inst != 0 {
+            inst_owner.insert(th.inst, cfa.thread_of[th.entry]);
+        }
+    }
+    let mut globals = BTreeSet::new();
+    let mut owned: Vec<BTreeSet<PVar>> = vec![BTreeSet::new(); cfa.threads.len()];
+    for l in &enc.letters {
+        for &x in l.tf.reads.iter().chain(&l.tf.writes) {
+            let owner = match x {
+                PVar::Var { inst: 0, .. } => None,
+                PVar::Var { inst, .. } | PVar::Old { inst, .. } => {
+                    Some(*inst_owner.get(&inst).ok_or("a variable of no thread")?)
+                }
+                PVar::Tid { thread, .. } => Some(thread),
+            };
+            match owner {
+                None => {
+                    globals.insert(x);
+                }
+                Some(t) => {
+                    owned[t as usize].insert(x);
+                }
+            }
+        }
+    }
+    Ok(Ownership {
+        insts,
+        globals,
+        owned,
+    })
 }
 
 /// Solves the clauses with z3's Horn engine and re-checks a solution.
