@@ -1,4 +1,4 @@
-//#Unknown unbounded threads: a fork needs more than 4 thread instances
+//#Unknown unbounded threads: a fork needs more than 4 thread instances, and no thread-modular proof with up to 2 threads per unbounded fork was found
 //#Safe
 // Each forked worker adds one to x; the main thread counts its forks in n. x <= n holds, but
 // the reason is a count of the workers that have not added yet: no invariant over a fixed

@@ -105,6 +105,7 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
     let voc = Vocabulary::new(program);
     let mut instances = 1;
     let mut iterations = 0;
+    let mut thread_modular_tried = false;
     let mut outcome = loop {
         let mut o = run_inner(&voc, config, instances);
         iterations += o.stats.iterations;
@@ -113,18 +114,29 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
             Some(UnknownReason::InsufficientInstances(_)) if instances < MAX_INSTANCES => {
                 // A fork statement that runs unboundedly often: a thread-modular proof is tried
                 // once, after the cheapest search for errors (one instance per fork).
-                if instances == 1
-                    && super::thread_modular::forks_unboundedly(program)
-                    && let Some(mut proof) = thread_modular_proof(&voc, config)
-                {
-                    proof.stats.iterations = iterations;
-                    break proof;
+                if instances == 1 && super::thread_modular::forks_unboundedly(program) {
+                    match thread_modular_proof(&voc, config) {
+                        Ok(mut proof) => {
+                            proof.stats.iterations = iterations;
+                            break proof;
+                        }
+                        Err(tried) => thread_modular_tried = tried,
+                    }
                 }
                 instances += 1;
             }
             _ => break o,
         }
     };
+    if let Some(UnknownReason::InsufficientInstances(k)) = outcome.unknown
+        && thread_modular_tried
+    {
+        let reason = UnknownReason::UnboundedThreads {
+            instances: k,
+            view: THREAD_MODULAR_SHARES.len(),
+        };
+        outcome = Outcome::unknown(reason, std::mem::take(&mut outcome.stats));
+    }
     outcome.stats.total_time = start.elapsed();
     outcome
 }
@@ -133,8 +145,9 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
 /// unbounded fork statement in the view, each with a share of the time left.
 const THREAD_MODULAR_SHARES: [(usize, f64); 2] = [(1, 0.3), (2, 0.6)];
 
-/// SAFE by a thread-modular proof ([`super::thread_modular`]), if one is found in time.
-fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Option<Outcome> {
+/// SAFE by a thread-modular proof ([`super::thread_modular`]), if one is found in time; otherwise
+/// whether one was searched for (the program is in the module's scope).
+fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Result<Outcome, bool> {
     for (k, share) in THREAD_MODULAR_SHARES {
         let left = match config.deadline {
             Some(d) => d.saturating_duration_since(Instant::now()),
@@ -156,7 +169,7 @@ fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Option<Outcome> {
                     thread_modular_tuples: tuples,
                     ..Stats::default()
                 };
-                return Some(Outcome::safe(
+                return Ok(Outcome::safe(
                     Some(format!(
                         "thread-modular proof: an invariant over the shared state and {k} {threads} \
                          of each unbounded fork, found by z3's Horn solver and re-checked"
@@ -166,10 +179,11 @@ fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Option<Outcome> {
                 ));
             }
             super::thread_modular::Attempt::NoProof => continue,
-            _ => return None,
+            super::thread_modular::Attempt::Unknown(_) => return Err(true),
+            super::thread_modular::Attempt::NotApplicable(_) => return Err(k > 1),
         }
     }
-    None
+    Err(true)
 }
 
 fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {

@@ -346,6 +346,9 @@ pub enum UnknownReason {
     /// A feasible trace reaches a `fork` with no free thread instance, with this many instances per
     /// fork statement (the engine retries with more, up to a bound).
     InsufficientInstances(usize),
+    /// As [`UnknownReason::InsufficientInstances`] at the largest instance bound, after no
+    /// thread-modular proof was found with up to `view` threads per unbounded fork.
+    UnboundedThreads { instances: usize, view: usize },
     /// A limit other than time (iterations, program size, search steps).
     ResourceLimit(String),
     /// `--check-proof` rejected the proof (a bug in Lapidary if it ever happens).
@@ -375,6 +378,11 @@ impl std::fmt::Display for UnknownReason {
             UnknownReason::InsufficientInstances(k) => write!(
                 f,
                 "unbounded threads: a fork needs more than {k} thread instances"
+            ),
+            UnknownReason::UnboundedThreads { instances, view } => write!(
+                f,
+                "unbounded threads: a fork needs more than {instances} thread instances, and no \
+                 thread-modular proof with up to {view} threads per unbounded fork was found"
             ),
             UnknownReason::NotConfirmed(s)
             | UnknownReason::ResourceLimit(s)
