@@ -1162,6 +1162,9 @@ impl Session {
     pub fn function_definitions(&mut self) -> Result<Vec<(FuncDecl, Vec<Var>, Term)>, SmtError> {
         let r = self.read_model()?;
         let mut out = Vec::new();
+        // One copy of the session's names; each definition's parameters are bound in it while
+        // its body is read, then the shadowed names are put back.
+        let mut env = self.env.clone();
         for d in model_items(&r)? {
             let Some(l) = d.list() else { continue };
             if l.len() != 5 || l[0].atom() != Some("define-fun") {
@@ -1176,8 +1179,8 @@ impl Session {
             if params.is_empty() {
                 continue;
             }
-            let mut env = self.env.clone();
             let mut vars = Vec::new();
+            let mut shadowed = Vec::new();
             for p in params {
                 let bad = || SmtError::Parse(format!("bad parameter in the definition of {name}"));
                 let [pn, ps] = p.list().ok_or_else(bad)? else {
@@ -1186,11 +1189,20 @@ impl Session {
                 let pname = pn.symbol().ok_or_else(bad)?;
                 let sort = super::parse::sexp_to_sort(ps).map_err(|e| SmtError::Parse(e.0))?;
                 let v = Var::new(pname, sort);
-                env.vars.insert(pname.to_string(), v.clone());
+                shadowed.push((
+                    pname.to_string(),
+                    env.vars.insert(pname.to_string(), v.clone()),
+                ));
                 vars.push(v);
             }
-            let body = sexp_to_term(&l[4], &env).map_err(|e| SmtError::Parse(e.0))?;
-            out.push((f, vars, body));
+            let body = sexp_to_term(&l[4], &env).map_err(|e| SmtError::Parse(e.0));
+            for (pname, old) in shadowed.into_iter().rev() {
+                match old {
+                    Some(v) => env.vars.insert(pname, v),
+                    None => env.vars.remove(&pname),
+                };
+            }
+            out.push((f, vars, body?));
         }
         Ok(out)
     }
