@@ -88,6 +88,32 @@ fn timeout_outcome(stats: Stats) -> Outcome {
     Outcome::unknown(UnknownReason::Timeout, stats)
 }
 
+/// The limit of one query of the fast Hoare-triple solver (what it does not answer in time goes
+/// to the main solver).
+const FAST_HOARE_LIMIT: Duration = Duration::from_millis(500);
+
+/// The Hoare-triple checker of a run: on `session`, with the configured fast solver first when it
+/// is installed.
+fn hoare_checker(config: &Config, session: Session) -> HoareChecker {
+    let htc = HoareChecker::new(session);
+    match config.hoare_solver {
+        Some(kind) if kind != config.solver => {
+            let mut sc = session_config(config, kind, false);
+            sc.query_timeout = sc.query_timeout.min(FAST_HOARE_LIMIT);
+            match Session::new(sc) {
+                Ok(fast) => htc.with_fast(fast),
+                Err(e) => {
+                    if debug() {
+                        eprintln!("no fast Hoare-triple solver: {e}");
+                    }
+                    htc
+                }
+            }
+        }
+        _ => htc,
+    }
+}
+
 /// Thread instances per fork statement tried before answering "unbounded threads".
 pub const MAX_INSTANCES: usize = 4;
 
@@ -250,7 +276,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
             stats,
         );
     }
-    let mut fh = FloydHoare::new(voc, &enc, HoareChecker::new(htc_session))
+    let mut fh = FloydHoare::new(voc, &enc, hoare_checker(config, htc_session))
         .with_deadline(config.deadline)
         .with_scope(
             &cfa,
@@ -342,7 +368,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
                     &mut fh,
                 );
                 let session = fh.into_session();
-                let mut fh2 = FloydHoare::new(voc, &strong, HoareChecker::new(session))
+                let mut fh2 = FloydHoare::new(voc, &strong, hoare_checker(config, session))
                     .with_deadline(config.deadline);
                 let o = match Cegar::new(voc, &cfa, &strong, config)
                     .with_deep_search(Some(&deep))
@@ -417,6 +443,11 @@ fn finish(mut outcome: Outcome, fh: &mut FloydHoare) -> Outcome {
     let st = fh.session().stats();
     outcome.stats.solver_calls += st.checks as usize;
     outcome.stats.solver_time += st.solver_time;
+    if let Some(st) = fh.fast_session_stats() {
+        outcome.stats.solver_calls += st.checks as usize;
+        outcome.stats.solver_time += st.solver_time;
+        outcome.stats.fast_hoare_calls = st.checks as usize;
+    }
     outcome
 }
 

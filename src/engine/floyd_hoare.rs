@@ -316,6 +316,11 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
 
     /// The solver session of the Hoare-triple checker (shared with interpolation checks and
     /// invariant synthesis).
+    /// The solver counters of the fast Hoare-triple session, if there is one.
+    pub fn fast_session_stats(&self) -> Option<&crate::smt::SessionStats> {
+        self.htc.fast_stats()
+    }
+
     pub fn session(&mut self) -> &mut crate::smt::Session {
         &mut self.htc.session
     }

@@ -23,6 +23,11 @@
 //! shows `S ∧ ¬p` satisfiable; a valid one shows `S ⇒ p` when the triple is *decided* by the
 //! implication as above (`S ∧ a ∧ ¬p'` is then equisatisfiable with `S ∧ ¬p`).
 //!
+//! The SMT tier may run on a *fast* solver first ([`HoareChecker::with_fast`]; yices answers the
+//! small quantifier-free queries of Hoare triples an order of magnitude faster than z3): a query it
+//! cannot answer (`unknown`, a time-out of its short limit, a formula outside its logic) is asked
+//! again in the main session, so the fast solver changes the speed, not the answers.
+//!
 //! Soundness: a triple is reported valid only if the solver answered `unsat` or a rule proves it; an
 //! `unknown` answer counts as invalid (the automaton becomes less precise, never wrong) and is
 //! remembered, so that a lack of progress can be explained.
@@ -31,7 +36,7 @@ use super::blocks::Letter;
 use super::predicates::{FALSE, PredId, Predicates, StateId};
 use super::stats::Stats;
 use super::transition::Vocabulary;
-use crate::smt::{SatResult, Session, Term, TermKind};
+use crate::smt::{Op, SatResult, Session, Term, TermKind};
 use std::collections::HashMap;
 
 /// The post of a state under a letter.
@@ -45,6 +50,13 @@ pub enum Post {
 
 pub struct HoareChecker {
     pub session: Session,
+    /// The fast solver asked first in the SMT tier (see the module comment).
+    fast: Option<Session>,
+    /// Terms known to be (or not to be) in the fast solver's fragment, by term id.
+    fast_memo: HashMap<u32, bool>,
+    /// Queries in its fragment the fast solver did not answer (after [`FAST_UNKNOWNS`] it is no
+    /// longer asked: each costs its query limit).
+    fast_unknowns: usize,
     cache: HashMap<(StateId, usize, PredId), bool>,
     /// Coverage: for (letter, post), the states where the triple was decided valid / invalid. A valid
     /// `{S} a {p}` implies `{S'} a {p}` for every `S' ⊇ S` (a stronger precondition); an invalid one
@@ -169,6 +181,9 @@ impl HoareChecker {
     pub fn new(session: Session) -> HoareChecker {
         HoareChecker {
             session,
+            fast: None,
+            fast_memo: HashMap::new(),
+            fast_unknowns: 0,
             cache: HashMap::new(),
             valid_at: HashMap::new(),
             invalid_at: HashMap::new(),
@@ -177,6 +192,17 @@ impl HoareChecker {
             frame: false,
             last_unknown: None,
         }
+    }
+
+    /// Asks `fast` first in the SMT tier, and the main session only what it cannot answer.
+    pub fn with_fast(mut self, fast: Session) -> Self {
+        self.fast = Some(fast);
+        self
+    }
+
+    /// The solver calls and time of the fast session, if any.
+    pub fn fast_stats(&self) -> Option<&crate::smt::SessionStats> {
+        self.fast.as_ref().map(Session::stats)
     }
 
     /// Turns the frame rule (see the module comment) on or off (off by default; the engine turns
@@ -311,14 +337,26 @@ impl HoareChecker {
             return Post::Holds(holds);
         }
         // SMT tier.
-        self.session.push();
-        self.session.assert(&preds.state_term(state));
-        self.session.assert(&letter.tf.formula);
+        let state_term = preds.state_term(state);
+        let formula = &letter.tf.formula;
+        let usable = self.fast.is_some()
+            && self.fast_unknowns < FAST_UNKNOWNS
+            && fast_fragment(&state_term, &mut self.fast_memo)
+            && fast_fragment(formula, &mut self.fast_memo);
+        let mut smt = Tiered::new(usable);
         if !false_known {
             stats.htc_smt += 1;
-            match self.session.check_sat() {
+            let r = smt.check(
+                &mut self.fast,
+                &mut self.session,
+                &state_term,
+                formula,
+                None,
+                true,
+            );
+            match r {
                 SatResult::Unsat => {
-                    self.session.pop();
+                    self.fast_unknowns += smt.close(&mut self.fast, &mut self.session);
                     self.record(state, letter_id, FALSE, true);
                     return Post::False;
                 }
@@ -333,11 +371,16 @@ impl HoareChecker {
         let sat_known = self.cache.get(&(state, letter_id, FALSE)) == Some(&false);
         for p in todo {
             stats.htc_smt += 1;
-            let post = primed(voc, &preds.get(p).term, letter);
-            self.session.push();
-            self.session.assert(&Term::not(&post));
-            let r = self.session.check_sat();
-            self.session.pop();
+            let post = Term::not(&primed(voc, &preds.get(p).term, letter));
+            let post_fast = usable && fast_fragment(&post, &mut self.fast_memo);
+            let r = smt.check(
+                &mut self.fast,
+                &mut self.session,
+                &state_term,
+                formula,
+                Some(&post),
+                post_fast,
+            );
             let valid = match r {
                 SatResult::Unsat => true,
                 SatResult::Sat => false,
@@ -363,7 +406,7 @@ impl HoareChecker {
                 holds.push(p);
             }
         }
-        self.session.pop();
+        self.fast_unknowns += smt.close(&mut self.fast, &mut self.session);
         Post::Holds(holds)
     }
 
@@ -558,5 +601,120 @@ fn base_var(v: &crate::smt::Var) -> crate::smt::Var {
             ..v.clone()
         },
         None => v.clone(),
+    }
+}
+
+/// Is `t` within what the fast solver (yices over SMT-LIB) accepts: no quantifier, no non-linear
+/// arithmetic (a product of two non-constants, a division by a non-constant), no constant array, no
+/// floating-point or Int/bit-vector conversion? Memoised per term in `memo`.
+fn fast_fragment(t: &Term, memo: &mut HashMap<u32, bool>) -> bool {
+    if t.has_quantifier() {
+        return false;
+    }
+    let TermKind::App(op, args) = t.kind() else {
+        return true;
+    };
+    if let Some(&r) = memo.get(&t.id()) {
+        return r;
+    }
+    let constant = |a: &Term| matches!(a.kind(), TermKind::Const(_));
+    let op_ok = match op {
+        Op::Mul => args.iter().filter(|a| !constant(a)).count() <= 1,
+        Op::IntDiv | Op::Mod | Op::RealDiv => args.iter().skip(1).all(constant),
+        Op::ConstArray(_) | Op::Builtin(..) => false,
+        Op::BvBuiltin(name) => !name.contains("nat") && !name.contains("int"),
+        _ => true,
+    };
+    let r = op_ok && args.iter().all(|a| fast_fragment(a, memo));
+    memo.insert(t.id(), r);
+    r
+}
+
+/// After this many unanswered queries the fast solver is no longer asked.
+const FAST_UNKNOWNS: usize = 3;
+
+/// The SMT tier of one post: `S ∧ a` asserted (lazily) in the fast session and, for what the fast
+/// solver cannot answer, in the main session; each check adds one conjunct in a nested scope.
+struct Tiered {
+    /// The fast session may be asked (it exists, and `S ∧ a` is in its fragment and did not
+    /// defeat it).
+    fast_usable: bool,
+    fast_open: bool,
+    main_open: bool,
+    /// Queries the fast solver did not answer.
+    fast_unknowns: usize,
+}
+
+impl Tiered {
+    fn new(fast_usable: bool) -> Self {
+        Tiered {
+            fast_usable,
+            fast_open: false,
+            main_open: false,
+            fast_unknowns: 0,
+        }
+    }
+
+    /// Satisfiability of `S ∧ a` (and `extra`, if given).
+    #[allow(clippy::too_many_arguments)]
+    fn check(
+        &mut self,
+        fast: &mut Option<Session>,
+        main: &mut Session,
+        state: &Term,
+        letter: &Term,
+        extra: Option<&Term>,
+        extra_fast: bool,
+    ) -> SatResult {
+        let ask = |s: &mut Session| match extra {
+            Some(q) => {
+                s.push();
+                s.assert(q);
+                let r = s.check_sat();
+                s.pop();
+                r
+            }
+            None => s.check_sat(),
+        };
+        if self.fast_usable
+            && extra_fast
+            && let Some(f) = fast.as_mut()
+        {
+            if !self.fast_open {
+                f.push();
+                f.assert(state);
+                f.assert(letter);
+                self.fast_open = true;
+            }
+            let r = ask(f);
+            if !matches!(r, SatResult::Unknown(_)) {
+                return r;
+            }
+            self.fast_unknowns += 1;
+            if extra.is_none() {
+                // `S ∧ a` itself defeats the fast solver: the main session answers the rest.
+                self.fast_usable = false;
+            }
+        }
+        if !self.main_open {
+            main.push();
+            main.assert(state);
+            main.assert(letter);
+            self.main_open = true;
+        }
+        ask(main)
+    }
+
+    /// Pops the scopes; returns the number of queries the fast solver did not answer.
+    fn close(self, fast: &mut Option<Session>, main: &mut Session) -> usize {
+        if self.fast_open
+            && let Some(f) = fast.as_mut()
+        {
+            f.pop();
+        }
+        if self.main_open {
+            main.pop();
+        }
+        self.fast_unknowns
     }
 }

@@ -200,6 +200,10 @@ pub struct Config {
     /// What `verify` decides (default safety).
     pub property: Property,
     pub solver: crate::smt::SolverKind,
+    /// The solver asked first for the Hoare triples of the CEGAR loop, with a short query limit;
+    /// what it cannot answer goes to `solver` ([`hoare`]). `None`, or `solver` itself: `solver`
+    /// alone.
+    pub hoare_solver: Option<crate::smt::SolverKind>,
     pub smt_log: Option<PathBuf>,
     pub block_encoding: BlockEncoding,
     pub interpolation: Interpolation,
@@ -242,6 +246,7 @@ impl Default for Config {
         Config {
             property: Property::Safety,
             solver: crate::smt::SolverKind::Z3,
+            hoare_solver: Some(crate::smt::SolverKind::Yices),
             smt_log: None,
             block_encoding: BlockEncoding::Large,
             interpolation: Interpolation::FpBp,

@@ -18,6 +18,8 @@ pub struct Stats {
     /// Hoare triples decided by the frame rule (a cached implication, see `engine::hoare`).
     pub htc_frame: usize,
     pub solver_calls: usize,
+    /// Of `solver_calls`: the checks of the fast Hoare-triple solver (see `engine::hoare`).
+    pub fast_hoare_calls: usize,
     #[serde(serialize_with = "secs")]
     pub solver_time: Duration,
     #[serde(serialize_with = "secs")]
@@ -116,6 +118,12 @@ impl Stats {
             return t.to_text(self);
         }
         let mut text = self.base_text();
+        if self.fast_hoare_calls > 0 {
+            text.push_str(&format!(
+                "  fast Hoare-triple solver: {} of the solver calls\n",
+                self.fast_hoare_calls
+            ));
+        }
         if self.htc_frame > 0 {
             text.push_str(&format!(
                 "  frame rule: {} Hoare triples decided by a cached implication\n",
