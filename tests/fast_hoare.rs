@@ -7,14 +7,14 @@
 
 mod common;
 
-use lapidary::engine::hoare::{HoareChecker, Post, is_total};
-use lapidary::engine::predicates::{PredId, Predicates, StateId};
+use common::triples::{guard_predicates, session, small_states, sorted};
+use lapidary::engine::hoare::{HoareChecker, is_total};
+use lapidary::engine::predicates::Predicates;
 use lapidary::engine::transition::Vocabulary;
 use lapidary::engine::{BlockEncoding, Stats, blocks, cfa};
 use lapidary::ir;
-use lapidary::smt::{Session, SolverConfig, SolverKind, Term};
+use lapidary::smt::SolverKind;
 use lapidary::syntax::parse;
-use std::time::Duration;
 
 const PROGRAM: &str = r#"var x, y, n: int;
 var a: [int]int;
@@ -33,28 +33,6 @@ procedure ULTIMATE.start() modifies x, y, a;
 }
 "#;
 
-fn session(kind: SolverKind) -> Option<Session> {
-    let mut c = SolverConfig::new(kind);
-    c.query_timeout = Duration::from_secs(10);
-    match Session::new(c) {
-        Ok(s) => Some(s),
-        Err(_) => {
-            common::solver_missing(kind.name());
-            None
-        }
-    }
-}
-
-fn sorted(p: Post) -> Post {
-    match p {
-        Post::Holds(mut ps) => {
-            ps.sort();
-            Post::Holds(ps)
-        }
-        Post::False => Post::False,
-    }
-}
-
 #[test]
 fn fast_solver_agrees_with_z3() {
     let (ast, diags) = parse(PROGRAM);
@@ -67,23 +45,6 @@ fn fast_solver_agrees_with_z3() {
     let Some(mut s0) = session(SolverKind::Z3) else {
         return;
     };
-    // Predicates: the letters' conjuncts over pre-state variables, their negations, and a
-    // non-linear one.
-    let mut preds = Predicates::new();
-    let mut ids: Vec<PredId> = Vec::new();
-    let mut terms = Vec::new();
-    for l in &enc.letters {
-        for c in l.tf.formula.conjuncts() {
-            let pre_only = c
-                .free_vars()
-                .iter()
-                .all(|v| matches!(voc.lookup(v), Some((_, false))));
-            if pre_only {
-                terms.push(Term::not(&c));
-                terms.push(c);
-            }
-        }
-    }
     let nonlinear = enc
         .letters
         .iter()
@@ -91,21 +52,11 @@ fn fast_solver_agrees_with_z3() {
     assert!(nonlinear, "a letter with a non-linear product");
     let quantified = enc.letters.iter().any(|l| l.tf.formula.has_quantifier());
     assert!(quantified, "a quantified letter");
-    for t in terms {
-        if let Some(p) = preds.intern(&voc, &t, &mut s0)
-            && !ids.contains(&p)
-        {
-            ids.push(p);
-        }
-    }
+    // Predicates: the letters' conjuncts over pre-state variables, and their negations.
+    let mut preds = Predicates::new();
+    let ids = guard_predicates(&voc, &enc, &mut preds, &mut s0);
     assert!(ids.len() >= 6, "enough predicates: {}", ids.len());
-    let mut states: Vec<StateId> = vec![preds.state(Vec::new())];
-    for (i, p) in ids.iter().enumerate() {
-        states.push(preds.state(vec![*p]));
-        for q in &ids[i + 1..] {
-            states.push(preds.state(vec![*p, *q]));
-        }
-    }
+    let states = small_states(&mut preds, &ids);
     let (Some(main), Some(fast)) = (session(SolverKind::Z3), session(SolverKind::Yices)) else {
         return;
     };

@@ -8,14 +8,14 @@
 
 mod common;
 
-use lapidary::engine::hoare::{HoareChecker, Post, is_total};
-use lapidary::engine::predicates::{PredId, Predicates, StateId};
+use common::triples::{guard_predicates, session, small_states, sorted};
+use lapidary::engine::hoare::{HoareChecker, is_total};
+use lapidary::engine::predicates::Predicates;
 use lapidary::engine::transition::Vocabulary;
 use lapidary::engine::{BlockEncoding, Stats, blocks, cfa};
 use lapidary::ir;
-use lapidary::smt::{Session, SolverConfig, SolverKind, Term};
+use lapidary::smt::SolverKind;
 use lapidary::syntax::parse;
-use std::time::Duration;
 
 const PROGRAM: &str = r#"function f(int) returns (int);
 var x, y, n: int;
@@ -23,29 +23,6 @@ procedure ULTIMATE.start() modifies x, y; { x := 0; fork 1 a(); fork 2 b(); join
 procedure a() modifies x; { var i: int; i := 0; while (i < n) { x := x + 1; i := i + 1; } assume f(0) == 1; }
 procedure b() modifies y; { var j: int; j := 0; while (j < n) { y := y - 1; j := j + 1; } if (y == 0) { assert f(0) == 1; } }
 "#;
-
-fn session() -> Option<Session> {
-    let mut c = SolverConfig::new(SolverKind::Z3);
-    c.query_timeout = Duration::from_secs(10);
-    match Session::new(c) {
-        Ok(s) => Some(s),
-        Err(_) => {
-            common::solver_missing("z3");
-            None
-        }
-    }
-}
-
-/// The post as a set (the checker lists the holding candidates in the order it decided them).
-fn sorted(p: Post) -> Post {
-    match p {
-        Post::Holds(mut ps) => {
-            ps.sort();
-            Post::Holds(ps)
-        }
-        Post::False => Post::False,
-    }
-}
 
 #[test]
 fn frame_rule_agrees_with_the_solver() {
@@ -56,48 +33,30 @@ fn frame_rule_agrees_with_the_solver() {
     let voc = Vocabulary::new(&prog);
     let cfa = cfa::build_with(&voc, 10_000, 1).expect("cfa");
     let enc = blocks::encode(&cfa, &voc, BlockEncoding::Large).expect("encoding");
-    let Some(mut s0) = session() else { return };
+    let Some(mut s0) = session(SolverKind::Z3) else {
+        return;
+    };
     // Predicates: the letters' conjuncts over pre-state variables only, and their negations.
     let mut preds = Predicates::new();
-    let mut ids: Vec<PredId> = Vec::new();
-    for l in &enc.letters {
-        for c in l.tf.formula.conjuncts() {
-            let pre_only = c
-                .free_vars()
-                .iter()
-                .all(|v| matches!(voc.lookup(v), Some((_, false))));
-            if !pre_only {
-                continue;
-            }
-            for t in [c.clone(), Term::not(&c)] {
-                if let Some(p) = preds.intern(&voc, &t, &mut s0)
-                    && !ids.contains(&p)
-                {
-                    ids.push(p);
-                }
-            }
-        }
-    }
+    let ids = guard_predicates(&voc, &enc, &mut preds, &mut s0);
     let has_uf = ids
         .iter()
         .any(|p| !preds.get(*p).term.symbols().funs.is_empty());
     assert!(has_uf, "a predicate through the uninterpreted function");
     assert!(ids.len() >= 6, "enough predicates: {}", ids.len());
-    let mut states: Vec<StateId> = vec![preds.state(Vec::new())];
-    for (i, p) in ids.iter().enumerate() {
-        states.push(preds.state(vec![*p]));
-        for q in &ids[i + 1..] {
-            states.push(preds.state(vec![*p, *q]));
-        }
-    }
-    let Some(s1) = session() else { return };
+    let states = small_states(&mut preds, &ids);
+    let Some(s1) = session(SolverKind::Z3) else {
+        return;
+    };
     let mut framed = HoareChecker::new(s1);
     framed.set_frame_rule(true);
     let mut stats = Stats::default();
     let mut mismatches = Vec::new();
     for &s in &states {
         // A fresh reference per state, so the solver answers every triple of that state itself.
-        let Some(s2) = session() else { return };
+        let Some(s2) = session(SolverKind::Z3) else {
+            return;
+        };
         let mut plain = HoareChecker::new(s2);
         let mut plain_stats = Stats::default();
         for (a, letter) in enc.letters.iter().enumerate() {

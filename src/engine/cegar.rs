@@ -367,9 +367,8 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
                     Outcome::unknown(UnknownReason::Internal(String::new()), Stats::default()),
                     &mut fh,
                 );
-                let session = fh.into_session();
-                let mut fh2 = FloydHoare::new(voc, &strong, hoare_checker(config, session))
-                    .with_deadline(config.deadline);
+                let mut fh2 =
+                    FloydHoare::new(voc, &strong, fh.into_checker()).with_deadline(config.deadline);
                 let o = match Cegar::new(voc, &cfa, &strong, config)
                     .with_deep_search(Some(&deep))
                     .with_invariants(Some(&inv))
@@ -378,8 +377,9 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
                     LoopEnd::Done(o) => finish(*o, &mut fh2),
                     LoopEnd::Diverging | LoopEnd::Untrim => unreachable_outcome(&stats),
                 };
-                // The first Floyd–Hoare automaton's counters (its session is the second's).
+                // The first Floyd–Hoare automaton's counters (its sessions are the second's).
                 old.stats.solver_calls = 0;
+                old.stats.fast_hoare_calls = 0;
                 old.stats.solver_time = Duration::ZERO;
                 let mut o = o;
                 o.stats.absorb(&old.stats);

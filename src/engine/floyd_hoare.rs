@@ -326,8 +326,10 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
     }
 
     /// Hands the checker's session on (to the automaton of a second loop).
-    pub fn into_session(self) -> crate::smt::Session {
-        self.htc.session
+    /// A fresh Hoare-triple checker on this automaton's solver sessions (its caches are about
+    /// this automaton's states, so they are not kept).
+    pub fn into_checker(self) -> HoareChecker {
+        self.htc.into_fresh()
     }
 
     /// The kind of the last `unknown` Hoare-triple answer, if any.

@@ -200,6 +200,15 @@ impl HoareChecker {
         self
     }
 
+    /// A checker on the same sessions, with no cache.
+    pub fn into_fresh(self) -> HoareChecker {
+        let htc = HoareChecker::new(self.session);
+        match self.fast {
+            Some(f) => htc.with_fast(f),
+            None => htc,
+        }
+    }
+
     /// The solver calls and time of the fast session, if any.
     pub fn fast_stats(&self) -> Option<&crate::smt::SessionStats> {
         self.fast.as_ref().map(Session::stats)

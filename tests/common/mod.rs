@@ -56,3 +56,79 @@ pub fn t1_to_t4_boogie_files() -> Option<(PathBuf, Vec<(String, bool)>)> {
         .collect();
     Some((dir, files))
 }
+
+/// Helpers of the brute-force Hoare-triple tests (`frame_rule`, `fast_hoare`).
+pub mod triples {
+    use lapidary::engine::blocks::Encoded;
+    use lapidary::engine::hoare::Post;
+    use lapidary::engine::predicates::{PredId, Predicates, StateId};
+    use lapidary::engine::transition::Vocabulary;
+    use lapidary::smt::{Session, SolverConfig, SolverKind, Term};
+    use std::time::Duration;
+
+    /// A session of `kind` with a 10 s query limit; `None` (see [`super::solver_missing`]) when
+    /// the solver is not installed.
+    pub fn session(kind: SolverKind) -> Option<Session> {
+        let mut c = SolverConfig::new(kind);
+        c.query_timeout = Duration::from_secs(10);
+        match Session::new(c) {
+            Ok(s) => Some(s),
+            Err(_) => {
+                super::solver_missing(kind.name());
+                None
+            }
+        }
+    }
+
+    /// The post as a set (the checker lists the holding candidates in the order it decided them).
+    pub fn sorted(p: Post) -> Post {
+        match p {
+            Post::Holds(mut ps) => {
+                ps.sort();
+                Post::Holds(ps)
+            }
+            Post::False => Post::False,
+        }
+    }
+
+    /// The letters' conjuncts over pre-state variables only, and their negations, as predicates.
+    pub fn guard_predicates(
+        voc: &Vocabulary,
+        enc: &Encoded,
+        preds: &mut Predicates,
+        session: &mut Session,
+    ) -> Vec<PredId> {
+        let mut ids: Vec<PredId> = Vec::new();
+        for l in &enc.letters {
+            for c in l.tf.formula.conjuncts() {
+                let pre_only = c
+                    .free_vars()
+                    .iter()
+                    .all(|v| matches!(voc.lookup(v), Some((_, false))));
+                if !pre_only {
+                    continue;
+                }
+                for t in [c.clone(), Term::not(&c)] {
+                    if let Some(p) = preds.intern(voc, &t, session)
+                        && !ids.contains(&p)
+                    {
+                        ids.push(p);
+                    }
+                }
+            }
+        }
+        ids
+    }
+
+    /// The states of at most two of `ids` (the empty state first).
+    pub fn small_states(preds: &mut Predicates, ids: &[PredId]) -> Vec<StateId> {
+        let mut states: Vec<StateId> = vec![preds.state(Vec::new())];
+        for (i, p) in ids.iter().enumerate() {
+            states.push(preds.state(vec![*p]));
+            for q in &ids[i + 1..] {
+                states.push(preds.state(vec![*p, *q]));
+            }
+        }
+        states
+    }
+}
