@@ -41,6 +41,18 @@ fn arb_lin(depth: u32, divmod: bool) -> BoxedStrategy<Term> {
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Term::sub(&a, &b)),
             inner.clone().prop_map(|a| Term::neg(&a)),
             ((-3i64..=3), inner.clone()).prop_map(|(k, a)| Term::mul(vec![Term::int(k), a])),
+            // An `ite` over a comparison of two variables (as read-over-write leaves them).
+            (
+                prop::sample::select(vec!["x", "y", "z"]),
+                prop::sample::select(vec!["x", "y", "z"]),
+                inner.clone(),
+                inner.clone()
+            )
+                .prop_map(|(u, v, a, b)| Term::ite(
+                    &Term::eq(&Term::var(&iv(u)), &Term::var(&iv(v))),
+                    &a,
+                    &b
+                )),
         ];
         if divmod {
             prop_oneof![
