@@ -53,11 +53,11 @@ const MAX_QUERIES: usize = 300;
 /// `a[23]` for a two-dimensional `a[23, i] := e`), the index variable `i` and constant offset `c`,
 /// and the stored value (over pre variables).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Fill {
-    map: Term,
-    index: Var,
-    offset: BigInt,
-    value: Term,
+pub(super) struct Fill {
+    pub map: Term,
+    pub index: Var,
+    pub offset: BigInt,
+    pub value: Term,
 }
 
 /// `inv` extended by the quantified candidates that are inductive relative to it (see the module
@@ -209,7 +209,7 @@ fn is_pre(voc: &Vocabulary, v: &Var) -> bool {
     matches!(voc.lookup(v), Some((_, false)))
 }
 
-fn collect_fills(voc: &Vocabulary, t: &Term, out: &mut BTreeSet<Fill>) {
+pub(super) fn collect_fills(voc: &Vocabulary, t: &Term, out: &mut BTreeSet<Fill>) {
     if let Some((Op::Store, args)) = t.as_app()
         && let [m, i, e] = args
         && let Some((index, offset)) = index_offset(i)

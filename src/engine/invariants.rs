@@ -10,7 +10,11 @@
 //!    over-approximates), iterated to the fixpoint (each location's dimension only grows, so at most
 //!    `n + 1` changes per location). (b) Templates over the integer constants `c` of the program:
 //!    bounds `x <= c`, `x >= c`; for small programs also `x <= y`, congruences `x mod k == r` and
-//!    ratios `y <= k * x`, `y >= k * x` for small constants `k`.
+//!    ratios `y <= k * x`, `y >= k * x` for small constants `k`. (c) Index splits for loops that
+//!    update a map cell by cell at a loop counter `i` (`a[i] := e`, `e` may read `a[i]`), about a
+//!    cell `a[t]` read elsewhere: `t >= i ==> a[t] == v` (not reached yet) and
+//!    `t < i ==> a[t] == e[a[i] := v, i := t]` (passed), for values `v` among the constants, the
+//!    variables and what an earlier loop leaves in the cell ([`index_splits`]).
 //! 2. **Houdini** (C. Flanagan, K. R. M. Leino: "Houdini, an annotation assistant for ESC/Java",
 //!    FME 2001): the greatest subset of the candidates that is inductive. For every letter
 //!    `a: l -> l'` the query `Inv(l) ∧ a ∧ ¬(∧ Inv(l')')` is posed; a model drops every candidate of
@@ -188,6 +192,12 @@ pub fn synthesize(
     } else {
         Vec::new()
     };
+    // (Safety only: termination's candidates were measured without them.)
+    let splits = if limits.termination_candidates {
+        Vec::new()
+    } else {
+        index_splits(voc, enc, &letters, &consts, &vars)
+    };
     let mut cands: BTreeMap<LocId, Vec<Term>> = BTreeMap::new();
     let mut total = 0;
     for &l in &targets {
@@ -283,6 +293,10 @@ pub fn synthesize(
                 push(Term::ge(r, &Term::int(c.clone())), &mut cs);
             }
         }
+        // Index splits, last (truncation drops them first).
+        for t in &splits {
+            push(t.clone(), &mut cs);
+        }
         cs.truncate(limits.max_candidates);
         // Beyond the limit, so that they never displace the others: the ranges of machine
         // integers (`x <= 2^31 - 1`, `x >= -2^31`: the supporting invariant of a loop whose
@@ -319,6 +333,151 @@ pub fn synthesize(
         *ts = kept;
     }
     result
+}
+
+/// At most this many index-split candidates per round (see [`index_splits`]).
+const MAX_SPLITS: usize = 48;
+
+/// Index-split candidates for loops that update a map cell by cell, `a[i + c] := e` with `i` an
+/// integer variable (a fill `a[i] := 0` or a map `a[i] := a[i] + 1`), about a cell `a[t]` the
+/// letters read at an index `t` free of `i` (a constant or another variable): the cells the loop has
+/// not reached keep a value `v`, the ones it has passed hold `e` computed from `v` —
+/// `t >= i + c ==> a[t] == v` and `t < i + c ==> a[t] == e[a[i + c] := v]` (an ascending loop; the
+/// mirror images for a descending one), for `v` among the program's integer constants and integer
+/// variables other than `i`. Together they are inductive for such a loop (a step writes the cell
+/// `t` exactly when `t = i + c`, turning `v` into `e`), and no single-cell interpolant of an
+/// unrolled trace generalises to them.
+fn index_splits(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    letters: &[usize],
+    consts: &[BigInt],
+    vars: &[PVar],
+) -> Vec<Term> {
+    let mut fills = BTreeSet::new();
+    for &a in letters {
+        super::array_invariants::collect_fills(voc, &enc.letters[a].tf.formula, &mut fills);
+    }
+    // Loop counters: variables some letter steps by a constant (`i' - i = c`, `c != 0`).
+    let mut counters: BTreeSet<Var> = BTreeSet::new();
+    for &a in letters {
+        for c in enc.letters[a].tf.formula.conjuncts() {
+            let Some((Op::Eq, [l, r])) = c.as_app() else {
+                continue;
+            };
+            let Some(d) = crate::engine::termination::linear::linear(&Term::sub(l, r)) else {
+                continue;
+            };
+            if let [(x, p), (y, q)] = d.coef.iter().collect::<Vec<_>>()[..]
+                && !d.constant.is_zero()
+                && (p + q).is_zero()
+                && p.abs().is_one()
+                && let (Some((px, bx)), Some((py, by))) = (voc.lookup(x), voc.lookup(y))
+                && px == py
+                && bx != by
+            {
+                counters.insert(if bx { y.clone() } else { x.clone() });
+            }
+        }
+    }
+    let fills: Vec<_> = fills
+        .into_iter()
+        .filter(|f| {
+            f.map.as_var().is_some()
+                && *f.map.sort_ref() == Sort::array(Sort::Int, Sort::Int)
+                && counters.contains(&f.index)
+        })
+        .collect();
+    if fills.is_empty() {
+        return Vec::new();
+    }
+    let reads = map_reads(
+        voc,
+        letters.iter().map(|&a| &enc.letters[a].tf.formula),
+        24,
+        false,
+    );
+    // Pairs of a fill and a cell it may write.
+    let mut pairs: Vec<(&super::array_invariants::Fill, &Term, &Term)> = Vec::new();
+    for f in &fills {
+        for r in &reads {
+            if let Some((Op::Select, [m, t])) = r.as_app()
+                && *m == f.map
+                && !t.has_free_var(&f.index)
+                && t.free_vars().iter().all(|v| v.sort == Sort::Int)
+            {
+                pairs.push((f, r, t));
+            }
+        }
+    }
+    let passed = |f: &super::array_invariants::Fill, t: &Term, at: &Term, v: &Term| {
+        let e = replace_term(&f.value, &Term::select(&f.map, at), v);
+        let shift = crate::smt::simplify(&Term::sub(t, &Term::int(f.offset.clone())));
+        let p = e.substitute(&HashMap::from([(f.index.clone(), shift)]));
+        (!p.has_free_var(&f.index)).then(|| crate::smt::simplify(&p))
+    };
+    // The values a cell may keep: constants and variables, then (for a later loop over the same
+    // cells) what an earlier loop leaves in them.
+    let mut values: Vec<Term> = consts
+        .iter()
+        .map(|c| Term::int(c.clone()))
+        .chain(
+            vars.iter()
+                .filter_map(|&x| voc.pre(x).ok())
+                .map(|v| Term::var(&v)),
+        )
+        .collect();
+    let mut out: Vec<Term> = Vec::new();
+    for round in 0..2 {
+        let mut next: Vec<Term> = Vec::new();
+        for &(f, r, t) in &pairs {
+            let at = crate::smt::simplify(&Term::add(vec![
+                Term::var(&f.index),
+                Term::int(f.offset.clone()),
+            ]));
+            for v in values.iter().filter(|v| !v.has_free_var(&f.index)) {
+                let Some(p) = passed(f, t, &at, v) else {
+                    continue;
+                };
+                let keeps = Term::eq(r, v);
+                let holds = Term::eq(r, &p);
+                out.push(Term::implies(&Term::ge(t, &at), &keeps));
+                out.push(Term::implies(&Term::lt(t, &at), &holds));
+                out.push(Term::implies(&Term::le(t, &at), &keeps));
+                out.push(Term::implies(&Term::gt(t, &at), &holds));
+                if out.len() >= MAX_SPLITS * (round + 1) {
+                    break;
+                }
+                if round == 0 && !values.contains(&p) && !next.contains(&p) {
+                    next.push(p);
+                }
+            }
+        }
+        values = next;
+    }
+    // What bounds the split indices (`assume 0 <= k && k < N`): a cell `k < N` is passed when a
+    // loop up to `N` ends.
+    let index_vars: BTreeSet<Var> = pairs.iter().flat_map(|(_, _, t)| t.free_vars()).collect();
+    let formulas = letters.iter().map(|&a| &enc.letters[a].tf.formula);
+    for a in guard_atoms(voc, formulas, 32) {
+        if a.free_vars().iter().any(|v| index_vars.contains(v)) && !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    out
+}
+
+/// `t` with every occurrence of the subterm `from` replaced by `to`.
+fn replace_term(t: &Term, from: &Term, to: &Term) -> Term {
+    if t == from {
+        return to.clone();
+    }
+    match t.kind() {
+        TermKind::App(_, args) => {
+            t.with_args(args.iter().map(|a| replace_term(a, from, to)).collect())
+        }
+        _ => t.clone(),
+    }
 }
 
 /// The first `max` distinct linear comparisons over integer program variables that `formulas` make,
@@ -1536,6 +1695,34 @@ mod tests {
         };
         assert!(printed.iter().any(|s| s == "x % 3 == 0"), "{printed:?}");
         assert!(printed.iter().any(|s| s == "x <= 501"), "{printed:?}");
+    }
+
+    #[test]
+    fn index_splits_of_map_loops() {
+        // Two loops over the same cells, incrementing then decrementing each: the second starts
+        // from what the first left in the cell `a[k]`.
+        let src = "var a: [int]int; procedure p() modifies a; { var x, i, k, n: int; \
+                   assume 0 <= k && k < n; x := a[k]; i := 0; \
+                   while (i < n) { a[i] := a[i] + 1; i := i + 1; } i := 0; \
+                   while (i < n) { a[i] := a[i] - 1; i := i + 1; } assert a[k] == x; }";
+        let Some((printed, _)) = check(src, BlockEncoding::Large) else {
+            return;
+        };
+        for s in [
+            "k >= i ==> a[k] == x",
+            "k < i ==> a[k] == x + 1",
+            "k >= i ==> a[k] == x + 1",
+            "k < i ==> a[k] == x",
+        ] {
+            assert!(printed.iter().any(|p| p == s), "{s} not in {printed:?}");
+        }
+        // A cell written in place (at an index that is no loop counter) gets no split.
+        let src = "var a: [int]int; procedure p() modifies a; { var x, j, k: int; \
+                   x := a[k]; while (*) { a[j] := a[j] + 1; } assert a[k] >= x; }";
+        let Some((printed, _)) = check(src, BlockEncoding::Large) else {
+            return;
+        };
+        assert!(printed.iter().all(|p| !p.contains("==>")), "{printed:?}");
     }
 
     /// A small deterministic generator of loop programs over `a`, `b`, `c`.
