@@ -232,11 +232,8 @@ fn eliminate_one(
         let Some((b, i, v)) = store_def(&c, &at, a) else {
             return conj;
         };
-        // Exact: `a = store(b, i, e)` for the fresh element `e = a[i]` (`b` agrees with `a` off `i`),
-        // so `a` is replaced by that store everywhere and the definition becomes
-        // `b[i] = v[a := store(b, i, e)]`; read-over-write turns `a[j]` into `ite(j = i, e, b[j])`.
-        // `e` is left to the light QE (an invertible update such as `v = a[i] + 1` resolves it to
-        // `b[i] - 1`). Not when `a` occurs under a binder (the replacement does not enter binders).
+        // Exact, `a = store(b, i, e)` (module comment); not when `a` occurs under a binder, which
+        // the replacement does not enter.
         let fact = Term::eq(&Term::select(&b, &i), &v);
         let mut all = Vec::with_capacity(conj.len() + 1);
         all.push(fact);
@@ -382,7 +379,7 @@ fn only_selects(t: &Term, at: &Term, a: &Var, out: &mut Vec<Term>) -> bool {
 }
 
 /// Replaces subterms (keyed by their hash-consed id) top-down; does not enter binders.
-fn replace(t: &Term, map: &HashMap<u32, Term>) -> Term {
+pub(super) fn replace(t: &Term, map: &HashMap<u32, Term>) -> Term {
     if map.is_empty() {
         return t.clone();
     }

@@ -344,9 +344,11 @@ const MAX_SPLITS: usize = 48;
 /// not reached keep a value `v`, the ones it has passed hold `e` computed from `v` —
 /// `t >= i + c ==> a[t] == v` and `t < i + c ==> a[t] == e[a[i + c] := v]` (an ascending loop; the
 /// mirror images for a descending one), for `v` among the program's integer constants and integer
-/// variables other than `i`. Together they are inductive for such a loop (a step writes the cell
-/// `t` exactly when `t = i + c`, turning `v` into `e`), and no single-cell interpolant of an
-/// unrolled trace generalises to them.
+/// variables other than `i` (first round) and the values the first round's loops leave in a cell
+/// (second round: a later loop over the same cells). Together they are inductive for such a loop (a
+/// step writes the cell `t` exactly when `t = i + c`, turning `v` into `e`), and no single-cell
+/// interpolant of an unrolled trace generalises to them. `i` must be a loop counter (some letter
+/// steps it by a constant); the guards that bound a split index (`k < N`) come last.
 fn index_splits(
     voc: &Vocabulary,
     enc: &Encoded,
@@ -411,7 +413,8 @@ fn index_splits(
         }
     }
     let passed = |f: &super::array_invariants::Fill, t: &Term, at: &Term, v: &Term| {
-        let e = replace_term(&f.value, &Term::select(&f.map, at), v);
+        let cell = Term::select(&f.map, at);
+        let e = super::arrays::replace(&f.value, &HashMap::from([(cell.id(), v.clone())]));
         let shift = crate::smt::simplify(&Term::sub(t, &Term::int(f.offset.clone())));
         let p = e.substitute(&HashMap::from([(f.index.clone(), shift)]));
         (!p.has_free_var(&f.index)).then(|| crate::smt::simplify(&p))
@@ -430,7 +433,7 @@ fn index_splits(
     let mut out: Vec<Term> = Vec::new();
     for round in 0..2 {
         let mut next: Vec<Term> = Vec::new();
-        for &(f, r, t) in &pairs {
+        'pairs: for &(f, r, t) in &pairs {
             let at = crate::smt::simplify(&Term::add(vec![
                 Term::var(&f.index),
                 Term::int(f.offset.clone()),
@@ -446,7 +449,7 @@ fn index_splits(
                 out.push(Term::implies(&Term::le(t, &at), &keeps));
                 out.push(Term::implies(&Term::gt(t, &at), &holds));
                 if out.len() >= MAX_SPLITS * (round + 1) {
-                    break;
+                    break 'pairs;
                 }
                 if round == 0 && !values.contains(&p) && !next.contains(&p) {
                     next.push(p);
@@ -465,19 +468,6 @@ fn index_splits(
         }
     }
     out
-}
-
-/// `t` with every occurrence of the subterm `from` replaced by `to`.
-fn replace_term(t: &Term, from: &Term, to: &Term) -> Term {
-    if t == from {
-        return to.clone();
-    }
-    match t.kind() {
-        TermKind::App(_, args) => {
-            t.with_args(args.iter().map(|a| replace_term(a, from, to)).collect())
-        }
-        _ => t.clone(),
-    }
 }
 
 /// The first `max` distinct linear comparisons over integer program variables that `formulas` make,
