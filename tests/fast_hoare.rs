@@ -7,14 +7,12 @@
 
 mod common;
 
-use common::triples::{guard_predicates, session, small_states, sorted};
+use common::triples::{encoded, guard_predicates, program, session, small_states, sorted};
 use lapidary::engine::hoare::{HoareChecker, is_total};
 use lapidary::engine::predicates::Predicates;
 use lapidary::engine::transition::Vocabulary;
-use lapidary::engine::{BlockEncoding, Stats, blocks, cfa};
-use lapidary::ir;
+use lapidary::engine::{BlockEncoding, Stats};
 use lapidary::smt::SolverKind;
-use lapidary::syntax::parse;
 
 const PROGRAM: &str = r#"var x, y, n: int;
 var a: [int]int;
@@ -35,13 +33,9 @@ procedure ULTIMATE.start() modifies x, y, a;
 
 #[test]
 fn fast_solver_agrees_with_z3() {
-    let (ast, diags) = parse(PROGRAM);
-    let ast = ast.unwrap_or_else(|| panic!("parse errors: {diags:?}"));
-    let (prog, diags) = ir::check_inline(&ast);
-    let prog = prog.unwrap_or_else(|| panic!("check errors: {diags:?}"));
+    let prog = program(PROGRAM);
     let voc = Vocabulary::new(&prog);
-    let cfa = cfa::build_with(&voc, 10_000, 1).expect("cfa");
-    let enc = blocks::encode(&cfa, &voc, BlockEncoding::None).expect("encoding");
+    let enc = encoded(&voc, BlockEncoding::None);
     let Some(mut s0) = session(SolverKind::Z3) else {
         return;
     };

@@ -8,14 +8,12 @@
 
 mod common;
 
-use common::triples::{guard_predicates, session, small_states, sorted};
+use common::triples::{encoded, guard_predicates, program, session, small_states, sorted};
 use lapidary::engine::hoare::{HoareChecker, is_total};
 use lapidary::engine::predicates::Predicates;
 use lapidary::engine::transition::Vocabulary;
-use lapidary::engine::{BlockEncoding, Stats, blocks, cfa};
-use lapidary::ir;
+use lapidary::engine::{BlockEncoding, Stats};
 use lapidary::smt::SolverKind;
-use lapidary::syntax::parse;
 
 const PROGRAM: &str = r#"function f(int) returns (int);
 var x, y, n: int;
@@ -26,13 +24,9 @@ procedure b() modifies y; { var j: int; j := 0; while (j < n) { y := y - 1; j :=
 
 #[test]
 fn frame_rule_agrees_with_the_solver() {
-    let (ast, diags) = parse(PROGRAM);
-    let ast = ast.unwrap_or_else(|| panic!("parse errors: {diags:?}"));
-    let (prog, diags) = ir::check_inline(&ast);
-    let prog = prog.unwrap_or_else(|| panic!("check errors: {diags:?}"));
+    let prog = program(PROGRAM);
     let voc = Vocabulary::new(&prog);
-    let cfa = cfa::build_with(&voc, 10_000, 1).expect("cfa");
-    let enc = blocks::encode(&cfa, &voc, BlockEncoding::Large).expect("encoding");
+    let enc = encoded(&voc, BlockEncoding::Large);
     let Some(mut s0) = session(SolverKind::Z3) else {
         return;
     };

@@ -66,6 +66,20 @@ pub mod triples {
     use lapidary::smt::{Session, SolverConfig, SolverKind, Term};
     use std::time::Duration;
 
+    /// The inlined, checked program of `src` (panics on a parse or check error).
+    pub fn program(src: &str) -> lapidary::ir::Program {
+        let (ast, diags) = lapidary::syntax::parse(src);
+        let ast = ast.unwrap_or_else(|| panic!("parse errors: {diags:?}"));
+        let (prog, diags) = lapidary::ir::check_inline(&ast);
+        prog.unwrap_or_else(|| panic!("check errors: {diags:?}"))
+    }
+
+    /// The block-encoded automaton of `voc`'s program (one instance per fork).
+    pub fn encoded(voc: &Vocabulary, mode: lapidary::engine::BlockEncoding) -> Encoded {
+        let cfa = lapidary::engine::cfa::build_with(voc, 10_000, 1).expect("cfa");
+        lapidary::engine::blocks::encode(&cfa, voc, mode).expect("encoding")
+    }
+
     /// A session of `kind` with a 10 s query limit; `None` (see [`super::solver_missing`]) when
     /// the solver is not installed.
     pub fn session(kind: SolverKind) -> Option<Session> {
