@@ -7,13 +7,9 @@
 //!
 //! - a conjunction with a disjunction that mentions an array is distributed (bounded), and the light QE
 //!   tried again on each disjunct;
-//! - a conjunct `b = store(a, i, v)` (with `a` quantified and not in `b`, `i`) is exact: `a` is
-//!   `store(b, i, e)` for a fresh element `e` (`a[i]`; `b` and `a` agree off `i`), so `a` is replaced by
-//!   that store everywhere and the definition becomes `b[i] = v[a := store(b, i, e)]`; read-over-write
-//!   turns `a[j]` into `ite(j = i, e, b[j])`, and the light QE resolves `e` when the update is
-//!   invertible (`v = a[i] + 1` gives `e = b[i] - 1`). Only when `a` also occurs under a binder does
-//!   the older weakening apply: `select(b, i) = v`, and every other conjunct `C` whose occurrences of
-//!   `a` are all selects `a[j1], …, a[jn]` becomes `(j1 ≠ i ∧ … ∧ jn ≠ i) ⇒ C[b[jk] / a[jk]]`;
+//! - a conjunct `b = store(a, i, v)` (with `a` quantified and not in `b`, `i`) yields `select(b, i) = v`
+//!   and turns every other conjunct `C` whose occurrences of `a` are all selects `a[j1], …, a[jn]` into
+//!   `(j1 ≠ i ∧ … ∧ jn ≠ i) ⇒ C[b[jk] / a[jk]]` (true because `b` and `a` agree off `i`);
 //! - a remaining select `a[j]` becomes a fresh existential variable `e_j` of the element sort, and
 //!   functional consistency is kept by Ackermann's constraints `j = k ⇒ e_j = e_k` for each pair of
 //!   distinct indices (up to [`ACKERMANN_MAX`] selects; beyond that it is forgotten, which only
@@ -232,28 +228,10 @@ fn eliminate_one(
         let Some((b, i, v)) = store_def(&c, &at, a) else {
             return conj;
         };
-        // Exact, `a = store(b, i, e)` (module comment); not when `a` occurs under a binder, which
-        // the replacement does not enter.
+        let mut out = Vec::with_capacity(conj.len() + 1);
+        // `b[i] = v`; `v` may mention `a` (nested maps): handled below like any other conjunct.
         let fact = Term::eq(&Term::select(&b, &i), &v);
-        let mut all = Vec::with_capacity(conj.len() + 1);
-        all.push(fact);
-        all.extend(conj);
-        if all.iter().all(|c| !under_binder(c, a)) {
-            let elem = fresh(&a.name, Term::select(&at, &i).sort());
-            let a_is = Term::store(&b, &i, &Term::var(&elem));
-            let map = HashMap::from([(at.id(), a_is)]);
-            if is_array(&elem) {
-                arrays.push(elem);
-            } else {
-                others.push(elem);
-            }
-            return all
-                .iter()
-                .map(|c| crate::smt::simplify(&replace(c, &map)))
-                .collect();
-        }
-        let mut out = Vec::with_capacity(all.len());
-        for c in all {
+        for c in std::iter::once(fact).chain(conj) {
             if !c.has_free_var(a) {
                 out.push(c);
                 continue;
@@ -344,18 +322,6 @@ fn store_def(c: &Term, at: &Term, a: &Var) -> Option<(Term, Term, Term)> {
         }
     }
     None
-}
-
-/// Does `a` occur free in `t` under a quantifier or other binder?
-fn under_binder(t: &Term, a: &Var) -> bool {
-    if !t.has_free_var(a) {
-        return false;
-    }
-    match t.kind() {
-        TermKind::App(_, args) => args.iter().any(|x| under_binder(x, a)),
-        TermKind::Var(_) => false,
-        _ => true,
-    }
 }
 
 /// Do all occurrences of `a` in `t` have the form `select(a, j)` with `a ∉ j`? Collects the indices.
