@@ -293,6 +293,29 @@ fn hard_query_times_out_and_session_recovers() {
     }
 }
 
+/// `check_sat_within` cuts one z3 query short, far below the session's limit; the session answers
+/// the next queries as before (the limit is restored, the assertions kept).
+#[test]
+fn check_sat_within_limits_one_query() {
+    let Some(mut s) = session_with(SolverKind::Z3, |c| c.with_timeout(Duration::from_secs(30)))
+    else {
+        return;
+    };
+    s.assert(&Term::ge(&v("base"), &int(0)));
+    s.push();
+    factoring(&mut s);
+    let t0 = Instant::now();
+    let r = s.check_sat_within(Duration::from_millis(300));
+    let el = t0.elapsed();
+    assert!(r.is_unknown(), "{r}");
+    assert!(el < Duration::from_secs(3), "took {el:?}");
+    s.pop();
+    s.assert(&Term::le(&v("base"), &int(2)));
+    assert_eq!(s.check_sat(), SatResult::Sat);
+    s.assert(&Term::lt(&v("base"), &int(0)));
+    assert_eq!(s.check_sat(), SatResult::Unsat, "base level must survive");
+}
+
 /// A session deadline ends a hard query at the deadline, long before its query limit, and the
 /// session answers again afterwards (an unbounded deadline changes nothing).
 #[test]

@@ -639,6 +639,9 @@ fn fast_fragment(t: &Term, memo: &mut HashMap<u32, bool>) -> bool {
     r
 }
 
+/// The time limit of a Hoare-triple query with a quantifier (see [`Tiered::check`]).
+const QUANTIFIED_LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// After this many unanswered queries the fast solver is no longer asked.
 const FAST_UNKNOWNS: usize = 3;
 
@@ -675,15 +678,27 @@ impl Tiered {
         extra: Option<&Term>,
         extra_fast: bool,
     ) -> SatResult {
+        // Quantified queries the solver does not answer quickly it rarely answers later: they get
+        // a shorter limit (an unknown answer only leaves the transition out).
+        let quantified = state.has_quantifier()
+            || letter.has_quantifier()
+            || extra.is_some_and(Term::has_quantifier);
+        let check = |s: &mut Session| {
+            if quantified {
+                s.check_sat_within(QUANTIFIED_LIMIT)
+            } else {
+                s.check_sat()
+            }
+        };
         let ask = |s: &mut Session| match extra {
             Some(q) => {
                 s.push();
                 s.assert(q);
-                let r = s.check_sat();
+                let r = check(s);
                 s.pop();
                 r
             }
-            None => s.check_sat(),
+            None => check(s),
         };
         if self.fast_usable
             && extra_fast

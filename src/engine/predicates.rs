@@ -52,10 +52,23 @@ fn implies(session: &mut Session, a: &Term, b: &Term) -> bool {
     session.push();
     session.assert(a);
     session.assert(&Term::not(b));
-    let r = session.check_sat();
+    let r = check(session, a.has_quantifier() || b.has_quantifier());
     session.pop();
     r == SatResult::Unsat
 }
+
+/// A check of predicates alone (validity, implication): with a quantifier, at most
+/// [`QUANTIFIED_LIMIT`] — what the solver does not answer quickly only costs a merge or a
+/// simplification.
+fn check(session: &mut Session, quantified: bool) -> SatResult {
+    if quantified {
+        session.check_sat_within(QUANTIFIED_LIMIT)
+    } else {
+        session.check_sat()
+    }
+}
+
+const QUANTIFIED_LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
 pub const TRUE_STATE: StateId = StateId(0);
 pub const FALSE_STATE: StateId = StateId(1);
 
@@ -320,16 +333,17 @@ impl Predicates {
         }
         // Semantic check against the constants.
         let result = {
+            let quantified = t.has_quantifier();
             session.push();
             session.assert(&Term::not(&t));
-            let valid = session.check_sat() == SatResult::Unsat;
+            let valid = check(session, quantified) == SatResult::Unsat;
             session.pop();
             if valid {
                 None
             } else {
                 session.push();
                 session.assert(&t);
-                let unsat = session.check_sat() == SatResult::Unsat;
+                let unsat = check(session, quantified) == SatResult::Unsat;
                 session.pop();
                 if unsat {
                     Some(FALSE)

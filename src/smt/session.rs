@@ -948,6 +948,20 @@ impl Session {
         self.check_with("(check-sat)\n")
     }
 
+    /// `(check-sat)` with a time limit below the session's query limit (z3, whose `:timeout` may
+    /// change between checks; the other solvers keep the session's limit).
+    pub fn check_sat_within(&mut self, limit: Duration) -> SatResult {
+        if self.cfg.kind != SolverKind::Z3 || limit >= self.cfg.query_timeout {
+            return self.check_sat();
+        }
+        self.close_assumption_scope();
+        let ms = limit.as_millis().max(1);
+        let full = self.cfg.query_timeout.as_millis().max(1);
+        self.check_with(&format!(
+            "(set-option :timeout {ms})\n(check-sat)\n(set-option :timeout {full})\n"
+        ))
+    }
+
     /// `(check-sat-assuming …)`. Emulated with a scope (kept open until the next state change, so models
     /// and values can be read) where the solver cannot do it: yices with unsat cores, or non-literal
     /// assumptions on yices/cvc5.
