@@ -7,8 +7,14 @@
 //!
 //! - a conjunction with a disjunction that mentions an array is distributed (bounded), and the light QE
 //!   tried again on each disjunct;
-//! - a conjunct `b = store(a, i, v)` (with `a` quantified and not in `b`, `i`) yields `select(b, i) = v`
-//!   and turns every other conjunct `C` whose occurrences of `a` are all selects `a[j1], …, a[jn]` into
+//! - a conjunct `b = store(a, i, v)` (with `a` quantified and not in `b`, `i`) is eliminated exactly:
+//!   for an *invertible* update `v = k·a[i] + d` (`k = ±1` over the integers; `a ∉ d`) `a` is
+//!   `store(b, i, (b[i] − d) / k)`, substituted everywhere (so `x = a[j]` after `a[i] := a[i] + 1`
+//!   keeps `x = ite(j = i, b[i] − 1, b[j])`); otherwise `a` is `store(b, i, e)` for a fresh element
+//!   `e` (`a[i]`), substituted everywhere, and the definition becomes `b[i] = v[a := store(b, i, e)]`
+//!   (`e`, an array for nested maps, is eliminated in turn);
+//! - only when `a` occurs under a binder is the store weakened instead: `select(b, i) = v`, and every
+//!   other conjunct `C` whose occurrences of `a` are all selects `a[j1], …, a[jn]` becomes
 //!   `(j1 ≠ i ∧ … ∧ jn ≠ i) ⇒ C[b[jk] / a[jk]]` (true because `b` and `a` agree off `i`);
 //! - a remaining select `a[j]` becomes a fresh existential variable `e_j` of the element sort, and
 //!   functional consistency is kept by Ackermann's constraints `j = k ⇒ e_j = e_k` for each pair of
@@ -228,9 +234,37 @@ fn eliminate_one(
         let Some((b, i, v)) = store_def(&c, &at, a) else {
             return conj;
         };
+        if let Some(cell) = inverse_update(&at, a, &b, &i, &v)
+            && conj.iter().all(|c| !under_binder(c, a))
+        {
+            // Exact: `a = store(b, i, cell)` (`b` agrees with `a` off `i`, and the invertible
+            // update gives back the old cell), and the definition itself then holds identically.
+            let map = HashMap::from([(at.id(), Term::store(&b, &i, &cell))]);
+            return conj
+                .iter()
+                .map(|c| crate::smt::simplify(&replace(c, &map)))
+                .collect();
+        }
+        // Exact otherwise too: `a = store(b, i, e)` for the fresh element `e = a[i]`, so `a` is
+        // replaced by that store everywhere and the definition becomes
+        // `b[i] = v[a := store(b, i, e)]`; read-over-write turns `a[j]` into `ite(j = i, e, b[j])`.
+        // Not when `a` occurs under a binder (the replacement does not enter binders).
+        let fact = Term::eq(&Term::select(&b, &i), &v);
+        if !under_binder(&fact, a) && conj.iter().all(|c| !under_binder(c, a)) {
+            let elem = fresh(&a.name, Term::select(&at, &i).sort());
+            let map = HashMap::from([(at.id(), Term::store(&b, &i, &Term::var(&elem)))]);
+            if is_array(&elem) {
+                arrays.push(elem);
+            } else {
+                others.push(elem);
+            }
+            return std::iter::once(&fact)
+                .chain(&conj)
+                .map(|c| crate::smt::simplify(&replace(c, &map)))
+                .collect();
+        }
         let mut out = Vec::with_capacity(conj.len() + 1);
         // `b[i] = v`; `v` may mention `a` (nested maps): handled below like any other conjunct.
-        let fact = Term::eq(&Term::select(&b, &i), &v);
         for c in std::iter::once(fact).chain(conj) {
             if !c.has_free_var(a) {
                 out.push(c);
@@ -322,6 +356,51 @@ fn store_def(c: &Term, at: &Term, a: &Var) -> Option<(Term, Term, Term)> {
         }
     }
     None
+}
+
+/// For an invertible update `b = store(a, i, v)` with `v = k·a[i] + d` (`k = ±1` over the integers,
+/// `k ≠ 0` over the reals, `a ∉ d`): the old cell `a[i] = (b[i] − d) / k`. `None` for any other `v`
+/// (a plain store loses the old cell: that is what the weakening is for).
+fn inverse_update(at: &Term, a: &Var, b: &Term, i: &Term, v: &Term) -> Option<Term> {
+    use num_rational::BigRational;
+    use num_traits::{One, Signed, Zero};
+    let sort = v.sort();
+    if !sort.is_numeric() || !v.has_free_var(a) {
+        return None;
+    }
+    let cell = Term::select(at, i);
+    let mut lin = crate::smt::simplify::lin_of(v);
+    let mut k = None;
+    for (t, c) in lin.terms.values() {
+        if *t == cell {
+            k = Some(c.clone());
+        } else if t.has_free_var(a) {
+            return None;
+        }
+    }
+    let k = k?;
+    if k.is_zero() || (sort == Sort::Int && !k.abs().is_one()) {
+        return None;
+    }
+    // `d = v − k·a[i]`; `a[i] = (b[i] − d) / k`, i.e. `(1/k)·b[i] − (1/k)·d`.
+    lin.add_atom(&cell, -k.clone());
+    let inv_k = k.recip();
+    let mut out = crate::smt::simplify::Lin::constant(BigRational::zero());
+    out.add_atom(&Term::select(b, i), inv_k.clone());
+    out.add(&lin, &-inv_k);
+    Some(crate::smt::simplify::lin_to_term(&out, &sort))
+}
+
+/// Does `a` occur free in `t` under a quantifier or other binder?
+fn under_binder(t: &Term, a: &Var) -> bool {
+    if !t.has_free_var(a) {
+        return false;
+    }
+    match t.kind() {
+        TermKind::App(_, args) => args.iter().any(|x| under_binder(x, a)),
+        TermKind::Var(_) => false,
+        _ => true,
+    }
 }
 
 /// Do all occurrences of `a` in `t` have the form `select(a, j)` with `a ∉ j`? Collects the indices.
