@@ -14,7 +14,13 @@
 //!    update a map cell by cell at a loop counter `i` (`a[i] := e`, `e` may read `a[i]`), about a
 //!    cell `a[t]` read elsewhere: `t >= i ==> a[t] == v` (not reached yet) and
 //!    `t < i ==> a[t] == e[a[i] := v, i := t]` (passed), for values `v` among the constants, the
-//!    variables and what an earlier loop leaves in the cell ([`index_splits`]).
+//!    variables and what an earlier loop leaves in the cell ([`index_splits`]); ranged forms for a
+//!    loop over part of a map (`i0 <= t < i ==> …`, `t >= i && guard[i := t] ==> …`).
+//!
+//! The graph may be any encoded automaton ([`synthesize_on`]): the concurrent engine runs the
+//! synthesis on the configurations of a program (every interleaving is a path there, so an
+//! inductive invariant of a configuration holds whatever the other threads do), restricted to the
+//! index splits and what supports them ([`Limits::splits_only`]).
 //! 2. **Houdini** (C. Flanagan, K. R. M. Leino: "Houdini, an annotation assistant for ESC/Java",
 //!    FME 2001): the greatest subset of the candidates that is inductive. For every letter
 //!    `a: l -> l'` the query `Inv(l) ∧ a ∧ ¬(∧ Inv(l')')` is posed; a model drops every candidate of
@@ -72,6 +78,10 @@ pub struct Limits {
     /// disequalities between the indices of one map's cells (`p != q`: distinct allocations) — the
     /// invariants of programs over a heap modelled as maps.
     pub map_candidates: bool,
+    /// Index splits with what supports them only — Karr's equalities, bounds between variables
+    /// and the guards — and nothing at all when there is no split: for the configurations of a
+    /// concurrent program, many nodes whose other candidates the Karr seeds already cover.
+    pub splits_only: bool,
     pub deadline: Option<Instant>,
 }
 
@@ -86,6 +96,7 @@ impl Default for Limits {
             karr_ms: 500,
             termination_candidates: false,
             map_candidates: false,
+            splits_only: false,
             deadline: None,
         }
     }
@@ -120,6 +131,18 @@ pub fn synthesize(
     session: &mut Session,
     limits: &Limits,
 ) -> Invariants {
+    synthesize_on(voc, enc, &|l| cfa.error_of(l).is_none(), session, limits)
+}
+
+/// [`synthesize`] on any encoded graph (for example the configurations of a concurrent program):
+/// candidates at the reachable nodes other than the initial one for which `wanted` holds.
+pub fn synthesize_on(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    wanted: &dyn Fn(LocId) -> bool,
+    session: &mut Session,
+    limits: &Limits,
+) -> Invariants {
     let reach = reachable(enc);
     let letters: Vec<usize> = reach.iter().flat_map(|l| enc.out[*l].clone()).collect();
     // Integer (and, for Karr's equalities, real) program variables mentioned by the letters.
@@ -149,7 +172,7 @@ pub fn synthesize(
     let targets: Vec<LocId> = reach
         .iter()
         .copied()
-        .filter(|l| *l != enc.init && cfa.error_of(*l).is_none())
+        .filter(|l| *l != enc.init && wanted(*l))
         .collect();
     // Karr's analysis only proposes candidates: stopping it early (time budget) is sound.
     let karr_stop = Instant::now() + std::time::Duration::from_millis(limits.karr_ms);
@@ -198,6 +221,15 @@ pub fn synthesize(
     } else {
         index_splits(voc, enc, &letters, &consts, &vars)
     };
+    if limits.splits_only && splits.is_empty() {
+        return Invariants::default();
+    }
+    // (Bounds by the two smallest constants only, no congruences or ratios.)
+    let consts = if limits.splits_only {
+        consts.into_iter().take(2).collect()
+    } else {
+        consts
+    };
     let mut cands: BTreeMap<LocId, Vec<Term>> = BTreeMap::new();
     let mut total = 0;
     for &l in &targets {
@@ -230,7 +262,7 @@ pub fn synthesize(
                 push(Term::ge(&v, &Term::int(c.clone())), &mut cs);
             }
         }
-        if vars.len() <= 8 {
+        if vars.len() <= if limits.splits_only { 12 } else { 8 } {
             for &x in &vars {
                 for &y in &vars {
                     if x < y {
@@ -245,7 +277,11 @@ pub fn synthesize(
         // Small multipliers among the constants: congruences `x mod k == r` and ratios `y <= k * x`.
         let ks: Vec<BigInt> = consts
             .iter()
-            .filter(|c| **c >= BigInt::from(2) && **c <= BigInt::from(limits.max_modulus))
+            .filter(|c| {
+                !limits.splits_only
+                    && **c >= BigInt::from(2)
+                    && **c <= BigInt::from(limits.max_modulus)
+            })
             .cloned()
             .collect();
         if vars.len() <= 8 {
@@ -293,11 +329,12 @@ pub fn synthesize(
                 push(Term::ge(r, &Term::int(c.clone())), &mut cs);
             }
         }
-        // Index splits, last (truncation drops them first).
+        cs.truncate(limits.max_candidates);
+        // Beyond the limit too (they have their own caps, and only map loops have them): the
+        // index splits.
         for t in &splits {
             push(t.clone(), &mut cs);
         }
-        cs.truncate(limits.max_candidates);
         // Beyond the limit, so that they never displace the others: the ranges of machine
         // integers (`x <= 2^31 - 1`, `x >= -2^31`: the supporting invariant of a loop whose
         // increment must not overflow), for at most 16 variables.
@@ -348,7 +385,15 @@ const MAX_SPLITS: usize = 48;
 /// (second round: a later loop over the same cells). Together they are inductive for such a loop (a
 /// step writes the cell `t` exactly when `t = i + c`, turning `v` into `e`), and no single-cell
 /// interpolant of an unrolled trace generalises to them. `i` must be a loop counter (some letter
-/// steps it by a constant); the guards that bound a split index (`k < N`) come last.
+/// steps it by a constant), and only the forms of the directions it is stepped in are proposed
+/// (each strict and non-strict: between the write and the step the cell `i + c` is passed already).
+///
+/// Ranged forms, for a loop over part of a map whose other part another loop (another thread)
+/// writes: the cells still ahead are `t >= i + c` that pass a guard `g` of the counter at
+/// `i = t - c` (`t >= i && g[i := t - c] ==> a[t] == v`), the cells passed lie between the
+/// counter's start `i0` (a value some letter assigns it) and `i + c`
+/// (`i0 + c <= t && t < i + c ==> a[t] == e[…]`); plus `a[t] == v` itself (before the loop).
+/// The guards that bound a split index or a counter (`k < N`) come last.
 fn index_splits(
     voc: &Vocabulary,
     enc: &Encoded,
@@ -360,8 +405,11 @@ fn index_splits(
     for &a in letters {
         super::array_invariants::collect_fills(voc, &enc.letters[a].tf.formula, &mut fills);
     }
-    // Loop counters: variables some letter steps by a constant (`i' - i = c`, `c != 0`).
-    let mut counters: BTreeSet<Var> = BTreeSet::new();
+    // Loop counters: variables some letter steps by a constant (`i' - i = c`, `c != 0`); and the
+    // values letters assign to variables (`i' = e`, `e` over pre-state variables other than `i`).
+    // (With the directions they are stepped in: up, down.)
+    let mut counters: BTreeMap<Var, (bool, bool)> = BTreeMap::new();
+    let mut inits: BTreeMap<Var, Vec<Term>> = BTreeMap::new();
     for &a in letters {
         for c in enc.letters[a].tf.formula.conjuncts() {
             let Some((Op::Eq, [l, r])) = c.as_app() else {
@@ -370,6 +418,25 @@ fn index_splits(
             let Some(d) = crate::engine::termination::linear::linear(&Term::sub(l, r)) else {
                 continue;
             };
+            for (x, p) in &d.coef {
+                let (true, Some((px, true))) = (p.abs().is_one(), voc.lookup(x)) else {
+                    continue;
+                };
+                let Ok(pre) = voc.pre(px) else { continue };
+                let others_pre = d
+                    .coef
+                    .keys()
+                    .all(|y| y == x || (*y != pre && matches!(voc.lookup(y), Some((_, false)))));
+                if others_pre {
+                    // `p·x' + rest = 0`, so `x' = -rest / p`.
+                    let rest = d.add_scaled(&crate::engine::termination::linear::Lin::var(x), &-p);
+                    let e = crate::smt::simplify(&rest.scale(&-p.recip()).term());
+                    let es = inits.entry(pre).or_default();
+                    if !es.contains(&e) {
+                        es.push(e);
+                    }
+                }
+            }
             if let [(x, p), (y, q)] = d.coef.iter().collect::<Vec<_>>()[..]
                 && !d.constant.is_zero()
                 && (p + q).is_zero()
@@ -378,7 +445,17 @@ fn index_splits(
                 && px == py
                 && bx != by
             {
-                counters.insert(if bx { y.clone() } else { x.clone() });
+                // `p·x + q·y + c = 0` with the post-state one stepped by `-c / coefficient`.
+                let post_coef = if bx { p } else { q };
+                let up = (-&d.constant / post_coef).is_positive();
+                let dir = counters
+                    .entry(if bx { y.clone() } else { x.clone() })
+                    .or_default();
+                if up {
+                    dir.0 = true;
+                } else {
+                    dir.1 = true;
+                }
             }
         }
     }
@@ -387,7 +464,7 @@ fn index_splits(
         .filter(|f| {
             f.map.as_var().is_some()
                 && *f.map.sort_ref() == Sort::array(Sort::Int, Sort::Int)
-                && counters.contains(&f.index)
+                && counters.contains_key(&f.index)
         })
         .collect();
     if fills.is_empty() {
@@ -412,6 +489,8 @@ fn index_splits(
             }
         }
     }
+    // Cells at a fixed index first (`A[k]`), before the cells another loop steps through.
+    pairs.sort_by_key(|(_, _, t)| t.free_vars().iter().any(|v| counters.contains_key(v)));
     let passed = |f: &super::array_invariants::Fill, t: &Term, at: &Term, v: &Term| {
         let cell = Term::select(&f.map, at);
         let e = super::arrays::replace(&f.value, &HashMap::from([(cell.id(), v.clone())]));
@@ -427,9 +506,20 @@ fn index_splits(
         .chain(
             vars.iter()
                 .filter_map(|&x| voc.pre(x).ok())
+                .filter(|v| !counters.contains_key(v))
                 .map(|v| Term::var(&v)),
         )
         .collect();
+    // Variables that meet a fill's map in a conjunct (`x := A[k]`) are the likeliest values: first.
+    let related: BTreeSet<Var> = letters
+        .iter()
+        .flat_map(|&a| enc.letters[a].tf.formula.conjuncts())
+        .filter(|c| fills.iter().any(|f| reads_map(c, &f.map)))
+        .flat_map(|c| c.free_vars())
+        .filter_map(|v| voc.lookup(&v).and_then(|(x, _)| voc.pre(x).ok()))
+        .collect();
+    values.sort_by_key(|v| !v.as_var().is_some_and(|x| related.contains(x)));
+    let first_values = values.clone();
     let mut out: Vec<Term> = Vec::new();
     for round in 0..2 {
         let mut next: Vec<Term> = Vec::new();
@@ -444,10 +534,21 @@ fn index_splits(
                 };
                 let keeps = Term::eq(r, v);
                 let holds = Term::eq(r, &p);
-                out.push(Term::implies(&Term::ge(t, &at), &keeps));
-                out.push(Term::implies(&Term::lt(t, &at), &holds));
-                out.push(Term::implies(&Term::le(t, &at), &keeps));
-                out.push(Term::implies(&Term::gt(t, &at), &holds));
+                let (up, down) = counters.get(&f.index).copied().unwrap_or_default();
+                // At the loop head the cell `i + c` is next; between the write and the step it
+                // is passed already (the strict and non-strict forms).
+                if up {
+                    out.push(Term::implies(&Term::ge(t, &at), &keeps));
+                    out.push(Term::implies(&Term::lt(t, &at), &holds));
+                    out.push(Term::implies(&Term::gt(t, &at), &keeps));
+                    out.push(Term::implies(&Term::le(t, &at), &holds));
+                }
+                if down {
+                    out.push(Term::implies(&Term::le(t, &at), &keeps));
+                    out.push(Term::implies(&Term::gt(t, &at), &holds));
+                    out.push(Term::implies(&Term::lt(t, &at), &keeps));
+                    out.push(Term::implies(&Term::ge(t, &at), &holds));
+                }
                 if out.len() >= MAX_SPLITS * (round + 1) {
                     break 'pairs;
                 }
@@ -458,16 +559,102 @@ fn index_splits(
         }
         values = next;
     }
+    // Ranged splits, for loops over part of a map (two threads, each over its half): the cells the
+    // loop will still write are those `t >= i + c` that pass the loop's guard at `i = t - c`, the
+    // ones it has written lie between its start `i0 + c` and `i + c` (and mirrored).
+    let guards = guard_atoms(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 32);
+    let mut ranged: Vec<Term> = Vec::new();
+    for &(f, r, t) in &pairs {
+        let (up, down) = counters.get(&f.index).copied().unwrap_or_default();
+        let at = crate::smt::simplify(&Term::add(vec![
+            Term::var(&f.index),
+            Term::int(f.offset.clone()),
+        ]));
+        let shift = crate::smt::simplify(&Term::sub(t, &Term::int(f.offset.clone())));
+        let to_cell = HashMap::from([(f.index.clone(), shift)]);
+        let ahead: Vec<Term> = guards
+            .iter()
+            .filter(|g| g.has_free_var(&f.index))
+            .map(|g| crate::smt::simplify(&g.substitute(&to_cell)))
+            .collect();
+        let starts: Vec<Term> = inits
+            .get(&f.index)
+            .into_iter()
+            .flatten()
+            .map(|lo| {
+                crate::smt::simplify(&Term::add(vec![lo.clone(), Term::int(f.offset.clone())]))
+            })
+            .collect();
+        let mut here: Vec<Term> = Vec::new();
+        for v in first_values.iter().filter(|v| !v.has_free_var(&f.index)) {
+            let Some(p) = passed(f, t, &at, v) else {
+                continue;
+            };
+            let (keeps, holds) = (Term::eq(r, v), Term::eq(r, &p));
+            // (Before the loop starts, every cell keeps its value.)
+            here.push(keeps.clone());
+            let sides = [
+                (up, Term::ge(t, &at), Term::lt(t, &at)),
+                (up, Term::gt(t, &at), Term::le(t, &at)),
+                (down, Term::le(t, &at), Term::gt(t, &at)),
+                (down, Term::lt(t, &at), Term::ge(t, &at)),
+            ];
+            for (_, ahead_side, _) in sides.iter().filter(|s| s.0) {
+                for g in &ahead {
+                    let range = Term::and(vec![ahead_side.clone(), g.clone()]);
+                    here.push(Term::implies(&range, &keeps));
+                }
+            }
+            for (i, (_, _, behind_side)) in sides.iter().enumerate().filter(|(_, s)| s.0) {
+                for lo in &starts {
+                    let from = if i < 2 {
+                        Term::ge(t, lo)
+                    } else {
+                        Term::le(t, lo)
+                    };
+                    let range = Term::and(vec![from, behind_side.clone()]);
+                    here.push(Term::implies(&range, &holds));
+                }
+            }
+            if here.len() >= MAX_SPLITS / 2 {
+                break;
+            }
+        }
+        ranged.extend(here);
+        if ranged.len() >= 2 * MAX_SPLITS {
+            break;
+        }
+    }
+    out.extend(ranged);
     // What bounds the split indices (`assume 0 <= k && k < N`): a cell `k < N` is passed when a
-    // loop up to `N` ends.
-    let index_vars: BTreeSet<Var> = pairs.iter().flat_map(|(_, _, t)| t.free_vars()).collect();
-    let formulas = letters.iter().map(|&a| &enc.letters[a].tf.formula);
-    for a in guard_atoms(voc, formulas, 32) {
+    // loop up to `N` ends; and the loops' own guards (`i < N` between the test and the write).
+    let index_vars: BTreeSet<Var> = pairs
+        .iter()
+        .flat_map(|(f, _, t)| t.free_vars().into_iter().chain([f.index.clone()]))
+        .collect();
+    for a in guards {
         if a.free_vars().iter().any(|v| index_vars.contains(v)) && !out.contains(&a) {
             out.push(a);
         }
     }
     out
+}
+
+/// Does `t` read the map `m` (a select whose map is `m`)? (Each shared subterm visited once.)
+fn reads_map(t: &Term, m: &Term) -> bool {
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
+    let mut stack = vec![t.clone()];
+    while let Some(t) = stack.pop() {
+        if let TermKind::App(op, args) = t.kind()
+            && seen.insert(t.id())
+        {
+            if *op == Op::Select && args.first() == Some(m) {
+                return true;
+            }
+            stack.extend(args.iter().cloned());
+        }
+    }
+    false
 }
 
 /// The first `max` distinct linear comparisons over integer program variables that `formulas` make,
@@ -1713,6 +1900,29 @@ mod tests {
             return;
         };
         assert!(printed.iter().all(|p| !p.contains("==>")), "{printed:?}");
+    }
+
+    #[test]
+    fn ranged_and_descending_index_splits() {
+        // The lower half goes up, then the upper half goes down: the second loop's proof is a
+        // ranged split (its cells lie between n and 2n - 1) and a descending one.
+        let src = "var a: [int]int; procedure p() modifies a; { var x, i, j, k, n: int; \
+                   assume 0 <= k && k < 2 * n; x := a[k]; i := 0; \
+                   while (i < n) { a[i] := a[i] + 1; i := i + 1; } j := 2 * n - 1; \
+                   while (j >= n) { a[j] := a[j] - 1; j := j - 1; } \
+                   assert k < n ==> a[k] == x + 1; assert k >= n ==> a[k] == x - 1; }";
+        let Some((printed, _)) = check(src, BlockEncoding::Large) else {
+            return;
+        };
+        for s in [
+            // The first loop, ascending.
+            "k < i ==> a[k] == x + 1",
+            // The second loop: the cells ahead (down to n), and those passed.
+            "(k <= j && n <= k) ==> a[k] == x",
+            "k > j ==> a[k] + 1 == x",
+        ] {
+            assert!(printed.iter().any(|p| p == s), "{s} not in {printed:?}");
+        }
     }
 
     /// A small deterministic generator of loop programs over `a`, `b`, `c`.
