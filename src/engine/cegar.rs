@@ -820,8 +820,12 @@ pub const MAX_SEED_STATES: usize = 20_000;
 /// gives per configuration the affine equalities that hold in every state the program reaches
 /// there along `live`'s words (for example `i == j && x == 0` for two threads that add and
 /// subtract in lockstep). They are candidates only: the Floyd–Hoare automaton checks every
-/// transition that takes one, so soundness does not depend on them. Returns the number of
-/// (predicate, configuration) pairs seeded.
+/// transition that takes one, so soundness does not depend on them.
+///
+/// On small graphs ([`MAX_HOUDINI_CONFIGURATIONS`]) Houdini then proves the index splits of map
+/// loops over the same graph ([`invariants::synthesize_on`] with `splits_only`): each thread's
+/// `m < j ==> C[m] == A[m] + B[m]` survives exactly when every other thread's steps preserve it.
+/// Those are seeded too. Returns the number of (predicate, configuration) pairs seeded.
 fn seed_configuration_invariants<A: ProgramAutomaton>(
     voc: &Vocabulary,
     cfa: &Cfa,
@@ -890,14 +894,16 @@ fn seed_configuration_invariants<A: ProgramAutomaton>(
             t0.elapsed().as_secs_f64()
         );
     }
+    // No candidates where a thread is at an error location (the error is refuted there).
+    let at_error = |locs: &[u32]| {
+        locs[..cfa.threads.len()]
+            .iter()
+            .any(|&l| l != interleaving::FREE && cfa.error_of(l as LocId).is_some())
+    };
     let mut n = 0;
     for (node, ts) in &found {
         let locs = &nodes[*node];
-        // No candidates where a thread is at an error location (the error is refuted there).
-        if locs[..cfa.threads.len()]
-            .iter()
-            .any(|&l| l != interleaving::FREE && cfa.error_of(l as LocId).is_some())
-        {
+        if at_error(locs) {
             continue;
         }
         for t in ts {
@@ -907,8 +913,57 @@ fn seed_configuration_invariants<A: ProgramAutomaton>(
             n += fh.seed_predicate(locs, t);
         }
     }
+    // Houdini over the configurations (small graphs, a share of the time left): the candidates of
+    // sequential invariant synthesis, among them the index splits of one thread's map loop that
+    // the other threads' steps preserve (`m < j ==> C[m] == A[m] + B[m]`).
+    if nodes.len() <= MAX_HOUDINI_CONFIGURATIONS {
+        let t0 = Instant::now();
+        let limits = invariants::Limits {
+            deadline: Some(config.deadline.map_or(t0 + HOUDINI_TIME, |d| {
+                t0 + d
+                    .saturating_duration_since(t0)
+                    .mul_f64(0.3)
+                    .min(HOUDINI_TIME)
+            })),
+            max_vars: 60,
+            splits_only: true,
+            max_candidates: 400,
+            max_queries: (40 * graph.letters.len()).clamp(400, 4000),
+            ..invariants::Limits::default()
+        };
+        let inv = invariants::synthesize_on(
+            voc,
+            &graph,
+            &|l| !at_error(&nodes[l]),
+            fh.session(),
+            &limits,
+        );
+        if debug() {
+            eprintln!(
+                "  Houdini over {} configurations: {} invariants, {} queries, {:.3} s",
+                nodes.len(),
+                inv.count(),
+                inv.queries,
+                t0.elapsed().as_secs_f64()
+            );
+        }
+        for (node, ts) in &inv.at {
+            let locs = &nodes[*node];
+            for t in ts {
+                if debug() {
+                    eprintln!("  seed {:?}: {}", locs, pretty::term(voc, t));
+                }
+                n += fh.seed_predicate(locs, t);
+            }
+        }
+    }
     n
 }
+
+/// Houdini over a concurrent program's configurations only when there are at most this many
+/// ([`seed_configuration_invariants`]), with at most this much time.
+const MAX_HOUDINI_CONFIGURATIONS: usize = 600;
+const HOUDINI_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// How often the most visited location occurs in a run.
 fn repeats(locs: &[LocId]) -> usize {
