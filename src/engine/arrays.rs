@@ -360,7 +360,7 @@ fn store_def(c: &Term, at: &Term, a: &Var) -> Option<(Term, Term, Term)> {
 
 /// For an invertible update `b = store(a, i, v)` with `v = k·a[i] + d` (`k = ±1` over the integers,
 /// `k ≠ 0` over the reals, `a ∉ d`): the old cell `a[i] = (b[i] − d) / k`. `None` for any other `v`
-/// (a plain store loses the old cell: that is what the weakening is for).
+/// (a plain store loses the old cell: it becomes a fresh element).
 fn inverse_update(at: &Term, a: &Var, b: &Term, i: &Term, v: &Term) -> Option<Term> {
     use num_rational::BigRational;
     use num_traits::{One, Signed, Zero};

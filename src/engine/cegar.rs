@@ -913,9 +913,9 @@ fn seed_configuration_invariants<A: ProgramAutomaton>(
             n += fh.seed_predicate(locs, t);
         }
     }
-    // Houdini over the configurations (small graphs, a share of the time left): the candidates of
-    // sequential invariant synthesis, among them the index splits of one thread's map loop that
-    // the other threads' steps preserve (`m < j ==> C[m] == A[m] + B[m]`).
+    // Houdini over the configurations (small graphs, a share of the time left): the index splits
+    // of one thread's map loop that the other threads' steps preserve
+    // (`m < j ==> C[m] == A[m] + B[m]`), with the bounds and guards that support them.
     if nodes.len() <= MAX_HOUDINI_CONFIGURATIONS {
         let t0 = Instant::now();
         let limits = invariants::Limits {
