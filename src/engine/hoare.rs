@@ -639,9 +639,6 @@ fn fast_fragment(t: &Term, memo: &mut HashMap<u32, bool>) -> bool {
     r
 }
 
-/// The time limit of a Hoare-triple query with a quantifier (see [`Tiered::check`]).
-const QUANTIFIED_LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
-
 /// After this many unanswered queries the fast solver is no longer asked.
 const FAST_UNKNOWNS: usize = 3;
 
@@ -678,18 +675,11 @@ impl Tiered {
         extra: Option<&Term>,
         extra_fast: bool,
     ) -> SatResult {
-        // Quantified queries the solver does not answer quickly it rarely answers later: they get
-        // a shorter limit (an unknown answer only leaves the transition out).
+        // Quantified queries get a shorter limit (`predicates::check`).
         let quantified = state.has_quantifier()
             || letter.has_quantifier()
             || extra.is_some_and(Term::has_quantifier);
-        let check = |s: &mut Session| {
-            if quantified {
-                s.check_sat_within(QUANTIFIED_LIMIT)
-            } else {
-                s.check_sat()
-            }
-        };
+        let check = |s: &mut Session| super::predicates::check(s, quantified);
         let ask = |s: &mut Session| match extra {
             Some(q) => {
                 s.push();

@@ -174,11 +174,20 @@ pub fn synthesize_on(
         .copied()
         .filter(|l| *l != enc.init && wanted(*l))
         .collect();
+    let consts = constants(enc, &letters, limits.max_constants);
+    // (Safety only: termination's candidates were measured without them.)
+    let splits = if limits.termination_candidates {
+        Vec::new()
+    } else {
+        index_splits(voc, enc, &letters, &consts, &vars)
+    };
+    if limits.splits_only && splits.is_empty() {
+        return Invariants::default();
+    }
     // Karr's analysis only proposes candidates: stopping it early (time budget) is sound.
     let karr_stop = Instant::now() + std::time::Duration::from_millis(limits.karr_ms);
     let karr_stop = limits.deadline.map_or(karr_stop, |d| d.min(karr_stop));
     let affine = karr(voc, enc, &reach, &letters, &numeric, karr_stop);
-    let consts = constants(enc, &letters, limits.max_constants);
     let ranges = range_constants(enc, &letters);
     let atoms = if limits.termination_candidates {
         guard_atoms(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 16)
@@ -215,15 +224,6 @@ pub fn synthesize_on(
     } else {
         Vec::new()
     };
-    // (Safety only: termination's candidates were measured without them.)
-    let splits = if limits.termination_candidates {
-        Vec::new()
-    } else {
-        index_splits(voc, enc, &letters, &consts, &vars)
-    };
-    if limits.splits_only && splits.is_empty() {
-        return Invariants::default();
-    }
     // (Bounds by the two smallest constants only, no congruences or ratios.)
     let consts = if limits.splits_only {
         consts.into_iter().take(2).collect()
@@ -1882,17 +1882,15 @@ mod tests {
                    assume 0 <= k && k < n; x := a[k]; i := 0; \
                    while (i < n) { a[i] := a[i] + 1; i := i + 1; } i := 0; \
                    while (i < n) { a[i] := a[i] - 1; i := i + 1; } assert a[k] == x; }";
-        let Some((printed, _)) = check(src, BlockEncoding::Large) else {
-            return;
-        };
-        for s in [
-            "k >= i ==> a[k] == x",
-            "k < i ==> a[k] == x + 1",
-            "k >= i ==> a[k] == x + 1",
-            "k < i ==> a[k] == x",
-        ] {
-            assert!(printed.iter().any(|p| p == s), "{s} not in {printed:?}");
-        }
+        proves(
+            src,
+            &[
+                "k >= i ==> a[k] == x",
+                "k < i ==> a[k] == x + 1",
+                "k >= i ==> a[k] == x + 1",
+                "k < i ==> a[k] == x",
+            ],
+        );
         // A cell written in place (at an index that is no loop counter) gets no split.
         let src = "var a: [int]int; procedure p() modifies a; { var x, j, k: int; \
                    x := a[k]; while (*) { a[j] := a[j] + 1; } assert a[k] >= x; }";
@@ -1911,16 +1909,24 @@ mod tests {
                    while (i < n) { a[i] := a[i] + 1; i := i + 1; } j := 2 * n - 1; \
                    while (j >= n) { a[j] := a[j] - 1; j := j - 1; } \
                    assert k < n ==> a[k] == x + 1; assert k >= n ==> a[k] == x - 1; }";
+        proves(
+            src,
+            &[
+                // The first loop, ascending.
+                "k < i ==> a[k] == x + 1",
+                // The second loop: the cells ahead (down to n), and those passed.
+                "(k <= j && n <= k) ==> a[k] == x",
+                "k > j ==> a[k] + 1 == x",
+            ],
+        );
+    }
+
+    /// Each of `expected` is among the invariants synthesised for `src` (large blocks).
+    fn proves(src: &str, expected: &[&str]) {
         let Some((printed, _)) = check(src, BlockEncoding::Large) else {
             return;
         };
-        for s in [
-            // The first loop, ascending.
-            "k < i ==> a[k] == x + 1",
-            // The second loop: the cells ahead (down to n), and those passed.
-            "(k <= j && n <= k) ==> a[k] == x",
-            "k > j ==> a[k] + 1 == x",
-        ] {
+        for s in expected {
             assert!(printed.iter().any(|p| p == s), "{s} not in {printed:?}");
         }
     }

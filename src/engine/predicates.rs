@@ -57,10 +57,10 @@ fn implies(session: &mut Session, a: &Term, b: &Term) -> bool {
     r == SatResult::Unsat
 }
 
-/// A check of predicates alone (validity, implication): with a quantifier, at most
-/// [`QUANTIFIED_LIMIT`] — what the solver does not answer quickly only costs a merge or a
-/// simplification.
-fn check(session: &mut Session, quantified: bool) -> SatResult {
+/// A check whose query has a quantifier gets at most [`QUANTIFIED_LIMIT`]: what the solver does
+/// not answer quickly it rarely answers later, and an unknown answer only costs precision (a
+/// transition left out, a merge or a simplification not made). Shared with the Hoare-triple checks.
+pub(super) fn check(session: &mut Session, quantified: bool) -> SatResult {
     if quantified {
         session.check_sat_within(QUANTIFIED_LIMIT)
     } else {
