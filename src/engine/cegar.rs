@@ -22,6 +22,7 @@ use super::interpolate::{self, Direction, Interpolator, PostImages, Settings};
 use super::invariants;
 use super::predicates::{FALSE_STATE, StateId};
 use super::proof::Certificate;
+use super::thread_modular::{Attempt, Method};
 use super::tracecheck::{self, Feasibility, SmtTraceChecker, TraceChecker};
 use super::transition::{TransFormula, Vocabulary};
 use super::{
@@ -159,7 +160,7 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
     {
         let reason = UnknownReason::UnboundedThreads {
             instances: k,
-            view: THREAD_MODULAR_SHARES.len(),
+            view: THREAD_MODULAR_MAX_VIEW,
         };
         outcome = Outcome::unknown(reason, std::mem::take(&mut outcome.stats));
     }
@@ -167,29 +168,45 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
     outcome
 }
 
-/// Thread-modular proofs for a program that forks unboundedly: with 1, then 2 threads per
-/// unbounded fork statement in the view, each with a share of the time left.
-const THREAD_MODULAR_SHARES: [(usize, f64); 2] = [(1, 0.3), (2, 0.6)];
+/// Thread-modular proofs for a program that forks unboundedly: Houdini with 1, then 2 threads per
+/// unbounded fork statement in the view (cheap; enough for most lock-based programs), then z3's
+/// Horn solver with 1, then 2; each with a share of the time left.
+const THREAD_MODULAR_ATTEMPTS: [(usize, Method, f64); 4] = [
+    (1, Method::Houdini, 0.15),
+    (2, Method::Houdini, 0.3),
+    (1, Method::Spacer, 0.3),
+    (2, Method::Spacer, 0.6),
+];
+
+/// The most threads per unbounded fork in a view of [`THREAD_MODULAR_ATTEMPTS`].
+const THREAD_MODULAR_MAX_VIEW: usize = 2;
 
 /// SAFE by a thread-modular proof ([`super::thread_modular`]), if one is found in time; otherwise
 /// whether one was searched for (the program is in the module's scope).
 fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Result<Outcome, bool> {
-    for (k, share) in THREAD_MODULAR_SHARES {
+    let mut tried = false;
+    // Views that are out of the module's scope, and those no proof exists for.
+    let mut skip: BTreeSet<usize> = BTreeSet::new();
+    for (k, method, share) in THREAD_MODULAR_ATTEMPTS {
+        if skip.contains(&k) {
+            continue;
+        }
         let left = match config.deadline {
             Some(d) => d.saturating_duration_since(Instant::now()),
             None => Duration::from_secs_f64(config.query_timeout_s),
         };
-        let attempt = super::thread_modular::prove(
+        let attempt = super::thread_modular::prove_with(
             voc,
             config,
             k,
+            &[method],
             left.mul_f64(share).max(Duration::from_millis(200)),
         );
         if debug() {
-            eprintln!("thread-modular proof with k = {k}: {attempt:?}");
+            eprintln!("thread-modular proof with k = {k} by {method:?}: {attempt:?}");
         }
         match attempt {
-            super::thread_modular::Attempt::Proved { tuples } => {
+            Attempt::Proved { tuples, by } => {
                 let threads = if k == 1 { "thread" } else { "threads" };
                 let stats = Stats {
                     thread_modular_tuples: tuples,
@@ -198,18 +215,23 @@ fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Result<Outcome, bo
                 return Ok(Outcome::safe(
                     Some(format!(
                         "thread-modular proof: an invariant over the shared state and {k} {threads} \
-                         of each unbounded fork, found by z3's Horn solver and re-checked"
+                         of each unbounded fork, found by {by} and re-checked"
                     )),
                     Vec::new(),
                     stats,
                 ));
             }
-            super::thread_modular::Attempt::NoProof => continue,
-            super::thread_modular::Attempt::Unknown(_) => return Err(true),
-            super::thread_modular::Attempt::NotApplicable(_) => return Err(k > 1),
+            Attempt::NoProof => {
+                tried = true;
+                skip.insert(k);
+            }
+            Attempt::Unknown(_) => tried = true,
+            Attempt::NotApplicable(_) => {
+                skip.insert(k);
+            }
         }
     }
-    Err(true)
+    Err(tried)
 }
 
 fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {

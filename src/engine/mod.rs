@@ -30,6 +30,7 @@ pub mod cfa;
 pub mod counterexample;
 pub mod floyd_hoare;
 pub mod hoare;
+pub mod horn;
 pub mod interleaving;
 pub mod interpolate;
 pub mod invariants;

@@ -6,8 +6,9 @@
 //! A *thread-modular proof at level k* (Hoenicke, Majumdar, Podelski: "Thread modularity at many
 //! levels: a pearl in compositional verification", POPL 2017; Owicki–Gries for parameterised
 //! programs: an invariant over the shared state and the local states of `k` representative threads
-//! of each unbounded fork) is searched for as a system of constrained Horn clauses, which z3's Horn
-//! solver (Spacer) solves:
+//! of each unbounded fork) is searched for as a system of constrained Horn clauses, solved by
+//! Houdini over the program's atoms ([`super::horn`], [`View::candidates`]: cheap, and enough for
+//! mutual exclusion by locks) or by z3's Horn solver (Spacer, any formula, may take minutes):
 //!
 //! * The **view** is a tuple: the entry thread; the single instance of every fork statement that
 //!   runs at most once (not on a cycle of the entry thread); and `k` *slots* of every fork statement
@@ -28,7 +29,7 @@
 //!   `P_τ ∧ step-into-an-error ⇒ false` per error letter of a thread of the view.
 //!
 //! If the clauses are satisfiable, their solution is an inductive invariant that excludes every
-//! error: SAFE. Before that answer, the solution is **re-checked** clause by clause with the
+//! error: SAFE (Houdini finds a solution or nothing; it cannot show that none exists). Before that answer, the solution is **re-checked** clause by clause with the
 //! definitions substituted, in a fresh z3 session outside the Horn engine (a certificate check).
 //! Unsatisfiable means only that no `k`-thread-modular proof exists (a real error, or too few
 //! slots: the caller tries `k + 1`); the bounded engine then goes on as before.
@@ -48,12 +49,13 @@
 
 use super::blocks::{self, Encoded};
 use super::cfa::{self, Cfa, EdgeKind, LocId};
+use super::horn::{self, Clause};
 use super::interleaving::FREE;
 use super::transition::{PVar, Vocabulary};
 use super::{Config, cegar};
 use crate::smt::{FuncDecl, Op, Session, SolverKind, Sort, Term, Var};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// At most this many control tuples (predicates) are made.
 const MAX_TUPLES: usize = 4000;
@@ -65,12 +67,31 @@ const MAX_CLAUSES: usize = 40_000;
 pub enum Attempt {
     /// Not a program this module handles (the reason, for the debug log).
     NotApplicable(String),
-    /// A `k`-thread-modular proof exists, re-checked; `tuples` predicates were solved.
-    Proved { tuples: usize },
+    /// A `k`-thread-modular proof exists, re-checked; `tuples` predicates were solved `by` a
+    /// method.
+    Proved { tuples: usize, by: Method },
     /// No `k`-thread-modular proof exists.
     NoProof,
     /// The solver gave no definite answer, or its proof did not re-check (the reason).
     Unknown(String),
+}
+
+/// How the clauses were solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Houdini over the program's atoms ([`horn::solve`]).
+    Houdini,
+    /// z3's Horn solver (Spacer).
+    Spacer,
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Method::Houdini => "Houdini over the program's atoms",
+            Method::Spacer => "z3's Horn solver",
+        })
+    }
 }
 
 /// Where a thread of the built CFA sits in the view.
@@ -108,6 +129,18 @@ pub fn forks_unboundedly(program: &crate::ir::Program) -> bool {
 
 /// Searches a `k`-thread-modular proof of `voc.program` with Horn-solver time `limit`.
 pub fn prove(voc: &Vocabulary, config: &Config, k: usize, limit: Duration) -> Attempt {
+    prove_with(voc, config, k, &[Method::Houdini, Method::Spacer], limit)
+}
+
+/// [`prove`] with the given methods, in order (the first of several gets [`HOUDINI_SHARE`] of
+/// the time, the last what is left).
+pub fn prove_with(
+    voc: &Vocabulary,
+    config: &Config,
+    k: usize,
+    methods: &[Method],
+    limit: Duration,
+) -> Attempt {
     let mut cfa = match cfa::build_nested(voc, config.max_locations, k + 1) {
         Ok(c) => c,
         Err(e) => return Attempt::NotApplicable(e.to_string()),
@@ -135,22 +168,7 @@ pub fn prove(voc: &Vocabulary, config: &Config, k: usize, limit: Duration) -> At
             clauses.len()
         );
     }
-    solve(config, &view, &clauses, limit)
-}
-
-/// A Horn clause: premises (a conjunction) imply the head (`None`: `false`).
-struct Clause {
-    body: Vec<Term>,
-    head: Option<Term>,
-}
-
-impl Clause {
-    fn implication(&self) -> Term {
-        Term::implies(
-            &Term::and(self.body.clone()),
-            self.head.as_ref().unwrap_or(&Term::ff()),
-        )
-    }
+    solve(config, &view, &clauses, methods, limit)
 }
 
 /// The view, its control tuples and its predicates.
@@ -592,6 +610,227 @@ impl<'a, 'p> View<'a, 'p> {
     }
 }
 
+/// At most this many program constants in the bound templates of [`View::candidates`].
+const MAX_CONSTANTS: usize = 6;
+/// Sums of two variables are bounded by the smallest this many constants.
+const MAX_SUM_CONSTANTS: usize = 3;
+/// At most this many lock values (`m == c`) guard relations between two variables.
+const MAX_LOCK_VALUES: usize = 4;
+/// At most this many candidates per tuple (the program's atoms and bounds first, then relations
+/// between two variables, then those guarded by a lock value, then sums).
+const MAX_CANDIDATES: usize = 400;
+/// Pair templates only for tuples with at most this many integer variables.
+const MAX_PAIR_VARS: usize = 14;
+
+impl View<'_, '_> {
+    /// The parameters of every predicate: the pre-state variables of the globals, then of each
+    /// position's locals (the arguments of a canonical tuple's atom in [`View::atom`]).
+    fn params(&self) -> Result<Vec<Var>, String> {
+        self.globals
+            .iter()
+            .chain(self.locals.iter().flatten())
+            .map(|x| self.voc.pre(*x).map_err(|u| u.0))
+            .collect()
+    }
+
+    /// Candidate atoms for Houdini ([`horn::solve`]) at each tuple, over the globals and the
+    /// locals of the positions in use: the comparisons the members' letters make (each side of a
+    /// letter alone, both polarities: guards, lock values, the asserted conditions), bounds by the
+    /// program's smallest integer constants, and between two integer variables `x <= y`,
+    /// `x >= y`, `x != y` (equalities are both bounds; distinct values of a rotation) and bounds on
+    /// `x + y` (one of two flags set).
+    fn candidates(&self) -> Result<HashMap<FuncDecl, horn::Candidates>, String> {
+        let params = self.params()?;
+        let members: BTreeSet<u32> = self.members.iter().copied().collect();
+        let mut atoms: Vec<Term> = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut consts: BTreeSet<num_bigint::BigInt> = BTreeSet::new();
+        for l in &self.enc.letters {
+            if !members.contains(&self.cfa.thread_of[l.src]) {
+                continue;
+            }
+            let mut stack = vec![l.tf.formula.clone()];
+            while let Some(t) = stack.pop() {
+                if !seen.insert(t.id()) {
+                    continue;
+                }
+                if let Some(crate::smt::Value::Int(i)) = t.as_const()
+                    && i.magnitude() <= &num_bigint::BigUint::from(1000u32)
+                {
+                    consts.insert(i.clone());
+                }
+                let Some((op, args)) = t.as_app() else {
+                    if *t.sort_ref() == Sort::Bool {
+                        self.push_atom(&t, &mut atoms);
+                    }
+                    continue;
+                };
+                stack.extend(args.iter().cloned());
+                if matches!(
+                    op,
+                    Op::Eq | Op::Distinct | Op::Le | Op::Lt | Op::Ge | Op::Gt
+                ) && args.iter().all(|a| *a.sort_ref() != Sort::Bool)
+                {
+                    self.push_atom(&t, &mut atoms);
+                }
+            }
+        }
+        let consts: Vec<Term> = {
+            let mut v: Vec<num_bigint::BigInt> = consts.into_iter().collect();
+            v.sort_by_key(|c| (c.magnitude().clone(), c.sign() == num_bigint::Sign::Minus));
+            v.into_iter().take(MAX_CONSTANTS).map(Term::int).collect()
+        };
+        // Per position: its integer and boolean variables.
+        let typed = |xs: &[PVar], sort: Sort| -> Result<Vec<Term>, String> {
+            let mut out = Vec::new();
+            for &x in xs {
+                if !matches!(x, PVar::Tid { .. }) && self.voc.sort(x).map_err(|u| u.0)? == sort {
+                    out.push(Term::var(&self.voc.pre(x).map_err(|u| u.0)?));
+                }
+            }
+            Ok(out)
+        };
+        // Lock values: the letters' comparisons of a global with a constant, `m == c`.
+        let global_vars: BTreeSet<Var> = self
+            .globals
+            .iter()
+            .filter_map(|x| self.voc.pre(*x).ok())
+            .collect();
+        let locks: Vec<Term> = atoms
+            .iter()
+            .filter(|a| match a.as_app() {
+                Some((Op::Eq, [x, c])) => {
+                    c.as_const().is_some()
+                        && x.as_var().is_some_and(|v| global_vars.contains(v))
+                        && *x.sort_ref() == Sort::Int
+                }
+                _ => false,
+            })
+            .take(MAX_LOCK_VALUES)
+            .cloned()
+            .collect();
+        let mut out = HashMap::new();
+        for (tuple, f) in &self.tuples {
+            let mut ints = typed(&self.globals, Sort::Int)?;
+            let mut bools = typed(&self.globals, Sort::Bool)?;
+            let mut owned: BTreeSet<Var> = self
+                .globals
+                .iter()
+                .filter_map(|x| self.voc.pre(*x).ok())
+                .collect();
+            for (p, &l) in tuple.iter().enumerate() {
+                if l == FREE {
+                    continue;
+                }
+                ints.extend(typed(&self.locals[p], Sort::Int)?);
+                bools.extend(typed(&self.locals[p], Sort::Bool)?);
+                owned.extend(self.locals[p].iter().filter_map(|x| self.voc.pre(*x).ok()));
+            }
+            let mut cs: Vec<Term> = Vec::new();
+            let mut ids = BTreeSet::new();
+            let mut push = |t: Term, cs: &mut Vec<Term>| {
+                if !t.is_true() && !t.is_false() && ids.insert(t.id()) {
+                    cs.push(t);
+                }
+            };
+            for a in &atoms {
+                if a.free_vars_ref().iter().all(|v| owned.contains(v)) {
+                    push(a.clone(), &mut cs);
+                }
+            }
+            for b in &bools {
+                push(b.clone(), &mut cs);
+                push(Term::not(b), &mut cs);
+            }
+            for x in &ints {
+                for c in &consts {
+                    push(Term::le(x, c), &mut cs);
+                    push(Term::ge(x, c), &mut cs);
+                }
+            }
+            let pairs: Vec<(&Term, &Term)> = if ints.len() <= MAX_PAIR_VARS {
+                ints.iter()
+                    .enumerate()
+                    .flat_map(|(i, x)| ints[i + 1..].iter().map(move |y| (x, y)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            for &(x, y) in &pairs {
+                push(Term::le(x, y), &mut cs);
+                push(Term::ge(x, y), &mut cs);
+                push(Term::not(&Term::eq(x, y)), &mut cs);
+            }
+            // A lock's value decides a relation: `m == 0 ==> a != b`, the protected data are
+            // consistent whenever the lock is free.
+            for g in &locks {
+                for &(x, y) in &pairs {
+                    let mentions = |v: &Var| Some(v) == x.as_var() || Some(v) == y.as_var();
+                    if g.free_vars_ref().iter().any(mentions) {
+                        continue;
+                    }
+                    let not_g = Term::not(g);
+                    push(
+                        Term::or(vec![not_g.clone(), Term::not(&Term::eq(x, y))]),
+                        &mut cs,
+                    );
+                    push(Term::or(vec![not_g.clone(), Term::le(x, y)]), &mut cs);
+                    push(Term::or(vec![not_g, Term::ge(x, y)]), &mut cs);
+                }
+            }
+            // Not both: `cond1 + cond2 >= 1` for two threads past a test-and-set.
+            for &(x, y) in &pairs {
+                let sum = Term::add(vec![x.clone(), y.clone()]);
+                for c in consts.iter().take(MAX_SUM_CONSTANTS) {
+                    push(Term::le(&sum, c), &mut cs);
+                    push(Term::ge(&sum, c), &mut cs);
+                }
+            }
+            cs.truncate(MAX_CANDIDATES);
+            out.insert(
+                f.clone(),
+                horn::Candidates {
+                    params: params.clone(),
+                    atoms: cs,
+                },
+            );
+        }
+        Ok(out)
+    }
+
+    /// Adds `t` (over the pre- or the post-state variables of a letter, not both; renamed to the
+    /// pre-state) and its negation to `atoms`.
+    fn push_atom(&self, t: &Term, atoms: &mut Vec<Term>) {
+        if t.has_quantifier() {
+            return;
+        }
+        let mut sides = BTreeSet::new();
+        for v in t.free_vars_ref().iter() {
+            match self.voc.lookup(v) {
+                Some((_, post)) => {
+                    sides.insert(post);
+                }
+                None => return,
+            }
+        }
+        if sides.len() != 1 {
+            return;
+        }
+        let pre = t.rename(&|v| match self.voc.lookup(v) {
+            Some((x, true)) => self.voc.pre(x).ok(),
+            _ => None,
+        });
+        for a in [
+            crate::smt::simplify(&pre),
+            crate::smt::simplify(&Term::not(&pre)),
+        ] {
+            if !a.is_true() && !a.is_false() && !atoms.contains(&a) {
+                atoms.push(a);
+            }
+        }
+    }
+}
+
 /// Declines encodings this module does not handle: a fork or join outside the entry thread, an
 /// atomic block left as brackets, call/return letters, quantified letters.
 fn check_letters(cfa: &Cfa, enc: &Encoded) -> Result<(), String> {
@@ -713,8 +952,103 @@ fn ownership(cfa: &Cfa, enc: &Encoded) -> Result<Ownership, String> {
     })
 }
 
+/// Solves the clauses: Houdini over the view's candidates first (cheap, and enough for mutual
+/// exclusion by locks), then z3's Horn engine; a solution is re-checked either way.
+fn solve(
+    config: &Config,
+    view: &View,
+    clauses: &[Clause],
+    methods: &[Method],
+    limit: Duration,
+) -> Attempt {
+    let start = Instant::now();
+    let mut attempt = Attempt::Unknown("no method".into());
+    for (i, method) in methods.iter().enumerate() {
+        let left = limit.saturating_sub(start.elapsed());
+        let share = if i + 1 < methods.len() {
+            left.mul_f64(HOUDINI_SHARE)
+        } else {
+            left
+        };
+        let share = share.max(Duration::from_millis(100));
+        attempt = match method {
+            Method::Houdini => match houdini(config, view, clauses, share) {
+                Ok(defs) => match recheck(config, clauses, &defs) {
+                    Ok(()) => Attempt::Proved {
+                        tuples: view.tuples.len(),
+                        by: Method::Houdini,
+                    },
+                    Err(why) => Attempt::Unknown(format!("Houdini: {why}")),
+                },
+                Err(why) => Attempt::Unknown(format!("Houdini: {why}")),
+            },
+            Method::Spacer => spacer(config, view, clauses, share),
+        };
+        if !matches!(attempt, Attempt::Unknown(_)) {
+            break;
+        }
+    }
+    attempt
+}
+
+/// The share of the time of one attempt that a method other than the last may take.
+const HOUDINI_SHARE: f64 = 0.5;
+
+/// Houdini ([`horn::solve`]) over [`View::candidates`].
+fn houdini(
+    config: &Config,
+    view: &View,
+    clauses: &[Clause],
+    limit: Duration,
+) -> Result<horn::Definitions, String> {
+    let started = Instant::now();
+    let preds = view.candidates()?;
+    // The fast solver when it is installed (many small quantifier-free queries), else z3.
+    let session = |kind: SolverKind| {
+        let mut sc = cegar::session_config(config, kind, false);
+        sc.query_timeout = sc.query_timeout.min(limit);
+        Session::new(sc)
+    };
+    let mut session = match config.hoare_solver.map(session) {
+        Some(Ok(s)) => s,
+        _ => session(SolverKind::Z3).map_err(|e| format!("solver: {e}"))?,
+    };
+    let budget = horn::Budget {
+        deadline: Instant::now() + limit,
+        max_queries: 200 * clauses.len().max(1),
+    };
+    let (defs, report) = horn::solve(clauses, &preds, &mut session, &budget);
+    if cegar::debug() {
+        eprintln!(
+            "thread-modular Houdini: {} queries in {:.2} s, {} of {} candidates kept{}",
+            report.queries,
+            started.elapsed().as_secs_f64(),
+            report.kept,
+            report.candidates,
+            report
+                .failure
+                .as_deref()
+                .map(|f| format!(", {f}"))
+                .unwrap_or_default()
+        );
+    }
+    if cegar::debug()
+        && let Some(q) = report.failed_query
+    {
+        eprintln!("  query {q}: {}", clauses[q].implication());
+        for b in &clauses[q].body {
+            if let Some((Op::Uf(f), _)) = b.as_app()
+                && let Some((_, d)) = report.last.get(f)
+            {
+                eprintln!("  {} = {d}", f.name);
+            }
+        }
+    }
+    defs.ok_or_else(|| report.failure.unwrap_or_default())
+}
+
 /// Solves the clauses with z3's Horn engine and re-checks a solution.
-fn solve(config: &Config, view: &View, clauses: &[Clause], limit: Duration) -> Attempt {
+fn spacer(config: &Config, view: &View, clauses: &[Clause], limit: Duration) -> Attempt {
     let mut sc = cegar::session_config(config, SolverKind::Z3, false);
     sc.logic = Some("HORN".into());
     sc.query_timeout = limit;
@@ -748,6 +1082,7 @@ fn solve(config: &Config, view: &View, clauses: &[Clause], limit: Duration) -> A
     match recheck(config, clauses, &defs) {
         Ok(()) => Attempt::Proved {
             tuples: view.tuples.len(),
+            by: Method::Spacer,
         },
         Err(why) => Attempt::Unknown(why),
     }
