@@ -7,7 +7,7 @@
 //! levels: a pearl in compositional verification", POPL 2017; Owicki–Gries for parameterised
 //! programs: an invariant over the shared state and the local states of `k` representative threads
 //! of each unbounded fork) is searched for as a system of constrained Horn clauses, solved by
-//! Houdini over the program's atoms ([`super::horn`], [`View::candidates`]: cheap, and enough for
+//! Houdini over the program's atoms ([`super::horn`], `View::candidates`: cheap, and enough for
 //! mutual exclusion by locks) or by z3's Horn solver (Spacer, any formula, may take minutes):
 //!
 //! * The **view** is a tuple: the entry thread; the single instance of every fork statement that
@@ -132,7 +132,7 @@ pub fn prove(voc: &Vocabulary, config: &Config, k: usize, limit: Duration) -> At
     prove_with(voc, config, k, &[Method::Houdini, Method::Spacer], limit)
 }
 
-/// [`prove`] with the given methods, in order (the first of several gets [`HOUDINI_SHARE`] of
+/// [`prove`] with the given methods, in order (the first of several gets `HOUDINI_SHARE` of
 /// the time, the last what is left).
 pub fn prove_with(
     voc: &Vocabulary,
