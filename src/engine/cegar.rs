@@ -130,11 +130,15 @@ const LOOK_ON_SHARE: f64 = 0.5;
 pub fn run(program: &Program, config: &Config) -> Outcome {
     let start = Instant::now();
     let voc = Vocabulary::new(program);
-    let mut instances = 1;
     let mut iterations = 0;
+    if let Some(mut o) = abstraction_attempt(&voc, config) {
+        o.stats.total_time = start.elapsed();
+        return o;
+    }
+    let mut instances = 1;
     let mut thread_modular_tried = false;
     let mut outcome = loop {
-        let mut o = run_inner(&voc, config, instances);
+        let mut o = run_inner(&voc, config, instances, false);
         iterations += o.stats.iterations;
         o.stats.iterations = iterations;
         match o.unknown {
@@ -234,7 +238,88 @@ fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Result<Outcome, bo
     Err(tried)
 }
 
-fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
+/// The share of the time left that a run on the program with its synchronisation abstracted
+/// ([`abstraction_attempt`]) may take.
+const ABSTRACTION_SHARE: f64 = 0.25;
+
+/// A concurrent program whose specification needs none of its locks (they only order the steps
+/// of threads that a reduction could otherwise commute, `equal-array-sums` under a lock): a run
+/// on the program with the synchronisation abstracted away ([`super::slice::abstract_synchronization`],
+/// an over-approximation) within [`ABSTRACTION_SHARE`] of the time left, at most
+/// [`MAX_INSTANCES`] instances per fork. Its SAFE is a proof of the program; its UNSAFE was
+/// re-validated on the original edges, so it is an error of the program too; anything else is
+/// dropped (`None`), and the caller runs on the program itself.
+fn abstraction_attempt(voc: &Vocabulary, config: &Config) -> Option<Outcome> {
+    let forks = voc.program.procedures.iter().any(|p| {
+        p.body.as_ref().is_some_and(|cfg| {
+            cfg.graph
+                .edge_weights()
+                .any(|e| matches!(e.stmt, crate::ir::Stmt::Fork { .. }))
+        })
+    });
+    if !config.slice || !forks {
+        return None;
+    }
+    let left = match config.deadline {
+        Some(d) => d.saturating_duration_since(Instant::now()),
+        None => Duration::from_secs_f64(config.query_timeout_s),
+    };
+    let mut limited = config.clone();
+    limited.deadline = Some(Instant::now() + left.mul_f64(ABSTRACTION_SHARE));
+    let unbounded = super::thread_modular::forks_unboundedly(voc.program);
+    let mut iterations = 0;
+    for instances in 1..=MAX_INSTANCES {
+        let mut o = run_inner(voc, &limited, instances, true);
+        iterations += o.stats.iterations;
+        o.stats.iterations = iterations;
+        match (o.verdict, &o.unknown) {
+            (super::Verdict::Safe | super::Verdict::Unsafe, _) => {
+                if o.stats.abstracted_variables == 0 {
+                    // (Nothing was abstracted: the run was the program's own.)
+                    return Some(o);
+                }
+                if o.verdict == super::Verdict::Safe {
+                    let what = format!(
+                        "proved with {} abstracted away: an over-approximation",
+                        abstracted_names(voc, config, instances)
+                    );
+                    o.reason = Some(match o.reason.take() {
+                        Some(r) => format!("{r}; {what}"),
+                        None => what,
+                    });
+                }
+                return Some(o);
+            }
+            // (A fork on a cycle needs ever more instances: the thread-modular proof of the
+            // program itself is the better use of the time.)
+            (_, Some(UnknownReason::InsufficientInstances(_)))
+                if o.stats.abstracted_variables > 0 && !unbounded =>
+            {
+                continue;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The names of the variables [`super::slice::abstract_synchronization`] abstracts (for the
+/// answer's reason), as `run_inner` computes them.
+fn abstracted_names(voc: &Vocabulary, config: &Config, instances: usize) -> String {
+    let Ok(mut cfa) = cfa::build_nested(voc, config.max_locations, instances) else {
+        return "variables".into();
+    };
+    super::slice::slice(&mut cfa, voc);
+    let names: Vec<String> = super::slice::abstract_synchronization(&mut cfa, voc)
+        .into_iter()
+        .map(|x| voc.display_name(x))
+        .collect::<BTreeSet<String>>()
+        .into_iter()
+        .collect();
+    names.join(", ")
+}
+
+fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync: bool) -> Outcome {
     let program = voc.program;
     let mut stats = Stats::default();
     let mut cfa = match cfa::build_nested(voc, config.max_locations, instances) {
@@ -248,6 +333,20 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize) -> Outcome {
             eprintln!("slicing removed {}", names.join(", "));
         }
         stats.sliced_variables = removed.len();
+        if abstract_sync {
+            let abstracted = super::slice::abstract_synchronization(&mut cfa, voc);
+            if abstracted.is_empty() {
+                return Outcome::unknown(
+                    UnknownReason::Unsupported("nothing to abstract".into()),
+                    stats,
+                );
+            }
+            if debug() {
+                let names: Vec<String> = abstracted.iter().map(|x| voc.name(*x)).collect();
+                eprintln!("synchronisation abstracted: {}", names.join(", "));
+            }
+            stats.abstracted_variables = abstracted.len();
+        }
         stats.idle_forks = super::slice::drop_idle_threads(&mut cfa, voc);
     }
     stats.cfa_locations = cfa.locs.len();

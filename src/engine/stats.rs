@@ -53,6 +53,9 @@ pub struct Stats {
     pub thread_modular_tuples: usize,
     /// Program variables removed by cone-of-influence slicing ([`super::slice`]).
     pub sliced_variables: usize,
+    /// Variables of the synchronisation abstracted away for a SAFE answer
+    /// ([`super::slice::abstract_synchronization`]; 0 if the program itself was analysed).
+    pub abstracted_variables: usize,
     /// Fork statements whose threads cannot influence anything, removed ([`super::slice`]).
     pub idle_forks: usize,
     #[serde(serialize_with = "secs")]
@@ -142,6 +145,12 @@ impl Stats {
                 "  slicing: {} variables outside the cone of influence and {} fork statements of \
                  threads without effect removed\n",
                 self.sliced_variables, self.idle_forks
+            ));
+        }
+        if self.abstracted_variables > 0 {
+            text.push_str(&format!(
+                "  synchronisation: {} variables abstracted away (the run was on an over-approximation)\n",
+                self.abstracted_variables
             ));
         }
         if self.commutativity_checks + self.independence_syntactic + self.independence_cached > 0 {
