@@ -273,11 +273,9 @@ fn abstraction_attempt(voc: &Vocabulary, config: &Config) -> Option<Outcome> {
         iterations += o.stats.iterations;
         o.stats.iterations = iterations;
         match (o.verdict, &o.unknown) {
+            // (`run_inner` declines when there is nothing to abstract, so this is the
+            // abstraction's answer.)
             (super::Verdict::Safe | super::Verdict::Unsafe, _) => {
-                if o.stats.abstracted_variables == 0 {
-                    // (Nothing was abstracted: the run was the program's own.)
-                    return Some(o);
-                }
                 if o.verdict == super::Verdict::Safe {
                     let what = format!(
                         "proved with {} abstracted away: an over-approximation",
@@ -292,9 +290,7 @@ fn abstraction_attempt(voc: &Vocabulary, config: &Config) -> Option<Outcome> {
             }
             // (A fork on a cycle needs ever more instances: the thread-modular proof of the
             // program itself is the better use of the time.)
-            (_, Some(UnknownReason::InsufficientInstances(_)))
-                if o.stats.abstracted_variables > 0 && !unbounded =>
-            {
+            (_, Some(UnknownReason::InsufficientInstances(_))) if !unbounded => {
                 continue;
             }
             _ => return None,
