@@ -92,36 +92,34 @@ fn a_lock_needs_two_threads_in_the_view() {
 /// Workers rotate three values under a lock; a reader asserts two of them differ. Between the
 /// writes of a rotation two values are equal, so the invariant the reader needs is guarded by the
 /// lock's value (`m == 0 ==> a != b`), and two workers are in the view (the lock's holder is
-/// unique).
-const ROTATION: &str = "
+/// unique). `writes` is the workers' critical section.
+fn rotation(writes: &str) -> String {
+    format!(
+        "
 var a, b, c, t, m : int;
 procedure ULTIMATE.start() modifies a, b, c, t, m;
-{ a := 1; b := 2; c := 3; m := 0; fork 0 reader(); while (*) { fork 1 worker(); } }
+{{ a := 1; b := 2; c := 3; m := 0; fork 0 reader(); while (*) {{ fork 1 worker(); }} }}
 procedure reader() modifies m;
-{ atomic { assume m == 0; m := 1; } assert a != b; atomic { assume m == 1; m := 0; } }
+{{ atomic {{ assume m == 0; m := 1; }} assert a != b; atomic {{ assume m == 1; m := 0; }} }}
 procedure worker() modifies a, b, c, t, m;
-{ atomic { assume m == 0; m := 1; } t := a; a := b; b := c; c := t; atomic { assume m == 1; m := 0; } }
-";
+{{ atomic {{ assume m == 0; m := 1; }} {writes} atomic {{ assume m == 1; m := 0; }} }}
+"
+    )
+}
+
+const ROTATION: &str = "t := a; a := b; b := c; c := t;";
 
 /// The rotation with its last write missing: after one rotation `b == c`, after two `a == b`.
-const BROKEN_ROTATION: &str = "
-var a, b, c, t, m : int;
-procedure ULTIMATE.start() modifies a, b, c, t, m;
-{ a := 1; b := 2; c := 3; m := 0; fork 0 reader(); while (*) { fork 1 worker(); } }
-procedure reader() modifies m;
-{ atomic { assume m == 0; m := 1; } assert a != b; atomic { assume m == 1; m := 0; } }
-procedure worker() modifies a, b, c, t, m;
-{ atomic { assume m == 0; m := 1; } t := a; a := b; b := c; atomic { assume m == 1; m := 0; } }
-";
+const BROKEN_ROTATION: &str = "t := a; a := b; b := c;";
 
 #[test]
 fn a_relation_guarded_by_a_lock_value_is_found_by_houdini() {
-    match attempt(ROTATION, 2) {
+    match attempt(&rotation(ROTATION), 2) {
         Attempt::Proved { by, .. } => assert_eq!(by, Method::Houdini),
         other => panic!("expected a proof with two threads, got {other:?}"),
     }
     for k in [1, 2] {
-        match attempt(BROKEN_ROTATION, k) {
+        match attempt(&rotation(BROKEN_ROTATION), k) {
             Attempt::NoProof | Attempt::Unknown(_) => {}
             other => panic!("k = {k}: a broken rotation must not be proved, got {other:?}"),
         }
@@ -145,11 +143,11 @@ fn verdicts_of_unbounded_programs() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut failures = Vec::new();
     for (name, src, expected) in [
-        ("monotone", MONOTONE, "SAFE"),
-        ("racy", RACY, "UNSAFE"),
-        ("locked", LOCKED, "SAFE"),
-        ("rotation", ROTATION, "SAFE"),
-        ("broken rotation", BROKEN_ROTATION, "UNSAFE"),
+        ("monotone", MONOTONE.to_string(), "SAFE"),
+        ("racy", RACY.to_string(), "UNSAFE"),
+        ("locked", LOCKED.to_string(), "SAFE"),
+        ("rotation", rotation(ROTATION), "SAFE"),
+        ("broken rotation", rotation(BROKEN_ROTATION), "UNSAFE"),
     ] {
         let path = dir.join(format!("{name}.bpl"));
         std::fs::write(&path, src).expect("write case");

@@ -369,23 +369,11 @@ fn definitions(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smt::{SolverConfig, SolverKind, Sort};
+    use crate::smt::Sort;
     use std::time::Duration;
 
     fn z3() -> Option<Session> {
-        let cfg = SolverConfig::new(SolverKind::Z3).with_timeout(Duration::from_secs(5));
-        match Session::new(cfg) {
-            Ok(s) => Some(s),
-            Err(e) => {
-                // Under CI the pinned solver must be there: never pass by skipping.
-                assert!(
-                    std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false" || v == "0"),
-                    "z3 is missing and CI is set: {e}"
-                );
-                eprintln!("note: skipping Horn Houdini tests: {e}");
-                None
-            }
-        }
+        crate::smt::z3_for_tests("Horn Houdini tests")
     }
 
     fn int(n: i64) -> Term {

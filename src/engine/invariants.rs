@@ -1767,22 +1767,9 @@ pub(super) fn implied_by(session: &mut Session, hyps: &[Term], t: &Term) -> bool
 mod tests {
     use super::*;
     use crate::engine::{BlockEncoding, blocks, cfa};
-    use crate::smt::{SolverConfig, SolverKind};
 
     fn z3() -> Option<Session> {
-        let cfg = SolverConfig::new(SolverKind::Z3).with_timeout(std::time::Duration::from_secs(5));
-        match Session::new(cfg) {
-            Ok(s) => Some(s),
-            Err(e) => {
-                // Under CI the pinned solver must be there: never pass by skipping.
-                assert!(
-                    std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false" || v == "0"),
-                    "z3 is missing and CI is set: {e}"
-                );
-                eprintln!("note: skipping invariant synthesis tests: {e}");
-                None
-            }
-        }
+        crate::smt::z3_for_tests("invariant synthesis tests")
     }
 
     /// Synthesises invariants for `src` and re-checks every one of them separately in a fresh

@@ -75,7 +75,7 @@ fn definition(
 
 /// The conjuncts of `tf`, each with the variable it defines ([`definition`]; `None`: it
 /// constrains).
-fn classify(voc: &Vocabulary, tf: &TransFormula) -> Vec<(Term, Option<(PVar, Term)>)> {
+fn classify(voc: &Vocabulary, tf: &TransFormula) -> Vec<Conjunct> {
     let conjuncts = tf.formula.conjuncts();
     let mut occurrences: BTreeMap<PVar, usize> = BTreeMap::new();
     for c in &conjuncts {
@@ -125,26 +125,46 @@ pub fn slice(cfa: &mut Cfa, voc: &Vocabulary) -> BTreeSet<PVar> {
     if irrelevant.is_empty() {
         return irrelevant;
     }
+    remove(
+        cfa,
+        classified,
+        &irrelevant,
+        &|(_, d)| !matches!(d, Some((x, _)) if irrelevant.contains(x)),
+    );
+    irrelevant
+}
+
+/// A conjunct of an edge with the variable it defines ([`classify`]).
+type Conjunct = (Term, Option<(PVar, Term)>);
+
+/// Removes `gone` from every edge that mentions one of them: its conjuncts for which `keep` does
+/// not hold, its reads and writes of them, and the auxiliary variables left unused; the original
+/// edges are kept first ([`Cfa::unsliced`]). `classified` holds each edge's conjuncts.
+fn remove(
+    cfa: &mut Cfa,
+    classified: Vec<Vec<Conjunct>>,
+    gone: &BTreeSet<PVar>,
+    keep: &dyn Fn(&Conjunct) -> bool,
+) {
     if cfa.unsliced.is_none() {
         cfa.unsliced = Some(cfa.edges.clone());
     }
     for (e, conjuncts) in cfa.edges.iter_mut().zip(classified) {
-        if !e.tf.vars().iter().any(|x| irrelevant.contains(x)) {
+        if !e.tf.vars().iter().any(|x| gone.contains(x)) {
             continue;
         }
         let kept: Vec<Term> = conjuncts
             .into_iter()
-            .filter(|(_, d)| !matches!(d, Some((x, _)) if irrelevant.contains(x)))
+            .filter(|c| keep(c))
             .map(|(c, _)| c)
             .collect();
         let formula = Term::and(kept);
         let free = formula.free_vars();
         e.tf.aux.retain(|v| free.contains(v));
         e.tf.formula = formula;
-        e.tf.reads.retain(|x| !irrelevant.contains(x));
-        e.tf.writes.retain(|x| !irrelevant.contains(x));
+        e.tf.reads.retain(|x| !gone.contains(x));
+        e.tf.writes.retain(|x| !gone.contains(x));
     }
-    irrelevant
 }
 
 /// Removes the threads of fork statements whose threads cannot influence anything: their edges
@@ -306,25 +326,9 @@ pub fn abstract_synchronization(cfa: &mut Cfa, voc: &Vocabulary) -> BTreeSet<PVa
     if dropped.is_empty() {
         return dropped;
     }
-    if cfa.unsliced.is_none() {
-        cfa.unsliced = Some(cfa.edges.clone());
-    }
-    for (e, conjuncts) in cfa.edges.iter_mut().zip(classified) {
-        if !e.tf.vars().iter().any(|x| dropped.contains(x)) {
-            continue;
-        }
-        let rest: Vec<Term> = conjuncts
-            .into_iter()
-            .map(|(c, _)| c)
-            .filter(|c| pvars(voc, c).is_disjoint(&dropped))
-            .collect();
-        let formula = Term::and(rest);
-        let free = formula.free_vars();
-        e.tf.aux.retain(|v| free.contains(v));
-        e.tf.formula = formula;
-        e.tf.reads.retain(|x| !dropped.contains(x));
-        e.tf.writes.retain(|x| !dropped.contains(x));
-    }
+    remove(cfa, classified, &dropped, &|(c, _)| {
+        pvars(voc, c).is_disjoint(&dropped)
+    });
     dropped
 }
 
@@ -445,7 +449,7 @@ mod tests {
 
     /// The CFA of `src` (two instances per fork), abstracted, with its original edges; the names
     /// of the variables abstracted.
-    fn abstracted(src: &str) -> (Vec<cfa::CfaEdge>, Cfa, BTreeSet<String>, crate::ir::Program) {
+    fn abstracted(src: &str) -> (Vec<cfa::CfaEdge>, Cfa, BTreeSet<String>) {
         let (ast, diags) = crate::syntax::parse(src);
         let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
         let (program, diags) = crate::ir::check_inline(&ast);
@@ -457,7 +461,7 @@ mod tests {
             .into_iter()
             .map(|x| voc.name(x))
             .collect();
-        (before, c, names, program)
+        (before, c, names)
     }
 
     const LOCKED_SUMS: &str = "
@@ -473,7 +477,7 @@ mod tests {
 
     #[test]
     fn a_lock_the_assertion_does_not_need_is_abstracted_and_loop_guards_stay() {
-        let (_, c, names, _) = abstracted(LOCKED_SUMS);
+        let (_, c, names) = abstracted(LOCKED_SUMS);
         assert_eq!(names, BTreeSet::from(["m".to_string()]));
         let printed: Vec<String> = c.edges.iter().map(|e| e.tf.formula.to_string()).collect();
         assert!(
@@ -487,7 +491,7 @@ mod tests {
 
     #[test]
     fn a_lock_the_assertion_reads_is_kept() {
-        let (_, _, names, _) = abstracted(
+        let (_, _, names) = abstracted(
             "var m, c: int;
              procedure ULTIMATE.start() modifies m, c;
              { m := 0; c := 0; fork 1 w(); fork 2 w(); }
@@ -501,20 +505,10 @@ mod tests {
     /// by z3 edge by edge.
     #[test]
     fn the_abstraction_over_approximates_every_edge() {
-        let (before, c, names, program) = abstracted(LOCKED_SUMS);
+        let (before, c, names) = abstracted(LOCKED_SUMS);
         assert!(!names.is_empty());
-        let voc = Vocabulary::new(&program);
-        let cfg = crate::smt::SolverConfig::new(crate::smt::SolverKind::Z3)
-            .with_timeout(std::time::Duration::from_secs(5));
-        let mut s = match crate::smt::Session::new(cfg) {
-            Ok(s) => s,
-            Err(e) => {
-                assert!(
-                    std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false" || v == "0"),
-                    "z3 is missing and CI is set: {e}"
-                );
-                return;
-            }
+        let Some(mut s) = crate::smt::z3_for_tests("abstraction tests") else {
+            return;
         };
         let mut checked = 0;
         for (orig, abs) in before.iter().zip(&c.edges) {
@@ -536,6 +530,5 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 2, "the lock's edges changed");
-        let _ = voc;
     }
 }

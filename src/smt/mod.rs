@@ -58,3 +58,22 @@ pub use simplify::{eval, simplify};
 pub use term::{
     FuncDecl, IntLiteral, Op, Quantifier, Sort, Symbols, Term, TermKind, Value, Var, fresh_var, rat,
 };
+
+/// For unit tests that need z3: a session with a 5 s query limit, or `None` (with a note naming
+/// the skipped `tests`) when z3 is missing — except under CI, where the pinned solver must be
+/// there and a missing one fails the test (never pass by skipping).
+#[cfg(test)]
+pub(crate) fn z3_for_tests(tests: &str) -> Option<Session> {
+    let cfg = SolverConfig::new(SolverKind::Z3).with_timeout(std::time::Duration::from_secs(5));
+    match Session::new(cfg) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            assert!(
+                std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false" || v == "0"),
+                "z3 is missing and CI is set: {e}"
+            );
+            eprintln!("note: skipping {tests}: {e}");
+            None
+        }
+    }
+}

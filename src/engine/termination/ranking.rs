@@ -1520,21 +1520,9 @@ fn lasso_query(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smt::SolverKind;
 
     fn z3() -> Option<Session> {
-        let cfg = SolverConfig::new(SolverKind::Z3).with_timeout(Duration::from_secs(5));
-        match Session::new(cfg) {
-            Ok(s) => Some(s),
-            Err(e) => {
-                assert!(
-                    std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false" || v == "0"),
-                    "z3 is missing and CI is set: {e}"
-                );
-                eprintln!("note: skipping ranking tests: {e}");
-                None
-            }
-        }
+        crate::smt::z3_for_tests("ranking tests")
     }
 
     fn answer(src: &str) -> Answer {
