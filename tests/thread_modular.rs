@@ -1,10 +1,13 @@
 //! Thread-modular proofs of programs that fork unboundedly (`lapidary::engine::thread_modular`):
 //! safe programs are proved with one or two threads per unbounded fork in the view; programs whose
 //! violation needs another thread's interference are never proved (the outsider clauses are what
-//! excludes them); programs outside the module's scope are declined. Needs z3 (fails without it).
+//! excludes them); programs outside the module's scope are declined; threads of one procedure
+//! forked by several statements are summarised by a merged pool. Needs z3 (fails without it).
 
 use lapidary::engine::Config;
-use lapidary::engine::thread_modular::{Attempt, Method, forks_unboundedly, prove};
+use lapidary::engine::thread_modular::{
+    Attempt, Method, Pools, forks_unboundedly, prove, prove_with,
+};
 use lapidary::engine::transition::Vocabulary;
 use lapidary::ir;
 use lapidary::syntax::parse;
@@ -137,8 +140,91 @@ fn bounded_forks_are_declined() {
     }
 }
 
+/// Workers acquire entries of `B` atomically and write their number into the entries of `A` they
+/// own; the first one asserts its write stays. Forked by five statements, not in a loop: a merged
+/// pool ([`Pools::Merged`]) summarises the four plain workers by one. `guard` decides whether a
+/// worker writes only what it acquired.
+fn acquire_work(guard: &str) -> String {
+    format!(
+        "
+var A : [int]int;
+var B : [int]bool;
+procedure ULTIMATE.start() modifies A, B;
+{{ fork 1 checker(1); fork 2,2 worker(2); fork 3,3,3 worker(3); fork 4,4,4,4 worker(4);
+   fork 5,5,5,5,5 worker(5); join 1; }}
+procedure acquire(i : int) returns (b : bool) modifies B;
+{{ atomic {{ b := B[i]; if (b) {{ B[i] := false; }} }} }}
+procedure checker(x : int) modifies A, B;
+{{ var i : int; var b : bool; i := 0;
+   while (true) {{ call b := acquire(i); if (b) {{ A[i] := x; assert A[i] == x; }} i := i + 1; }} }}
+procedure worker(x : int) modifies A, B;
+{{ var i : int; var b : bool; i := 0;
+   while (true) {{ call b := acquire(i); if ({guard}) {{ A[i] := x; }} i := i + 1; }} }}
+"
+    )
+}
+
+/// Three threads of one procedure forked by three statements return their argument; a join
+/// must take the thread of the statement whose id it names (`expected` is what it asserts).
+fn tagged_joins(expected: i64) -> String {
+    format!(
+        "
+procedure ULTIMATE.start()
+{{ var r : int; fork 1 w(1); fork 2,2 w(2); fork 3,3,3 w(3); join 2,2 assign r; assert r == {expected}; }}
+procedure w(a : int) returns (r : int) {{ r := a; }}
+"
+    )
+}
+
+fn merged(src: &str) -> Attempt {
+    let p = program(src);
+    assert!(!forks_unboundedly(&p), "the case must fork boundedly");
+    let voc = Vocabulary::new(&p);
+    prove_with(
+        &voc,
+        &Config::default(),
+        1,
+        Pools::Merged,
+        &[Method::Spacer],
+        Duration::from_secs(60),
+    )
+}
+
 #[test]
-fn verdicts_of_unbounded_programs() {
+fn threads_of_one_procedure_forked_by_several_statements_share_a_pool() {
+    match merged(&acquire_work("b")) {
+        Attempt::Proved { .. } => {}
+        other => panic!("expected a proof with one worker in the view, got {other:?}"),
+    }
+    match merged(&acquire_work("true")) {
+        Attempt::NoProof | Attempt::Unknown(_) => {}
+        other => panic!("a worker writing what it does not own must not be proved, got {other:?}"),
+    }
+    // Per fork statement, nothing runs unboundedly: not this module's program.
+    let p = program(&acquire_work("b"));
+    let voc = Vocabulary::new(&p);
+    assert!(matches!(
+        prove(&voc, &Config::default(), 1, Duration::from_secs(5)),
+        Attempt::NotApplicable(_)
+    ));
+}
+
+#[test]
+fn a_join_in_a_merged_pool_takes_the_thread_its_id_names() {
+    match merged(&tagged_joins(2)) {
+        Attempt::Proved { .. } => {}
+        other => panic!("expected a proof, got {other:?}"),
+    }
+    for wrong in [1, 3] {
+        match merged(&tagged_joins(wrong)) {
+            Attempt::NoProof | Attempt::Unknown(_) => {}
+            other => panic!("r == {wrong} must not be proved, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn verdicts_via_the_cli() {
     let dir = std::env::temp_dir().join(format!("lapidary-tm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut failures = Vec::new();
@@ -148,6 +234,10 @@ fn verdicts_of_unbounded_programs() {
         ("locked", LOCKED.to_string(), "SAFE"),
         ("rotation", rotation(ROTATION), "SAFE"),
         ("broken rotation", rotation(BROKEN_ROTATION), "UNSAFE"),
+        ("acquire work", acquire_work("b"), "SAFE"),
+        ("unguarded work", acquire_work("true"), "UNSAFE"),
+        ("tagged joins", tagged_joins(2), "SAFE"),
+        ("mistagged joins", tagged_joins(3), "UNSAFE"),
     ] {
         let path = dir.join(format!("{name}.bpl"));
         std::fs::write(&path, src).expect("write case");

@@ -22,7 +22,7 @@ use super::interpolate::{self, Direction, Interpolator, PostImages, Settings};
 use super::invariants;
 use super::predicates::{FALSE_STATE, StateId};
 use super::proof::Certificate;
-use super::thread_modular::{Attempt, Method};
+use super::thread_modular::{Attempt, Method, Pools};
 use super::tracecheck::{self, Feasibility, SmtTraceChecker, TraceChecker};
 use super::transition::{TransFormula, Vocabulary};
 use super::{
@@ -131,6 +131,13 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
     let start = Instant::now();
     let voc = Vocabulary::new(program);
     let mut iterations = 0;
+    let unbounded = super::thread_modular::forks_unboundedly(program);
+    if !unbounded && cfa::largest_merged_pool(&voc) >= MERGED_POOL_MIN_FORKS {
+        if let Ok(mut proof) = thread_modular_proof(&voc, config, Pools::Merged, &MERGED_ATTEMPTS) {
+            proof.stats.total_time = start.elapsed();
+            return proof;
+        }
+    }
     if let Some(mut o) = abstraction_attempt(&voc, config) {
         o.stats.total_time = start.elapsed();
         return o;
@@ -145,8 +152,13 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
             Some(UnknownReason::InsufficientInstances(_)) if instances < MAX_INSTANCES => {
                 // A fork statement that runs unboundedly often: a thread-modular proof is tried
                 // once, after the cheapest search for errors (one instance per fork).
-                if instances == 1 && super::thread_modular::forks_unboundedly(program) {
-                    match thread_modular_proof(&voc, config) {
+                if instances == 1 && unbounded {
+                    match thread_modular_proof(
+                        &voc,
+                        config,
+                        Pools::PerStatement,
+                        &THREAD_MODULAR_ATTEMPTS,
+                    ) {
                         Ok(mut proof) => {
                             proof.stats.iterations = iterations;
                             break proof;
@@ -182,16 +194,30 @@ const THREAD_MODULAR_ATTEMPTS: [(usize, Method, f64); 4] = [
     (2, Method::Spacer, 0.6),
 ];
 
+/// A bounded program with a procedure forked by at least this many statements (a family whose
+/// interleavings grow exponentially with its size) first gets [`MERGED_ATTEMPTS`].
+const MERGED_POOL_MIN_FORKS: usize = 3;
+
+/// Thread-modular proofs with one thread of each procedure forked by several statements in the
+/// view ([`Pools::Merged`]): cheap shares, since the bounded engine may well prove the program.
+const MERGED_ATTEMPTS: [(usize, Method, f64); 2] =
+    [(1, Method::Houdini, 0.03), (1, Method::Spacer, 0.4)];
+
 /// The most threads per unbounded fork in a view of [`THREAD_MODULAR_ATTEMPTS`].
 const THREAD_MODULAR_MAX_VIEW: usize = 2;
 
 /// SAFE by a thread-modular proof ([`super::thread_modular`]), if one is found in time; otherwise
 /// whether one was searched for (the program is in the module's scope).
-fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Result<Outcome, bool> {
+fn thread_modular_proof(
+    voc: &Vocabulary,
+    config: &Config,
+    pools: Pools,
+    attempts: &[(usize, Method, f64)],
+) -> Result<Outcome, bool> {
     let mut tried = false;
     // Views that are out of the module's scope, and those no proof exists for.
     let mut skip: BTreeSet<usize> = BTreeSet::new();
-    for (k, method, share) in THREAD_MODULAR_ATTEMPTS {
+    for &(k, method, share) in attempts {
         if skip.contains(&k) {
             continue;
         }
@@ -203,6 +229,7 @@ fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Result<Outcome, bo
             voc,
             config,
             k,
+            pools,
             &[method],
             left.mul_f64(share).max(Duration::from_millis(200)),
         );
@@ -212,6 +239,10 @@ fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Result<Outcome, bo
         match attempt {
             Attempt::Proved { tuples, by } => {
                 let threads = if k == 1 { "thread" } else { "threads" };
+                let of = match pools {
+                    Pools::PerStatement => "each unbounded fork",
+                    Pools::Merged => "each procedure forked by several statements",
+                };
                 let stats = Stats {
                     thread_modular_tuples: tuples,
                     ..Stats::default()
@@ -219,7 +250,7 @@ fn thread_modular_proof(voc: &Vocabulary, config: &Config) -> Result<Outcome, bo
                 return Ok(Outcome::safe(
                     Some(format!(
                         "thread-modular proof: an invariant over the shared state and {k} {threads} \
-                         of each unbounded fork, found by {by} and re-checked"
+                         of {of}, found by {by} and re-checked"
                     )),
                     Vec::new(),
                     stats,

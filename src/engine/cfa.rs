@@ -153,6 +153,17 @@ pub struct Pool {
     /// match a thread of this pool: no edge is made for it).
     pub tid_literals: Option<Vec<Term>>,
     pub threads: Vec<u32>,
+    /// For a pool shared by several fork statements of one procedure ([`build_merged`]): each
+    /// statement's literal id tuple, indexed by its *tag* (the pool's one thread-id variable holds
+    /// the tag of the statement that forked the thread). Empty for a pool of one fork statement.
+    pub tags: Vec<Vec<Term>>,
+}
+
+impl Pool {
+    /// Is this pool shared by several fork statements ([`build_merged`])?
+    pub fn merged(&self) -> bool {
+        !self.tags.is_empty()
+    }
 }
 
 /// Is `t` a literal (an integer, real or Boolean constant)?
@@ -238,6 +249,10 @@ struct Builder<'v, 'p> {
     current_thread: u32,
     /// Fork statements (procedure, IR edge) → pool.
     pool_of: HashMap<(ProcId, petgraph::graph::EdgeIndex), u32>,
+    /// Fork statements that share their callee's pool ([`build_merged`]).
+    merged: MergedForks,
+    /// The shared pool of each procedure whose fork statements are merged.
+    merged_pool: HashMap<ProcId, u32>,
     /// Threads allocated but not instantiated yet.
     pending: Vec<u32>,
     /// Joins seen so far: their edges are made once every fork statement has its pool.
@@ -270,7 +285,7 @@ pub fn build_with(
     max_locations: usize,
     instances: usize,
 ) -> Result<Cfa, BuildError> {
-    build_general(voc, max_locations, instances, false)
+    build_general(voc, max_locations, instances, false, false)
 }
 
 /// Builds the CFA with the procedures on cycles of the call graph kept as nested words: each gets
@@ -284,7 +299,78 @@ pub fn build_nested(
     max_locations: usize,
     instances: usize,
 ) -> Result<Cfa, BuildError> {
-    build_general(voc, max_locations, instances, true)
+    build_general(voc, max_locations, instances, true, false)
+}
+
+/// [`build_nested`], with the fork statements of one procedure sharing one pool whenever the
+/// procedure is forked by several statements, each with a literal id tuple: a thread of the pool
+/// may have been forked by any of them (its tag says which, [`Pool::tags`]), and a join waits for
+/// a thread whose statement's id tuple equals the join's. The program is the same; what changes is
+/// that its threads of one procedure are instances of one pool, so a thread-modular view
+/// ([`super::thread_modular`]) can summarise them by a few representatives whatever their number.
+pub fn build_merged(
+    voc: &Vocabulary,
+    max_locations: usize,
+    instances: usize,
+) -> Result<Cfa, BuildError> {
+    build_general(voc, max_locations, instances, true, true)
+}
+
+/// The fork statements of each procedure forked by several statements, all with literal id
+/// tuples: (forking procedure, IR edge) → (callee, tag, literal id tuple).
+type MergedForks = HashMap<(ProcId, petgraph::graph::EdgeIndex), (ProcId, u32, Vec<Term>)>;
+
+/// The most fork statements that [`build_merged`] puts into one pool (0 if it merges none).
+pub fn largest_merged_pool(voc: &Vocabulary) -> usize {
+    let mut per_callee: HashMap<ProcId, usize> = HashMap::new();
+    for (callee, _, _) in merged_forks(voc).values() {
+        *per_callee.entry(*callee).or_default() += 1;
+    }
+    per_callee.into_values().max().unwrap_or(0)
+}
+
+fn merged_forks(voc: &Vocabulary) -> MergedForks {
+    let program = voc.program;
+    let tr = Translator { voc };
+    let mut by_callee: std::collections::BTreeMap<ProcId, Vec<_>> = Default::default();
+    let mut unmergeable = BTreeSet::new();
+    for (i, proc) in program.procedures.iter().enumerate() {
+        let Some(cfg) = &proc.body else { continue };
+        for e in cfg.graph.edge_references() {
+            let Stmt::Fork { tid, callee, .. } = &e.weight().stmt else {
+                continue;
+            };
+            let env = PreEnv::new(voc, 0);
+            let lits: Option<Vec<Term>> = tid
+                .iter()
+                .map(|x| {
+                    tr.expr(x, &env)
+                        .ok()
+                        .map(|t| crate::smt::simplify(&t))
+                        .filter(is_literal)
+                })
+                .collect();
+            match lits {
+                Some(lits) => by_callee
+                    .entry(*callee)
+                    .or_default()
+                    .push(((ProcId(i as u32), e.id()), lits)),
+                None => {
+                    unmergeable.insert(*callee);
+                }
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for (callee, forks) in by_callee {
+        if forks.len() < 2 || unmergeable.contains(&callee) {
+            continue;
+        }
+        for (tag, (key, lits)) in forks.into_iter().enumerate() {
+            out.insert(key, (callee, tag as u32, lits));
+        }
+    }
+    out
 }
 
 /// Procedures on a cycle of the call graph (calls of procedures with a body; forks do not count).
@@ -318,6 +404,7 @@ fn build_general(
     max_locations: usize,
     instances: usize,
     nested: bool,
+    merge: bool,
 ) -> Result<Cfa, BuildError> {
     let program = voc.program;
     let mut b = Builder {
@@ -341,6 +428,12 @@ fn build_general(
         instances: instances.max(1),
         current_thread: 0,
         pool_of: HashMap::new(),
+        merged: if merge {
+            merged_forks(voc)
+        } else {
+            HashMap::new()
+        },
+        merged_pool: HashMap::new(),
         pending: Vec::new(),
         joins: Vec::new(),
         recursive: if nested {
@@ -646,7 +739,8 @@ impl Builder<'_, '_> {
                 }
                 Stmt::Fork { tid, callee, args } => {
                     let pool = self.pool(p, e.id(), *callee, tid, inst)?;
-                    self.fork(src, tgt, inst, pool, tid, args, text, edge.span)?;
+                    let tag = self.merged.get(&(p, e.id())).map(|m| m.1);
+                    self.fork(src, tgt, inst, pool, tag, tid, args, text, edge.span)?;
                 }
                 Stmt::Join { tid, rets } => {
                     self.joins.push(PendingJoin {
@@ -696,14 +790,37 @@ impl Builder<'_, '_> {
                 cp.name
             )));
         }
+        if self.merged.contains_key(&(p, e))
+            && let Some(&k) = self.merged_pool.get(&callee)
+        {
+            self.pool_of.insert((p, e), k);
+            return Ok(k);
+        }
         let tr = Translator { voc: self.voc };
         let env = PreEnv::new(self.voc, inst);
         let tid_terms = tid
             .iter()
             .map(|x| tr.expr(x, &env).map(|t| crate::smt::simplify(&t)))
             .collect::<Result<Vec<_>, _>>()?;
-        let tid_sorts: Vec<_> = tid_terms.iter().map(|t| t.sort()).collect();
-        let tid_literals = tid_terms.iter().all(is_literal).then_some(tid_terms);
+        let (tid_sorts, tid_literals, tags) = if self.merged.contains_key(&(p, e)) {
+            // One thread-id variable: the tag of the statement that forked the thread.
+            let mut tags: Vec<(u32, Vec<Term>)> = self
+                .merged
+                .values()
+                .filter(|(c, _, _)| *c == callee)
+                .map(|(_, tag, lits)| (*tag, lits.clone()))
+                .collect();
+            tags.sort_by_key(|(tag, _)| *tag);
+            let tags: Vec<Vec<Term>> = tags.into_iter().map(|(_, lits)| lits).collect();
+            (vec![crate::smt::Sort::Int], None, tags)
+        } else {
+            let sorts: Vec<_> = tid_terms.iter().map(|t| t.sort()).collect();
+            (
+                sorts,
+                tid_terms.iter().all(is_literal).then_some(tid_terms),
+                Vec::new(),
+            )
+        };
         let k = self.cfa.pools.len() as u32;
         let mut threads = Vec::new();
         for j in 0..self.instances {
@@ -725,18 +842,23 @@ impl Builder<'_, '_> {
             self.pending.push(t);
         }
         self.pending.sort_unstable_by(|a, b| b.cmp(a));
+        let merged = !tags.is_empty();
         self.cfa.pools.push(Pool {
             callee,
             tid_sorts,
             tid_literals,
             threads,
+            tags,
         });
         self.pool_of.insert((p, e), k);
+        if merged {
+            self.merged_pool.insert(callee, k);
+        }
         Ok(k)
     }
 
     /// The edges of `fork tid callee(args)` in instance `inst`: one per thread of `pool`, and one
-    /// to the limit marker.
+    /// to the limit marker. In a merged pool, the thread id is the statement's `tag`.
     #[allow(clippy::too_many_arguments)]
     fn fork(
         &mut self,
@@ -744,6 +866,7 @@ impl Builder<'_, '_> {
         tgt: LocId,
         inst: u32,
         pool: u32,
+        tag: Option<u32>,
         tid: &[Expr],
         args: &[Expr],
         text: String,
@@ -761,14 +884,21 @@ impl Builder<'_, '_> {
             for (prm, a) in cp.params.iter().zip(args) {
                 assigned.push((PVar::Var { id: *prm, inst: k }, tr.expr(a, &env)?));
             }
-            for (i, x) in tid.iter().enumerate() {
-                assigned.push((
-                    PVar::Tid {
-                        thread: t,
-                        idx: i as u32,
-                    },
-                    tr.expr(x, &env)?,
-                ));
+            match tag {
+                Some(tag) => {
+                    assigned.push((PVar::Tid { thread: t, idx: 0 }, Term::int(i64::from(tag))))
+                }
+                None => {
+                    for (i, x) in tid.iter().enumerate() {
+                        assigned.push((
+                            PVar::Tid {
+                                thread: t,
+                                idx: i as u32,
+                            },
+                            tr.expr(x, &env)?,
+                        ));
+                    }
+                }
             }
             for g in self.old_globals_of(callee) {
                 assigned.push((PVar::Old { id: g, inst: k }, env.var(g)?));
@@ -862,9 +992,23 @@ impl Builder<'_, '_> {
                 tid_sorts,
                 tid_literals,
                 threads,
+                tags,
             } = self.cfa.pools[pool].clone();
             let cp = program.proc(callee);
-            if tid_sorts != sorts {
+            // In a merged pool: the tags of the statements whose id tuple may equal the join's.
+            let fitting: Vec<(u32, &Vec<Term>)> = tags
+                .iter()
+                .enumerate()
+                .filter(|(_, lits)| {
+                    lits.iter().map(Term::sort).eq(sorts.iter().cloned())
+                        && !lits.iter().zip(&tid_terms).any(|(f, j)| {
+                            let j = crate::smt::simplify(j);
+                            is_literal(&j) && j != *f
+                        })
+                })
+                .map(|(g, lits)| (g as u32, lits))
+                .collect();
+            if (tags.is_empty() && tid_sorts != sorts) || (!tags.is_empty() && fitting.is_empty()) {
                 continue;
             }
             if let Some(lits) = &tid_literals {
@@ -892,13 +1036,39 @@ impl Builder<'_, '_> {
                 let env = PreEnv::new(self.voc, inst);
                 let mut eqs = Vec::new();
                 let mut reads = BTreeSet::new();
-                for (i, x) in tid.iter().enumerate() {
-                    let v = PVar::Tid {
-                        thread: t,
-                        idx: i as u32,
-                    };
+                // The fork's literal ids are the join's: the thread's ids hold them whenever
+                // the join can take it (forked by that statement), so there is nothing to check
+                // (and the ids stay out of the proofs).
+                let same_literals = tid_literals.as_ref().is_some_and(|lits| {
+                    lits.len() == tid_terms.len()
+                        && lits
+                            .iter()
+                            .zip(&tid_terms)
+                            .all(|(f, j)| crate::smt::simplify(j) == *f)
+                });
+                if tags.is_empty() && !same_literals {
+                    for (i, x) in tid.iter().enumerate() {
+                        let v = PVar::Tid {
+                            thread: t,
+                            idx: i as u32,
+                        };
+                        reads.insert(v);
+                        eqs.push(Term::eq(&Term::var(&self.voc.pre(v)?), &tr.expr(x, &env)?));
+                    }
+                } else if !tags.is_empty() {
+                    // Forked by a statement whose id tuple is the join's.
+                    let v = PVar::Tid { thread: t, idx: 0 };
                     reads.insert(v);
-                    eqs.push(Term::eq(&Term::var(&self.voc.pre(v)?), &tr.expr(x, &env)?));
+                    let tag = Term::var(&self.voc.pre(v)?);
+                    let mut cases = Vec::new();
+                    for &(g, lits) in &fitting {
+                        let mut case = vec![Term::eq(&tag, &Term::int(i64::from(g)))];
+                        for (f, x) in lits.iter().zip(tid) {
+                            case.push(Term::eq(f, &tr.expr(x, &env)?));
+                        }
+                        cases.push(Term::and(case));
+                    }
+                    eqs.push(Term::or(cases));
                 }
                 reads.extend(env.reads.into_inner());
                 let check = TransFormula::assume(Term::and(eqs), reads);

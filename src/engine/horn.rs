@@ -28,7 +28,7 @@
 //! no candidate left is `true`). Any other answer (`unknown`, the budget) gives `None`: nothing is
 //! claimed. Callers re-check the definitions anyway before they report a proof.
 
-use crate::smt::{FuncDecl, Op, SatResult, Session, Term, Value, Var, eval};
+use crate::smt::{FuncDecl, Op, SatResult, Session, Sort, Term, Value, Var, eval};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
 
@@ -281,9 +281,16 @@ pub fn solve(
 /// of one value per candidate), the solver asked only about what does not evaluate (`mod 0`).
 fn falsified(session: &mut Session, hs: &[(usize, Term)]) -> Vec<usize> {
     let all = || hs.iter().map(|(i, _)| *i).collect::<Vec<usize>>();
+    // Only values a [`Value`] can hold are read; a candidate over a map is asked as a whole.
     let vars: BTreeSet<Var> = hs
         .iter()
         .flat_map(|(_, t)| t.free_vars_ref().iter().cloned())
+        .filter(|v| {
+            matches!(
+                v.sort,
+                Sort::Bool | Sort::Int | Sort::Real | Sort::BitVec(_)
+            )
+        })
         .collect();
     let terms: Vec<Term> = vars.iter().map(Term::var).collect();
     let env: BTreeMap<Var, Value> = match session.get_values(&terms) {

@@ -13,6 +13,11 @@
 //! * The **view** is a tuple: the entry thread; the single instance of every fork statement that
 //!   runs at most once (not on a cycle of the entry thread); and `k` *slots* of every fork statement
 //!   on a cycle (an *unbounded pool*). A slot is "not in use" or at a location with its locals.
+//!   With [`Pools::Merged`], the threads of a procedure forked by several statements are one pool
+//!   ([`cfa::build_merged`]: a thread's tag says which statement forked it) summarised the same
+//!   way: a proof whose size does not grow with the number of such statements (the acquire-work
+//!   and worker families). The semantics is the program's own — every fork makes a new thread —
+//!   so the soundness argument below is unchanged.
 //! * One uninterpreted predicate `P_τ` per control tuple `τ` of the view reachable in the control
 //!   product (locations only), over the globals and the locals of every thread of the view. Its
 //!   meaning: for every reachable configuration of the program (with arbitrarily many threads) and
@@ -129,7 +134,24 @@ pub fn forks_unboundedly(program: &crate::ir::Program) -> bool {
 
 /// Searches a `k`-thread-modular proof of `voc.program` with Horn-solver time `limit`.
 pub fn prove(voc: &Vocabulary, config: &Config, k: usize, limit: Duration) -> Attempt {
-    prove_with(voc, config, k, &[Method::Houdini, Method::Spacer], limit)
+    prove_with(
+        voc,
+        config,
+        k,
+        Pools::PerStatement,
+        &[Method::Houdini, Method::Spacer],
+        limit,
+    )
+}
+
+/// Which threads the view's slots summarise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pools {
+    /// The threads of each fork statement that runs unboundedly often.
+    PerStatement,
+    /// Also the threads of a procedure forked by several statements ([`cfa::build_merged`]):
+    /// a proof whose size does not grow with the number of such threads.
+    Merged,
 }
 
 /// [`prove`] with the given methods, in order (the first of several gets `HOUDINI_SHARE` of
@@ -138,10 +160,15 @@ pub fn prove_with(
     voc: &Vocabulary,
     config: &Config,
     k: usize,
+    pools: Pools,
     methods: &[Method],
     limit: Duration,
 ) -> Attempt {
-    let mut cfa = match cfa::build_nested(voc, config.max_locations, k + 1) {
+    let built = match pools {
+        Pools::PerStatement => cfa::build_nested(voc, config.max_locations, k + 1),
+        Pools::Merged => cfa::build_merged(voc, config.max_locations, k + 1),
+    };
+    let mut cfa = match built {
         Ok(c) => c,
         Err(e) => return Attempt::NotApplicable(e.to_string()),
     };
@@ -214,7 +241,13 @@ impl<'a, 'p> View<'a, 'p> {
         k: usize,
     ) -> Result<Self, String> {
         check_letters(cfa, enc)?;
-        let pool_unbounded = unbounded_pools(cfa, enc);
+        // A pool of several fork statements ([`cfa::build_merged`]) is summarised like one
+        // that forks unboundedly: its threads are interchangeable whatever their number.
+        let pool_unbounded: Vec<bool> = unbounded_pools(cfa, enc)
+            .into_iter()
+            .zip(&cfa.pools)
+            .map(|(u, pool)| u || pool.merged())
+            .collect();
         if !pool_unbounded.iter().any(|&u| u) {
             return Err("no fork statement runs more than once".into());
         }
@@ -619,6 +652,8 @@ const MAX_LOCK_VALUES: usize = 4;
 /// At most this many candidates per tuple (the program's atoms and bounds first, then relations
 /// between two variables, then those guarded by a lock value, then sums).
 const MAX_CANDIDATES: usize = 400;
+/// At most this many Boolean locals guard facts in a tuple's candidates.
+const MAX_FLAG_GUARDS: usize = 4;
 /// Pair templates only for tuples with at most this many integer variables.
 const MAX_PAIR_VARS: usize = 14;
 
@@ -666,11 +701,13 @@ impl View<'_, '_> {
                     continue;
                 };
                 stack.extend(args.iter().cloned());
-                if matches!(
+                let comparison = matches!(
                     op,
                     Op::Eq | Op::Distinct | Op::Le | Op::Lt | Op::Ge | Op::Gt
-                ) && args.iter().all(|a| *a.sort_ref() != Sort::Bool)
-                {
+                ) && args.iter().all(|a| *a.sort_ref() != Sort::Bool);
+                // A Boolean map entry: a flag per index (`B[i]`, "index i is free").
+                let flag = *op == Op::Select && *t.sort_ref() == Sort::Bool;
+                if comparison || flag {
                     self.push_atom(&t, &mut atoms);
                 }
             }
@@ -713,6 +750,7 @@ impl View<'_, '_> {
         for (tuple, f) in &self.tuples {
             let mut ints = typed(&self.globals, Sort::Int)?;
             let mut bools = typed(&self.globals, Sort::Bool)?;
+            let mut local_bools = Vec::new();
             let mut owned: BTreeSet<Var> = self
                 .globals
                 .iter()
@@ -723,7 +761,9 @@ impl View<'_, '_> {
                     continue;
                 }
                 ints.extend(typed(&self.locals[p], Sort::Int)?);
-                bools.extend(typed(&self.locals[p], Sort::Bool)?);
+                let bs = typed(&self.locals[p], Sort::Bool)?;
+                local_bools.extend(bs.iter().cloned());
+                bools.extend(bs);
                 owned.extend(self.locals[p].iter().filter_map(|x| self.voc.pre(*x).ok()));
             }
             let mut cs: Vec<Term> = Vec::new();
@@ -776,6 +816,31 @@ impl View<'_, '_> {
                     );
                     push(Term::or(vec![not_g.clone(), Term::le(x, y)]), &mut cs);
                     push(Term::or(vec![not_g, Term::ge(x, y)]), &mut cs);
+                }
+            }
+            // A thread's flag decides a fact: `b ==> !B[i]` (it owns entry `i`), `b ==> i != j`;
+            // and two threads' flags one: `b1 && b2 ==> i1 != i2` (they own different entries).
+            let guards: Vec<&Term> = local_bools.iter().take(MAX_FLAG_GUARDS).collect();
+            let facts: Vec<Term> = cs
+                .iter()
+                .filter(|a| {
+                    let sel = |t: &Term| matches!(t.as_app(), Some((Op::Select, _)));
+                    sel(a) || matches!(a.as_app(), Some((Op::Not, [x])) if sel(x))
+                })
+                .cloned()
+                .chain(pairs.iter().map(|(x, y)| Term::not(&Term::eq(x, y))))
+                .collect();
+            for (i, b) in guards.iter().enumerate() {
+                for f in &facts {
+                    push(Term::or(vec![Term::not(b), f.clone()]), &mut cs);
+                }
+                for c in &guards[i + 1..] {
+                    for (x, y) in &pairs {
+                        push(
+                            Term::or(vec![Term::not(b), Term::not(c), Term::not(&Term::eq(x, y))]),
+                            &mut cs,
+                        );
+                    }
                 }
             }
             // Not both: `cond1 + cond2 >= 1` for two threads past a test-and-set.
@@ -973,7 +1038,7 @@ fn solve(
         let share = share.max(Duration::from_millis(100));
         attempt = match method {
             Method::Houdini => match houdini(config, view, clauses, share) {
-                Ok(defs) => match recheck(config, clauses, &defs) {
+                Ok(defs) => match recheck(config, clauses, &defs, share) {
                     Ok(()) => Attempt::Proved {
                         tuples: view.tuples.len(),
                         by: Method::Houdini,
@@ -1049,6 +1114,7 @@ fn houdini(
 
 /// Solves the clauses with z3's Horn engine and re-checks a solution.
 fn spacer(config: &Config, view: &View, clauses: &[Clause], limit: Duration) -> Attempt {
+    let start = Instant::now();
     let mut sc = cegar::session_config(config, SolverKind::Z3, false);
     sc.logic = Some("HORN".into());
     sc.query_timeout = limit;
@@ -1079,7 +1145,9 @@ fn spacer(config: &Config, view: &View, clauses: &[Clause], limit: Duration) -> 
     drop(horn);
     let defs: HashMap<FuncDecl, (Vec<Var>, Term)> =
         defs.into_iter().map(|(f, ps, b)| (f, (ps, b))).collect();
-    match recheck(config, clauses, &defs) {
+    // The re-check gets what is left of the limit, and at least half of it.
+    let left = limit.saturating_sub(start.elapsed()).max(limit / 2);
+    match recheck(config, clauses, &defs, left) {
         Ok(()) => Attempt::Proved {
             tuples: view.tuples.len(),
             by: Method::Spacer,
@@ -1106,15 +1174,22 @@ fn expand(t: &Term, defs: &HashMap<FuncDecl, (Vec<Var>, Term)>) -> Term {
     }
 }
 
-/// Checks in a fresh z3 session that every clause holds with the definitions substituted.
+/// Checks in a fresh z3 session, within `limit`, that every clause holds with the definitions
+/// substituted.
 fn recheck(
     config: &Config,
     clauses: &[Clause],
     defs: &HashMap<FuncDecl, (Vec<Var>, Term)>,
+    limit: Duration,
 ) -> Result<(), String> {
-    let mut s = Session::new(cegar::session_config(config, SolverKind::Z3, false))
-        .map_err(|e| format!("solver: {e}"))?;
+    let deadline = Instant::now() + limit;
+    let mut sc = cegar::session_config(config, SolverKind::Z3, false);
+    sc.query_timeout = sc.query_timeout.min(limit);
+    let mut s = Session::new(sc).map_err(|e| format!("solver: {e}"))?;
     for chunk in clauses.chunks(64) {
+        if Instant::now() >= deadline {
+            return Err("the re-check ran out of time".into());
+        }
         let violated: Vec<Term> = chunk
             .iter()
             .map(|c| Term::not(&expand(&c.implication(), defs)))
