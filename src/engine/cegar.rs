@@ -186,7 +186,8 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
 
 /// Thread-modular proofs for a program that forks unboundedly: Houdini with 1, then 2 threads per
 /// unbounded fork statement in the view (cheap; enough for most lock-based programs), then z3's
-/// Horn solver with 1, then 2; each with a share of the time left.
+/// Horn solver with 1, then 2; each with a share of the time left (a method that ran out of time
+/// is not tried with a larger view).
 const THREAD_MODULAR_ATTEMPTS: [(usize, Method, f64); 4] = [
     (1, Method::Houdini, 0.15),
     (2, Method::Houdini, 0.3),
@@ -217,8 +218,10 @@ fn thread_modular_proof(
     let mut tried = false;
     // Views that are out of the module's scope, and those no proof exists for.
     let mut skip: BTreeSet<usize> = BTreeSet::new();
+    // Methods that ran out of time with a smaller view.
+    let mut out_of_time: Vec<Method> = Vec::new();
     for &(k, method, share) in attempts {
-        if skip.contains(&k) {
+        if skip.contains(&k) || out_of_time.contains(&method) {
             continue;
         }
         let left = match config.deadline {
@@ -261,6 +264,11 @@ fn thread_modular_proof(
                 skip.insert(k);
             }
             Attempt::Unknown(_) => tried = true,
+            // (A larger view would take longer still.)
+            Attempt::OutOfTime(_) => {
+                tried = true;
+                out_of_time.push(method);
+            }
             Attempt::NotApplicable(_) => {
                 skip.insert(k);
             }

@@ -71,6 +71,8 @@ pub struct Report {
     pub kept: usize,
     /// Why no solution was returned.
     pub failure: Option<String>,
+    /// Was it the budget (time or queries) that stopped the search?
+    pub exhausted: bool,
     /// The query found satisfiable, if that is why.
     pub failed_query: Option<usize>,
     /// The conjunctions when the search stopped (a solution if `failure` is `None`).
@@ -190,6 +192,7 @@ pub fn solve(
                 None => {
                     if report.queries >= budget.max_queries || Instant::now() >= budget.deadline {
                         report.failure = Some("budget exhausted".into());
+                        report.exhausted = true;
                         return (None, report);
                     }
                     report.queries += 1;
@@ -236,6 +239,7 @@ pub fn solve(
         };
         if report.queries >= budget.max_queries || Instant::now() >= budget.deadline {
             report.failure = Some("budget exhausted".into());
+            report.exhausted = true;
             return (None, report);
         }
         report.queries += 1;

@@ -79,6 +79,8 @@ pub enum Attempt {
     NoProof,
     /// The solver gave no definite answer, or its proof did not re-check (the reason).
     Unknown(String),
+    /// The time limit ran out (the reason): a larger view would take longer still.
+    OutOfTime(String),
 }
 
 /// How the clauses were solved.
@@ -1043,13 +1045,13 @@ fn solve(
                         tuples: view.tuples.len(),
                         by: Method::Houdini,
                     },
-                    Err(why) => Attempt::Unknown(format!("Houdini: {why}")),
+                    Err(a) => a,
                 },
-                Err(why) => Attempt::Unknown(format!("Houdini: {why}")),
+                Err(a) => a,
             },
             Method::Spacer => spacer(config, view, clauses, share),
         };
-        if !matches!(attempt, Attempt::Unknown(_)) {
+        if !matches!(attempt, Attempt::Unknown(_) | Attempt::OutOfTime(_)) {
             break;
         }
     }
@@ -1065,9 +1067,11 @@ fn houdini(
     view: &View,
     clauses: &[Clause],
     limit: Duration,
-) -> Result<horn::Definitions, String> {
+) -> Result<horn::Definitions, Attempt> {
     let started = Instant::now();
-    let preds = view.candidates()?;
+    let preds = view
+        .candidates()
+        .map_err(|why| Attempt::Unknown(format!("Houdini: {why}")))?;
     // The fast solver when it is installed (many small quantifier-free queries), else z3.
     let session = |kind: SolverKind| {
         let mut sc = cegar::session_config(config, kind, false);
@@ -1076,7 +1080,7 @@ fn houdini(
     };
     let mut session = match config.hoare_solver.map(session) {
         Some(Ok(s)) => s,
-        _ => session(SolverKind::Z3).map_err(|e| format!("solver: {e}"))?,
+        _ => session(SolverKind::Z3).map_err(|e| Attempt::Unknown(format!("solver: {e}")))?,
     };
     let budget = horn::Budget {
         deadline: Instant::now() + limit,
@@ -1109,7 +1113,14 @@ fn houdini(
             }
         }
     }
-    defs.ok_or_else(|| report.failure.unwrap_or_default())
+    defs.ok_or_else(|| {
+        let why = format!("Houdini: {}", report.failure.unwrap_or_default());
+        if report.exhausted {
+            Attempt::OutOfTime(why)
+        } else {
+            Attempt::Unknown(why)
+        }
+    })
 }
 
 /// Solves the clauses with z3's Horn engine and re-checks a solution.
@@ -1135,6 +1146,9 @@ fn spacer(config: &Config, view: &View, clauses: &[Clause], limit: Duration) -> 
     if r.is_unsat() {
         return Attempt::NoProof;
     }
+    if let crate::smt::SatResult::Unknown(crate::smt::UnknownKind::Timeout) = r {
+        return Attempt::OutOfTime("Horn solver: timeout".into());
+    }
     if !r.is_sat() {
         return Attempt::Unknown(format!("Horn solver: {r:?}"));
     }
@@ -1152,7 +1166,7 @@ fn spacer(config: &Config, view: &View, clauses: &[Clause], limit: Duration) -> 
             tuples: view.tuples.len(),
             by: Method::Spacer,
         },
-        Err(why) => Attempt::Unknown(why),
+        Err(a) => a,
     }
 }
 
@@ -1181,14 +1195,14 @@ fn recheck(
     clauses: &[Clause],
     defs: &HashMap<FuncDecl, (Vec<Var>, Term)>,
     limit: Duration,
-) -> Result<(), String> {
+) -> Result<(), Attempt> {
     let deadline = Instant::now() + limit;
     let mut sc = cegar::session_config(config, SolverKind::Z3, false);
     sc.query_timeout = sc.query_timeout.min(limit);
-    let mut s = Session::new(sc).map_err(|e| format!("solver: {e}"))?;
+    let mut s = Session::new(sc).map_err(|e| Attempt::Unknown(format!("solver: {e}")))?;
     for chunk in clauses.chunks(64) {
         if Instant::now() >= deadline {
-            return Err("the re-check ran out of time".into());
+            return Err(Attempt::OutOfTime("the re-check ran out of time".into()));
         }
         let violated: Vec<Term> = chunk
             .iter()
@@ -1199,9 +1213,9 @@ fn recheck(
         let r = s.check_sat();
         s.pop();
         if !r.is_unsat() {
-            return Err(format!(
-                "the Horn solver's invariant did not re-check ({r:?})"
-            ));
+            return Err(Attempt::Unknown(format!(
+                "the invariant did not re-check ({r:?})"
+            )));
         }
     }
     Ok(())
