@@ -147,6 +147,12 @@ impl Stats {
                 self.sliced_variables, self.idle_forks
             ));
         }
+        if self.thread_modular_tuples > 0 {
+            text.push_str(&format!(
+                "  thread-modular proof: {} control tuples of the view\n",
+                self.thread_modular_tuples
+            ));
+        }
         if self.abstracted_variables > 0 {
             text.push_str(&format!(
                 "  synchronisation: {} variables abstracted away (the run was on an over-approximation)\n",
