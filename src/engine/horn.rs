@@ -256,23 +256,52 @@ pub fn solve(
             }
             continue;
         };
-        let terms: Vec<Term> = hs.iter().map(|(_, t)| t.clone()).collect();
-        session.assert(&Term::not(&Term::and(terms.clone())));
-        let dropped: Vec<usize> = match session.check_sat() {
-            SatResult::Unsat => Vec::new(),
-            SatResult::Sat => falsified(session, &hs),
-            SatResult::Unknown(_) => hs.iter().map(|(i, _)| *i).collect(),
-        };
+        // The head weakened under the same body until it follows (one body for several
+        // models); if the head's predicate is also in the body, the body changed with it and
+        // the clause is checked again later.
+        let self_dependent = s.apps.iter().any(|(q, _)| *q == p);
+        let mut hs = hs;
+        let mut weakened_here = false;
+        loop {
+            session.push();
+            session.assert(&Term::not(&Term::and(
+                hs.iter().map(|(_, t)| t.clone()).collect(),
+            )));
+            let dropped: Vec<usize> = match session.check_sat() {
+                SatResult::Unsat => Vec::new(),
+                SatResult::Sat => falsified(session, &hs),
+                SatResult::Unknown(_) => hs.iter().map(|(i, _)| *i).collect(),
+            };
+            session.pop();
+            if dropped.is_empty() {
+                break;
+            }
+            weakened_here = true;
+            for i in dropped {
+                alive[p][i] = false;
+            }
+            hs.retain(|(i, _)| alive[p][*i]);
+            if self_dependent || hs.is_empty() {
+                break;
+            }
+            if report.queries >= budget.max_queries || Instant::now() >= budget.deadline {
+                session.pop();
+                report.failure = Some("budget exhausted".into());
+                report.exhausted = true;
+                return (None, report);
+            }
+            report.queries += 1;
+        }
         session.pop();
-        if dropped.is_empty() {
+        if !weakened_here {
             continue;
         }
-        for i in dropped {
-            alive[p][i] = false;
-        }
         weakened[p] = true;
-        for &u in users[p].iter().chain(std::iter::once(&c)) {
+        for &u in &users[p] {
             queue.insert(key(u));
+        }
+        if self_dependent {
+            queue.insert(key(c));
         }
     }
     let (defs, kept) = definitions(&decls, &cands, &alive);
