@@ -138,7 +138,7 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
             return proof;
         }
     }
-    if let Some(mut o) = abstraction_attempt(&voc, config) {
+    if let Some(mut o) = abstraction_attempt(&voc, config, unbounded) {
         o.stats.total_time = start.elapsed();
         return o;
     }
@@ -287,8 +287,9 @@ const ABSTRACTION_SHARE: f64 = 0.25;
 /// an over-approximation) within [`ABSTRACTION_SHARE`] of the time left, at most
 /// [`MAX_INSTANCES`] instances per fork. Its SAFE is a proof of the program; its UNSAFE was
 /// re-validated on the original edges, so it is an error of the program too; anything else is
-/// dropped (`None`), and the caller runs on the program itself.
-fn abstraction_attempt(voc: &Vocabulary, config: &Config) -> Option<Outcome> {
+/// dropped (`None`), and the caller runs on the program itself. (`unbounded`: the program forks
+/// on a cycle, [`super::thread_modular::forks_unboundedly`].)
+fn abstraction_attempt(voc: &Vocabulary, config: &Config, unbounded: bool) -> Option<Outcome> {
     let forks = voc.program.procedures.iter().any(|p| {
         p.body.as_ref().is_some_and(|cfg| {
             cfg.graph
@@ -305,7 +306,6 @@ fn abstraction_attempt(voc: &Vocabulary, config: &Config) -> Option<Outcome> {
     };
     let mut limited = config.clone();
     limited.deadline = Some(Instant::now() + left.mul_f64(ABSTRACTION_SHARE));
-    let unbounded = super::thread_modular::forks_unboundedly(voc.program);
     let mut iterations = 0;
     for instances in 1..=MAX_INSTANCES {
         let mut o = run_inner(voc, &limited, instances, true);
