@@ -1031,21 +1031,21 @@ impl Builder<'_, '_> {
                     continue;
                 }
             }
+            // The fork's literal ids are the join's: the thread's ids hold them whenever
+            // the join can take it (forked by that statement), so there is nothing to check
+            // (and the ids stay out of the proofs).
+            let same_literals = tid_literals.as_ref().is_some_and(|lits| {
+                lits.len() == tid_terms.len()
+                    && lits
+                        .iter()
+                        .zip(&tid_terms)
+                        .all(|(f, j)| crate::smt::simplify(j) == *f)
+            });
             for t in threads {
                 let k = self.cfa.threads[t as usize].inst;
                 let env = PreEnv::new(self.voc, inst);
                 let mut eqs = Vec::new();
                 let mut reads = BTreeSet::new();
-                // The fork's literal ids are the join's: the thread's ids hold them whenever
-                // the join can take it (forked by that statement), so there is nothing to check
-                // (and the ids stay out of the proofs).
-                let same_literals = tid_literals.as_ref().is_some_and(|lits| {
-                    lits.len() == tid_terms.len()
-                        && lits
-                            .iter()
-                            .zip(&tid_terms)
-                            .all(|(f, j)| crate::smt::simplify(j) == *f)
-                });
                 if tags.is_empty() && !same_literals {
                     for (i, x) in tid.iter().enumerate() {
                         let v = PVar::Tid {

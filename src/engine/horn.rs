@@ -79,6 +79,19 @@ pub struct Report {
     pub last: Definitions,
 }
 
+impl Report {
+    /// Counts one more query if the budget allows it; otherwise records that it ran out.
+    fn spend(&mut self, budget: &Budget) -> bool {
+        if self.queries >= budget.max_queries || Instant::now() >= budget.deadline {
+            self.failure = Some("budget exhausted".into());
+            self.exhausted = true;
+            return false;
+        }
+        self.queries += 1;
+        true
+    }
+}
+
 /// One clause, split: predicate atoms of the body (predicate index, arguments), the rest of the
 /// body, and the head (predicate index and arguments; `None`: a query).
 struct Split {
@@ -190,12 +203,9 @@ pub fn solve(
             let unsat = match empty[*p] {
                 Some(u) => u,
                 None => {
-                    if report.queries >= budget.max_queries || Instant::now() >= budget.deadline {
-                        report.failure = Some("budget exhausted".into());
-                        report.exhausted = true;
+                    if !report.spend(budget) {
                         return (None, report);
                     }
-                    report.queries += 1;
                     session.push();
                     for (_, t) in instantiate(
                         &alive,
@@ -237,12 +247,9 @@ pub fn solve(
             }
             None => None,
         };
-        if report.queries >= budget.max_queries || Instant::now() >= budget.deadline {
-            report.failure = Some("budget exhausted".into());
-            report.exhausted = true;
+        if !report.spend(budget) {
             return (None, report);
         }
-        report.queries += 1;
         session.push();
         session.assert(&Term::and(s.rest.iter().chain(&body).cloned().collect()));
         let Some((p, hs)) = heads else {
@@ -284,13 +291,10 @@ pub fn solve(
             if self_dependent || hs.is_empty() {
                 break;
             }
-            if report.queries >= budget.max_queries || Instant::now() >= budget.deadline {
+            if !report.spend(budget) {
                 session.pop();
-                report.failure = Some("budget exhausted".into());
-                report.exhausted = true;
                 return (None, report);
             }
-            report.queries += 1;
         }
         session.pop();
         if !weakened_here {

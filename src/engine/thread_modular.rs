@@ -652,7 +652,7 @@ const MAX_SUM_CONSTANTS: usize = 3;
 /// At most this many lock values (`m == c`) guard relations between two variables.
 const MAX_LOCK_VALUES: usize = 4;
 /// At most this many candidates per tuple (the program's atoms and bounds first, then relations
-/// between two variables, then those guarded by a lock value, then sums).
+/// between two variables, then those guarded by a lock value or a thread's flag, then sums).
 const MAX_CANDIDATES: usize = 400;
 /// At most this many Boolean locals guard facts in a tuple's candidates.
 const MAX_FLAG_GUARDS: usize = 4;
