@@ -979,9 +979,11 @@ pub const MAX_SEED_STATES: usize = 20_000;
 /// transition that takes one, so soundness does not depend on them.
 ///
 /// On small graphs ([`MAX_HOUDINI_CONFIGURATIONS`]) Houdini then proves the index splits of map
-/// loops over the same graph ([`invariants::synthesize_on`] with `splits_only`): each thread's
-/// `m < j ==> C[m] == A[m] + B[m]` survives exactly when every other thread's steps preserve it.
-/// Those are seeded too. Returns the number of (predicate, configuration) pairs seeded.
+/// loops over the same graph ([`invariants::synthesize_on`] with [`invariants::Focus::Splits`]):
+/// each thread's `m < j ==> C[m] == A[m] + B[m]` survives exactly when every other thread's steps
+/// preserve it. Before them, the witnesses of aggregation loops ([`invariants::Focus::Witnesses`]:
+/// `m < j && A[m] > 0 ==> cnt >= 1` while another thread maps `A` preserving positivity); when one
+/// is proven the splits are not tried. Those are seeded too. Returns the number of (predicate, configuration) pairs seeded.
 fn seed_configuration_invariants<A: ProgramAutomaton>(
     voc: &Vocabulary,
     cfa: &Cfa,
@@ -1073,43 +1075,52 @@ fn seed_configuration_invariants<A: ProgramAutomaton>(
     // of one thread's map loop that the other threads' steps preserve
     // (`m < j ==> C[m] == A[m] + B[m]`), with the bounds and guards that support them.
     if nodes.len() <= MAX_HOUDINI_CONFIGURATIONS {
-        let t0 = Instant::now();
-        let limits = invariants::Limits {
-            deadline: Some(config.deadline.map_or(t0 + HOUDINI_TIME, |d| {
-                t0 + d
-                    .saturating_duration_since(t0)
-                    .mul_f64(0.3)
-                    .min(HOUDINI_TIME)
-            })),
-            max_vars: 60,
-            splits_only: true,
-            max_candidates: 400,
-            max_queries: (40 * graph.letters.len()).clamp(400, 4000),
-            ..invariants::Limits::default()
-        };
-        let inv = invariants::synthesize_on(
-            voc,
-            &graph,
-            &|l| !at_error(&nodes[l]),
-            fh.session(),
-            &limits,
-        );
-        if debug() {
-            eprintln!(
-                "  Houdini over {} configurations: {} invariants, {} queries, {:.3} s",
-                nodes.len(),
-                inv.count(),
-                inv.queries,
-                t0.elapsed().as_secs_f64()
+        // Witnesses of aggregations first (only programs with an aggregation loop have any);
+        // when some is proven, the splits are not tried.
+        for (focus, most, share) in [
+            (invariants::Focus::Witnesses, WITNESS_TIME, 0.5),
+            (invariants::Focus::Splits, HOUDINI_TIME, 0.3),
+        ] {
+            let t0 = Instant::now();
+            let limits = invariants::Limits {
+                deadline: Some(config.deadline.map_or(t0 + most, |d| {
+                    t0 + d.saturating_duration_since(t0).mul_f64(share).min(most)
+                })),
+                max_vars: 60,
+                focus,
+                max_candidates: 400,
+                max_queries: (40 * graph.letters.len()).clamp(400, 20_000),
+                ..invariants::Limits::default()
+            };
+            let inv = invariants::synthesize_on(
+                voc,
+                &graph,
+                &|l| !at_error(&nodes[l]),
+                fh.session(),
+                &limits,
             );
-        }
-        for (node, ts) in &inv.at {
-            let locs = &nodes[*node];
-            for t in ts {
-                if debug() {
-                    eprintln!("  seed {:?}: {}", locs, pretty::term(voc, t));
+            if debug() {
+                eprintln!(
+                    "  Houdini ({focus:?}) over {} configurations: {} invariants ({} of the focus), \
+                     {} queries, {:.3} s",
+                    nodes.len(),
+                    inv.count(),
+                    inv.focused,
+                    inv.queries,
+                    t0.elapsed().as_secs_f64()
+                );
+            }
+            for (node, ts) in &inv.at {
+                let locs = &nodes[*node];
+                for t in ts {
+                    if debug() {
+                        eprintln!("  seed {:?}: {}", locs, pretty::term(voc, t));
+                    }
+                    n += fh.seed_predicate(locs, t);
                 }
-                n += fh.seed_predicate(locs, t);
+            }
+            if inv.focused > 0 {
+                break;
             }
         }
     }
@@ -1120,6 +1131,9 @@ fn seed_configuration_invariants<A: ProgramAutomaton>(
 /// ([`seed_configuration_invariants`]), with at most this much time.
 const MAX_HOUDINI_CONFIGURATIONS: usize = 600;
 const HOUDINI_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+/// At most this much time for the witnesses of aggregations (tried first, see
+/// [`seed_configuration_invariants`]).
+const WITNESS_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// How often the most visited location occurs in a run.
 fn repeats(locs: &[LocId]) -> usize {

@@ -15,12 +15,14 @@
 //!    cell `a[t]` read elsewhere: `t >= i ==> a[t] == v` (not reached yet) and
 //!    `t < i ==> a[t] == e[a[i] := v, i := t]` (passed), for values `v` among the constants, the
 //!    variables and what an earlier loop leaves in the cell ([`index_splits`]); ranged forms for a
-//!    loop over part of a map (`i0 <= t < i ==> …`, `t >= i && guard[i := t] ==> …`).
+//!    loop over part of a map (`i0 <= t < i ==> …`, `t >= i && guard[i := t] ==> …`). (d) Witnesses
+//!    of aggregations for loops that test `g(a[i])` at an up-stepped counter `i`:
+//!    `t < i && g(a[t]) ==> c >= 1` for a count `c` ([`witness_splits`]).
 //!
 //! The graph may be any encoded automaton ([`synthesize_on`]): the concurrent engine runs the
 //! synthesis on the configurations of a program (every interleaving is a path there, so an
 //! inductive invariant of a configuration holds whatever the other threads do), restricted to the
-//! index splits and what supports them ([`Limits::splits_only`]).
+//! index splits and what supports them, or to witnesses of aggregations ([`Limits::focus`]).
 //! 2. **Houdini** (C. Flanagan, K. R. M. Leino: "Houdini, an annotation assistant for ESC/Java",
 //!    FME 2001): the greatest subset of the candidates that is inductive. For every letter
 //!    `a: l -> l'` the query `Inv(l) ∧ a ∧ ¬(∧ Inv(l')')` is posed; a model drops every candidate of
@@ -78,10 +80,9 @@ pub struct Limits {
     /// disequalities between the indices of one map's cells (`p != q`: distinct allocations) — the
     /// invariants of programs over a heap modelled as maps.
     pub map_candidates: bool,
-    /// Index splits with what supports them only — Karr's equalities, bounds between variables
-    /// and the guards — and nothing at all when there is no split: for the configurations of a
-    /// concurrent program, many nodes whose other candidates the Karr seeds already cover.
-    pub splits_only: bool,
+    /// Which candidates: all, or (for the configurations of a concurrent program — many nodes
+    /// whose other candidates the Karr seeds already cover) one kind with what supports it.
+    pub focus: Focus,
     pub deadline: Option<Instant>,
 }
 
@@ -96,10 +97,24 @@ impl Default for Limits {
             karr_ms: 500,
             termination_candidates: false,
             map_candidates: false,
-            splits_only: false,
+            focus: Focus::All,
             deadline: None,
         }
     }
+}
+
+/// The candidates [`synthesize_on`] proposes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    /// Every kind the limits allow.
+    All,
+    /// Index splits with what supports them — Karr's equalities, bounds by the two smallest
+    /// constants, bounds between variables and the guards — and nothing at all when there is no
+    /// split.
+    Splits,
+    /// Witnesses of aggregations ([`witness_splits`]) with Karr's equalities, bounds by the two
+    /// smallest constants and the guards, and nothing at all when there is no witness.
+    Witnesses,
 }
 
 /// Proven invariants per location (terms over canonical pre-state variables), and counters.
@@ -108,6 +123,9 @@ pub struct Invariants {
     pub at: BTreeMap<LocId, Vec<Term>>,
     pub candidates: usize,
     pub queries: usize,
+    /// How many of the invariants are of the kind [`Limits::focus`] names (all with
+    /// [`Focus::All`]).
+    pub focused: usize,
 }
 
 impl Invariants {
@@ -176,12 +194,39 @@ pub fn synthesize_on(
         .collect();
     let consts = constants(enc, &letters, limits.max_constants);
     // (Safety only: termination's candidates were measured without them.)
-    let splits = if limits.termination_candidates {
-        Vec::new()
-    } else {
-        index_splits(voc, enc, &letters, &consts, &vars)
+    // The index splits or the witnesses (with the guards that support them), and the ids of the
+    // focus kind among them.
+    let (splits, focus_ids): (Vec<Term>, BTreeSet<u32>) = match limits.focus {
+        _ if limits.termination_candidates => Default::default(),
+        Focus::All | Focus::Splits => {
+            let splits = index_splits(voc, enc, &letters, &consts, &vars);
+            let ids = splits.iter().map(Term::id).collect();
+            (splits, ids)
+        }
+        Focus::Witnesses => {
+            let reads = map_reads(
+                voc,
+                letters.iter().map(|&a| &enc.letters[a].tf.formula),
+                24,
+                false,
+            );
+            let mut out = witness_splits(voc, enc, &letters, &reads);
+            let ids = out.iter().map(Term::id).collect();
+            // (The guards over the witnesses' variables: `m < N` bounds a cell that a loop up
+            // to `N` passes.)
+            let of_witnesses: BTreeSet<Var> = out.iter().flat_map(Term::free_vars).collect();
+            let formulas = letters.iter().map(|&a| &enc.letters[a].tf.formula);
+            let guards = guard_atoms(voc, formulas, 32);
+            let guards = guards
+                .into_iter()
+                .filter(|g| g.free_vars().iter().any(|v| of_witnesses.contains(v)));
+            if !out.is_empty() {
+                out.extend(guards);
+            }
+            (out, ids)
+        }
     };
-    if limits.splits_only && splits.is_empty() {
+    if limits.focus != Focus::All && splits.is_empty() {
         return Invariants::default();
     }
     // Karr's analysis only proposes candidates: stopping it early (time budget) is sound.
@@ -225,11 +270,17 @@ pub fn synthesize_on(
         Vec::new()
     };
     // (Bounds by the two smallest constants only, no congruences or ratios.)
-    let consts = if limits.splits_only {
+    let consts = if limits.focus != Focus::All {
         consts.into_iter().take(2).collect()
     } else {
         consts
     };
+    // Bounds by constants: on every variable, or (witnesses) on those the witnesses mention.
+    let witness_vars: BTreeSet<Var> = match limits.focus {
+        Focus::Witnesses => splits.iter().flat_map(Term::free_vars).collect(),
+        _ => BTreeSet::new(),
+    };
+    let bounded = |v: &Var| limits.focus != Focus::Witnesses || witness_vars.contains(v);
     let mut cands: BTreeMap<LocId, Vec<Term>> = BTreeMap::new();
     let mut total = 0;
     for &l in &targets {
@@ -257,12 +308,20 @@ pub fn synthesize_on(
         for c in &consts {
             for &x in &vars {
                 let Ok(v) = voc.pre(x) else { continue };
+                if !bounded(&v) {
+                    continue;
+                }
                 let v = Term::var(&v);
                 push(Term::le(&v, &Term::int(c.clone())), &mut cs);
                 push(Term::ge(&v, &Term::int(c.clone())), &mut cs);
             }
         }
-        if vars.len() <= if limits.splits_only { 12 } else { 8 } {
+        let pairs = match limits.focus {
+            Focus::All => vars.len() <= 8,
+            Focus::Splits => vars.len() <= 12,
+            Focus::Witnesses => false,
+        };
+        if pairs {
             for &x in &vars {
                 for &y in &vars {
                     if x < y {
@@ -278,7 +337,7 @@ pub fn synthesize_on(
         let ks: Vec<BigInt> = consts
             .iter()
             .filter(|c| {
-                !limits.splits_only
+                limits.focus == Focus::All
                     && **c >= BigInt::from(2)
                     && **c <= BigInt::from(limits.max_modulus)
             })
@@ -356,7 +415,14 @@ pub fn synthesize_on(
     }
     // Drop invariants implied by earlier ones (equalities come first): smaller letters and proofs.
     // Any subset of the proven invariants is sound to use, so an unknown answer simply keeps one.
+    // (Locations with the same invariants — many configurations — share one answer.)
+    let mut done: HashMap<Vec<u32>, Vec<Term>> = HashMap::new();
     for ts in result.at.values_mut() {
+        let key: Vec<u32> = ts.iter().map(Term::id).collect();
+        if let Some(kept) = done.get(&key) {
+            *ts = kept.clone();
+            continue;
+        }
         let mut kept: Vec<Term> = Vec::new();
         for t in std::mem::take(ts) {
             if !kept.is_empty() && result.queries < 2 * limits.max_queries && !timed_out(limits) {
@@ -367,8 +433,15 @@ pub fn synthesize_on(
             }
             kept.push(t);
         }
+        done.insert(key, kept.clone());
         *ts = kept;
     }
+    result.focused = result
+        .at
+        .values()
+        .flatten()
+        .filter(|t| limits.focus == Focus::All || focus_ids.contains(&t.id()))
+        .count();
     result
 }
 
@@ -635,6 +708,130 @@ fn index_splits(
     for a in guards {
         if a.free_vars().iter().any(|v| index_vars.contains(v)) && !out.contains(&a) {
             out.push(a);
+        }
+    }
+    out
+}
+
+/// At most this many witness candidates (see [`witness_splits`]).
+const MAX_WITNESSES: usize = 24;
+
+/// Witness candidates for loops that step a counter `i` up and test the cell `a[i]` (`g(a[i])`,
+/// e.g. `A[j] > 0` before a count), about a cell `a[t]` read elsewhere at an index free of `i`:
+/// once the loop has passed `t` and `g(a[t])` holds, what the loop steps up has been stepped —
+/// `t < i && g(a[t]) ==> c >= 1` (at the loop head) and `t <= i && g(a[t]) ==> c >= 1` (between the
+/// test and the step), for each variable `c` some letter steps up and no letter uses as an index
+/// (a count, not a loop counter). The invariant of an
+/// aggregation (a count, a sum of positives, the largest index with a property) that an assertion
+/// about one cell needs, whatever another thread does to the cells so long as `g` of each stays.
+fn witness_splits(voc: &Vocabulary, enc: &Encoded, letters: &[usize], reads: &[Term]) -> Vec<Term> {
+    // What is stepped up anywhere in a letter (also on one branch: `if (g) { c := c + 1; }`).
+    let mut stepped: BTreeSet<Var> = BTreeSet::new();
+    // The variables that index a cell somewhere (loop counters: not what an aggregation counts).
+    let mut indexing: BTreeSet<Var> = BTreeSet::new();
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
+    let mut stack: Vec<Term> = letters
+        .iter()
+        .map(|&a| enc.letters[a].tf.formula.clone())
+        .collect();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.id()) {
+            continue;
+        }
+        let Some((op, args)) = t.as_app() else {
+            continue;
+        };
+        if let (Op::Select, [_, index]) | (Op::Store, [_, index, _]) = (op, args)
+            && let Some(x) = index.as_var()
+            && let Some((px, _)) = voc.lookup(x)
+            && let Ok(pre) = voc.pre(px)
+        {
+            indexing.insert(pre);
+        }
+        if *op == Op::Eq
+            && let [l, r] = args
+            && let Some(d) = crate::engine::termination::linear::linear(&Term::sub(l, r))
+            && let [(x, p), (y, q)] = d.coef.iter().collect::<Vec<_>>()[..]
+            && !d.constant.is_zero()
+            && (p + q).is_zero()
+            && p.abs().is_one()
+            && let (Some((px, bx)), Some((py, by))) = (voc.lookup(x), voc.lookup(y))
+            && px == py
+            && bx != by
+            && (-&d.constant / if bx { p } else { q }).is_positive()
+            && let Ok(pre) = voc.pre(px)
+        {
+            stepped.insert(pre);
+        }
+        stack.extend(args.iter().cloned());
+    }
+    // Tests of a cell at an up-stepped counter, over pre-state variables: (atom, map, counter).
+    let mut tests: Vec<(Term, Term, Var)> = Vec::new();
+    seen.clear();
+    let mut stack: Vec<Term> = letters
+        .iter()
+        .map(|&a| enc.letters[a].tf.formula.clone())
+        .collect();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.id()) {
+            continue;
+        }
+        let Some((op, args)) = t.as_app() else {
+            continue;
+        };
+        let comparison = matches!(op, Op::Le | Op::Lt | Op::Ge | Op::Gt | Op::Eq)
+            && args.iter().all(|a| *a.sort_ref() == Sort::Int);
+        if !comparison {
+            stack.extend(args.iter().cloned());
+            continue;
+        }
+        let pre_only = t
+            .free_vars_ref()
+            .iter()
+            .all(|v| matches!(voc.lookup(v), Some((_, false))));
+        if !pre_only {
+            continue;
+        }
+        let mut sub: Vec<Term> = args.to_vec();
+        while let Some(u) = sub.pop() {
+            if let Some((Op::Select, [m, i])) = u.as_app()
+                && let Some(iv) = i.as_var()
+                && stepped.contains(iv)
+                && !tests.iter().any(|(a, _, _)| *a == t)
+            {
+                tests.push((t.clone(), m.clone(), iv.clone()));
+            }
+            if let Some((_, xs)) = u.as_app() {
+                sub.extend(xs.iter().cloned());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (g, m, i) in &tests {
+        let ti = Term::var(i);
+        for r in reads {
+            let Some((Op::Select, [rm, t])) = r.as_app() else {
+                continue;
+            };
+            // (A cell at a fixed index: one no loop steps through.)
+            let fixed = t
+                .free_vars()
+                .iter()
+                .all(|v| v.sort == Sort::Int && !stepped.contains(v));
+            if rm != m || !fixed {
+                continue;
+            }
+            let g_t = crate::smt::simplify(&g.substitute(&HashMap::from([(i.clone(), t.clone())])));
+            for c in stepped.iter().filter(|c| !indexing.contains(*c)) {
+                let stepped = Term::ge(&Term::var(c), &Term::int(1));
+                for passed in [Term::lt(t, &ti), Term::le(t, &ti)] {
+                    let range = Term::and(vec![passed, g_t.clone()]);
+                    out.push(Term::implies(&range, &stepped));
+                }
+                if out.len() >= MAX_WITNESSES {
+                    return out;
+                }
+            }
         }
     }
     out
@@ -1089,6 +1286,12 @@ fn timed_out(limits: &Limits) -> bool {
 }
 
 /// The greatest inductive subset of `cands` (empty if the budget runs out first).
+///
+/// A letter is checked against the candidates of its target that do not follow by the frame rule
+/// (the source carries the candidate and the letter writes none of its variables); a model drops
+/// the candidates it falsifies and the rest is checked again under the same asserted source and
+/// letter until it follows (a self-loop, whose source shrinks with its target, is re-queued
+/// instead).
 fn houdini(
     voc: &Vocabulary,
     enc: &Encoded,
@@ -1101,51 +1304,72 @@ fn houdini(
     let mut queue: std::collections::VecDeque<usize> = letters.iter().copied().collect();
     let mut queued: BTreeSet<usize> = letters.iter().copied().collect();
     let mut failed = false;
-    while let Some(a) = queue.pop_front() {
+    'letters: while let Some(a) = queue.pop_front() {
         queued.remove(&a);
         let letter = &enc.letters[a];
         let posts = cands.get(&letter.tgt).cloned().unwrap_or_default();
-        if posts.is_empty() {
+        let pre = cands.get(&letter.src).cloned().unwrap_or_default();
+        let pre_ids: BTreeSet<u32> = pre.iter().map(Term::id).collect();
+        let (framed, mut open): (Vec<Term>, Vec<Term>) = posts
+            .into_iter()
+            .partition(|p| pre_ids.contains(&p.id()) && primed(voc, p, letter) == *p);
+        if open.is_empty() {
             continue;
         }
-        if queries >= limits.max_queries || timed_out(limits) {
-            failed = true;
-            break;
-        }
-        queries += 1;
-        let pre = cands.get(&letter.src).cloned().unwrap_or_default();
-        let primed_posts: Vec<Term> = posts.iter().map(|p| primed(voc, p, letter)).collect();
         session.push();
         session.assert(&Term::and(pre));
         session.assert(&letter.tf.formula);
-        session.assert(&Term::not(&Term::and(primed_posts.clone())));
-        let keep: Option<Vec<bool>> = match session.check_sat() {
-            SatResult::Unsat => None,
-            SatResult::Sat => match session.get_values(&primed_posts) {
-                Ok(vals) if vals.len() == posts.len() => Some(
-                    vals.iter()
-                        .map(|(_, v)| matches!(v, Value::Bool(true)))
-                        .collect(),
-                ),
-                _ => Some(vec![false; posts.len()]),
-            },
-            SatResult::Unknown(_) => Some(vec![false; posts.len()]),
-        };
-        session.pop();
-        let Some(mut keep) = keep else { continue };
-        if keep.iter().all(|k| *k) {
-            // The model falsifies the conjunction, so some value must be false; be safe regardless.
-            keep = vec![false; posts.len()];
+        let mut shrunk = false;
+        loop {
+            if queries >= limits.max_queries || timed_out(limits) {
+                failed = true;
+                session.pop();
+                break 'letters;
+            }
+            queries += 1;
+            let primed_open: Vec<Term> = open.iter().map(|p| primed(voc, p, letter)).collect();
+            session.push();
+            session.assert(&Term::not(&Term::and(primed_open.clone())));
+            let keep: Option<Vec<bool>> = match session.check_sat() {
+                SatResult::Unsat => None,
+                SatResult::Sat => match session.get_values(&primed_open) {
+                    Ok(vals) if vals.len() == open.len() => Some(
+                        vals.iter()
+                            .map(|(_, v)| matches!(v, Value::Bool(true)))
+                            .collect(),
+                    ),
+                    _ => Some(vec![false; open.len()]),
+                },
+                SatResult::Unknown(_) => Some(vec![false; open.len()]),
+            };
+            session.pop();
+            let Some(mut keep) = keep else { break };
+            if keep.iter().all(|k| *k) {
+                // The model falsifies the conjunction, so some value must be false; be safe
+                // regardless.
+                keep = vec![false; open.len()];
+            }
+            open = open
+                .into_iter()
+                .zip(keep)
+                .filter(|(_, k)| *k)
+                .map(|(p, _)| p)
+                .collect();
+            shrunk = true;
+            if letter.src == letter.tgt || open.is_empty() {
+                break;
+            }
         }
-        let kept: Vec<Term> = posts
-            .into_iter()
-            .zip(keep)
-            .filter(|(_, k)| *k)
-            .map(|(p, _)| p)
-            .collect();
-        cands.insert(letter.tgt, kept);
-        // The target's set shrank: recheck this letter and every letter leaving the target.
-        for &b in std::iter::once(&a).chain(enc.out[letter.tgt].iter()) {
+        session.pop();
+        if !shrunk {
+            continue;
+        }
+        let kept: BTreeSet<u32> = framed.iter().chain(&open).map(Term::id).collect();
+        if let Some(ts) = cands.get_mut(&letter.tgt) {
+            ts.retain(|t| kept.contains(&t.id()));
+        }
+        // The target's set shrank: recheck every letter leaving it (a self-loop among them).
+        for &b in &enc.out[letter.tgt] {
             if queued.insert(b) {
                 queue.push_back(b);
             }
@@ -1162,6 +1386,7 @@ fn houdini(
         at: cands,
         candidates: 0,
         queries,
+        focused: 0,
     }
 }
 
