@@ -2000,6 +2000,15 @@ mod tests {
     /// Synthesises invariants for `src` and re-checks every one of them separately in a fresh
     /// session; returns the invariants (printed) and the conjunction per location.
     fn check(src: &str, mode: BlockEncoding) -> Option<(Vec<String>, Invariants)> {
+        check_with(src, mode, &Limits::default())
+    }
+
+    /// [`check`] with the given limits.
+    fn check_with(
+        src: &str,
+        mode: BlockEncoding,
+        limits: &Limits,
+    ) -> Option<(Vec<String>, Invariants)> {
         let mut session = z3()?;
         let (ast, diags) = crate::syntax::parse(src);
         let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
@@ -2008,7 +2017,7 @@ mod tests {
         let voc = Vocabulary::new(&program);
         let cfa = cfa::build(&voc, 10_000).expect("cfa");
         let enc = blocks::encode(&cfa, &voc, mode).expect("encoding");
-        let inv = synthesize(&voc, &cfa, &enc, &mut session, &Limits::default());
+        let inv = synthesize(&voc, &cfa, &enc, &mut session, limits);
         let mut fresh = z3()?;
         for l in reachable(&enc) {
             for &a in &enc.out[l] {
@@ -2036,6 +2045,46 @@ mod tests {
             .map(|t| crate::engine::pretty::term(&voc, t))
             .collect();
         Some((printed, inv))
+    }
+
+    #[test]
+    fn witnesses_of_counts() {
+        let witnesses = Limits {
+            focus: Focus::Witnesses,
+            ..Limits::default()
+        };
+        // A count of the positive cells, with the witness of a positive cell `a[m]` once passed.
+        let src = "var a: [int]int; procedure p() { var m, j, c, n: int; \
+                   assume 0 <= m && m < n; c := 0; j := 0; \
+                   while (j < n) { if (a[j] > 0) { c := c + 1; } j := j + 1; } \
+                   assert a[m] > 0 ==> c >= 1; }";
+        let Some((printed, inv)) = check_with(src, BlockEncoding::Large, &witnesses) else {
+            return;
+        };
+        assert!(
+            printed
+                .iter()
+                .any(|s| s == "(m < j && a[m] >= 1) ==> c >= 1"),
+            "{printed:?}"
+        );
+        assert!(inv.focused >= 1, "{printed:?}");
+        // The count also goes down on a negative cell: no witness survives.
+        let src = "var a: [int]int; procedure p() { var m, j, c, n: int; \
+                   assume 0 <= m && m < n; c := 0; j := 0; \
+                   while (j < n) { if (a[j] > 0) { c := c + 1; } \
+                   if (a[j] < 0) { c := c - 1; } j := j + 1; } \
+                   assert a[m] > 0 ==> c >= 1; }";
+        let Some((printed, inv)) = check_with(src, BlockEncoding::Large, &witnesses) else {
+            return;
+        };
+        assert!(printed.iter().all(|s| !s.contains("c >= 1")), "{printed:?}");
+        assert_eq!(inv.focused, 0, "{printed:?}");
+        // No loop tests a cell: nothing is proposed.
+        let src = "procedure p() { var x: int; x := 0; while (x < 10) { x := x + 1; } }";
+        let Some((printed, _)) = check_with(src, BlockEncoding::Large, &witnesses) else {
+            return;
+        };
+        assert!(printed.is_empty(), "{printed:?}");
     }
 
     #[test]
