@@ -112,8 +112,9 @@ pub enum Focus {
     /// constants, bounds between variables and the guards — and nothing at all when there is no
     /// split.
     Splits,
-    /// Witnesses of aggregations ([`witness_splits`]) with Karr's equalities, bounds by the two
-    /// smallest constants and the guards, and nothing at all when there is no witness.
+    /// Witnesses of counts ([`witness_splits`]) with Karr's equalities, bounds by the two
+    /// smallest constants on the witnesses' variables and the guards over them, and nothing at
+    /// all when there is no witness.
     Witnesses,
 }
 
@@ -194,38 +195,33 @@ pub fn synthesize_on(
         .collect();
     let consts = constants(enc, &letters, limits.max_constants);
     // (Safety only: termination's candidates were measured without them.)
-    // The index splits or the witnesses (with the guards that support them), and the ids of the
-    // focus kind among them.
-    let (splits, focus_ids): (Vec<Term>, BTreeSet<u32>) = match limits.focus {
-        _ if limits.termination_candidates => Default::default(),
-        Focus::All | Focus::Splits => {
-            let splits = index_splits(voc, enc, &letters, &consts, &vars);
-            let ids = splits.iter().map(Term::id).collect();
-            (splits, ids)
-        }
-        Focus::Witnesses => {
-            let reads = map_reads(
-                voc,
-                letters.iter().map(|&a| &enc.letters[a].tf.formula),
-                24,
-                false,
-            );
-            let mut out = witness_splits(voc, enc, &letters, &reads);
-            let ids = out.iter().map(Term::id).collect();
-            // (The guards over the witnesses' variables: `m < N` bounds a cell that a loop up
-            // to `N` passes.)
-            let of_witnesses: BTreeSet<Var> = out.iter().flat_map(Term::free_vars).collect();
-            let formulas = letters.iter().map(|&a| &enc.letters[a].tf.formula);
-            let guards = guard_atoms(voc, formulas, 32);
-            let guards = guards
-                .into_iter()
-                .filter(|g| g.free_vars().iter().any(|v| of_witnesses.contains(v)));
-            if !out.is_empty() {
-                out.extend(guards);
+    // The index splits or the witnesses (with the guards that support them), the ids of the
+    // focus kind among them, and (witnesses) the variables they mention: only those get bounds.
+    let (splits, focus_ids, bounded): (Vec<Term>, BTreeSet<u32>, Option<BTreeSet<Var>>) =
+        match limits.focus {
+            _ if limits.termination_candidates => Default::default(),
+            Focus::All | Focus::Splits => {
+                let splits = index_splits(voc, enc, &letters, &consts, &vars);
+                let ids = splits.iter().map(Term::id).collect();
+                (splits, ids, None)
             }
-            (out, ids)
-        }
-    };
+            Focus::Witnesses => {
+                let formulas = || letters.iter().map(|&a| &enc.letters[a].tf.formula);
+                let reads = map_reads(voc, formulas(), 24, false);
+                let mut out = witness_splits(voc, enc, &letters, &reads);
+                let ids = out.iter().map(Term::id).collect();
+                let mentioned: BTreeSet<Var> = out.iter().flat_map(Term::free_vars).collect();
+                // (The guards over them: `m < N` bounds a cell that a loop up to `N` passes.)
+                if !out.is_empty() {
+                    out.extend(
+                        guard_atoms(voc, formulas(), 32)
+                            .into_iter()
+                            .filter(|g| g.free_vars().iter().any(|v| mentioned.contains(v))),
+                    );
+                }
+                (out, ids, Some(mentioned))
+            }
+        };
     if limits.focus != Focus::All && splits.is_empty() {
         return Invariants::default();
     }
@@ -275,12 +271,6 @@ pub fn synthesize_on(
     } else {
         consts
     };
-    // Bounds by constants: on every variable, or (witnesses) on those the witnesses mention.
-    let witness_vars: BTreeSet<Var> = match limits.focus {
-        Focus::Witnesses => splits.iter().flat_map(Term::free_vars).collect(),
-        _ => BTreeSet::new(),
-    };
-    let bounded = |v: &Var| limits.focus != Focus::Witnesses || witness_vars.contains(v);
     let mut cands: BTreeMap<LocId, Vec<Term>> = BTreeMap::new();
     let mut total = 0;
     for &l in &targets {
@@ -308,7 +298,7 @@ pub fn synthesize_on(
         for c in &consts {
             for &x in &vars {
                 let Ok(v) = voc.pre(x) else { continue };
-                if !bounded(&v) {
+                if bounded.as_ref().is_some_and(|b| !b.contains(&v)) {
                     continue;
                 }
                 let v = Term::var(&v);
