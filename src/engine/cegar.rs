@@ -981,9 +981,12 @@ pub const MAX_SEED_STATES: usize = 20_000;
 /// On small graphs ([`MAX_HOUDINI_CONFIGURATIONS`]) Houdini then proves the index splits of map
 /// loops over the same graph ([`invariants::synthesize_on`] with [`invariants::Focus::Splits`]):
 /// each thread's `m < j ==> C[m] == A[m] + B[m]` survives exactly when every other thread's steps
-/// preserve it. Before them, the witnesses of aggregation loops ([`invariants::Focus::Witnesses`]:
-/// `m < j && A[m] > 0 ==> cnt >= 1` while another thread maps `A` preserving positivity); when one
-/// is proven the splits are not tried. Those are seeded too. Returns the number of (predicate, configuration) pairs seeded.
+/// preserve it. Before them, the witnesses of counts ([`invariants::Focus::Witnesses`]:
+/// `m < j && A[m] > 0 ==> cnt >= 1` while another thread maps `A` preserving positivity; when one
+/// is proven, nothing else is tried) and the products of repeated addition
+/// ([`invariants::Focus::Products`]: `z == i * b` in a thread's loop, `z1 == x * y` after the
+/// join that takes its result). Those are seeded too. Returns the number of (predicate,
+/// configuration) pairs seeded.
 fn seed_configuration_invariants<A: ProgramAutomaton>(
     voc: &Vocabulary,
     cfa: &Cfa,
@@ -1079,6 +1082,7 @@ fn seed_configuration_invariants<A: ProgramAutomaton>(
         // when some is proven, the splits are not tried.
         for (focus, most, share) in [
             (invariants::Focus::Witnesses, WITNESS_TIME, 0.5),
+            (invariants::Focus::Products, HOUDINI_TIME, 0.3),
             (invariants::Focus::Splits, HOUDINI_TIME, 0.3),
         ] {
             let t0 = Instant::now();
@@ -1119,7 +1123,8 @@ fn seed_configuration_invariants<A: ProgramAutomaton>(
                     n += fh.seed_predicate(locs, t);
                 }
             }
-            if inv.focused > 0 {
+            // (A product is part of a proof only: the splits are still tried after it.)
+            if inv.focused > 0 && focus == invariants::Focus::Witnesses {
                 break;
             }
         }

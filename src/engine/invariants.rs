@@ -17,12 +17,13 @@
 //!    variables and what an earlier loop leaves in the cell ([`index_splits`]); ranged forms for a
 //!    loop over part of a map (`i0 <= t < i ==> …`, `t >= i && guard[i := t] ==> …`). (d) Witnesses
 //!    of aggregations for loops that test `g(a[i])` at an up-stepped counter `i`:
-//!    `t < i && g(a[t]) ==> c >= 1` for a count `c` ([`witness_splits`]).
+//!    `t < i && g(a[t]) ==> c >= 1` for a count `c` ([`witness_splits`]). (e) Products of repeated
+//!    addition: `z == i * b` for `z := z + b; i := i + 1`, `r == v * w` for `r := z` ([`products`]).
 //!
 //! The graph may be any encoded automaton ([`synthesize_on`]): the concurrent engine runs the
 //! synthesis on the configurations of a program (every interleaving is a path there, so an
 //! inductive invariant of a configuration holds whatever the other threads do), restricted to the
-//! index splits and what supports them, or to witnesses of aggregations ([`Limits::focus`]).
+//! index splits, witnesses or products and what supports them ([`Limits::focus`]).
 //! 2. **Houdini** (C. Flanagan, K. R. M. Leino: "Houdini, an annotation assistant for ESC/Java",
 //!    FME 2001): the greatest subset of the candidates that is inductive. For every letter
 //!    `a: l -> l'` the query `Inv(l) ∧ a ∧ ¬(∧ Inv(l')')` is posed; a model drops every candidate of
@@ -116,6 +117,10 @@ pub enum Focus {
     /// smallest constants on the witnesses' variables and the guards over them, and nothing at
     /// all when there is no witness.
     Witnesses,
+    /// Products of repeated addition ([`products`]) with Karr's equalities, bounds by the two
+    /// smallest constants on their variables and the guards over them (also weakened by one:
+    /// `i <= a` for `i < a`), and nothing at all when there is none.
+    Products,
 }
 
 /// Proven invariants per location (terms over canonical pre-state variables), and counters.
@@ -221,6 +226,25 @@ pub fn synthesize_on(
                 }
                 (out, ids, Some(mentioned))
             }
+            Focus::Products => {
+                let mut out = products(voc, enc, &letters, &vars);
+                let ids = out.iter().map(Term::id).collect();
+                let mentioned: BTreeSet<Var> = out.iter().flat_map(Term::free_vars).collect();
+                if !out.is_empty() {
+                    let formulas = letters.iter().map(|&a| &enc.letters[a].tf.formula);
+                    for g in guard_atoms(voc, formulas, 32) {
+                        if !g.free_vars().iter().any(|v| mentioned.contains(v)) {
+                            continue;
+                        }
+                        if let Some((Op::Le, [l, r])) = g.as_app() {
+                            let weak = Term::le(&Term::sub(l, &Term::int(1)), r);
+                            out.push(crate::smt::simplify(&weak));
+                        }
+                        out.push(g);
+                    }
+                }
+                (out, ids, Some(mentioned))
+            }
         };
     if limits.focus != Focus::All && splits.is_empty() {
         return Invariants::default();
@@ -309,7 +333,7 @@ pub fn synthesize_on(
         let pairs = match limits.focus {
             Focus::All => vars.len() <= 8,
             Focus::Splits => vars.len() <= 12,
-            Focus::Witnesses => false,
+            Focus::Witnesses | Focus::Products => false,
         };
         if pairs {
             for &x in &vars {
@@ -821,6 +845,109 @@ fn witness_splits(voc: &Vocabulary, enc: &Encoded, letters: &[usize], reads: &[T
                 if out.len() >= MAX_WITNESSES {
                     return out;
                 }
+            }
+        }
+    }
+    out
+}
+
+/// At most this many product candidates (see [`products`]).
+const MAX_PRODUCTS: usize = 64;
+
+/// Product candidates for loops that add a variable `b` to an accumulator `z` (`z := z + b`) and
+/// step a counter `i` by one: `z == i * b` — multiplication by repeated
+/// addition from `z = i = 0` (with `i <= a` from a loop guard `i < a`, the product `a * b` on exit).
+/// And for a variable `u` that takes an accumulator's value (`u := z`, a join's assignment of a
+/// thread's result), `u == v * w` for the other integer variables `v`, `w` (the product in the
+/// terms of the thread that forked the loop's). No linear interpolant generalises an unrolled
+/// trace of such a loop (Karr's analysis does not see it either: `b` is not a constant), while
+/// the solver checks the candidates' inductiveness directly (`z + b == (i + 1) * b`).
+fn products(voc: &Vocabulary, enc: &Encoded, letters: &[usize], vars: &[PVar]) -> Vec<Term> {
+    let mut accumulators: BTreeSet<(Var, Var)> = BTreeSet::new();
+    let mut counters: BTreeSet<Var> = BTreeSet::new();
+    // (`u`, `z`): `u := z` with `z` pre-state.
+    let mut copies: BTreeSet<(Var, Var)> = BTreeSet::new();
+    for &a in letters {
+        for c in enc.letters[a].tf.formula.conjuncts() {
+            let Some((Op::Eq, [l, r])) = c.as_app() else {
+                continue;
+            };
+            let Some(d) = crate::engine::termination::linear::linear(&Term::sub(l, r)) else {
+                continue;
+            };
+            let coef: Vec<(&Var, &Q)> = d.coef.iter().collect();
+            // The post-state variable, with coefficient `p`; every other one pre-state.
+            let posts: Vec<(PVar, &Q)> = coef
+                .iter()
+                .filter_map(|(v, p)| match voc.lookup(v) {
+                    Some((x, true)) => Some((x, *p)),
+                    _ => None,
+                })
+                .collect();
+            let [(x, p)] = posts[..] else { continue };
+            let Ok(pre) = voc.pre(x) else { continue };
+            let others: Vec<(&Var, &Q)> = coef
+                .iter()
+                .filter(|(v, _)| **v != pre && voc.lookup(v).is_some_and(|(_, post)| !post))
+                .copied()
+                .collect();
+            // `p·x' - p·z = 0` with no pre-state `x`: a copy.
+            if !d.coef.contains_key(&pre)
+                && d.constant.is_zero()
+                && let [(z, q)] = others[..]
+                && *q == -p
+            {
+                copies.insert((pre, z.clone()));
+                continue;
+            }
+            // `p·x' - p·x - p·rest = 0`: the pre-state `x` with coefficient `-p`.
+            if d.coef.get(&pre) != Some(&-p) {
+                continue;
+            }
+            match (&others[..], d.constant.is_zero()) {
+                ([], false) if (-&d.constant / p).is_one() => {
+                    counters.insert(pre);
+                }
+                ([(b, q)], true) if (*q / p) == -Q::one() => {
+                    accumulators.insert((pre, (*b).clone()));
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let zs: BTreeSet<&Var> = accumulators.iter().map(|(z, _)| z).collect();
+    let factors: Vec<Var> = vars
+        .iter()
+        .filter_map(|x| voc.pre(*x).ok())
+        .filter(|v| {
+            v.sort == Sort::Int
+                && !zs.contains(v)
+                && !counters.contains(v)
+                && !copies.iter().any(|(u, _)| u == v)
+        })
+        .collect();
+    for (u, z) in &copies {
+        if !zs.contains(z) {
+            continue;
+        }
+        for (k, v) in factors.iter().enumerate() {
+            for w in &factors[k..] {
+                let product = Term::mul(vec![Term::var(v), Term::var(w)]);
+                out.push(Term::eq(&Term::var(u), &product));
+            }
+        }
+    }
+    out.truncate(MAX_PRODUCTS / 2);
+    for (z, b) in &accumulators {
+        if z.sort != Sort::Int || b.sort != Sort::Int || counters.contains(b) {
+            continue;
+        }
+        for i in counters.iter().filter(|i| *i != z && *i != b) {
+            let product = Term::mul(vec![Term::var(i), Term::var(b)]);
+            out.push(Term::eq(&Term::var(z), &product));
+            if out.len() >= MAX_PRODUCTS {
+                return out;
             }
         }
     }
@@ -2075,6 +2202,34 @@ mod tests {
             return;
         };
         assert!(printed.is_empty(), "{printed:?}");
+    }
+
+    #[test]
+    fn products_of_repeated_addition() {
+        let products = Limits {
+            focus: Focus::Products,
+            ..Limits::default()
+        };
+        // Multiplication by repeated addition, its result copied: `z == i * b` in the loop,
+        // `r == a * b` after it (where `z` is gone), with `i <= a` from the guard.
+        let src = "procedure p() { var a, b, i, z, r: int; assume a >= 0; z := 0; i := 0; \
+                   while (i < a) { z := z + b; i := i + 1; } r := z; z := 0; \
+                   while (*) { } assert r == a * b; }";
+        let Some((printed, inv)) = check_with(src, BlockEncoding::Large, &products) else {
+            return;
+        };
+        assert!(printed.iter().any(|s| s == "z == i * b"), "{printed:?}");
+        assert!(printed.iter().any(|s| s == "r == a * b"), "{printed:?}");
+        assert!(printed.iter().any(|s| s == "i <= a"), "{printed:?}");
+        assert!(inv.focused >= 2, "{printed:?}");
+        // The counter steps by two: no product survives.
+        let src = "procedure p() { var a, b, i, z, r: int; assume a >= 0; z := 0; i := 0; \
+                   while (i < a) { z := z + b; i := i + 1; i := i + 1; } r := z; }";
+        let Some((printed, inv)) = check_with(src, BlockEncoding::Large, &products) else {
+            return;
+        };
+        assert!(printed.iter().all(|s| !s.contains('*')), "{printed:?}");
+        assert_eq!(inv.focused, 0, "{printed:?}");
     }
 
     #[test]
