@@ -859,7 +859,7 @@ const MAX_PRODUCTS: usize = 64;
 /// addition from `z = i = 0` (with `i <= a` from a loop guard `i < a`, the product `a * b` on exit).
 /// And for a variable `u` that takes an accumulator's value (`u := z`, a join's assignment of a
 /// thread's result), `u == v * w` for the other integer variables `v`, `w` (the product in the
-/// terms of the thread that forked the loop's). No linear interpolant generalises an unrolled
+/// forking thread's terms: `z1 == x * y`). No linear interpolant generalises an unrolled
 /// trace of such a loop (Karr's analysis does not see it either: `b` is not a constant), while
 /// the solver checks the candidates' inductiveness directly (`z + b == (i + 1) * b`).
 fn products(voc: &Vocabulary, enc: &Encoded, letters: &[usize], vars: &[PVar]) -> Vec<Term> {
@@ -916,6 +916,18 @@ fn products(voc: &Vocabulary, enc: &Encoded, letters: &[usize], vars: &[PVar]) -
         }
     }
     let mut out = Vec::new();
+    for (z, b) in &accumulators {
+        if z.sort != Sort::Int || b.sort != Sort::Int || counters.contains(b) {
+            continue;
+        }
+        for i in counters.iter().filter(|i| *i != z && *i != b) {
+            out.push(Term::eq(
+                &Term::var(z),
+                &Term::mul(vec![Term::var(i), Term::var(b)]),
+            ));
+        }
+    }
+    out.truncate(MAX_PRODUCTS / 2);
     let zs: BTreeSet<&Var> = accumulators.iter().map(|(z, _)| z).collect();
     let factors: Vec<Var> = vars
         .iter()
@@ -927,10 +939,7 @@ fn products(voc: &Vocabulary, enc: &Encoded, letters: &[usize], vars: &[PVar]) -
                 && !copies.iter().any(|(u, _)| u == v)
         })
         .collect();
-    for (u, z) in &copies {
-        if !zs.contains(z) {
-            continue;
-        }
+    for (u, _) in copies.iter().filter(|(_, z)| zs.contains(z)) {
         for (k, v) in factors.iter().enumerate() {
             for w in &factors[k..] {
                 let product = Term::mul(vec![Term::var(v), Term::var(w)]);
@@ -938,19 +947,7 @@ fn products(voc: &Vocabulary, enc: &Encoded, letters: &[usize], vars: &[PVar]) -
             }
         }
     }
-    out.truncate(MAX_PRODUCTS / 2);
-    for (z, b) in &accumulators {
-        if z.sort != Sort::Int || b.sort != Sort::Int || counters.contains(b) {
-            continue;
-        }
-        for i in counters.iter().filter(|i| *i != z && *i != b) {
-            let product = Term::mul(vec![Term::var(i), Term::var(b)]);
-            out.push(Term::eq(&Term::var(z), &product));
-            if out.len() >= MAX_PRODUCTS {
-                return out;
-            }
-        }
-    }
+    out.truncate(MAX_PRODUCTS);
     out
 }
 
