@@ -1074,12 +1074,13 @@ fn seed_configuration_invariants<A: ProgramAutomaton>(
             n += fh.seed_predicate(locs, t);
         }
     }
-    // Houdini over the configurations (small graphs, a share of the time left): the index splits
-    // of one thread's map loop that the other threads' steps preserve
-    // (`m < j ==> C[m] == A[m] + B[m]`), with the bounds and guards that support them.
+    // Houdini over the configurations (small graphs, a share of the time left each), one pass
+    // per kind of candidate that the other threads' steps may preserve, with the bounds and
+    // guards that support it: the witnesses of counts (`m < j && A[m] >= 1 ==> cnt >= 1`; when
+    // one is proven, nothing else is tried), the products of repeated addition (`z == i * b`),
+    // the index splits of map loops (`m < j ==> C[m] == A[m] + B[m]`). A pass without candidates
+    // costs nothing.
     if nodes.len() <= MAX_HOUDINI_CONFIGURATIONS {
-        // Witnesses of aggregations first (only programs with an aggregation loop have any);
-        // when some is proven, the splits are not tried.
         for (focus, most, share) in [
             (invariants::Focus::Witnesses, WITNESS_TIME, 0.5),
             (invariants::Focus::Products, HOUDINI_TIME, 0.3),
@@ -1123,7 +1124,7 @@ fn seed_configuration_invariants<A: ProgramAutomaton>(
                     n += fh.seed_predicate(locs, t);
                 }
             }
-            // (A product is part of a proof only: the splits are still tried after it.)
+            // (A product is part of a proof at most: the splits are still tried after it.)
             if inv.focused > 0 && focus == invariants::Focus::Witnesses {
                 break;
             }
