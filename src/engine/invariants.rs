@@ -727,6 +727,26 @@ fn index_splits(
     out
 }
 
+/// Visits each application in the terms once (a shared subterm once), depth first, the last
+/// root first; `visit(term, op, args)` says whether to descend into its arguments.
+fn walk<'a>(
+    roots: impl Iterator<Item = &'a Term>,
+    mut visit: impl FnMut(&Term, &Op, &[Term]) -> bool,
+) {
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
+    let mut stack: Vec<Term> = roots.cloned().collect();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.id()) {
+            continue;
+        }
+        if let Some((op, args)) = t.as_app()
+            && visit(&t, op, args)
+        {
+            stack.extend(args.iter().cloned());
+        }
+    }
+}
+
 /// At most this many witness candidates (see [`witness_splits`]).
 const MAX_WITNESSES: usize = 24;
 
@@ -743,18 +763,8 @@ fn witness_splits(voc: &Vocabulary, enc: &Encoded, letters: &[usize], reads: &[T
     let mut stepped: BTreeSet<Var> = BTreeSet::new();
     // The variables that index a cell somewhere (loop counters: not what an aggregation counts).
     let mut indexing: BTreeSet<Var> = BTreeSet::new();
-    let mut seen: BTreeSet<u32> = BTreeSet::new();
-    let mut stack: Vec<Term> = letters
-        .iter()
-        .map(|&a| enc.letters[a].tf.formula.clone())
-        .collect();
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t.id()) {
-            continue;
-        }
-        let Some((op, args)) = t.as_app() else {
-            continue;
-        };
+    let formulas = || letters.iter().map(|&a| &enc.letters[a].tf.formula);
+    walk(formulas(), |_, op, args| {
         if let (Op::Select, [_, index]) | (Op::Store, [_, index, _]) = (op, args)
             && let Some(x) = index.as_var()
             && let Some((px, _)) = voc.lookup(x)
@@ -777,41 +787,29 @@ fn witness_splits(voc: &Vocabulary, enc: &Encoded, letters: &[usize], reads: &[T
         {
             stepped.insert(pre);
         }
-        stack.extend(args.iter().cloned());
-    }
+        true
+    });
     // Tests of a cell at an up-stepped counter, over pre-state variables: (atom, map, counter).
     let mut tests: Vec<(Term, Term, Var)> = Vec::new();
-    seen.clear();
-    let mut stack: Vec<Term> = letters
-        .iter()
-        .map(|&a| enc.letters[a].tf.formula.clone())
-        .collect();
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t.id()) {
-            continue;
-        }
-        let Some((op, args)) = t.as_app() else {
-            continue;
-        };
+    walk(formulas(), |t, op, args| {
         let comparison = matches!(op, Op::Le | Op::Lt | Op::Ge | Op::Gt | Op::Eq)
             && args.iter().all(|a| *a.sort_ref() == Sort::Int);
         if !comparison {
-            stack.extend(args.iter().cloned());
-            continue;
+            return true;
         }
         let pre_only = t
             .free_vars_ref()
             .iter()
             .all(|v| matches!(voc.lookup(v), Some((_, false))));
         if !pre_only {
-            continue;
+            return false;
         }
         let mut sub: Vec<Term> = args.to_vec();
         while let Some(u) = sub.pop() {
             if let Some((Op::Select, [m, i])) = u.as_app()
                 && let Some(iv) = i.as_var()
                 && stepped.contains(iv)
-                && !tests.iter().any(|(a, _, _)| *a == t)
+                && !tests.iter().any(|(a, _, _)| a == t)
             {
                 tests.push((t.clone(), m.clone(), iv.clone()));
             }
@@ -819,7 +817,8 @@ fn witness_splits(voc: &Vocabulary, enc: &Encoded, letters: &[usize], reads: &[T
                 sub.extend(xs.iter().cloned());
             }
         }
-    }
+        false
+    });
     let mut out = Vec::new();
     for (g, m, i) in &tests {
         let ti = Term::var(i);
