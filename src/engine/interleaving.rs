@@ -549,7 +549,10 @@ impl<'a, 'p> Commutativity<'a, 'p> {
 /// design notes §5.2): at each configuration only the enabled letters of a set `T` of threads are
 /// explored. `T` is closed under
 /// * **error conflicts**: every thread that is in use and may still reach an error location or the
-///   limit marker (itself or through the threads it may fork) is in `T`;
+///   limit marker (itself or through the threads it may fork) is in `T` — unless every path of its
+///   own graph to an error location, the limit marker or a fork passes a join of the seed thread
+///   `u`, which is in use, not at its exit, and has only enabled letters at its location (*guarded
+///   by a join*: the main thread that asserts after joining its workers);
 /// * **enabling conflicts**: a letter of a thread in `T` that is not enabled brings in whoever may
 ///   enable it: a join of `v` brings `v` (if `v` is free: every thread that may fork it); a fork of
 ///   an instance that is not the lowest free one, every thread that may fork or join an instance
@@ -565,7 +568,10 @@ impl<'a, 'p> Commutativity<'a, 'p> {
 /// language covers every error trace): take an error word `w` from `c`. No thread of `T` moves in
 /// `w` before `w`'s first letter of `P` (their letters at `c` are in `P`, or joins of threads of `T`,
 /// which cannot move either). If `w` has no letter of `P`, the error is reached by a thread outside
-/// `T` or one it forked — but every thread that may reach an error is in `T`. Otherwise the first
+/// `T` or one it forked — but every thread that may reach an error is in `T`, except those guarded
+/// by a join of the seed `u`: they reach no error, limit marker or fork before joining `u`, which
+/// needs `u` at its exit, so `u` moves first, by a letter of its location (all enabled, so in `P`).
+/// Otherwise the first
 /// letter `a ∈ P` in `w` is independent of every letter before it (they are future letters of
 /// threads outside `T`), so `w ≡ a·w'`, and induction on the length of `w` applies from `c·a`.
 /// Independence is any commutativity relation of the product — [`independent`], or
@@ -584,6 +590,9 @@ pub struct PersistentReduction<'a, 'b, I> {
     /// Per location: the letters reachable from it in its thread's graph and in the graphs of the
     /// threads it may fork (sorted), and whether an error location or the limit marker is reachable.
     future: Vec<(Vec<usize>, bool)>,
+    /// Per location `l` and thread `u` joined in its future: as `future`, along the paths that do
+    /// not join `u` (the future of a thread while `u` has not reached its exit).
+    before_join: std::collections::HashMap<(usize, u32), (Vec<usize>, bool)>,
     /// Persistent sets per configuration and [`Interleaving::limit_ignored`] (which enables the
     /// forks beyond the bound).
     cache: std::cell::RefCell<std::collections::HashMap<(Conf, bool), Vec<usize>>>,
@@ -597,21 +606,10 @@ impl<'a, 'b, I: crate::automata::Independence<usize>> PersistentReduction<'a, 'b
         let n = cfa.locs.len();
         // Locations reachable from each location: along letters, and from a fork letter into the
         // forked thread's entry. A fixpoint over the (small) location graph.
-        let succ = |l: usize| -> Vec<usize> {
-            let mut out = Vec::new();
-            for &a in &enc.out[l] {
-                let letter = &enc.letters[a];
-                out.push(letter.tgt);
-                if let EdgeKind::Fork { thread } = letter.kind
-                    && let Some(th) = cfa.threads.get(thread as usize)
-                {
-                    out.push(th.entry);
-                }
-            }
-            out
-        };
-        let mut future = Vec::with_capacity(n);
-        for l in 0..n {
+        // The letters reachable from `l` (and whether an error location or the limit marker is),
+        // along letters other than the joins of `avoid`, and from a fork letter into the forked
+        // thread's entry. A search over the (small) location graph.
+        let reach = |l: usize, avoid: Option<u32>| -> (Vec<usize>, bool) {
             let mut seen = vec![false; n];
             let mut stack = vec![l];
             let mut letters = std::collections::BTreeSet::new();
@@ -621,16 +619,40 @@ impl<'a, 'b, I: crate::automata::Independence<usize>> PersistentReduction<'a, 'b
                     continue;
                 }
                 error |= cfa.error_of(q).is_some() || cfa.limit == Some(q);
-                letters.extend(enc.out[q].iter().copied());
-                stack.extend(succ(q));
+                for &a in &enc.out[q] {
+                    let letter = &enc.letters[a];
+                    if matches!(letter.kind, EdgeKind::Join { thread } if Some(thread) == avoid) {
+                        continue;
+                    }
+                    letters.insert(a);
+                    stack.push(letter.tgt);
+                    if let EdgeKind::Fork { thread } = letter.kind
+                        && let Some(th) = cfa.threads.get(thread as usize)
+                    {
+                        stack.push(th.entry);
+                    }
+                }
             }
-            future.push((letters.into_iter().collect(), error));
+            (letters.into_iter().collect(), error)
+        };
+        let future: Vec<(Vec<usize>, bool)> = (0..n).map(|l| reach(l, None)).collect();
+        // The same without the joins of each thread joined in a location's future.
+        let mut before_join = std::collections::HashMap::new();
+        for (l, (letters, _)) in future.iter().enumerate() {
+            for &a in letters {
+                if let EdgeKind::Join { thread } = enc.letters[a].kind {
+                    before_join
+                        .entry((l, thread))
+                        .or_insert_with(|| reach(l, Some(thread)));
+                }
+            }
         }
         PersistentReduction {
             inner,
             indep,
             compatible,
             future,
+            before_join,
             cache: Default::default(),
             indep_cache: Default::default(),
         }
@@ -679,8 +701,22 @@ impl<'a, 'b, I: crate::automata::Independence<usize>> PersistentReduction<'a, 'b
         for &seed in &seeds {
             let mut in_t = vec![false; n];
             let mut todo = vec![seed];
+            // The seed must move before its thread can be joined: when its letters here are all
+            // enabled (so all in `P`), a word without letters of `P` joins no instance of it, and
+            // the other threads' futures end at its joins (see the comment of the type).
+            let seed_loc = c.locs[seed] as usize;
+            let seed_blocks_joins = in_use(seed)
+                && cfa.threads.get(seed).is_some_and(|th| th.exit != seed_loc)
+                && enc.out[seed_loc].iter().all(|a| enabled.contains(a));
+            let future_of = |w: usize| -> &(Vec<usize>, bool) {
+                let l = c.locs[w] as usize;
+                seed_blocks_joins
+                    .then(|| self.before_join.get(&(l, seed as u32)))
+                    .flatten()
+                    .unwrap_or(&self.future[l])
+            };
             for t in 0..n {
-                if in_use(t) && self.future[c.locs[t] as usize].1 {
+                if in_use(t) && future_of(t).1 {
                     todo.push(t);
                 }
             }
@@ -693,11 +729,7 @@ impl<'a, 'b, I: crate::automata::Independence<usize>> PersistentReduction<'a, 'b
                 let having = |kind: &dyn Fn(EdgeKind) -> bool| -> Vec<usize> {
                     (0..n)
                         .filter(|&w| {
-                            in_use(w)
-                                && self.future[c.locs[w] as usize]
-                                    .0
-                                    .iter()
-                                    .any(|&b| kind(enc.letters[b].kind))
+                            in_use(w) && future_of(w).0.iter().any(|&b| kind(enc.letters[b].kind))
                         })
                         .collect()
                 };
@@ -715,7 +747,7 @@ impl<'a, 'b, I: crate::automata::Independence<usize>> PersistentReduction<'a, 'b
                             if inside || !in_use(w) || todo.contains(&w) {
                                 continue;
                             }
-                            let fut = &self.future[c.locs[w] as usize].0;
+                            let fut = &future_of(w).0;
                             if fut.iter().any(|&b| !self.independent(a, b)) {
                                 todo.push(w);
                             }
