@@ -1043,6 +1043,7 @@ fn seed_configuration_invariants<A: ProgramAutomaton>(
     let limits = invariants::Limits {
         deadline: config.deadline,
         max_vars: 60,
+        karr_ms: configuration_karr_ms(config),
         ..invariants::Limits::default()
     };
     let t0 = Instant::now();
@@ -1131,6 +1132,18 @@ fn seed_configuration_invariants<A: ProgramAutomaton>(
         }
     }
     n
+}
+
+/// Karr's time over a concurrent program's configurations: a share of the time left, between
+/// the default (a stopped analysis proposes candidates that are not invariants) and a cap. (Six
+/// threads summing an array in lockstep: 1,522 configurations of 19 variables, 0.65 s.)
+fn configuration_karr_ms(config: &Config) -> u64 {
+    const MIN_MS: u64 = 500;
+    const MAX_MS: u64 = 2_000;
+    let left = config.deadline.map_or(Duration::from_millis(MAX_MS), |d| {
+        d.saturating_duration_since(Instant::now())
+    });
+    ((left.as_millis() as f64 * 0.2) as u64).clamp(MIN_MS, MAX_MS)
 }
 
 /// Houdini over a concurrent program's configurations only when there are at most this many

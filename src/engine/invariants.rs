@@ -971,7 +971,7 @@ fn reads_map(t: &Term, m: &Term) -> bool {
 /// each over the pre-state names of its variables (an atom over post-state variables holds after its
 /// letter); the negation of an atom under a `not` is taken as it is written, strict integer
 /// comparisons tightened (`x > y` as `x >= y + 1`).
-fn guard_atoms<'a>(
+pub(crate) fn guard_atoms<'a>(
     voc: &Vocabulary,
     formulas: impl Iterator<Item = &'a Term>,
     max: usize,
@@ -1722,9 +1722,34 @@ fn karr(
     let top = Affine::top(n);
     at.insert(enc.init, Some(top));
     let letter_set: BTreeSet<usize> = letters.iter().copied().collect();
-    let mut queue: std::collections::VecDeque<LocId> = [enc.init].into();
+    // The worklist in reverse postorder of a depth-first search from the initial location (a
+    // location after its predecessors, loops aside): each location is visited about once per
+    // change of its loop heads rather than once per change of any predecessor.
+    let order: HashMap<LocId, usize> = {
+        let mut post: Vec<LocId> = Vec::new();
+        let mut seen: BTreeSet<LocId> = [enc.init].into();
+        let mut stack: Vec<(LocId, usize)> = vec![(enc.init, 0)];
+        while let Some((l, i)) = stack.pop() {
+            if let Some(&a) = enc.out[l].get(i) {
+                stack.push((l, i + 1));
+                let t = enc.letters[a].tgt;
+                if letter_set.contains(&a) && seen.insert(t) {
+                    stack.push((t, 0));
+                }
+            } else {
+                post.push(l);
+            }
+        }
+        post.iter()
+            .rev()
+            .enumerate()
+            .map(|(i, l)| (*l, i))
+            .collect()
+    };
+    let rank = |l: LocId| order.get(&l).copied().unwrap_or(usize::MAX);
+    let mut queue: BTreeSet<(usize, LocId)> = [(rank(enc.init), enc.init)].into();
     let mut steps = 0;
-    while let Some(l) = queue.pop_front() {
+    while let Some((_, l)) = queue.pop_first() {
         steps += 1;
         if steps > 20 * (reach.len() + 1) * (n + 2) || Instant::now() >= stop {
             break; // the step guard cannot trigger (each location's dimension grows)
@@ -1751,9 +1776,7 @@ fn karr(
             };
             if changed {
                 at.insert(letter.tgt, Some(new));
-                if !queue.contains(&letter.tgt) {
-                    queue.push_back(letter.tgt);
-                }
+                queue.insert((rank(letter.tgt), letter.tgt));
             }
         }
     }
