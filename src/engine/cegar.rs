@@ -439,6 +439,9 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
             config.predicate_scope,
             config.por_order == super::PorOrder::Lockstep,
         );
+    if cfa.is_concurrent() {
+        seed_guards(voc, &cfa, &enc, &mut fh);
+    }
     let mut checker = SmtTraceChecker {
         session: &mut trace_session,
         cores: config.interpolation.uses_core(),
@@ -1144,6 +1147,25 @@ fn configuration_karr_ms(config: &Config) -> u64 {
         d.saturating_duration_since(Instant::now())
     });
     ((left.as_millis() as f64 * 0.2) as u64).clamp(MIN_MS, MAX_MS)
+}
+
+/// The comparisons of each thread's branch and loop conditions (`i < N`, `N <= i`), as candidate
+/// predicates at the location the condition leads to, for that thread (thread-scoped candidates
+/// of [`FloydHoare::add_predicate_in`]). An interpolant of an unrolled trace states such a bound
+/// by its values (`N <= 2 && i >= 2` after two rounds); the condition itself, together with the
+/// equalities between the threads' counters seeded at configurations
+/// ([`seed_configuration_invariants`]), refutes a thread that enters its loop after another, in
+/// lockstep with it, has left: for every round at once.
+fn seed_guards(voc: &Vocabulary, cfa: &Cfa, enc: &Encoded, fh: &mut FloydHoare) {
+    let n = cfa.threads.len();
+    for l in enc.letters.iter().filter(|l| l.tf.writes.is_empty()) {
+        let t = cfa.thread_of[l.tgt];
+        let mut locs = vec![interleaving::FREE; n];
+        locs[t as usize] = l.tgt as u32;
+        for g in invariants::guard_atoms(voc, std::iter::once(&l.tf.formula), 4) {
+            fh.add_predicate_in(l.tgt, &locs, Some(t), &g);
+        }
+    }
 }
 
 /// Houdini over a concurrent program's configurations only when there are at most this many
