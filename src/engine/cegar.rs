@@ -1143,10 +1143,10 @@ fn seed_configuration_invariants<A: ProgramAutomaton>(
 fn configuration_karr_ms(config: &Config) -> u64 {
     const MIN_MS: u64 = 500;
     const MAX_MS: u64 = 2_000;
-    let left = config.deadline.map_or(Duration::from_millis(MAX_MS), |d| {
-        d.saturating_duration_since(Instant::now())
+    let ms = config.deadline.map_or(MAX_MS, |d| {
+        (d.saturating_duration_since(Instant::now()).as_millis() as f64 * 0.2) as u64
     });
-    ((left.as_millis() as f64 * 0.2) as u64).clamp(MIN_MS, MAX_MS)
+    ms.clamp(MIN_MS, MAX_MS)
 }
 
 /// The comparisons of each thread's branch and loop conditions (`i < N`, `N <= i`), as candidate

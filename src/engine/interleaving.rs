@@ -549,10 +549,11 @@ impl<'a, 'p> Commutativity<'a, 'p> {
 /// design notes §5.2): at each configuration only the enabled letters of a set `T` of threads are
 /// explored. `T` is closed under
 /// * **error conflicts**: every thread that is in use and may still reach an error location or the
-///   limit marker (itself or through the threads it may fork) is in `T` — unless every path of its
-///   own graph to an error location, the limit marker or a fork passes a join of the seed thread
-///   `u`, which is in use, not at its exit, and has only enabled letters at its location (*guarded
-///   by a join*: the main thread that asserts after joining its workers);
+///   limit marker (itself or through the threads it may fork) is in `T` — unless it reaches none
+///   without a join of the seed thread `u` (itself or through the threads it forks before one),
+///   while `u` is in use, not at its exit, and has only enabled letters at its location (*guarded
+///   by a join*: the main thread that asserts after joining its workers; the futures of the other
+///   conflicts are then cut at `u`'s joins too);
 /// * **enabling conflicts**: a letter of a thread in `T` that is not enabled brings in whoever may
 ///   enable it: a join of `v` brings `v` (if `v` is free: every thread that may fork it); a fork of
 ///   an instance that is not the lowest free one, every thread that may fork or join an instance
@@ -569,9 +570,10 @@ impl<'a, 'p> Commutativity<'a, 'p> {
 /// `w` before `w`'s first letter of `P` (their letters at `c` are in `P`, or joins of threads of `T`,
 /// which cannot move either). If `w` has no letter of `P`, the error is reached by a thread outside
 /// `T` or one it forked — but every thread that may reach an error is in `T`, except those guarded
-/// by a join of the seed `u`: they reach no error, limit marker or fork before joining `u`, which
-/// needs `u` at its exit, so `u` moves first, by a letter of its location (all enabled, so in `P`).
-/// Otherwise the first
+/// by a join of the seed `u`, which reach one only after joining `u`: that needs `u` at its exit,
+/// so `u` moves first, by a letter of its location (all enabled, so in `P`). (For the same reason
+/// no letter behind a join of `u` occurs before `w`'s first letter of `P`: the futures below may
+/// stop at `u`'s joins.) Otherwise the first
 /// letter `a ∈ P` in `w` is independent of every letter before it (they are future letters of
 /// threads outside `T`), so `w ≡ a·w'`, and induction on the length of `w` applies from `c·a`.
 /// Independence is any commutativity relation of the product — [`independent`], or
@@ -604,8 +606,6 @@ impl<'a, 'b, I: crate::automata::Independence<usize>> PersistentReduction<'a, 'b
     pub fn new(inner: &'b Interleaving<'a>, indep: I, compatible: bool) -> Self {
         let (cfa, enc) = (inner.cfa, inner.enc);
         let n = cfa.locs.len();
-        // Locations reachable from each location: along letters, and from a fork letter into the
-        // forked thread's entry. A fixpoint over the (small) location graph.
         // The letters reachable from `l` (and whether an error location or the limit marker is),
         // along letters other than the joins of `avoid`, and from a fork letter into the forked
         // thread's entry. A search over the (small) location graph.
