@@ -459,6 +459,46 @@ pub fn synthesize_on(
     result
 }
 
+/// The equations among the top-level conjuncts of the letters' formulas that are linear, each as
+/// the difference of its sides (`l - r`, zero when the letter is taken).
+fn letter_equations<'a>(
+    enc: &'a Encoded,
+    letters: &'a [usize],
+) -> impl Iterator<Item = crate::engine::termination::linear::Lin> + 'a {
+    letters.iter().flat_map(move |&a| {
+        enc.letters[a]
+            .tf
+            .formula
+            .conjuncts()
+            .into_iter()
+            .filter_map(|c| match c.as_app() {
+                Some((Op::Eq, [l, r])) => {
+                    crate::engine::termination::linear::linear(&Term::sub(l, r))
+                }
+                _ => None,
+            })
+    })
+}
+
+/// A counter's step in the linear equation `d = 0`: `p·x' - p·x + c = 0` with `p = ±1` and `c != 0`
+/// (`x' = x - c / p`); the pre-state variable and whether it steps up.
+fn counter_step(
+    voc: &Vocabulary,
+    d: &crate::engine::termination::linear::Lin,
+) -> Option<(Var, bool)> {
+    let [(x, p), (y, q)] = d.coef.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let (Some((px, bx)), Some((py, by))) = (voc.lookup(x), voc.lookup(y)) else {
+        return None;
+    };
+    if d.constant.is_zero() || !(p + q).is_zero() || !p.abs().is_one() || px != py || bx == by {
+        return None;
+    }
+    let up = (-&d.constant / if bx { p } else { q }).is_positive();
+    Some((voc.pre(px).ok()?, up))
+}
+
 /// At most this many index-split candidates per round (see [`index_splits`]).
 const MAX_SPLITS: usize = 48;
 
@@ -497,52 +537,32 @@ fn index_splits(
     // (With the directions they are stepped in: up, down.)
     let mut counters: BTreeMap<Var, (bool, bool)> = BTreeMap::new();
     let mut inits: BTreeMap<Var, Vec<Term>> = BTreeMap::new();
-    for &a in letters {
-        for c in enc.letters[a].tf.formula.conjuncts() {
-            let Some((Op::Eq, [l, r])) = c.as_app() else {
+    for d in letter_equations(enc, letters) {
+        for (x, p) in &d.coef {
+            let (true, Some((px, true))) = (p.abs().is_one(), voc.lookup(x)) else {
                 continue;
             };
-            let Some(d) = crate::engine::termination::linear::linear(&Term::sub(l, r)) else {
-                continue;
-            };
-            for (x, p) in &d.coef {
-                let (true, Some((px, true))) = (p.abs().is_one(), voc.lookup(x)) else {
-                    continue;
-                };
-                let Ok(pre) = voc.pre(px) else { continue };
-                let others_pre = d
-                    .coef
-                    .keys()
-                    .all(|y| y == x || (*y != pre && matches!(voc.lookup(y), Some((_, false)))));
-                if others_pre {
-                    // `p·x' + rest = 0`, so `x' = -rest / p`.
-                    let rest = d.add_scaled(&crate::engine::termination::linear::Lin::var(x), &-p);
-                    let e = crate::smt::simplify(&rest.scale(&-p.recip()).term());
-                    let es = inits.entry(pre).or_default();
-                    if !es.contains(&e) {
-                        es.push(e);
-                    }
+            let Ok(pre) = voc.pre(px) else { continue };
+            let others_pre = d
+                .coef
+                .keys()
+                .all(|y| y == x || (*y != pre && matches!(voc.lookup(y), Some((_, false)))));
+            if others_pre {
+                // `p·x' + rest = 0`, so `x' = -rest / p`.
+                let rest = d.add_scaled(&crate::engine::termination::linear::Lin::var(x), &-p);
+                let e = crate::smt::simplify(&rest.scale(&-p.recip()).term());
+                let es = inits.entry(pre).or_default();
+                if !es.contains(&e) {
+                    es.push(e);
                 }
             }
-            if let [(x, p), (y, q)] = d.coef.iter().collect::<Vec<_>>()[..]
-                && !d.constant.is_zero()
-                && (p + q).is_zero()
-                && p.abs().is_one()
-                && let (Some((px, bx)), Some((py, by))) = (voc.lookup(x), voc.lookup(y))
-                && px == py
-                && bx != by
-            {
-                // `p·x + q·y + c = 0` with the post-state one stepped by `-c / coefficient`.
-                let post_coef = if bx { p } else { q };
-                let up = (-&d.constant / post_coef).is_positive();
-                let dir = counters
-                    .entry(if bx { y.clone() } else { x.clone() })
-                    .or_default();
-                if up {
-                    dir.0 = true;
-                } else {
-                    dir.1 = true;
-                }
+        }
+        if let Some((pre, up)) = counter_step(voc, &d) {
+            let dir = counters.entry(pre).or_default();
+            if up {
+                dir.0 = true;
+            } else {
+                dir.1 = true;
             }
         }
     }
@@ -775,15 +795,7 @@ fn witness_splits(voc: &Vocabulary, enc: &Encoded, letters: &[usize], reads: &[T
         if *op == Op::Eq
             && let [l, r] = args
             && let Some(d) = crate::engine::termination::linear::linear(&Term::sub(l, r))
-            && let [(x, p), (y, q)] = d.coef.iter().collect::<Vec<_>>()[..]
-            && !d.constant.is_zero()
-            && (p + q).is_zero()
-            && p.abs().is_one()
-            && let (Some((px, bx)), Some((py, by))) = (voc.lookup(x), voc.lookup(y))
-            && px == py
-            && bx != by
-            && (-&d.constant / if bx { p } else { q }).is_positive()
-            && let Ok(pre) = voc.pre(px)
+            && let Some((pre, true)) = counter_step(voc, &d)
         {
             stepped.insert(pre);
         }
@@ -866,52 +878,44 @@ fn products(voc: &Vocabulary, enc: &Encoded, letters: &[usize], vars: &[PVar]) -
     let mut counters: BTreeSet<Var> = BTreeSet::new();
     // (`u`, `z`): `u := z` with `z` pre-state.
     let mut copies: BTreeSet<(Var, Var)> = BTreeSet::new();
-    for &a in letters {
-        for c in enc.letters[a].tf.formula.conjuncts() {
-            let Some((Op::Eq, [l, r])) = c.as_app() else {
-                continue;
-            };
-            let Some(d) = crate::engine::termination::linear::linear(&Term::sub(l, r)) else {
-                continue;
-            };
-            let coef: Vec<(&Var, &Q)> = d.coef.iter().collect();
-            // The post-state variable, with coefficient `p`; every other one pre-state.
-            let posts: Vec<(PVar, &Q)> = coef
-                .iter()
-                .filter_map(|(v, p)| match voc.lookup(v) {
-                    Some((x, true)) => Some((x, *p)),
-                    _ => None,
-                })
-                .collect();
-            let [(x, p)] = posts[..] else { continue };
-            let Ok(pre) = voc.pre(x) else { continue };
-            let others: Vec<(&Var, &Q)> = coef
-                .iter()
-                .filter(|(v, _)| **v != pre && voc.lookup(v).is_some_and(|(_, post)| !post))
-                .copied()
-                .collect();
-            // `p·x' - p·z = 0` with no pre-state `x`: a copy.
-            if !d.coef.contains_key(&pre)
-                && d.constant.is_zero()
-                && let [(z, q)] = others[..]
-                && *q == -p
-            {
-                copies.insert((pre, z.clone()));
-                continue;
+    for d in letter_equations(enc, letters) {
+        let coef: Vec<(&Var, &Q)> = d.coef.iter().collect();
+        // The post-state variable, with coefficient `p`; every other one pre-state.
+        let posts: Vec<(PVar, &Q)> = coef
+            .iter()
+            .filter_map(|(v, p)| match voc.lookup(v) {
+                Some((x, true)) => Some((x, *p)),
+                _ => None,
+            })
+            .collect();
+        let [(x, p)] = posts[..] else { continue };
+        let Ok(pre) = voc.pre(x) else { continue };
+        let others: Vec<(&Var, &Q)> = coef
+            .iter()
+            .filter(|(v, _)| **v != pre && voc.lookup(v).is_some_and(|(_, post)| !post))
+            .copied()
+            .collect();
+        // `p·x' - p·z = 0` with no pre-state `x`: a copy.
+        if !d.coef.contains_key(&pre)
+            && d.constant.is_zero()
+            && let [(z, q)] = others[..]
+            && *q == -p
+        {
+            copies.insert((pre, z.clone()));
+            continue;
+        }
+        // `p·x' - p·x - p·rest = 0`: the pre-state `x` with coefficient `-p`.
+        if d.coef.get(&pre) != Some(&-p) {
+            continue;
+        }
+        match (&others[..], d.constant.is_zero()) {
+            ([], false) if (-&d.constant / p).is_one() => {
+                counters.insert(pre);
             }
-            // `p·x' - p·x - p·rest = 0`: the pre-state `x` with coefficient `-p`.
-            if d.coef.get(&pre) != Some(&-p) {
-                continue;
+            ([(b, q)], true) if (*q / p) == -Q::one() => {
+                accumulators.insert((pre, (*b).clone()));
             }
-            match (&others[..], d.constant.is_zero()) {
-                ([], false) if (-&d.constant / p).is_one() => {
-                    counters.insert(pre);
-                }
-                ([(b, q)], true) if (*q / p) == -Q::one() => {
-                    accumulators.insert((pre, (*b).clone()));
-                }
-                _ => {}
-            }
+            _ => {}
         }
     }
     let mut out = Vec::new();
