@@ -19,6 +19,9 @@
 //!    of aggregations for loops that test `g(a[i])` at an up-stepped counter `i`:
 //!    `t < i && g(a[t]) ==> c >= 1` for a count `c` ([`witness_splits`]). (e) Products of repeated
 //!    addition: `z == i * b` for `z := z + b; i := i + 1`, `r == v * w` for `r := z` ([`products`]).
+//!    (f) Cell deltas for cells that several loops (threads) add to at their counters: what the
+//!    loops that have passed the cell added, `a[t] - Σ ite(t < i_f, d_f, 0)`, is the same for two
+//!    maps read at one index, or equal to a value ([`cell_deltas`]).
 //!
 //! The graph may be any encoded automaton ([`synthesize_on`]): the concurrent engine runs the
 //! synthesis on the configurations of a program (every interleaving is a path there, so an
@@ -733,6 +736,7 @@ fn index_splits(
         }
     }
     out.extend(ranged);
+    out.extend(cell_deltas(voc, &fills, &counters, &reads, &first_values));
     // What bounds the split indices (`assume 0 <= k && k < N`): a cell `k < N` is passed when a
     // loop up to `N` ends; and the loops' own guards (`i < N` between the test and the write).
     let index_vars: BTreeSet<Var> = pairs
@@ -745,6 +749,166 @@ fn index_splits(
         }
     }
     out
+}
+
+/// At most this many cell-delta candidates (see [`cell_deltas`]).
+const MAX_DELTAS: usize = 64;
+/// At most this many additive loops writing the cells of one candidate (`3^n` variants).
+const MAX_DELTA_FILLS: usize = 3;
+
+/// How a cell-delta candidate counts one loop's addition (see [`cell_deltas`]).
+#[derive(Clone, Copy)]
+enum Tested {
+    /// Passed when `t < i + c` (ascending): at the loop head.
+    Strict,
+    /// Passed when `t <= i + c`: between the write and the step.
+    Weak,
+    /// Not counted: before the loop (its counter not yet initialised).
+    NotYet,
+}
+
+/// Cell-delta candidates for cells that several loops (several threads) add to, cell by cell at
+/// their counters (`a[i + c] := a[i + c] + d`, `d` free of `a` and `i`): the cell `a[t]` has been
+/// passed by exactly the loops with `t < i + c` (ascending; `t > i + c` descending), each adding its
+/// `d` once, so `a[t] - Σ ite(t < i_f + c_f, d_f, 0)` keeps its value whatever the interleaving.
+/// Proposed relationally for two maps read at the same index (`a[t] - Δa == b[t] - Δb`: `b := a`
+/// before threads add 1 and 2 to `a` and 3 to `b`), and for one map with two or more such loops
+/// against the values `v` (`a[t] - Δa == v`). Each loop's test is strict or not (between the write
+/// and the step the cell `i + c` is passed already): every combination is a candidate, and Houdini
+/// keeps the ones of each location.
+fn cell_deltas(
+    voc: &Vocabulary,
+    fills: &[super::array_invariants::Fill],
+    counters: &BTreeMap<Var, (bool, bool)>,
+    reads: &[Term],
+    values: &[Term],
+) -> Vec<Term> {
+    // The additive loops: a fill whose value is its own cell plus an increment free of the map
+    // and the counter, with the direction its counter steps in.
+    let hole = Var::new("cell!delta", Sort::Int);
+    let mut adds: Vec<(&super::array_invariants::Fill, Term, Term, bool)> = Vec::new();
+    for f in fills {
+        let (up, down) = counters.get(&f.index).copied().unwrap_or_default();
+        if up == down {
+            continue;
+        }
+        let at = crate::smt::simplify(&Term::add(vec![
+            Term::var(&f.index),
+            Term::int(f.offset.clone()),
+        ]));
+        let cell = Term::select(&f.map, &at);
+        let e = super::arrays::replace(&f.value, &HashMap::from([(cell.id(), Term::var(&hole))]));
+        let Some(lin) = crate::engine::termination::linear::linear(&e) else {
+            continue;
+        };
+        if lin.coef.get(&hole).is_none_or(|c| !c.is_one()) {
+            continue;
+        }
+        let d = lin
+            .add_scaled(
+                &crate::engine::termination::linear::Lin::var(&hole),
+                &-Q::one(),
+            )
+            .term();
+        let d = crate::smt::simplify(&d);
+        if d.has_free_var(&f.index)
+            || d.has_free_var(&hole)
+            || reads_map(&d, &f.map)
+            || d.free_vars()
+                .iter()
+                .any(|v| voc.lookup(v).is_none_or(|(_, post)| post))
+        {
+            continue;
+        }
+        adds.push((f, at, d, up));
+    }
+    if adds.is_empty() {
+        return Vec::new();
+    }
+    // `Σ ite(t < i_f + c_f, d_f, 0)` over the loops of `m`, one per choice of strict tests.
+    let sums = |m: &Term, t: &Term, test: &mut dyn FnMut() -> Tested| {
+        let parts: Vec<Term> = adds
+            .iter()
+            .filter(|(f, ..)| f.map == *m)
+            .filter_map(|(_, at, d, up)| {
+                let passed = match (*up, test()) {
+                    (_, Tested::NotYet) => return None,
+                    (true, Tested::Strict) => Term::lt(t, at),
+                    (true, Tested::Weak) => Term::le(t, at),
+                    (false, Tested::Strict) => Term::gt(t, at),
+                    (false, Tested::Weak) => Term::ge(t, at),
+                };
+                Some(Term::ite(&passed, d, &Term::int(0)))
+            })
+            .collect();
+        parts
+    };
+    let loops_of = |m: &Term| adds.iter().filter(|(f, ..)| f.map == *m).count();
+    let cell = |r: &Term| match r.as_app() {
+        Some((Op::Select, [m, t])) if t.free_vars().iter().all(|v| !counters.contains_key(v)) => {
+            Some((m.clone(), t.clone()))
+        }
+        _ => None,
+    };
+    let mut out: Vec<Term> = Vec::new();
+    for (x, r1) in reads.iter().enumerate() {
+        let Some((m1, t1)) = cell(r1) else { continue };
+        let n1 = loops_of(&m1);
+        // Against another map's cell at the same index.
+        for r2 in &reads[x + 1..] {
+            let Some((m2, t2)) = cell(r2) else { continue };
+            let n2 = loops_of(&m2);
+            if t1 != t2 || m1 == m2 || n1 + n2 == 0 || n1 + n2 > MAX_DELTA_FILLS {
+                continue;
+            }
+            out.extend(delta_variants(n1 + n2, |test| {
+                let mut lhs = vec![r1.clone()];
+                lhs.extend(sums(&m2, &t1, &mut *test));
+                let mut rhs = vec![r2.clone()];
+                rhs.extend(sums(&m1, &t1, &mut *test));
+                Term::eq(&Term::add(lhs), &Term::add(rhs))
+            }));
+        }
+        // Against a value, for a cell two or more loops add to.
+        if (2..=MAX_DELTA_FILLS).contains(&n1) {
+            for v in values.iter().take(4) {
+                out.extend(delta_variants(n1, |test| {
+                    let mut rhs = vec![v.clone()];
+                    rhs.extend(sums(&m1, &t1, &mut *test));
+                    Term::eq(r1, &Term::add(rhs))
+                }));
+            }
+        }
+        if out.len() >= MAX_DELTAS {
+            break;
+        }
+    }
+    out.truncate(MAX_DELTAS);
+    out
+}
+
+/// The candidates `build` makes for every combination, over the `n` loops of a cell-delta
+/// candidate, of a strict test, a non-strict one and none (a loop whose thread has not started
+/// yet: its counter is not initialised); `build` asks for the loops' tests in order.
+fn delta_variants(
+    n: usize,
+    mut build: impl FnMut(&mut dyn FnMut() -> Tested) -> Term,
+) -> Vec<Term> {
+    (0..3u32.pow(n as u32))
+        .map(|code| {
+            let mut rest = code;
+            let mut test = || {
+                let t = match rest % 3 {
+                    0 => Tested::Strict,
+                    1 => Tested::Weak,
+                    _ => Tested::NotYet,
+                };
+                rest /= 3;
+                t
+            };
+            build(&mut test)
+        })
+        .collect()
 }
 
 /// Visits each application in the terms once (a shared subterm once), depth first, the last
@@ -2327,6 +2491,23 @@ mod tests {
             return;
         };
         assert!(printed.iter().all(|p| !p.contains("==>")), "{printed:?}");
+    }
+
+    #[test]
+    fn cell_deltas_of_additive_loops() {
+        // `b` starts as a copy of `a`, then one loop adds 1 to each cell of `a`, another to each
+        // of `b`: a cell of each differs by what the loops that have passed it added.
+        let src = "var a, b: [int]int; procedure p() modifies a, b; { var i, j, k, n: int; \
+                   assume 0 <= k && k < n; b := a; i := 0; \
+                   while (i < n) { a[i] := a[i] + 1; i := i + 1; } j := 0; \
+                   while (j < n) { b[j] := b[j] + 1; j := j + 1; } assert a[k] == b[k]; }";
+        proves(
+            src,
+            &[
+                "b[k] + (if k < i then 1 else 0) == a[k]",
+                "b[k] + (if k < i then 1 else 0) == a[k] + (if k < j then 1 else 0)",
+            ],
+        );
     }
 
     #[test]
