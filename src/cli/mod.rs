@@ -779,7 +779,9 @@ pub fn verify_file(path: &Path, cli: &Cli, color: bool) -> FileResult {
                         map: &notes.map,
                     };
                     match (outcome.verdict, &outcome.counterexample) {
-                        (Verdict::Unsafe, Some(cex)) => vec![
+                        // (Not for a trace that shows only its ends: the witness would skip
+                        // the steps between them.)
+                        (Verdict::Unsafe, Some(cex)) if cex.omitted.is_none() => vec![
                             ("witness.graphml", witness::violation_graphml(cex, &info)),
                             ("witness.yml", witness::violation_yaml(cex, &info)),
                         ],

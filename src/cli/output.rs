@@ -140,11 +140,27 @@ fn render_trace(
     title: &str,
     label: &str,
 ) -> String {
+    // A long trace shows its ends: `skipped` steps are left out after the first `gap` shown.
+    let (gap, skipped) = cex.omitted.unwrap_or((usize::MAX, 0));
+    let total = cex.steps.len() as u64 + skipped;
     let mut out = if cex.steps.is_empty() {
         String::new()
+    } else if skipped > 0 {
+        format!(
+            "{title} ({total} steps, the first {gap} and the last {} shown):\n",
+            cex.steps.len() - gap
+        )
     } else {
         format!("{title} ({} steps):\n", cex.steps.len())
     };
+    let number = |i: usize| {
+        if i >= gap {
+            i as u64 + 1 + skipped
+        } else {
+            i as u64 + 1
+        }
+    };
+    let digits = total.to_string().len().max(3);
     // Concurrent programs: each step names its thread instance.
     let text = |s: &crate::engine::Step| match &s.thread {
         Some(t) => format!("[{t}] {}", s.statement),
@@ -158,6 +174,12 @@ fn render_trace(
         .unwrap_or(0)
         .min(48);
     for (i, step) in cex.steps.iter().enumerate() {
+        if i == gap && skipped > 0 {
+            out.push_str(&format!(
+                "  {:>digits$}  ({skipped} steps not shown)\n",
+                "..."
+            ));
+        }
         let at = step
             .span
             .map(|sp| {
@@ -165,7 +187,7 @@ fn render_trace(
                 format!("{l}:{c}")
             })
             .unwrap_or_else(|| "-".into());
-        let mut line = format!("  {:>3}  {at:<8} {:<width$}", i + 1, text(step));
+        let mut line = format!("  {:>digits$}  {at:<8} {:<width$}", number(i), text(step));
         if !step.reads.is_empty() {
             line.push_str(&format!("  reads {}", values(&step.reads)));
         }
@@ -190,9 +212,9 @@ fn render_trace(
                 values(&step.writes)
             };
             let label = if vals.is_empty() {
-                format!("{}", i + 1)
+                format!("{}", number(*i))
             } else {
-                format!("{}: {vals}", i + 1)
+                format!("{}: {vals}", number(*i))
             };
             diag = diag.with_secondary(span, label);
         }
@@ -252,7 +274,11 @@ pub fn render_outcome(
         }
     }
     if args.proof && outcome.verdict == Verdict::Safe {
-        if outcome.stats.thread_modular_tuples > 0 {
+        if outcome.stats.execution_steps > 0 {
+            out.push_str(
+                "proof: the one path every execution follows, executed (no loop invariant needed)\n",
+            );
+        } else if outcome.stats.thread_modular_tuples > 0 {
             out.push_str(&format!(
                 "proof: a thread-modular invariant, one formula per control tuple of the view \
                  ({} tuples; re-checked before the answer, not printed)\n",

@@ -26,7 +26,8 @@ use super::thread_modular::{Attempt, Method, Pools};
 use super::tracecheck::{self, Feasibility, SmtTraceChecker, TraceChecker};
 use super::transition::{TransFormula, Vocabulary};
 use super::{
-    Config, Interpolation, LoopInvariant, Outcome, Stats, UnknownReason, counterexample, pretty,
+    Config, Counterexample, Interpolation, LoopInvariant, Outcome, Stats, UnknownReason,
+    counterexample, pretty,
 };
 use crate::automata::{self, Budget, Counted, Difference, ExploreError};
 use crate::ir::Program;
@@ -129,6 +130,30 @@ const LOOK_ON_SHARE: f64 = 0.5;
 /// with more while a feasible trace finds every instance in use (up to [`MAX_INSTANCES`]).
 pub fn run(program: &Program, config: &Config) -> Outcome {
     let start = Instant::now();
+    // A long executed path decides at once; a short one only where the CEGAR loop does not.
+    let executed = execution_attempt(program, config);
+    if let Some(mut o) = executed.clone().filter(|o| {
+        o.stats.execution_steps
+            >= match o.verdict {
+                super::Verdict::Safe => EXECUTION_MIN_SAFE_STEPS,
+                _ => EXECUTION_MIN_UNSAFE_STEPS,
+            }
+    }) {
+        o.stats.total_time = start.elapsed();
+        return o;
+    }
+    let outcome = run_engines(program, config, start);
+    match executed {
+        Some(mut o) if outcome.verdict == super::Verdict::Unknown => {
+            o.stats.total_time = start.elapsed();
+            o
+        }
+        _ => outcome,
+    }
+}
+
+/// [`run`] after the execution attempt: the thread-modular, abstraction and CEGAR runs.
+fn run_engines(program: &Program, config: &Config, start: Instant) -> Outcome {
     let voc = Vocabulary::new(program);
     let mut iterations = 0;
     let unbounded = super::thread_modular::forks_unboundedly(program);
@@ -182,6 +207,83 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
     }
     outcome.stats.total_time = start.elapsed();
     outcome
+}
+
+/// The share of the time left that safety by execution ([`execution_attempt`]) may take, and
+/// at most this long.
+const EXECUTION_SHARE: f64 = 0.15;
+const EXECUTION_MAX: Duration = Duration::from_millis(1500);
+/// A failing executed path at least this long decides before the CEGAR loop runs (the loop finds
+/// a shorter error trace at once, with its values re-validated; a much longer one not at all).
+const EXECUTION_MIN_UNSAFE_STEPS: u64 = 256;
+/// A safe executed path at least this long decides before the CEGAR loop runs; a shorter one only
+/// when the loop does not decide (its proof has loop invariants to show).
+const EXECUTION_MIN_SAFE_STEPS: u64 = 10_000;
+
+/// Safety by execution, for a program whose control flow does not depend on unconstrained values
+/// ([`super::termination::execute::check_safety`]; a loop that runs a million times before its
+/// assertion fails has no short error trace for the CEGAR loop to find): SAFE when every execution
+/// follows one path, ending or repeating a state, on which no specification can fail; UNSAFE when
+/// an execution that some concrete run realises fails one — every guard on it definitely true and
+/// every value concrete or unconstrained (the execution is its own re-validation); `None`
+/// otherwise, quickly where the control flow depends on an input. Within [`EXECUTION_SHARE`] of
+/// the time left, at most [`EXECUTION_MAX`]; a violation is replayed (to record its trace's ends)
+/// within the run's deadline. Programs with threads are left to the CEGAR loop.
+fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
+    use super::termination::execute::{self, ExecResult};
+    let forks = program.procedures.iter().any(|p| {
+        p.body.as_ref().is_some_and(|cfg| {
+            cfg.graph
+                .edge_weights()
+                .any(|e| matches!(e.stmt, crate::ir::Stmt::Fork { .. }))
+        })
+    });
+    if forks {
+        return None;
+    }
+    let start = Instant::now();
+    let mut limited = config.clone();
+    let cap = start + EXECUTION_MAX;
+    limited.deadline = Some(match config.deadline {
+        Some(d) => cap.min(start + d.saturating_duration_since(start).mul_f64(EXECUTION_SHARE)),
+        None => cap,
+    });
+    let limits = execute::Limits {
+        max_steps: config.max_exec_steps,
+        ..execute::Limits::default()
+    };
+    let result = execute::check_safety(program, &limited, config, &limits);
+    let mut stats = Stats {
+        execution_time: start.elapsed(),
+        ..Stats::default()
+    };
+    match result {
+        ExecResult::Safe { steps, repeats } => {
+            stats.execution_steps = steps.max(1);
+            let path = if repeats {
+                format!("repeats its state after {steps} steps")
+            } else {
+                format!("ends after {steps} steps")
+            };
+            let reason = format!(
+                "by execution: every execution follows one path, which {path} and fails no specification"
+            );
+            Some(Outcome::safe(Some(reason), Vec::new(), stats))
+        }
+        ExecResult::Violated(v) => {
+            stats.execution_steps = v.steps + 1;
+            let site = program.error(v.error);
+            let cex = Counterexample {
+                property: site.kind.description().to_string(),
+                check: site.check.clone(),
+                error_span: site.span,
+                steps: v.trace,
+                omitted: v.omitted,
+            };
+            Some(Outcome::violated(cex, stats))
+        }
+        _ => None,
+    }
 }
 
 /// Thread-modular proofs for a program that forks unboundedly: Houdini with 1, then 2 threads per

@@ -226,6 +226,7 @@ pub fn build(
         check: site.check.clone(),
         error_span: site.span,
         steps,
+        omitted: None,
     })
 }
 

@@ -14,9 +14,14 @@
 //! 4. results: SAFE with a proof, UNSAFE with a re-validated counterexample ([`counterexample`]),
 //!    UNKNOWN with a reason.
 //!
+//! Before all of it, a program without threads whose control flow does not depend on inputs is
+//! run by the explicit-state executor ([`termination::execute::check_safety`]): SAFE when its one
+//! path fails no specification, UNSAFE when a realisable execution fails one (a million loop
+//! iterations before an assertion fails leave no short error trace for the CEGAR loop).
+//!
 //! Soundness invariant: SAFE only when no error location is reachable in the refined abstraction and
 //! every solver answer that justified a refinement was definite; UNSAFE only for a trace re-checked as
-//! feasible in a fresh solver session.
+//! feasible in a fresh solver session (or executed concretely, above).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -307,6 +312,10 @@ pub struct Counterexample {
     #[serde(skip)]
     pub error_span: crate::diag::Span,
     pub steps: Vec<Step>,
+    /// A long trace shows only its ends: `Some((i, n))` when `n` steps were left out after the
+    /// first `i` of `steps` (a violation found by execution).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<(usize, u64)>,
 }
 
 /// An inductive invariant at a loop head of the source, or (`summary`) the summary of a recursive

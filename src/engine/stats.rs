@@ -66,6 +66,11 @@ pub struct Stats {
     pub bmc_depth: usize,
     #[serde(serialize_with = "secs")]
     pub bmc_time: Duration,
+    /// Safety by execution ([`super::termination::execute::check_safety`]): the steps of the
+    /// path it executed (0 when it did not decide) and its time.
+    pub execution_steps: u64,
+    #[serde(serialize_with = "secs")]
+    pub execution_time: Duration,
     #[serde(serialize_with = "secs")]
     pub total_time: Duration,
     /// What a termination run did (`--property termination`; `None` otherwise).
@@ -131,6 +136,13 @@ impl Stats {
             text.push_str(&format!(
                 "  frame rule: {} Hoare triples decided by a cached implication\n",
                 self.htc_frame
+            ));
+        }
+        if self.execution_steps > 0 {
+            text.push_str(&format!(
+                "  execution: {} steps in {:.3} s\n",
+                self.execution_steps,
+                self.execution_time.as_secs_f64()
             ));
         }
         if self.bmc_runs > 0 {

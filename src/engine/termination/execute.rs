@@ -1,5 +1,5 @@
-//! Explicit-state execution: decides termination of programs whose control flow does not depend on
-//! unconstrained values, by running them.
+//! Explicit-state execution: decides termination, and safety, of programs whose control flow does
+//! not depend on unconstrained values, by running them.
 //!
 //! # The abstract execution
 //!
@@ -50,6 +50,19 @@
 //!   (bit-vectors, floats, quantifiers, records, builtin functions, threads), limits (steps, call depth,
 //!   map cells, integer size), the deadline.
 //!
+//! # Safety (`Goal::Safety`, [`check_safety`])
+//!
+//! The same execution decides SAFE / UNSAFE for a program without threads:
+//! * **UNSAFE**: an edge into an error location is definitely enabled while *realisable* holds: a
+//!   concrete execution fails that specification (the execution, on concrete values wherever a
+//!   guard or the failing condition depends on them, is its own re-validation). The execution is
+//!   replayed to record the first and last [`TRACE_ENDS`] steps of its trace.
+//! * **SAFE**: the abstract path ends, blocks or repeats a state while *covering* holds and no edge
+//!   into an error location was ever possibly enabled: every execution follows a prefix of the
+//!   path (or the path itself, forever), and no specification fails on it.
+//! * An error edge possibly but not definitely enabled stops the analysis (UNKNOWN), as does a
+//!   definitely enabled one on a path that may not be realisable.
+//!
 //! The *witness* mode (`Mode::Witness(k)`) is a further attempt for NONTERMINATING only: unconstrained
 //! inputs and havocs get fixed values (k for numbers, false, constant maps of those) instead of ⊤,
 //! which picks one particular execution; *covering* is false from the start (the verdict can never be TERMINATING),
@@ -59,8 +72,8 @@ use super::value::{Key, MapValue, Tri, Value, equal};
 use crate::diag::Span;
 use crate::engine::{Config, Step};
 use crate::ir::{
-    BinOp, Entry, Expr, FuncId, LocKind, ProcId, Program, Quantifier, Stmt, Type, UnOp, VarId,
-    VarKind,
+    BinOp, Entry, ErrorId, Expr, FuncId, LocKind, ProcId, Program, Quantifier, Stmt, Type, UnOp,
+    VarId, VarKind,
 };
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -115,7 +128,43 @@ pub enum ExecResult {
     /// No verdict; `dependent` says whether the cause was a dependence on unconstrained values (so
     /// that another mode may help).
     Unknown { reason: String, dependent: bool },
+    /// ([`Goal::Safety`] only) Every execution follows one path on which no specification can fail:
+    /// it ends after `steps` steps, or (`repeats`) its abstract state repeats after them.
+    Safe { steps: u64, repeats: bool },
+    /// ([`Goal::Safety`] only) A concrete execution fails a specification.
+    Violated(Violation),
 }
+
+/// What the executor decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// TERMINATING / NONTERMINATING; a failing specification stops the analysis.
+    Termination,
+    /// SAFE / UNSAFE (see the module comment).
+    Safety,
+}
+
+/// A specification that fails on an executed path that a concrete execution realises.
+#[derive(Clone, Debug)]
+pub struct Violation {
+    /// The entry procedure the execution starts in.
+    pub entry: String,
+    pub error: ErrorId,
+    /// Steps before the failing one.
+    pub steps: u64,
+    /// The recorded steps, ending with the failing one; when the path is long, only its first
+    /// and last [`TRACE_ENDS`] steps: `omitted = Some((i, n))` says that `n` steps were left out
+    /// after the first `i` recorded ones.
+    pub trace: Vec<Step>,
+    pub omitted: Option<(usize, u64)>,
+}
+
+/// A violation's trace shows at most this many steps at each end of a longer path.
+pub const TRACE_ENDS: u64 = 40;
+
+/// (Safety.) Once the path stops covering every execution, it is followed at most this many
+/// steps further: only a violation can then be found, on one path of many (`while (*)`).
+const SAFETY_UNCOVERED_STEPS: u64 = 100_000;
 
 /// A lasso: `stem` steps, then `loop_len` steps returning to the same state at `span`.
 #[derive(Clone, Debug)]
@@ -176,6 +225,8 @@ enum StepEnd {
     Continue,
     Returned,
     Blocked,
+    /// An edge into this error location is definitely enabled, on a realisable path (safety).
+    Violated(ErrorId),
 }
 
 struct Machine<'p> {
@@ -194,6 +245,11 @@ struct Machine<'p> {
     not_realisable: Option<String>,
     /// When `Some`, executed steps are recorded here (lasso rendering).
     record: Option<Vec<Step>>,
+    goal: Goal,
+    /// (Safety, replaying a violation.) Record only the steps numbered below the first and from
+    /// the second bound on; the steps recorded before the gap.
+    window: Option<(u64, u64)>,
+    before_gap: Option<usize>,
     /// Function applications left for the current step (bounds evaluation time).
     fuel: Cell<u64>,
 }
@@ -201,22 +257,84 @@ struct Machine<'p> {
 /// Executes from every entry of `prog` and combines the results: NONTERMINATING if some entry has a
 /// nonterminating execution, TERMINATING if all entries terminate.
 pub fn run(prog: &Program, config: &Config, limits: &Limits, mode: Mode) -> ExecResult {
+    run_for(prog, config, limits, mode, Goal::Termination)
+}
+
+/// Safety by execution (symbolic mode; see the module comment): SAFE if every entry's path
+/// fails no specification, UNSAFE with the first entry whose execution fails one, replayed to
+/// record the ends of its trace (within `replay`'s deadline).
+pub fn check_safety(
+    prog: &Program,
+    config: &Config,
+    replay: &Config,
+    limits: &Limits,
+) -> ExecResult {
+    match run_for(prog, config, limits, Mode::Symbolic, Goal::Safety) {
+        ExecResult::Violated(v) => {
+            // The next-state function is deterministic: the replay takes the same path.
+            let from = v.steps.saturating_sub(TRACE_ENDS);
+            let window = (TRACE_ENDS, from.max(TRACE_ENDS));
+            let entry = prog
+                .procedures
+                .iter()
+                .position(|p| p.name == v.entry)
+                .map(|i| ProcId(i as u32));
+            let replay = entry.and_then(|p| {
+                let mut m = Machine::new(
+                    prog,
+                    replay,
+                    limits.clone(),
+                    Mode::Symbolic,
+                    p,
+                    Goal::Safety,
+                )
+                .ok()?;
+                m.window = Some(window);
+                match m.execute() {
+                    Ok(ExecResult::Violated(w)) if w.steps == v.steps && w.error == v.error => {
+                        Some(w)
+                    }
+                    _ => None,
+                }
+            });
+            match replay {
+                Some(w) => ExecResult::Violated(w),
+                None => ExecResult::Unknown {
+                    reason: format!(
+                        "an execution fails a specification after {} steps, but its replay did not (in time)",
+                        v.steps
+                    ),
+                    dependent: false,
+                },
+            }
+        }
+        other => other,
+    }
+}
+
+fn run_for(prog: &Program, config: &Config, limits: &Limits, mode: Mode, goal: Goal) -> ExecResult {
     let entries = match &prog.entry {
         Entry::Procedure(p) => vec![*p],
         Entry::Library(ps) => ps.clone(),
     };
     let mut max_steps = 0;
     let mut any_blocked = false;
+    let mut any_repeats = false;
     let mut unknown: Option<(String, bool)> = None;
     for &p in &entries {
         if prog.proc(p).body.is_none() {
             continue;
         }
-        match run_entry(prog, config, limits, mode, p) {
+        match run_entry(prog, config, limits, mode, p, goal) {
             ExecResult::Terminating { steps, blocked } => {
                 max_steps = max_steps.max(steps);
                 any_blocked |= blocked;
             }
+            ExecResult::Safe { steps, repeats } => {
+                max_steps = max_steps.max(steps);
+                any_repeats |= repeats;
+            }
+            ExecResult::Violated(v) => return ExecResult::Violated(v),
             ExecResult::Nonterminating(l) => return ExecResult::Nonterminating(l),
             ExecResult::Unknown { reason, dependent } => {
                 let reason = if entries.len() > 1 {
@@ -235,6 +353,10 @@ pub fn run(prog: &Program, config: &Config, limits: &Limits, mode: Mode) -> Exec
     }
     match unknown {
         Some((reason, dependent)) => ExecResult::Unknown { reason, dependent },
+        None if goal == Goal::Safety => ExecResult::Safe {
+            steps: max_steps,
+            repeats: any_repeats,
+        },
         None => ExecResult::Terminating {
             steps: max_steps,
             blocked: any_blocked,
@@ -248,8 +370,9 @@ fn run_entry(
     limits: &Limits,
     mode: Mode,
     p: ProcId,
+    goal: Goal,
 ) -> ExecResult {
-    let mut m = match Machine::new(prog, config, limits.clone(), mode, p) {
+    let mut m = match Machine::new(prog, config, limits.clone(), mode, p, goal) {
         Ok(m) => m,
         Err(stop) => return unknown_of(stop),
     };
@@ -300,6 +423,7 @@ impl<'p> Machine<'p> {
         limits: Limits,
         mode: Mode,
         entry: ProcId,
+        goal: Goal,
     ) -> R<Machine<'p>> {
         let mut slots = vec![Slot::Bound; prog.vars.len()];
         for (i, g) in prog.globals.iter().enumerate() {
@@ -340,6 +464,9 @@ impl<'p> Machine<'p> {
             not_covering: None,
             not_realisable: None,
             record: None,
+            goal,
+            window: None,
+            before_gap: None,
             fuel: Cell::new(FUEL),
         };
         if matches!(mode, Mode::Witness(_)) {
@@ -466,14 +593,51 @@ impl<'p> Machine<'p> {
         let mut saved_at: u64 = 0;
         let mut power: u64 = 1;
         let mut lam: u64 = 0;
+        let mut gap: Vec<Step> = Vec::new();
+        let mut uncovered: u64 = 0;
         loop {
+            if let Some((head, from)) = self.window {
+                if steps < head || steps >= from {
+                    if self.record.is_none() {
+                        self.record = Some(std::mem::take(&mut gap));
+                    }
+                } else if let Some(r) = self.record.take() {
+                    self.before_gap = Some(r.len());
+                    gap = r;
+                }
+            }
             match self.step()? {
                 StepEnd::Continue => {}
                 StepEnd::Returned => return self.finish(steps + 1, false),
                 StepEnd::Blocked => return self.finish(steps, true),
+                StepEnd::Violated(error) => {
+                    let trace = self.record.take().unwrap_or_default();
+                    let omitted = self.before_gap.map(|i| {
+                        let shown = trace.len() as u64;
+                        (i, (steps + 1).saturating_sub(shown))
+                    });
+                    return Ok(ExecResult::Violated(Violation {
+                        entry: entry_name,
+                        error,
+                        steps,
+                        trace,
+                        omitted,
+                    }));
+                }
             }
             steps += 1;
             lam += 1;
+            if self.goal == Goal::Safety
+                && let Some(why) = &self.not_covering
+            {
+                // Only a violation can follow, on this one path among others: not for long.
+                uncovered += 1;
+                if uncovered > SAFETY_UNCOVERED_STEPS {
+                    return Err(Stop::Dependent(format!(
+                        "{why}; no specification fails within {SAFETY_UNCOVERED_STEPS} further steps of the path followed"
+                    )));
+                }
+            }
             if self.state == saved {
                 return self.found_cycle(entry_name, saved_at, lam);
             }
@@ -512,6 +676,10 @@ impl<'p> Machine<'p> {
 
     fn finish(&self, steps: u64, blocked: bool) -> R<ExecResult> {
         match &self.not_covering {
+            None if self.goal == Goal::Safety => Ok(ExecResult::Safe {
+                steps,
+                repeats: false,
+            }),
             None => Ok(ExecResult::Terminating { steps, blocked }),
             Some(why) => Err(Stop::Dependent(format!(
                 "an execution ends after {steps} steps, but others may differ: {why}"
@@ -520,6 +688,19 @@ impl<'p> Machine<'p> {
     }
 
     fn found_cycle(&mut self, entry: String, stem: u64, loop_len: u64) -> R<ExecResult> {
+        if self.goal == Goal::Safety {
+            // Every execution follows the path, and the path repeats: no specification can fail
+            // on it later than on the steps already taken.
+            return match &self.not_covering {
+                None => Ok(ExecResult::Safe {
+                    steps: stem + loop_len,
+                    repeats: true,
+                }),
+                Some(why) => Err(Stop::Dependent(format!(
+                    "the abstract state repeats after {loop_len} steps, but other executions may differ: {why}"
+                ))),
+            };
+        }
         if let Some(why) = &self.not_realisable {
             return Err(Stop::Dependent(format!(
                 "the abstract state repeats after {loop_len} steps, but the path may not be realisable: {why}"
@@ -594,10 +775,52 @@ impl<'p> Machine<'p> {
             if let LocKind::Error(err) = cfg.graph[target].kind {
                 match guard {
                     Some(false) => {}
+                    Some(true) if self.goal == Goal::Safety => {
+                        if let Some(why) = &self.not_realisable {
+                            return Err(Stop::Dependent(format!(
+                                "a specification fails on the executed path, which no execution may realise: {why}"
+                            )));
+                        }
+                        if self.record.is_some() {
+                            let mut reads: Vec<(String, String)> = Vec::new();
+                            if let Stmt::Assume(e) = stmt {
+                                let mut vars: Vec<VarId> = Vec::new();
+                                e.visit(&mut |x| {
+                                    if let Expr::Var(v) = x
+                                        && !vars.contains(v)
+                                    {
+                                        vars.push(*v);
+                                    }
+                                });
+                                for v in vars {
+                                    if !matches!(self.slots[v.0 as usize], Slot::Bound) {
+                                        let value = self.read(top, v).show();
+                                        reads.push((prog.var(v).name.clone(), value));
+                                    }
+                                }
+                            }
+                            let rec = self.record.get_or_insert_with(Vec::new);
+                            rec.push(Step {
+                                thread: None,
+                                span: cfg.graph[id].span,
+                                statement: prog.show_stmt(stmt).to_string(),
+                                reads,
+                                writes: Vec::new(),
+                            });
+                        }
+                        return Ok(StepEnd::Violated(err));
+                    }
                     Some(true) => {
                         return Err(Stop::Other(format!(
                             "a specification fails on the executed path ({}, in procedure {}); termination of executions that fail one is not decided",
                             prog.error(err).kind.description(),
+                            proc.name
+                        )));
+                    }
+                    None if self.goal == Goal::Safety => {
+                        // Neither answer can follow: the path may fail it, and may not.
+                        return Err(Stop::Dependent(format!(
+                            "a specification may fail depending on unconstrained values (in procedure {})",
                             proc.name
                         )));
                     }
@@ -1321,7 +1544,15 @@ mod tests {
     /// the state one loop later (and differs at every point in between).
     fn replay(p: &Program, mode: Mode, stem: u64, loop_len: u64) {
         let config = Config::default();
-        let mut m = Machine::new(p, &config, small_limits(), mode, entry(p)).expect("machine");
+        let mut m = Machine::new(
+            p,
+            &config,
+            small_limits(),
+            mode,
+            entry(p),
+            Goal::Termination,
+        )
+        .expect("machine");
         for _ in 0..stem {
             assert!(matches!(m.step(), Ok(StepEnd::Continue)));
         }
@@ -1427,5 +1658,78 @@ mod tests {
         );
         let r = run(&p, &Config::default(), &small_limits(), Mode::Symbolic);
         assert!(matches!(r, ExecResult::Unknown { .. }), "{r:?}");
+    }
+
+    fn safety(src: &str) -> ExecResult {
+        let p = program(src);
+        let limits = Limits {
+            max_steps: 1_000_000,
+            ..Limits::default()
+        };
+        check_safety(&p, &Config::default(), &Config::default(), &limits)
+    }
+
+    #[test]
+    fn a_long_failing_execution_is_a_violation_with_the_ends_of_its_trace() {
+        let r = safety(
+            "procedure main() { var x: int; x := 0; \
+             while (x < 1000) { x := x + 1; } assert x == 1001; }",
+        );
+        let ExecResult::Violated(v) = r else {
+            panic!("expected a violation, got {r:?}");
+        };
+        // x := 0, then per iteration the loop head's test and the increment (with the `assume
+        // true` of the loop head), then the exit and the failing assertion.
+        let (gap, skipped) = v.omitted.expect("a long trace shows its ends");
+        assert_eq!(gap as u64, TRACE_ENDS);
+        assert_eq!(v.trace.len() as u64 + skipped, v.steps + 1);
+        let last = v.trace.last().expect("the failing step");
+        assert!(last.statement.contains("x == 1001"), "{last:?}");
+        assert_eq!(last.reads, vec![("x".to_string(), "1000".to_string())]);
+        // A short one is recorded whole.
+        let r = safety("procedure main() { var x: int; x := 1; x := x + 1; assert x == 3; }");
+        let ExecResult::Violated(v) = r else {
+            panic!("expected a violation, got {r:?}");
+        };
+        assert_eq!(v.omitted, None);
+        assert_eq!(v.trace.len() as u64, v.steps + 1);
+    }
+
+    #[test]
+    fn one_path_that_fails_nothing_is_safe() {
+        let r = safety(
+            "procedure main() { var x: int; x := 0; \
+             while (x < 1000) { x := x + 1; } assert x == 1000; }",
+        );
+        assert!(
+            matches!(r, ExecResult::Safe { repeats: false, .. }),
+            "{r:?}"
+        );
+        // A path that repeats its state: no specification can fail later either.
+        let r = safety(
+            "procedure main() { var x: int; x := 0; \
+             while (true) { x := 1 - x; assert x <= 1; } }",
+        );
+        assert!(matches!(r, ExecResult::Safe { repeats: true, .. }), "{r:?}");
+    }
+
+    #[test]
+    fn inputs_leave_safety_undecided() {
+        for src in [
+            // The control flow depends on an input.
+            "procedure main() { var x: int; havoc x; if (x > 0) { assert false; } }",
+            // The assertion depends on one.
+            "procedure main() { var x: int; havoc x; assert x > 0; }",
+            // The path fails the assertion, but no execution may take it: `x > 0` and `x < 0`
+            // are each undecided, and together infeasible.
+            "procedure main() { var x: int; havoc x; assume x > 0; assume x < 0; assert false; }",
+            // Inputs pass a loop: a second path of one execution is not excluded.
+            "procedure main() { var x: int; havoc x; while (x > 0) { x := x - 1; } assert x == 0; }",
+            // A nondeterministic loop: one path of many (followed for a while, then given up).
+            "procedure main() { var x: int; x := 0; while (*) { x := x + 4; } assert x != 7; }",
+        ] {
+            let r = safety(src);
+            assert!(matches!(r, ExecResult::Unknown { .. }), "{src}: {r:?}");
+        }
     }
 }

@@ -82,6 +82,11 @@ fn decide(
             }
             ExecResult::Nonterminating(lasso) => return (nonterminating(lasso, None), "executor"),
             ExecResult::Unknown { reason, dependent } => (reason, dependent),
+            // (Safety answers only.)
+            ExecResult::Safe { .. } | ExecResult::Violated(_) => (
+                "internal: a safety answer of the executor".to_string(),
+                false,
+            ),
         }
     } else {
         ("the executor was not used".to_string(), false)
@@ -139,7 +144,7 @@ fn decide(
             ExecResult::Nonterminating(lasso) => {
                 return (nonterminating(lasso, None), "executor");
             }
-            ExecResult::Unknown { .. } => {}
+            ExecResult::Unknown { .. } | ExecResult::Safe { .. } | ExecResult::Violated(_) => {}
         }
     }
     if dependent {
@@ -278,6 +283,7 @@ fn nonterminating(l: Lasso, witness: Option<i64>) -> Outcome {
         property,
         error_span: span,
         steps: l.steps,
+        omitted: None,
     });
     Outcome {
         verdict: Verdict::Nonterminating,
