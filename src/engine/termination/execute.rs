@@ -1678,11 +1678,27 @@ mod tests {
         let ExecResult::Violated(v) = r else {
             panic!("expected a violation, got {r:?}");
         };
-        // x := 0, then per iteration the loop head's test and the increment (with the `assume
-        // true` of the loop head), then the exit and the failing assertion.
+        // By hand: `x := 0`, the loop entry's `assume true`, per iteration the test and the
+        // increment, then the exit test and the failing assertion: 2,004 steps.
+        assert_eq!(v.steps + 1, 2004);
         let (gap, skipped) = v.omitted.expect("a long trace shows its ends");
         assert_eq!(gap as u64, TRACE_ENDS);
-        assert_eq!(v.trace.len() as u64 + skipped, v.steps + 1);
+        assert_eq!(v.trace.len() as u64, 2 * TRACE_ENDS + 1);
+        // The shown steps are the run's: step n (from 1) that writes x (the first, then every
+        // increment) writes x = (n - 2) / 2, or 0.
+        for (i, step) in v.trace.iter().enumerate() {
+            let n = if i < gap {
+                i as u64 + 1
+            } else {
+                i as u64 + 1 + skipped
+            };
+            if let [(x, value)] = step.writes.as_slice() {
+                assert_eq!(
+                    (x.as_str(), value.clone()),
+                    ("x", (n.saturating_sub(2) / 2).to_string())
+                );
+            }
+        }
         let last = v.trace.last().expect("the failing step");
         assert!(last.statement.contains("x == 1001"), "{last:?}");
         assert_eq!(last.reads, vec![("x".to_string(), "1000".to_string())]);
