@@ -1572,3 +1572,102 @@ impl Cegar<'_, '_> {
         Ok(source.into_iter().map(|s| s.printed).collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic pseudo-random generator (xorshift), for reproducible programs.
+    struct Gen(u64);
+
+    impl Gen {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+
+        fn var(&mut self) -> &'static str {
+            ["a", "b", "c"][self.next(3) as usize]
+        }
+
+        fn stmt(&mut self, depth: u32) -> String {
+            let k = self.next(7) as i64 - 2;
+            match self.next(if depth > 0 { 6 } else { 5 }) {
+                0 => format!("{} := {} + {k};", self.var(), self.var()),
+                1 => format!("{} := {} - {};", self.var(), self.var(), self.var()),
+                2 => format!("{} := {k} * {};", self.var(), self.var()),
+                3 => {
+                    let (x, y) = (self.var(), self.var());
+                    format!("if ({x} < {y}) {{ {x} := {x} + 1; }} else {{ {y} := {y} - {k}; }}")
+                }
+                4 => {
+                    let (x, y) = (self.var(), self.var());
+                    if self.next(2) == 0 {
+                        format!("assert {x} <= {y} + {};", self.next(30))
+                    } else {
+                        format!("assert {x} != {k};")
+                    }
+                }
+                _ => {
+                    let body: Vec<String> = (0..2).map(|_| self.stmt(depth - 1)).collect();
+                    format!(
+                        "i := 0; while (i < {}) {{ {} i := i + 1; }}",
+                        self.next(6),
+                        body.join(" ")
+                    )
+                }
+            }
+        }
+    }
+
+    /// Safety by execution never contradicts the CEGAR loop: on random programs whose control
+    /// flow depends on no input (so that the executor decides each), every program both decide
+    /// gets the same verdict, SAFE as UNSAFE.
+    #[test]
+    fn execution_agrees_with_the_cegar_loop() {
+        if crate::smt::z3_for_tests("execution against the CEGAR loop").is_none() {
+            return;
+        }
+        let mut g = Gen(0x9e37_79b9_7f4a_7c15);
+        let (mut both, mut unsafe_ones) = (0, 0);
+        for _ in 0..40 {
+            let init: Vec<String> = ["a", "b", "c"]
+                .iter()
+                .map(|x| format!("{x} := {};", g.next(9) as i64 - 4))
+                .collect();
+            let body: Vec<String> = (0..5).map(|_| g.stmt(1)).collect();
+            let src = format!(
+                "procedure main() {{ var a, b, c, i: int; {} {} assert a + b <= c + {}; }}",
+                init.join(" "),
+                body.join(" "),
+                g.next(20)
+            );
+            let program = match crate::cli::frontend(&src) {
+                Ok((p, _)) => p,
+                Err(d) => panic!("rejected: {d:?}\n{src}"),
+            };
+            let config = Config {
+                deadline: Some(Instant::now() + Duration::from_secs(10)),
+                ..Config::default()
+            };
+            let executed = execution_attempt(&program, &config)
+                .unwrap_or_else(|| panic!("a program without inputs is executed:\n{src}"));
+            let proved = run_engines(&program, &config, Instant::now());
+            if matches!(
+                proved.verdict,
+                super::super::Verdict::Safe | super::super::Verdict::Unsafe
+            ) {
+                assert_eq!(executed.verdict, proved.verdict, "{src}");
+                both += 1;
+                unsafe_ones += usize::from(proved.verdict == super::super::Verdict::Unsafe);
+            }
+        }
+        // Both kinds of answers were compared, and most programs.
+        assert!(
+            both >= 30 && unsafe_ones >= 5 && both - unsafe_ones >= 5,
+            "{both} compared, {unsafe_ones} unsafe"
+        );
+    }
+}
