@@ -1,5 +1,6 @@
-//! The `verify` command line as a user sees it: exit codes, JSON output, `--dump-cfg`, `--timeout`, and
-//! `--no-verify` on every Boogie file of tiers T1–T4 of the dev benchmark (when it is present).
+//! The `verify` command line as a user sees it: exit codes, JSON output, `--dump-cfg`, `--timeout`,
+//! `--no-execution`, and `--no-verify` on every Boogie file of tiers T1–T4 of the dev benchmark
+//! (when it is present).
 
 mod common;
 use common::t1_to_t4_boogie_files;
@@ -76,6 +77,32 @@ fn exit_codes_and_json_fields() {
     let out = verify().arg(&bad).output().expect("run verify");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("bad.bpl:1:"), "{text}");
+}
+
+#[test]
+fn no_execution_leaves_a_long_run_to_the_cegar_loop() {
+    // The assertion fails after 99,999 loop iterations: the run finds it (JSON shows the trace's
+    // ends and how many steps lie between), the CEGAR loop alone does not within two seconds.
+    let file = "examples/verify/odometer-unsafe.bpl";
+    let run = |extra: &[&str]| {
+        let out = verify()
+            .args(["--format", "json", "--timeout", "2"])
+            .args(extra)
+            .arg(file)
+            .output()
+            .expect("run verify");
+        let line = String::from_utf8_lossy(&out.stdout).into_owned();
+        serde_json::from_str::<serde_json::Value>(line.trim()).expect("one JSON object")
+    };
+    let executed = run(&[]);
+    assert_eq!(executed["verdict"], "unsafe", "{executed}");
+    assert_eq!(executed["counterexample"]["omitted"][0], 40, "{executed}");
+    assert_eq!(
+        executed["counterexample"]["omitted"][1], 399_918,
+        "{executed}"
+    );
+    let searched = run(&["--no-execution"]);
+    assert_eq!(searched["verdict"], "unknown", "{searched}");
 }
 
 #[test]

@@ -134,6 +134,10 @@ pub struct EngineArgs {
     /// Do not synthesise inductive invariants (Karr + templates, Houdini) when a loop unrolls.
     #[arg(long)]
     pub no_invariants: bool,
+    /// Do not run a program without threads first (safety by execution: SAFE or UNSAFE when its
+    /// control flow depends on no input; for comparisons).
+    #[arg(long)]
+    pub no_execution: bool,
     /// Re-check the proof of a SAFE answer in a fresh solver session (inductive, excludes every
     /// error, printed invariants true); a failed check answers UNKNOWN.
     #[arg(long)]
@@ -1099,6 +1103,7 @@ pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
         por: args.por,
         por_order: args.por_order,
         slice: !args.no_slice,
+        execution: !args.no_execution,
         predicate_scope: args.predicate_scope,
         termination_techniques: args.termination_techniques.iter().copied().collect(),
         ..Config::default()

@@ -238,7 +238,7 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
                 .any(|e| matches!(e.stmt, crate::ir::Stmt::Fork { .. }))
         })
     });
-    if forks {
+    if forks || !config.execution {
         return None;
     }
     let start = Instant::now();

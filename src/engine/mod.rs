@@ -245,6 +245,9 @@ pub struct Config {
     /// Remove the variables outside the cone of influence of control flow and specifications
     /// ([`slice`]) before a safety run.
     pub slice: bool,
+    /// Run a program without threads first ([`termination::execute::check_safety`]: safety by
+    /// execution, before the CEGAR loop).
+    pub execution: bool,
 }
 
 impl Default for Config {
@@ -270,6 +273,7 @@ impl Default for Config {
             predicate_scope: PredicateScope::default(),
             termination_techniques: TerminationTechnique::ALL.into_iter().collect(),
             slice: true,
+            execution: true,
         }
     }
 }
