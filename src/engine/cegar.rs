@@ -209,6 +209,17 @@ fn run_engines(program: &Program, config: &Config, start: Instant) -> Outcome {
     outcome
 }
 
+/// Whether some procedure forks a thread.
+fn has_forks(program: &Program) -> bool {
+    program.procedures.iter().any(|p| {
+        p.body.as_ref().is_some_and(|cfg| {
+            cfg.graph
+                .edge_weights()
+                .any(|e| matches!(e.stmt, crate::ir::Stmt::Fork { .. }))
+        })
+    })
+}
+
 /// The share of the time left that safety by execution ([`execution_attempt`]) may take, and
 /// at most this long.
 const EXECUTION_SHARE: f64 = 0.15;
@@ -231,14 +242,7 @@ const EXECUTION_MIN_SAFE_STEPS: u64 = 10_000;
 /// within the run's deadline. Programs with threads are left to the CEGAR loop.
 fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
     use super::termination::execute::{self, ExecResult};
-    let forks = program.procedures.iter().any(|p| {
-        p.body.as_ref().is_some_and(|cfg| {
-            cfg.graph
-                .edge_weights()
-                .any(|e| matches!(e.stmt, crate::ir::Stmt::Fork { .. }))
-        })
-    });
-    if forks || !config.execution {
+    if has_forks(program) || !config.execution {
         return None;
     }
     let start = Instant::now();
@@ -392,14 +396,7 @@ const ABSTRACTION_SHARE: f64 = 0.25;
 /// dropped (`None`), and the caller runs on the program itself. (`unbounded`: the program forks
 /// on a cycle, [`super::thread_modular::forks_unboundedly`].)
 fn abstraction_attempt(voc: &Vocabulary, config: &Config, unbounded: bool) -> Option<Outcome> {
-    let forks = voc.program.procedures.iter().any(|p| {
-        p.body.as_ref().is_some_and(|cfg| {
-            cfg.graph
-                .edge_weights()
-                .any(|e| matches!(e.stmt, crate::ir::Stmt::Fork { .. }))
-        })
-    });
-    if !config.slice || !forks {
+    if !config.slice || !has_forks(voc.program) {
         return None;
     }
     let left = match config.deadline {

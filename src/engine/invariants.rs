@@ -634,10 +634,7 @@ fn index_splits(
     for round in 0..2 {
         let mut next: Vec<Term> = Vec::new();
         'pairs: for &(f, r, t) in &pairs {
-            let at = crate::smt::simplify(&Term::add(vec![
-                Term::var(&f.index),
-                Term::int(f.offset.clone()),
-            ]));
+            let at = fill_cell(f);
             for v in values.iter().filter(|v| !v.has_free_var(&f.index)) {
                 let Some(p) = passed(f, t, &at, v) else {
                     continue;
@@ -676,10 +673,7 @@ fn index_splits(
     let mut ranged: Vec<Term> = Vec::new();
     for &(f, r, t) in &pairs {
         let (up, down) = counters.get(&f.index).copied().unwrap_or_default();
-        let at = crate::smt::simplify(&Term::add(vec![
-            Term::var(&f.index),
-            Term::int(f.offset.clone()),
-        ]));
+        let at = fill_cell(f);
         let shift = crate::smt::simplify(&Term::sub(t, &Term::int(f.offset.clone())));
         let to_cell = HashMap::from([(f.index.clone(), shift)]);
         let ahead: Vec<Term> = guards
@@ -751,6 +745,14 @@ fn index_splits(
     out
 }
 
+/// The index `i + c` of the cell a fill writes.
+fn fill_cell(f: &super::array_invariants::Fill) -> Term {
+    crate::smt::simplify(&Term::add(vec![
+        Term::var(&f.index),
+        Term::int(f.offset.clone()),
+    ]))
+}
+
 /// At most this many cell-delta candidates (see [`cell_deltas`]).
 const MAX_DELTAS: usize = 64;
 /// At most this many additive loops writing the cells of one candidate (`3^n` variants).
@@ -773,9 +775,9 @@ enum Tested {
 /// `d` once, so `a[t] - Σ ite(t < i_f + c_f, d_f, 0)` keeps its value whatever the interleaving.
 /// Proposed relationally for two maps read at the same index (`a[t] - Δa == b[t] - Δb`: `b := a`
 /// before threads add 1 and 2 to `a` and 3 to `b`), and for one map with two or more such loops
-/// against the values `v` (`a[t] - Δa == v`). Each loop's test is strict or not (between the write
-/// and the step the cell `i + c` is passed already): every combination is a candidate, and Houdini
-/// keeps the ones of each location.
+/// against the values `v` (`a[t] - Δa == v`). Each loop's term is strict, non-strict (between the
+/// write and the step the cell `i + c` is passed already) or absent (its thread not started):
+/// every combination is a candidate, and Houdini keeps the ones of each location.
 fn cell_deltas(
     voc: &Vocabulary,
     fills: &[super::array_invariants::Fill],
@@ -792,10 +794,7 @@ fn cell_deltas(
         if up == down {
             continue;
         }
-        let at = crate::smt::simplify(&Term::add(vec![
-            Term::var(&f.index),
-            Term::int(f.offset.clone()),
-        ]));
+        let at = fill_cell(f);
         let cell = Term::select(&f.map, &at);
         let e = super::arrays::replace(&f.value, &HashMap::from([(cell.id(), Term::var(&hole))]));
         let Some(lin) = crate::engine::termination::linear::linear(&e) else {
@@ -826,9 +825,8 @@ fn cell_deltas(
         return Vec::new();
     }
     // `Σ ite(t < i_f + c_f, d_f, 0)` over the loops of `m`, one per choice of strict tests.
-    let sums = |m: &Term, t: &Term, test: &mut dyn FnMut() -> Tested| {
-        let parts: Vec<Term> = adds
-            .iter()
+    let sums = |m: &Term, t: &Term, test: &mut dyn FnMut() -> Tested| -> Vec<Term> {
+        adds.iter()
             .filter(|(f, ..)| f.map == *m)
             .filter_map(|(_, at, d, up)| {
                 let passed = match (*up, test()) {
@@ -840,8 +838,7 @@ fn cell_deltas(
                 };
                 Some(Term::ite(&passed, d, &Term::int(0)))
             })
-            .collect();
-        parts
+            .collect()
     };
     let loops_of = |m: &Term| adds.iter().filter(|(f, ..)| f.map == *m).count();
     let cell = |r: &Term| match r.as_app() {

@@ -148,7 +148,7 @@ pub enum Goal {
 #[derive(Clone, Debug)]
 pub struct Violation {
     /// The entry procedure the execution starts in.
-    pub entry: String,
+    pub entry: ProcId,
     pub error: ErrorId,
     /// Steps before the failing one.
     pub steps: u64,
@@ -274,21 +274,15 @@ pub fn check_safety(
             // The next-state function is deterministic: the replay takes the same path.
             let from = v.steps.saturating_sub(TRACE_ENDS);
             let window = (TRACE_ENDS, from.max(TRACE_ENDS));
-            let entry = prog
-                .procedures
-                .iter()
-                .position(|p| p.name == v.entry)
-                .map(|i| ProcId(i as u32));
-            let replay = entry.and_then(|p| {
-                let mut m = Machine::new(
-                    prog,
-                    replay,
-                    limits.clone(),
-                    Mode::Symbolic,
-                    p,
-                    Goal::Safety,
-                )
-                .ok()?;
+            let machine = Machine::new(
+                prog,
+                replay,
+                limits.clone(),
+                Mode::Symbolic,
+                v.entry,
+                Goal::Safety,
+            );
+            let replay = machine.ok().and_then(|mut m| {
                 m.window = Some(window);
                 match m.execute() {
                     Ok(ExecResult::Violated(w)) if w.steps == v.steps && w.error == v.error => {
@@ -581,7 +575,8 @@ impl<'p> Machine<'p> {
                 return self.finish(0, true);
             }
         }
-        let proc = self.prog.proc(self.state.frames[0].proc);
+        let entry = self.state.frames[0].proc;
+        let proc = self.prog.proc(entry);
         for r in &proc.requires {
             let t = self.eval_bool(&r.expr, 0);
             if !self.assume_initial(t, "a requires clause of the entry procedure")? {
@@ -617,7 +612,7 @@ impl<'p> Machine<'p> {
                         (i, (steps + 1).saturating_sub(shown))
                     });
                     return Ok(ExecResult::Violated(Violation {
-                        entry: entry_name,
+                        entry,
                         error,
                         steps,
                         trace,
