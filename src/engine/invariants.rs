@@ -258,7 +258,10 @@ pub fn synthesize_on(
     let affine = karr(voc, enc, &reach, &letters, &numeric, karr_stop);
     let ranges = range_constants(enc, &letters);
     let atoms = if limits.termination_candidates {
-        guard_atoms(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 16)
+        let formulas = || letters.iter().map(|&a| &enc.letters[a].tf.formula);
+        let mut atoms = guard_atoms(voc, formulas(), 16);
+        atoms.extend(disequality_atoms(voc, formulas(), 8));
+        atoms
     } else {
         Vec::new()
     };
@@ -1197,6 +1200,65 @@ pub(crate) fn guard_atoms<'a>(
                     Op::Ge => Term::ge(&d, &zero),
                     _ => Term::ge(&d, &one),
                 };
+                let pre = atom.rename(&|v| match voc.lookup(v) {
+                    Some((x, true)) => voc.pre(x).ok(),
+                    _ => None,
+                });
+                let pre = crate::smt::simplify(&pre);
+                if !pre.is_true() && !pre.is_false() && !atoms.contains(&pre) {
+                    atoms.push(pre);
+                }
+            }
+            _ => {}
+        }
+    }
+    atoms
+}
+
+/// The disequalities `d != 0` over integer program variables (all before or all after the letter)
+/// that the letters assume, over pre-state variables, at most `max` (`assume i != j` in a stem:
+/// the supporting invariant of a loop that stores at `j` and decreases `a[i]`).
+fn disequality_atoms<'a>(
+    voc: &Vocabulary,
+    formulas: impl Iterator<Item = &'a Term>,
+    max: usize,
+) -> Vec<Term> {
+    let mut atoms: Vec<Term> = Vec::new();
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
+    let mut stack: Vec<(Term, bool)> = formulas.map(|t| (t.clone(), true)).collect();
+    while let Some((t, positive)) = stack.pop() {
+        if atoms.len() >= max {
+            break;
+        }
+        if !seen.insert(t.id() * 2 + u32::from(positive)) {
+            continue;
+        }
+        let TermKind::App(op, args) = t.kind() else {
+            continue;
+        };
+        match op {
+            Op::And | Op::Or => stack.extend(args.iter().map(|a| (a.clone(), positive))),
+            Op::Not => stack.extend(args.iter().map(|a| (a.clone(), !positive))),
+            Op::Eq if !positive && args.len() == 2 => {
+                let int = args.iter().all(|a| *a.sort_ref() == Sort::Int);
+                let sides: BTreeSet<Option<bool>> = t
+                    .free_vars_ref()
+                    .iter()
+                    .map(|v| match voc.lookup(v) {
+                        Some((x, post)) if voc.sort(x) == Ok(Sort::Int) => Some(post),
+                        _ => None,
+                    })
+                    .collect();
+                let program_only = sides.len() == 1 && !sides.contains(&None);
+                if !int || !program_only || contains_select(&t) {
+                    continue;
+                }
+                let Some(l) =
+                    crate::engine::termination::linear::linear(&Term::sub(&args[0], &args[1]))
+                else {
+                    continue;
+                };
+                let atom = Term::not(&Term::eq(&l.term(), &Term::int(0)));
                 let pre = atom.rename(&|v| match voc.lookup(v) {
                     Some((x, true)) => voc.pre(x).ok(),
                     _ => None,

@@ -538,7 +538,7 @@ impl<'a, 'p> Run<'a, 'p> {
         lasso.letters.push(Letter {
             src: h,
             tgt: h,
-            tf: compose(cycle)?,
+            tf: forget_unread(self.voc, compose(cycle)?)?,
             edges: edges(cycle),
             kind: EdgeKind::Plain,
         });
@@ -736,6 +736,38 @@ impl<'a, 'p> Run<'a, 'p> {
 
 /// The program automaton: locations reachable from the initial one, every one accepting, the
 /// letters of `enc`.
+/// The loop's relation with the values it leaves in variables it never reads forgotten: a
+/// variable the loop writes before any read (a temporary such as a nondeterministic value) is
+/// dead at the loop head on the lasso, so its value after the loop is left unconstrained (a fresh
+/// auxiliary variable takes the post variable's place). The relation grows (a superset of the
+/// loop's), so a ranking certificate for it is one for the loop; its constraints on the
+/// temporaries become detached parts that [`ranking`] drops before the DNF.
+fn forget_unread(voc: &Vocabulary, tf: TransFormula) -> Result<TransFormula, String> {
+    let free = tf.formula.free_vars();
+    let mut renaming: HashMap<Var, Term> = HashMap::new();
+    let mut aux = tf.aux.clone();
+    for &x in &tf.writes {
+        let (pre, post) = match (voc.pre(x), voc.post(x)) {
+            (Ok(pre), Ok(post)) => (pre, post),
+            (Err(u), _) | (_, Err(u)) => return Err(format!("unsupported: {}", u.0)),
+        };
+        if free.contains(&pre) || !free.contains(&post) {
+            continue;
+        }
+        let m = voc.fresh(&voc.name(x), post.sort.clone());
+        renaming.insert(post, Term::var(&m));
+        aux.insert(m);
+    }
+    if renaming.is_empty() {
+        return Ok(tf);
+    }
+    Ok(transition::eliminate_aux(TransFormula {
+        formula: tf.formula.substitute(&renaming),
+        aux,
+        ..tf
+    }))
+}
+
 fn program_automaton(enc: &Encoded) -> Nfa<usize, LetterId> {
     let mut nfa = Nfa::new();
     nfa.add_state(enc.init, true);

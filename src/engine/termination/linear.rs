@@ -406,8 +406,11 @@ fn tt() -> Dnf {
     vec![Vec::new()]
 }
 
+/// The conjunctions of a disjunct of `a` and one of `b`, without those [`bounds_conflict`] shows
+/// empty (a formula that tests one atom several times, as a loop unrolled or a chain of stores
+/// read back does, would otherwise multiply its DNF by every combination of the atom's values).
 fn product(a: Dnf, b: Dnf, limit: usize) -> Result<Dnf, TooLarge> {
-    if a.len().saturating_mul(b.len()) > limit {
+    if a.len().saturating_mul(b.len()) > limit.saturating_mul(limit) {
         return Err(TooLarge);
     }
     let mut out = Vec::new();
@@ -415,10 +418,74 @@ fn product(a: Dnf, b: Dnf, limit: usize) -> Result<Dnf, TooLarge> {
         for y in &b {
             let mut c = x.clone();
             c.extend(y.iter().cloned());
+            if b.len() > 1 && bounds_conflict(&c) {
+                continue;
+            }
             out.push(c);
+            if out.len() > limit {
+                return Err(TooLarge);
+            }
         }
     }
     Ok(out)
+}
+
+/// Whether two constraints of the conjunction bound one linear form from above and below
+/// inconsistently (`d ≤ u` and `d ≥ l` with `l > u`, or `l = u` with one of them strict): a
+/// conjunction this finds is empty (a cheap syntactic test, incomplete).
+fn bounds_conflict(conj: &[Constraint]) -> bool {
+    if conj.len() < 2 {
+        return false;
+    }
+    // Per direction (coefficients scaled so that the first is 1): the least upper bound and the
+    // greatest lower bound, each with its strictness.
+    type Bound = Option<(Q, bool)>;
+    let mut bounds: BTreeMap<Vec<(Var, Q)>, (Bound, Bound)> = BTreeMap::new();
+    for c in conj {
+        let Some((_, m)) = c.lin.coef.iter().next() else {
+            continue;
+        };
+        let m = m.clone();
+        let dir: Vec<(Var, Q)> = c
+            .lin
+            .coef
+            .iter()
+            .map(|(v, q)| (v.clone(), q / &m))
+            .collect();
+        // m·d + k rel 0  ⇔  d rel -k/m (m > 0), d rel⁻¹ -k/m (m < 0).
+        let value = -&c.lin.constant / &m;
+        let strict = c.rel == Rel::Lt;
+        let (upper, lower) = match c.rel {
+            Rel::Eq => (true, true),
+            _ if m.is_positive() => (true, false),
+            _ => (false, true),
+        };
+        let e = bounds.entry(dir).or_insert((None, None));
+        if upper {
+            let tighter = match &e.0 {
+                None => true,
+                Some((u, s)) => value < *u || (value == *u && strict && !s),
+            };
+            if tighter {
+                e.0 = Some((value.clone(), strict));
+            }
+        }
+        if lower {
+            let tighter = match &e.1 {
+                None => true,
+                Some((l, s)) => value > *l || (value == *l && strict && !s),
+            };
+            if tighter {
+                e.1 = Some((value.clone(), strict));
+            }
+        }
+        if let (Some((u, su)), Some((l, sl))) = &e {
+            if l > u || (l == u && (*su || *sl)) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 fn union(mut a: Dnf, b: Dnf, limit: usize) -> Result<Dnf, TooLarge> {
@@ -709,6 +776,40 @@ mod tests {
         let c = &d.disjuncts[0][0];
         assert_eq!(c.lin.coef[&int("x")], Q::one());
         assert_eq!(c.lin.constant, -Q::one());
+    }
+
+    #[test]
+    fn repeated_atoms_do_not_multiply_the_dnf() {
+        // (x <= 0 ∨ x >= 1) eight times over (a loop unrolled, a store chain read back): 2
+        // consistent disjuncts, not 2^8 > the limit.
+        let split = Term::or(vec![
+            Term::le(&v("x"), &Term::int(0)),
+            Term::ge(&v("x"), &Term::int(1)),
+        ]);
+        let t = Term::and(
+            (0..8)
+                .map(|i| Term::and(vec![split.clone(), Term::eq(&v(&format!("y{i}")), &v("x"))]))
+                .collect(),
+        );
+        let d = dnf(&t, 8).expect("pruned below the limit");
+        assert_eq!(d.disjuncts.len(), 2);
+        // Bounds through a scaled direction: 2x + 2y <= 3 and x + y >= 2 conflict; with
+        // x + y >= 1 they do not.
+        let sum = Term::add(vec![v("x"), v("y")]);
+        let two_sum = Term::mul(vec![Term::int(2), sum.clone()]);
+        let t = Term::and(vec![
+            Term::or(vec![
+                Term::le(&two_sum, &Term::int(3)),
+                Term::gt(&v("z"), &Term::int(0)),
+            ]),
+            Term::or(vec![
+                Term::ge(&sum, &Term::int(2)),
+                Term::ge(&sum, &Term::int(1)),
+            ]),
+        ]);
+        let d = dnf(&t, 8).expect("small");
+        assert_eq!(d.disjuncts.len(), 3);
+        assert!(!bounds_conflict(&[]));
     }
 
     #[test]

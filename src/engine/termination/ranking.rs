@@ -724,6 +724,7 @@ fn prepare(
         let keep = |v: &Var| matches!(voc.lookup(v), Some((_, false)));
         formula = cells::expand_maps(&with_cells, &keep, MAX_DISJUNCTS).unwrap_or(with_cells);
     }
+    let formula = drop_detached(&formula, &letter.tf.aux, session);
     let lin = linear::dnf(&formula, MAX_DISJUNCTS).map_err(|_| Failure::TooManyDisjuncts)?;
     let mut disjuncts = Vec::new();
     for d in lin.disjuncts.iter().cloned() {
@@ -754,6 +755,90 @@ fn prepare(
     }
     let meanings = lin.meanings.into_iter().chain(cell_meanings).collect();
     Ok((disjuncts, writes, meanings))
+}
+
+/// The letter's formula without its *detached* parts: a set of top-level conjuncts connected by
+/// auxiliary variables, none of which mentions any other variable (a nondeterministic value tested
+/// against 0 by a loop that never reads it again), is replaced by its truth value. This is exact
+/// (the relation over the other variables is unchanged: the part is `∃`-quantified and closed)
+/// and keeps such parts' disjunctions out of the DNF. A part the solver does not answer stays.
+fn drop_detached(formula: &Term, aux: &BTreeSet<Var>, session: &mut Session) -> Term {
+    fn flatten(t: &Term, out: &mut Vec<Term>) {
+        if t.is_app_of(&Op::And) {
+            for a in t.args() {
+                flatten(a, out);
+            }
+        } else if !t.is_true() {
+            out.push(t.clone());
+        }
+    }
+    if aux.is_empty() {
+        return formula.clone();
+    }
+    let mut conj = Vec::new();
+    flatten(formula, &mut conj);
+    // Union-find over conjuncts, joined by shared auxiliary variables.
+    let mut parent: Vec<usize> = (0..conj.len()).collect();
+    fn find(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    let mut owner: HashMap<&Var, usize> = HashMap::new();
+    let mut anchored = vec![false; conj.len()];
+    for (i, c) in conj.iter().enumerate() {
+        for v in c.free_vars_ref() {
+            if !aux.contains(v) {
+                anchored[i] = true;
+                continue;
+            }
+            match owner.get(v) {
+                Some(&j) => {
+                    let (a, b) = (find(&mut parent, i), find(&mut parent, j));
+                    parent[a] = b;
+                }
+                None => {
+                    owner.insert(v, i);
+                }
+            }
+        }
+    }
+    let mut parts: BTreeMap<usize, (bool, Vec<usize>)> = BTreeMap::new();
+    for i in 0..conj.len() {
+        let r = find(&mut parent, i);
+        let e = parts.entry(r).or_insert((false, Vec::new()));
+        e.0 |= anchored[i] || conj[i].free_vars_ref().is_empty();
+        e.1.push(i);
+    }
+    let mut dropped = vec![false; conj.len()];
+    for (anchored, members) in parts.values() {
+        if *anchored {
+            continue;
+        }
+        session.push();
+        for &i in members {
+            session.assert(&conj[i]);
+        }
+        let r = session.check_sat();
+        session.pop();
+        match r {
+            SatResult::Sat => members.iter().for_each(|&i| dropped[i] = true),
+            SatResult::Unsat => return Term::ff(),
+            _ => {}
+        }
+    }
+    if !dropped.contains(&true) {
+        return formula.clone();
+    }
+    Term::and(
+        conj.into_iter()
+            .zip(dropped)
+            .filter(|(_, d)| !d)
+            .map(|(c, _)| c)
+            .collect(),
+    )
 }
 
 /// The numeric program variables (pre-state) a letter mentions.
@@ -1532,6 +1617,38 @@ mod tests {
 
     fn int(n: &str) -> Var {
         Var::new(n, Sort::Int)
+    }
+
+    /// Parts over auxiliary variables only, connected to nothing else, go (or make the formula
+    /// false); a part that reaches a state variable through an auxiliary one stays.
+    #[test]
+    fn detached_parts_are_dropped() {
+        let Some(mut s) = z3() else { return };
+        let (x, xp, w, u, k) = (int("x"), int("x'"), int("w"), int("u"), int("k"));
+        let aux = BTreeSet::from([w.clone(), u.clone(), k.clone()]);
+        let tv = Term::var;
+        let step = Term::eq(&tv(&xp), &Term::sub(&tv(&x), &Term::int(1)));
+        // w != 0, u = w + 1: detached and satisfiable; k = x: anchored.
+        let t = Term::and(vec![
+            step.clone(),
+            Term::not(&Term::eq(&tv(&w), &Term::int(0))),
+            Term::eq(&tv(&u), &Term::add(vec![tv(&w), Term::int(1)])),
+            Term::eq(&tv(&k), &tv(&x)),
+        ]);
+        let r = drop_detached(&t, &aux, &mut s);
+        let vars = r.free_vars();
+        assert!(!vars.contains(&w) && !vars.contains(&u), "{r}");
+        assert!(vars.contains(&k) && vars.contains(&xp), "{r}");
+        // A detached part that cannot hold empties the relation.
+        let t = Term::and(vec![
+            step.clone(),
+            Term::gt(&tv(&w), &Term::int(0)),
+            Term::lt(&tv(&u), &Term::int(0)),
+            Term::eq(&tv(&u), &tv(&w)),
+        ]);
+        assert!(drop_detached(&t, &aux, &mut s).is_false());
+        // Without auxiliary variables nothing changes.
+        assert_eq!(drop_detached(&step, &BTreeSet::new(), &mut s), step);
     }
 
     /// Farkas: {x >= 1, x' = x - 1} entails x' - x + 1 <= 0 (multipliers exist), and not
