@@ -265,6 +265,12 @@ pub fn synthesize_on(
     } else {
         Vec::new()
     };
+    // The congruences the letters test (`x % 11 == 0`: moduli beyond the small multipliers).
+    let congruences = if limits.focus == Focus::All {
+        congruence_atoms(voc, letters.iter().map(|&a| &enc.letters[a].tf.formula), 16)
+    } else {
+        Vec::new()
+    };
     // Equalities between variables of one uninterpreted sort (`y == x` when `y := x` before a
     // loop that only copies `y`).
     let same_sort = if limits.termination_candidates {
@@ -321,7 +327,12 @@ pub fn synthesize_on(
         }
         // The comparisons the letters make (`assume x + y >= 0` before a loop: LassoRanker's
         // supporting invariants are often a stem's assumption).
-        for a in atoms.iter().chain(&same_sort).chain(&distinct) {
+        for a in atoms
+            .iter()
+            .chain(&same_sort)
+            .chain(&distinct)
+            .chain(&congruences)
+        {
             push(a.clone(), &mut cs);
         }
         // Bounds, the constants of smallest magnitude first (truncation drops the largest).
@@ -1206,6 +1217,63 @@ pub(crate) fn guard_atoms<'a>(
                 });
                 let pre = crate::smt::simplify(&pre);
                 if !pre.is_true() && !pre.is_false() && !atoms.contains(&pre) {
+                    atoms.push(pre);
+                }
+            }
+            _ => {}
+        }
+    }
+    atoms
+}
+
+/// The congruences `e mod k == c` (`k`, `c` constants, `e` over integer program variables, all
+/// before or all after the letter) that the letters test, over pre-state variables, at most `max`
+/// (`assume x % 11 == 0` before a loop that doubles `x`: kept by it, and checked after it).
+fn congruence_atoms<'a>(
+    voc: &Vocabulary,
+    formulas: impl Iterator<Item = &'a Term>,
+    max: usize,
+) -> Vec<Term> {
+    let mut atoms: Vec<Term> = Vec::new();
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
+    let mut stack: Vec<Term> = formulas.cloned().collect();
+    while let Some(t) = stack.pop() {
+        if atoms.len() >= max {
+            break;
+        }
+        if !seen.insert(t.id()) {
+            continue;
+        }
+        let TermKind::App(op, args) = t.kind() else {
+            continue;
+        };
+        match op {
+            Op::And | Op::Or | Op::Not | Op::Implies => stack.extend(args.iter().cloned()),
+            Op::Eq if args.len() == 2 => {
+                let modulus = |m: &Term| {
+                    matches!(m.as_app(), Some((Op::Mod, [_, k]))
+                        if matches!(k.as_const(), Some(Value::Int(k)) if *k > BigInt::one()))
+                };
+                let constant = |c: &Term| matches!(c.as_const(), Some(Value::Int(_)));
+                let congruence = (modulus(&args[0]) && constant(&args[1]))
+                    || (modulus(&args[1]) && constant(&args[0]));
+                let sides: BTreeSet<Option<bool>> = t
+                    .free_vars_ref()
+                    .iter()
+                    .map(|v| match voc.lookup(v) {
+                        Some((x, post)) if voc.sort(x) == Ok(Sort::Int) => Some(post),
+                        _ => None,
+                    })
+                    .collect();
+                let program_only = sides.len() == 1 && !sides.contains(&None);
+                if !congruence || !program_only || contains_select(&t) {
+                    continue;
+                }
+                let pre = t.rename(&|v| match voc.lookup(v) {
+                    Some((x, true)) => voc.pre(x).ok(),
+                    _ => None,
+                });
+                if !atoms.contains(&pre) {
                     atoms.push(pre);
                 }
             }
@@ -2588,6 +2656,14 @@ mod tests {
                 "k > j ==> a[k] + 1 == x",
             ],
         );
+    }
+
+    #[test]
+    fn tested_congruences_are_candidates() {
+        // A modulus beyond the small multipliers: the assumed `x % 11 == 0` is kept by doubling.
+        let src = "procedure p() { var x, i: int; assume x % 11 == 0; i := 0; \
+                   while (i < 3) { i := i + 1; x := x + x; } assert x % 11 == 0; }";
+        proves(src, &["x % 11 == 0"]);
     }
 
     /// Each of `expected` is among the invariants synthesised for `src` (large blocks).
