@@ -416,6 +416,8 @@ struct FnCtx {
     thread: bool,
     /// The C name of the function being translated.
     name: String,
+    /// A variadic function: the locals holding the address of its extra arguments (`va_start`).
+    va: Option<(String, String)>,
 }
 
 struct ProcOut {
@@ -1140,6 +1142,10 @@ impl<'a> Translator<'a> {
                 c::TypeSpecifier::TypedefName(n) => {
                     return match self.lookup(&n.node.name) {
                         Some(Binding::Typedef(t)) => t.clone(),
+                        // the address of the next extra argument (`Translator::varargs`)
+                        _ if n.node.name == "__builtin_va_list" => {
+                            CType::Ptr(Box::new(CType::Int(IntTy::CHAR)))
+                        }
                         _ => CType::Other(format!("type `{}`", n.node.name)),
                     };
                 }
@@ -1817,6 +1823,14 @@ impl<'a> Translator<'a> {
                 None => self.copy_place(&place, &in_lv, span, &mut body)?,
             }
         }
+        if info.variadic {
+            // the address of the extra arguments, as the caller left it
+            let (vb, vo) = (self.temp(span), self.temp(span));
+            body.push(assign_var(&vb, var(mem::VA_BASE, span), span));
+            body.push(assign_var(&vo, var(mem::VA_OFF, span), span));
+            self.mem.varargs = true;
+            self.f.va = Some((vb, vo));
+        }
         let returns = match self.f.ret.clone() {
             Some(t) => self
                 .param_leaves(&t, span)?
@@ -2141,6 +2155,11 @@ impl<'a> Translator<'a> {
             .map(|g| (g.name.clone(), g.span, g.init))
             .collect();
         if self.forks {
+            if self.mem.varargs {
+                // another thread could call one between a call's setting `#va.base` and the
+                // callee's reading it
+                return unsupported("variadic function in a program with threads", main_span);
+            }
             extra.push((FORK_COUNTER.into(), main_span, None));
         }
         if self.counts_heap() {
@@ -3596,7 +3615,7 @@ impl<'a> Translator<'a> {
                 self.read_place(&p, true, span, out)
             }
             c::Expression::OffsetOf(_) => unsupported("offsetof", span),
-            c::Expression::VaArg(_) => unsupported("va_arg", span),
+            c::Expression::VaArg(va) => self.va_arg(&va.node, span, out),
         }
     }
 
@@ -4487,6 +4506,9 @@ impl<'a> Translator<'a> {
                 out.push(assume(boolean(false, span), span));
                 return Ok(TV::void(span));
             }
+            "__builtin_va_start" | "__builtin_va_end" | "__builtin_va_copy" => {
+                return self.va_builtin(name, ce, span, out);
+            }
             "__builtin_expect" => {
                 let [x, y] = ce.arguments.as_slice() else {
                     return unsupported("`__builtin_expect` with other than two arguments", span);
@@ -4526,17 +4548,7 @@ impl<'a> Translator<'a> {
                     span,
                 );
             }
-            // extra arguments of a variadic function: evaluated (the body cannot read them:
-            // `va_list` is not translated)
             let vals = self.args(&ce.arguments, out)?;
-            for v in vals.iter().skip(info.params.len()) {
-                if !matches!(v.ty, CType::Int(_) | CType::Void) {
-                    return unsupported(
-                        format!("argument of type {} to `{name}`", v.ty.describe()),
-                        span,
-                    );
-                }
-            }
             let mut args = Vec::new();
             for (v, (_, pt, _)) in vals.iter().zip(&info.params) {
                 if let CType::Struct(_) = pt {
@@ -4566,6 +4578,13 @@ impl<'a> Translator<'a> {
                     }
                 }
             }
+            // extra arguments of a variadic function: in a new object whose address the callee
+            // reads at its entry, invalidated after the call
+            let block = if info.variadic {
+                Some(self.varargs(name, &vals[info.params.len()..], span, out)?)
+            } else {
+                None
+            };
             self.enqueue(name);
             let atomic = name.starts_with("__VERIFIER_atomic_");
             let (outs, res) = self.result_temps(&info.ret, span)?;
@@ -4585,6 +4604,13 @@ impl<'a> Translator<'a> {
             } else {
                 call
             });
+            if let Some(block) = block {
+                out.push(assign(
+                    lhs(mem::VALID, vec![var(&block, span)], span),
+                    boolean(false, span),
+                    span,
+                ));
+            }
             return Ok(res);
         }
         // No body: SV-COMP's nondeterministic functions and functions declared in the program
@@ -5185,6 +5211,115 @@ impl<'a> Translator<'a> {
     }
 
     /// Arguments left to right; a value is saved when a later argument has side effects.
+    /// The extra arguments of a call of the variadic function `name`, default-promoted, stored one
+    /// after the other in a new object on the stack, whose address goes to `#va.base`/`#va.off`
+    /// (read at the callee's entry); the Boogie variable holding its base.
+    fn varargs(
+        &mut self,
+        name: &str,
+        extra: &[TV],
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<String> {
+        let mut layout = Vec::new();
+        let mut size = 0u64;
+        for v in extra {
+            let v = self.decay(v.clone(), span)?;
+            let t = match &v.ty {
+                CType::Int(i) => CType::Int(ints::promote(*i)),
+                CType::Ptr(_) => v.ty.clone(),
+                other => {
+                    return unsupported(
+                        format!("extra argument of type {} to `{name}`", other.describe()),
+                        span,
+                    );
+                }
+            };
+            let sv = self.scalar_value(v, &t, span)?;
+            let (n, _) = self.size_align(&t, span)?;
+            layout.push((sv, t, size));
+            size += n;
+        }
+        let base = self.new_local("#va~args", int_map_type(0, span));
+        self.alloc(&base, lit(&BigInt::from(size), span), false, span, out);
+        for (sv, t, off) in layout {
+            let p = Place::Mem {
+                base: var(&base, span),
+                off: lit(&BigInt::from(off), span),
+                ty: t,
+                safe: true,
+                unions: Vec::new(),
+            };
+            self.store_place(&p, sv, span, out)?;
+        }
+        self.mem.varargs = true;
+        out.push(assign_var(mem::VA_BASE, var(&base, span), span));
+        out.push(assign_var(mem::VA_OFF, int(0, span), span));
+        Ok(base)
+    }
+
+    /// `__builtin_va_start(ap, last)`: `ap` is the address of the extra arguments;
+    /// `__builtin_va_end(ap)`: nothing; `__builtin_va_copy(d, s)`: `d = s`.
+    fn va_builtin(
+        &mut self,
+        name: &str,
+        ce: &'a c::CallExpression,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        match (name, ce.arguments.as_slice()) {
+            ("__builtin_va_start", [ap, _]) => {
+                let Some((vb, vo)) = self.f.va.clone() else {
+                    return unsupported("`va_start` outside a variadic function", span);
+                };
+                let p = self.lvalue(ap, out)?;
+                let v = TV::ptr(var(&vb, span), var(&vo, span), CType::Int(IntTy::CHAR));
+                let sv = self.scalar_value(v, &p.ty().clone(), span)?;
+                self.store_place(&p, sv, span, out)?;
+            }
+            ("__builtin_va_end", [ap]) => {
+                self.expr(ap, out)?;
+            }
+            ("__builtin_va_copy", [d, s]) => {
+                let v = self.expr(s, out)?;
+                let p = self.lvalue(d, out)?;
+                let sv = self.scalar_value(v, &p.ty().clone(), span)?;
+                self.store_place(&p, sv, span, out)?;
+            }
+            _ => return unsupported(format!("`{name}` with these arguments"), span),
+        }
+        Ok(TV::void(span))
+    }
+
+    /// `__builtin_va_arg(ap, T)`: the `T` at the address in `ap`, which then moves past it.
+    fn va_arg(&mut self, va: &'a c::VaArgExpression, span: Span, out: &mut Vec<b::Stmt>) -> R<TV> {
+        let t = self.type_name(&va.type_name);
+        if !matches!(t, CType::Int(_) | CType::Ptr(_)) {
+            return unsupported(format!("`va_arg` of {}", t.describe()), span);
+        }
+        let lv = self.lvalue(&va.va_list, out)?;
+        if !matches!(lv.ty(), CType::Ptr(_)) {
+            return unsupported(format!("`va_arg` of a {}", lv.ty().describe()), span);
+        }
+        let cur = self.read_place(&lv, true, span, out)?;
+        let cur = self.snapshot(cur, true, span, out);
+        let V::Ptr(b, o) = cur.v else {
+            return unsupported("`va_arg` of this list", span);
+        };
+        let (n, _) = self.size_align(&t, span)?;
+        let at = self.deref(TV::ptr(b.clone(), o.clone(), t.clone()), span)?;
+        let val = self.read_place(&at, true, span, out)?;
+        let val = self.snapshot(val, true, span, out);
+        let next = TV::ptr(
+            b,
+            arith(BinOp::Add, o, lit(&BigInt::from(n), span), span),
+            CType::Int(IntTy::CHAR),
+        );
+        let sv = self.scalar_value(next, &lv.ty().clone(), span)?;
+        self.store_place(&lv, sv, span, out)?;
+        Ok(val)
+    }
+
     fn args(&mut self, es: &'a [Node<c::Expression>], out: &mut Vec<b::Stmt>) -> R<Vec<TV>> {
         let mut vals: Vec<TV> = Vec::new();
         for e in es {

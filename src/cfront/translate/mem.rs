@@ -94,6 +94,10 @@ pub(super) const MEM_OFF: &str = "#memory_$Pointer$.offset";
 pub(super) const RACE_MEM: &str = "#race";
 /// The number of live heap objects (under `valid-memsafety` only: the memtrack check).
 pub(super) const HEAP_LIVE: &str = "#heap_live";
+/// The address of the extra arguments of the variadic function called last (set by the caller,
+/// read at the callee's entry).
+pub(super) const VA_BASE: &str = "#va.base";
+pub(super) const VA_OFF: &str = "#va.off";
 /// The `{:const_array}` function giving the map that is its argument everywhere.
 pub(super) const CONST_MAP: &str = "~const~int";
 
@@ -110,6 +114,9 @@ pub(super) struct MemUse {
     /// The heap is used (`malloc`, `calloc`, `realloc`).
     pub heap: bool,
     pub realloc: bool,
+    /// A variadic function is called: `#va.base`, `#va.off` pass the address of the extra
+    /// arguments (`Translator::varargs`).
+    pub varargs: bool,
 }
 
 /// The over-approximated address of an object pointer (`~ptrToInt(base, offset)`, see the module
@@ -1516,6 +1523,10 @@ impl<'a> Translator<'a> {
         if self.mem.ptr {
             vars.push((MEM_BASE, int_map_type(2, span)));
             vars.push((MEM_OFF, int_map_type(2, span)));
+        }
+        if self.mem.varargs {
+            vars.push((VA_BASE, int_map_type(0, span)));
+            vars.push((VA_OFF, int_map_type(0, span)));
         }
         for (n, t) in vars {
             decls.push(b::Decl::Var(b::VarDecl {
