@@ -1155,6 +1155,46 @@ pub(crate) fn guard_atoms<'a>(
     formulas: impl Iterator<Item = &'a Term>,
     max: usize,
 ) -> Vec<Term> {
+    collect_atoms(voc, formulas, max, |t, op, args, positive| {
+        if !matches!(op, Op::Le | Op::Lt | Op::Ge | Op::Gt)
+            || args.len() != 2
+            || t.free_vars_ref().is_empty()
+        {
+            return None;
+        }
+        let d = crate::engine::termination::linear::linear(&Term::sub(&args[0], &args[1]))?.term();
+        // `d op 0`, negated when under a `not`; as `d >= 0` or `d <= 0` over the integers.
+        let op = if positive {
+            op.clone()
+        } else {
+            match op {
+                Op::Le => Op::Gt,
+                Op::Lt => Op::Ge,
+                Op::Ge => Op::Lt,
+                _ => Op::Le,
+            }
+        };
+        let zero = Term::int(0);
+        let one = Term::int(1);
+        Some(match op {
+            Op::Le => Term::le(&d, &zero),
+            Op::Lt => Term::le(&Term::add(vec![d.clone(), one]), &zero),
+            Op::Ge => Term::ge(&d, &zero),
+            _ => Term::ge(&d, &one),
+        })
+    })
+}
+
+/// The atoms over integer program variables only — all before or all after their letter, no map
+/// read — under the `and`/`or`/`not` of `formulas`, each mapped by `atom` (its operator,
+/// arguments and polarity) to a candidate, which is renamed to pre-state variables and
+/// simplified; distinct non-constant candidates, at most `max`.
+fn collect_atoms<'a>(
+    voc: &Vocabulary,
+    formulas: impl Iterator<Item = &'a Term>,
+    max: usize,
+    mut atom: impl FnMut(&Term, &Op, &[Term], bool) -> Option<Term>,
+) -> Vec<Term> {
     let mut atoms: Vec<Term> = Vec::new();
     let mut seen: BTreeSet<u32> = BTreeSet::new();
     let mut stack: Vec<(Term, bool)> = formulas.map(|t| (t.clone(), true)).collect();
@@ -1171,7 +1211,7 @@ pub(crate) fn guard_atoms<'a>(
         match op {
             Op::And | Op::Or => stack.extend(args.iter().map(|a| (a.clone(), positive))),
             Op::Not => stack.extend(args.iter().map(|a| (a.clone(), !positive))),
-            Op::Le | Op::Lt | Op::Ge | Op::Gt if args.len() == 2 => {
+            _ => {
                 let int = args.iter().all(|a| *a.sort_ref() == Sort::Int);
                 let sides: BTreeSet<Option<bool>> = t
                     .free_vars_ref()
@@ -1183,35 +1223,13 @@ pub(crate) fn guard_atoms<'a>(
                     .collect();
                 // Over program variables only, all before or all after the letter.
                 let program_only = sides.len() == 1 && !sides.contains(&None);
-                if !int || !program_only || t.free_vars_ref().is_empty() || contains_select(&t) {
+                if !int || !program_only || contains_select(&t) {
                     continue;
                 }
-                let Some(l) =
-                    crate::engine::termination::linear::linear(&Term::sub(&args[0], &args[1]))
-                else {
+                let Some(a) = atom(&t, op, args, positive) else {
                     continue;
                 };
-                let d = l.term();
-                // `d op 0`, negated when under a `not`; as `d >= 0` or `d <= 0` over the integers.
-                let op = if positive {
-                    op.clone()
-                } else {
-                    match op {
-                        Op::Le => Op::Gt,
-                        Op::Lt => Op::Ge,
-                        Op::Ge => Op::Lt,
-                        _ => Op::Le,
-                    }
-                };
-                let zero = Term::int(0);
-                let one = Term::int(1);
-                let atom = match op {
-                    Op::Le => Term::le(&d, &zero),
-                    Op::Lt => Term::le(&Term::add(vec![d.clone(), one]), &zero),
-                    Op::Ge => Term::ge(&d, &zero),
-                    _ => Term::ge(&d, &one),
-                };
-                let pre = atom.rename(&|v| match voc.lookup(v) {
+                let pre = a.rename(&|v| match voc.lookup(v) {
                     Some((x, true)) => voc.pre(x).ok(),
                     _ => None,
                 });
@@ -1220,7 +1238,6 @@ pub(crate) fn guard_atoms<'a>(
                     atoms.push(pre);
                 }
             }
-            _ => {}
         }
     }
     atoms
@@ -1234,53 +1251,18 @@ fn congruence_atoms<'a>(
     formulas: impl Iterator<Item = &'a Term>,
     max: usize,
 ) -> Vec<Term> {
-    let mut atoms: Vec<Term> = Vec::new();
-    let mut seen: BTreeSet<u32> = BTreeSet::new();
-    let mut stack: Vec<Term> = formulas.cloned().collect();
-    while let Some(t) = stack.pop() {
-        if atoms.len() >= max {
-            break;
-        }
-        if !seen.insert(t.id()) {
-            continue;
-        }
-        let TermKind::App(op, args) = t.kind() else {
-            continue;
+    collect_atoms(voc, formulas, max, |t, op, args, _| {
+        let modulus = |m: &Term| {
+            matches!(m.as_app(), Some((Op::Mod, [_, k]))
+                if matches!(k.as_const(), Some(Value::Int(k)) if *k > BigInt::one()))
         };
-        match op {
-            Op::And | Op::Or | Op::Not | Op::Implies => stack.extend(args.iter().cloned()),
-            Op::Eq if args.len() == 2 => {
-                let modulus = |m: &Term| {
-                    matches!(m.as_app(), Some((Op::Mod, [_, k]))
-                        if matches!(k.as_const(), Some(Value::Int(k)) if *k > BigInt::one()))
-                };
-                let constant = |c: &Term| matches!(c.as_const(), Some(Value::Int(_)));
-                let congruence = (modulus(&args[0]) && constant(&args[1]))
-                    || (modulus(&args[1]) && constant(&args[0]));
-                let sides: BTreeSet<Option<bool>> = t
-                    .free_vars_ref()
-                    .iter()
-                    .map(|v| match voc.lookup(v) {
-                        Some((x, post)) if voc.sort(x) == Ok(Sort::Int) => Some(post),
-                        _ => None,
-                    })
-                    .collect();
-                let program_only = sides.len() == 1 && !sides.contains(&None);
-                if !congruence || !program_only || contains_select(&t) {
-                    continue;
-                }
-                let pre = t.rename(&|v| match voc.lookup(v) {
-                    Some((x, true)) => voc.pre(x).ok(),
-                    _ => None,
-                });
-                if !atoms.contains(&pre) {
-                    atoms.push(pre);
-                }
-            }
-            _ => {}
-        }
-    }
-    atoms
+        let constant = |c: &Term| matches!(c.as_const(), Some(Value::Int(_)));
+        let congruence = matches!(op, Op::Eq)
+            && args.len() == 2
+            && ((modulus(&args[0]) && constant(&args[1]))
+                || (modulus(&args[1]) && constant(&args[0])));
+        congruence.then(|| t.clone())
+    })
 }
 
 /// The disequalities `d != 0` over integer program variables (all before or all after the letter)
@@ -1291,55 +1273,13 @@ fn disequality_atoms<'a>(
     formulas: impl Iterator<Item = &'a Term>,
     max: usize,
 ) -> Vec<Term> {
-    let mut atoms: Vec<Term> = Vec::new();
-    let mut seen: BTreeSet<u32> = BTreeSet::new();
-    let mut stack: Vec<(Term, bool)> = formulas.map(|t| (t.clone(), true)).collect();
-    while let Some((t, positive)) = stack.pop() {
-        if atoms.len() >= max {
-            break;
+    collect_atoms(voc, formulas, max, |_, op, args, positive| {
+        if !matches!(op, Op::Eq) || positive || args.len() != 2 {
+            return None;
         }
-        if !seen.insert(t.id() * 2 + u32::from(positive)) {
-            continue;
-        }
-        let TermKind::App(op, args) = t.kind() else {
-            continue;
-        };
-        match op {
-            Op::And | Op::Or => stack.extend(args.iter().map(|a| (a.clone(), positive))),
-            Op::Not => stack.extend(args.iter().map(|a| (a.clone(), !positive))),
-            Op::Eq if !positive && args.len() == 2 => {
-                let int = args.iter().all(|a| *a.sort_ref() == Sort::Int);
-                let sides: BTreeSet<Option<bool>> = t
-                    .free_vars_ref()
-                    .iter()
-                    .map(|v| match voc.lookup(v) {
-                        Some((x, post)) if voc.sort(x) == Ok(Sort::Int) => Some(post),
-                        _ => None,
-                    })
-                    .collect();
-                let program_only = sides.len() == 1 && !sides.contains(&None);
-                if !int || !program_only || contains_select(&t) {
-                    continue;
-                }
-                let Some(l) =
-                    crate::engine::termination::linear::linear(&Term::sub(&args[0], &args[1]))
-                else {
-                    continue;
-                };
-                let atom = Term::not(&Term::eq(&l.term(), &Term::int(0)));
-                let pre = atom.rename(&|v| match voc.lookup(v) {
-                    Some((x, true)) => voc.pre(x).ok(),
-                    _ => None,
-                });
-                let pre = crate::smt::simplify(&pre);
-                if !pre.is_true() && !pre.is_false() && !atoms.contains(&pre) {
-                    atoms.push(pre);
-                }
-            }
-            _ => {}
-        }
-    }
-    atoms
+        let d = crate::engine::termination::linear::linear(&Term::sub(&args[0], &args[1]))?;
+        Some(Term::not(&Term::eq(&d.term(), &Term::int(0))))
+    })
 }
 
 /// Equalities `x == y` between the (pre-state) program variables of one uninterpreted sort that the
