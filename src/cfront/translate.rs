@@ -4664,6 +4664,37 @@ impl<'a> Translator<'a> {
                 t,
             ));
         }
+        if name == "ffs" {
+            // the position of the least significant set bit (1-based), 0 for 0: the bits below
+            // it are those `x mod 2^k` sees, in two's complement as for |x|
+            let [arg] = ce.arguments.as_slice() else {
+                return unsupported("`ffs` with other than one argument", span);
+            };
+            let v = self.expr(arg, out)?;
+            let x = self.convert(&v, IntTy::INT, span)?;
+            let width = IntTy::INT.bits(self.arch);
+            let mut r = ite(
+                bin(BinOp::Eq, x.clone(), int(0, span), span),
+                int(0, span),
+                int(i64::from(width), span),
+                span,
+            );
+            for k in (1..width).rev() {
+                let low = arith(
+                    BinOp::Mod,
+                    x.clone(),
+                    lit(&(BigInt::one() << k), span),
+                    span,
+                );
+                r = ite(
+                    bin(BinOp::Neq, low, int(0, span), span),
+                    int(i64::from(k), span),
+                    r,
+                    span,
+                );
+            }
+            return Ok(TV::int(r, IntTy::INT));
+        }
         if name == "scanf" && !ce.arguments.is_empty() {
             return self.scanf(ce, span, out);
         }

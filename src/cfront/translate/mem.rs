@@ -1471,6 +1471,37 @@ impl<'a> Translator<'a> {
             "memmove" | "strcpy" | "strlen" | "strcmp" | "strncpy" | "strcat" => {
                 unsupported(format!("call of library function `{name}`"), span)
             }
+            "getenv" => (|| {
+                // null, or a string of the environment: an object of static storage with
+                // arbitrary characters before its terminating zero
+                let [n] = args else {
+                    return unsupported("`getenv` with other than one argument", span);
+                };
+                self.expr(n, out)?;
+                let (b, len, found) = (self.temp(span), self.temp(span), self.temp(span));
+                out.push(havoc(&len, span));
+                out.push(assume(
+                    bin(BinOp::Ge, var(&len, span), int(1, span), span),
+                    span,
+                ));
+                self.alloc(&b, var(&len, span), false, span, out);
+                let end = Place::Mem {
+                    base: var(&b, span),
+                    off: arith(BinOp::Sub, var(&len, span), int(1, span), span),
+                    ty: CType::Int(IntTy::CHAR),
+                    safe: true,
+                    unions: Vec::new(),
+                };
+                self.store_place(&end, SVal::Int(int(0, span)), span, out)?;
+                out.push(havoc(&found, span));
+                let base = ite(
+                    bin(BinOp::Eq, var(&found, span), int(0, span), span),
+                    int(0, span),
+                    var(&b, span),
+                    span,
+                );
+                Ok(TV::ptr(base, int(0, span), CType::Int(IntTy::CHAR)))
+            })(),
             "__VERIFIER_nondet_pointer" => {
                 if !args.is_empty() {
                     return Some(unsupported(
