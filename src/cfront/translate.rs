@@ -5298,27 +5298,24 @@ impl<'a> Translator<'a> {
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<TV> {
-        match (name, ce.arguments.as_slice()) {
+        let (dst, v) = match (name, ce.arguments.as_slice()) {
             ("__builtin_va_start", [ap, _]) => {
                 let Some((vb, vo)) = self.f.va.clone() else {
                     return unsupported("`va_start` outside a variadic function", span);
                 };
-                let p = self.lvalue(ap, out)?;
                 let v = TV::ptr(var(&vb, span), var(&vo, span), CType::Int(IntTy::CHAR));
-                let sv = self.scalar_value(v, &p.ty().clone(), span)?;
-                self.store_place(&p, sv, span, out)?;
+                (ap, v)
             }
             ("__builtin_va_end", [ap]) => {
                 self.expr(ap, out)?;
+                return Ok(TV::void(span));
             }
-            ("__builtin_va_copy", [d, s]) => {
-                let v = self.expr(s, out)?;
-                let p = self.lvalue(d, out)?;
-                let sv = self.scalar_value(v, &p.ty().clone(), span)?;
-                self.store_place(&p, sv, span, out)?;
-            }
+            ("__builtin_va_copy", [d, s]) => (d, self.expr(s, out)?),
             _ => return unsupported(format!("`{name}` with these arguments"), span),
-        }
+        };
+        let p = self.lvalue(dst, out)?;
+        let sv = self.scalar_value(v, &p.ty().clone(), span)?;
+        self.store_place(&p, sv, span, out)?;
         Ok(TV::void(span))
     }
 

@@ -763,20 +763,11 @@ fn prepare(
 /// (the relation over the other variables is unchanged: the part is `∃`-quantified and closed)
 /// and keeps such parts' disjunctions out of the DNF. A part the solver does not answer stays.
 fn drop_detached(formula: &Term, aux: &BTreeSet<Var>, session: &mut Session) -> Term {
-    fn flatten(t: &Term, out: &mut Vec<Term>) {
-        if t.is_app_of(&Op::And) {
-            for a in t.args() {
-                flatten(a, out);
-            }
-        } else if !t.is_true() {
-            out.push(t.clone());
-        }
-    }
     if aux.is_empty() {
         return formula.clone();
     }
-    let mut conj = Vec::new();
-    flatten(formula, &mut conj);
+    // (`Term::and` flattens nested conjunctions: the top level holds them all)
+    let conj = formula.conjuncts();
     // Union-find over conjuncts, joined by shared auxiliary variables.
     let mut parent: Vec<usize> = (0..conj.len()).collect();
     fn find(p: &mut [usize], mut i: usize) -> usize {
