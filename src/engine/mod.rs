@@ -226,8 +226,9 @@ pub struct Config {
     /// Maximal number of steps of the explicit-state executor (termination).
     pub max_exec_steps: u64,
     /// Integer variables stand for fixed-width machine integers (programs of the C front end, whose
-    /// arithmetic the IR states over unbounded integers): a nontermination argument must not let
-    /// a variable grow without bound, since every such run overflows (undefined behaviour in C).
+    /// signed arithmetic the IR states over unbounded integers): a nontermination argument whose
+    /// run grows without bound says that in C the run overflows (undefined behaviour), and
+    /// fresh-cell arguments (indices that move for ever) are not used.
     pub bounded_integers: bool,
     /// Re-check the proof of a SAFE answer in a fresh solver session ([`proof::check`]); a failed
     /// check turns the answer into UNKNOWN.

@@ -57,8 +57,10 @@
 //! (no `{:overapproximation}` edge, no uninterpreted function) and whose cycle mentions only numeric
 //! variables are considered; the stem and the cycle are paths of the automaton from its initial
 //! location, so the execution is one of the program. With machine integers
-//! (`Config::bounded_integers`, programs of the C front end) an argument with a nonzero ray is
-//! discarded: its run grows without bound and overflows, which C leaves undefined.
+//! (`Config::bounded_integers`, programs of the C front end) the argument is one over mathematical
+//! integers, as the IR states C's signed arithmetic: a nonzero ray's run grows without bound, so in
+//! C it reaches a signed overflow, which C leaves undefined (after it no behaviour, nontermination
+//! included, is excluded); the answer says so. Fresh-cell arguments are not used for C.
 
 use super::cells;
 use super::linear::{self, Constraint, Lin, Q, Rel};
@@ -76,6 +78,10 @@ use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
+
+/// Said of a C argument whose run grows without bound.
+const OVERFLOW_NOTE: &str = "; over mathematical integers: in C the run reaches a signed overflow, \
+     undefined behaviour, after which no behaviour (nontermination included) is excluded";
 
 /// The display name of the ghost state variables of fresh cells (left out of the reason).
 const GHOST: &str = "(ghost)";
@@ -176,19 +182,20 @@ pub(super) fn argument_of(
                 continue;
             };
             // A nonzero direction grows without bound: with machine integers (C) that run
-            // overflows, so it is no nontermination argument there.
+            // overflows, and the answer says so.
             let unbounded = arg.rays.iter().any(|r| {
                 r.values().any(|v| {
                     v.as_rational()
                         .is_some_and(|q| !num_traits::Zero::is_zero(&q))
                 })
             });
-            if config.bounded_integers && unbounded {
-                continue;
-            }
             let mut fresh = Session::new(session_config(config, deadline)).ok()?;
             if lasso.validate(cfa, &arg, &mut fresh).is_ok() {
-                return Some(describe(voc, cfa, &lasso, &arg, h));
+                let mut text = describe(voc, cfa, &lasso, &arg, h);
+                if config.bounded_integers && unbounded {
+                    text.push_str(OVERFLOW_NOTE);
+                }
+                return Some(text);
             }
         }
     }
@@ -1101,10 +1108,13 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, lasso: &Lasso, arg: &Argument, h: LocId
         Some(q) => q.to_string(),
         None => format!("{v:?}"),
     };
+    // Only what the cycle reads: the values it overwrites first (inlined callees' temporaries,
+    // results) do not matter to the run.
+    let read = lasso.relation.free_vars_ref();
     let state: Vec<String> = lasso
         .state
         .iter()
-        .filter(|(x, _, _)| x != GHOST)
+        .filter(|(x, h, _)| x != GHOST && read.contains(h))
         .filter_map(|(x, h, _)| Some(format!("{} = {}", x, show(arg.point.get(h)?))))
         .chain(lasso.fixed.iter().map(|(x, b)| format!("{x} = {b}")))
         .collect();
@@ -1113,7 +1123,7 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, lasso: &Lasso, arg: &Argument, h: LocId
         let comps: Vec<String> = lasso
             .state
             .iter()
-            .filter(|(x, _, w)| *w && x != GHOST)
+            .filter(|(x, h, w)| *w && x != GHOST && read.contains(h))
             .filter_map(|(x, h, _)| {
                 let v = ray.get(&Lasso::dir(i, h))?;
                 Some(format!("{} = {}", x, show(v)))
