@@ -616,6 +616,7 @@ impl<'a, 'p> Run<'a, 'p> {
             enc: self.enc,
             stem: stem_preds,
             lp: loop_preds,
+            head: h,
             ghost_free,
             seed,
             session,
@@ -919,6 +920,11 @@ struct RankAutomaton<'a, 'p> {
     stem: Vec<Term>,
     /// Loop predicates; `lp[0]` is the honda `H`.
     lp: Vec<Term>,
+    /// The loop head: the honda holds only after a letter into it. Elsewhere a state whose rank
+    /// already fell would otherwise count as the honda and re-seed in the middle of the loop,
+    /// where the loop predicates computed from the head's seed no longer follow (the lasso
+    /// itself then escapes its own certificate).
+    head: LocId,
     /// Which loop predicates mention no ghost variable.
     ghost_free: Vec<bool>,
     /// `SI ∧ ¬unseeded ∧ old = f`.
@@ -1012,7 +1018,12 @@ impl SemiDeterministicAutomaton for RankAutomaton<'_, '_> {
             }
         }
         let lp = self.lp.clone();
-        let held = self.holding(&pre, *a, &lp)?;
+        let held = if self.enc.letters[*a].tgt == self.head {
+            self.holding(&pre, *a, &lp)?
+        } else {
+            let rest = self.holding(&pre, *a, &lp[1..])?;
+            rest.into_iter().map(|i| i + 1).collect()
+        };
         let enters = matches!(s, RankState::Loop(_)) || held.contains(&0);
         if enters && !held.is_empty() {
             out.push(RankState::Loop(held));
@@ -1046,6 +1057,24 @@ mod tests {
                 false
             }
         }
+    }
+
+    /// The rank falls at the loop's first letter, several letters before the loop head comes
+    /// round again: the certificate must still accept the lasso (the honda only at the head),
+    /// else the same lasso comes back and the run ends with "no progress".
+    #[test]
+    fn rank_falling_before_the_head_comes_round() {
+        if !have_solver() {
+            return;
+        }
+        let src = "procedure main() { var x, y, z: int; havoc x;
+            while (x > 0) { x := x - 1;
+                if (*) { y := 1; } else { y := 2; }
+                if (*) { z := y; } else { z := 0; } } }";
+        let (a, work) = answer(src, BlockEncoding::Seq);
+        assert!(matches!(a, Answer::Terminating(_)), "{a:?}");
+        // One certificate covers every path (the honda is where the head comes round).
+        assert_eq!(work.ranked, 1, "{work:?}");
     }
 
     /// Two paths with different ranking functions (`x`, `-x`): two rank certificates and a
