@@ -81,7 +81,7 @@ use crate::engine::tracecheck::{self, Feasibility};
 use crate::engine::transition::{self, TransFormula, Vocabulary};
 use crate::engine::{BlockEncoding, Config, pretty};
 use crate::ir::Program;
-use crate::smt::{SatResult, Session, Sort, Term, Var};
+use crate::smt::{SatResult, Session, Sort, Term, Value, Var};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
 
@@ -954,7 +954,10 @@ impl RankAutomaton<'_, '_> {
         }
     }
 
-    /// The candidates among `cands` that hold after `a` from `pre`.
+    /// The candidates among `cands` that hold after `a` from `pre`: Houdini-style, one query for
+    /// the conjunction of those not yet refuted, each model refuting every candidate false in it
+    /// (a counterexample to each), until the rest hold together (unsat); candidates one query each
+    /// when the solver gives no model or no answer.
     fn holding(
         &mut self,
         pre: &Term,
@@ -962,27 +965,75 @@ impl RankAutomaton<'_, '_> {
         cands: &[Term],
     ) -> Result<Vec<usize>, Interrupted> {
         let letter = &self.enc.letters[a];
+        let post: Vec<Term> = cands.iter().map(|q| primed(self.voc, q, letter)).collect();
+        let mut left: Vec<usize> = (0..cands.len()).collect();
         let mut out = Vec::new();
         self.session.push();
         self.session.assert(pre);
         self.session.assert(&letter.tf.formula);
-        for (i, q) in cands.iter().enumerate() {
+        let mut one_by_one = false;
+        while !left.is_empty() {
             if ranking::timed_out(self.deadline) {
                 self.session.pop();
                 return Err(Interrupted);
             }
             self.queries += 1;
             self.session.push();
-            self.session
-                .assert(&Term::not(&primed(self.voc, q, letter)));
+            let all = Term::and(left.iter().map(|&i| post[i].clone()).collect());
+            self.session.assert(&Term::not(&all));
             let r = self.session.check_sat();
-            self.session.pop();
             if r == SatResult::Unsat {
-                out.push(i);
-                self.valid.push((pre.clone(), a, q.clone()));
+                self.session.pop();
+                out.append(&mut left);
+                break;
+            }
+            let refuted = if r == SatResult::Sat {
+                let terms: Vec<Term> = left.iter().map(|&i| post[i].clone()).collect();
+                self.session.get_values(&terms).ok().map(|vals| {
+                    vals.iter()
+                        .map(|(_, v)| matches!(v, Value::Bool(false)))
+                        .collect::<Vec<bool>>()
+                })
+            } else {
+                None
+            };
+            self.session.pop();
+            match refuted {
+                Some(f) if f.len() == left.len() && f.iter().any(|&b| b) => {
+                    left = left
+                        .iter()
+                        .zip(f)
+                        .filter(|(_, refuted)| !refuted)
+                        .map(|(&i, _)| i)
+                        .collect();
+                }
+                _ => {
+                    one_by_one = true;
+                    break;
+                }
+            }
+        }
+        if one_by_one {
+            for &i in &left {
+                if ranking::timed_out(self.deadline) {
+                    self.session.pop();
+                    return Err(Interrupted);
+                }
+                self.queries += 1;
+                self.session.push();
+                self.session.assert(&Term::not(&post[i]));
+                let r = self.session.check_sat();
+                self.session.pop();
+                if r == SatResult::Unsat {
+                    out.push(i);
+                }
             }
         }
         self.session.pop();
+        out.sort_unstable();
+        for &i in &out {
+            self.valid.push((pre.clone(), a, cands[i].clone()));
+        }
         Ok(out)
     }
 }
