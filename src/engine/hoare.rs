@@ -9,7 +9,9 @@
 //!    `false`;
 //! 3. an incremental SMT check: `S` and `a` are asserted once per (state, letter) in a pushed scope;
 //!    first `S ∧ a` is checked for satisfiability (`{S} a {false}`), then each remaining candidate
-//!    `p` with `¬p'` in a nested scope.
+//!    `p` with `¬p'` in a nested scope. Each `sat` answer's model is read for the candidates still
+//!    open (one `get-value`): a `p'` false in it has a counterexample, so `{S} a {p}` is invalid
+//!    without a query of its own (counted as `htc_model`).
 //!
 //! Between 1 and 3, the **frame rule** decides triples by an implication `S ⇒ p` cached per (state,
 //! predicate), so that it is shared by every letter (in a concurrent program, the many letters of
@@ -353,16 +355,26 @@ impl HoareChecker {
             && fast_fragment(&state_term, &mut self.fast_memo)
             && fast_fragment(formula, &mut self.fast_memo);
         let mut smt = Tiered::new(usable);
+        let mut first_model = None;
         if !false_known {
             stats.htc_smt += 1;
-            let r = smt.check(
+            let eval: Vec<Term> = if todo.len() > 1 {
+                todo.iter()
+                    .map(|&p| primed(voc, &preds.get(p).term, letter))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let (r, false_in) = smt.check_eval(
                 &mut self.fast,
                 &mut self.session,
                 &state_term,
                 formula,
                 None,
                 true,
+                &eval,
             );
+            first_model = false_in;
             match r {
                 SatResult::Unsat => {
                     self.fast_unknowns += smt.close(&mut self.fast, &mut self.session);
@@ -378,24 +390,47 @@ impl HoareChecker {
             }
         }
         let sat_known = self.cache.get(&(state, letter_id, FALSE)) == Some(&false);
-        for p in todo {
-            stats.htc_smt += 1;
-            let post = Term::not(&primed(voc, &preds.get(p).term, letter));
-            let post_fast = usable && fast_fragment(&post, &mut self.fast_memo);
-            let r = smt.check(
-                &mut self.fast,
-                &mut self.session,
-                &state_term,
-                formula,
-                Some(&post),
-                post_fast,
-            );
-            let valid = match r {
-                SatResult::Unsat => true,
-                SatResult::Sat => false,
-                SatResult::Unknown(r) => {
-                    self.last_unknown = Some(r);
-                    continue;
+        // Each `sat` answer's model refutes every candidate false in it (one counterexample to
+        // each triple), so later candidates are asked only while no model has refuted them.
+        let posts: Vec<Term> = todo
+            .iter()
+            .map(|&p| primed(voc, &preds.get(p).term, letter))
+            .collect();
+        let mut refuted = vec![false; todo.len()];
+        if let Some(false_in) = first_model {
+            refuted = false_in;
+        }
+        for (k, &p) in todo.iter().enumerate() {
+            let valid = if refuted[k] {
+                stats.htc_model += 1;
+                false
+            } else {
+                stats.htc_smt += 1;
+                let post = Term::not(&posts[k]);
+                let post_fast = usable && fast_fragment(&post, &mut self.fast_memo);
+                let later: Vec<usize> = (k + 1..todo.len()).filter(|&j| !refuted[j]).collect();
+                let eval: Vec<Term> = later.iter().map(|&j| posts[j].clone()).collect();
+                let (r, false_in) = smt.check_eval(
+                    &mut self.fast,
+                    &mut self.session,
+                    &state_term,
+                    formula,
+                    Some(&post),
+                    post_fast,
+                    &eval,
+                );
+                if let Some(f) = false_in {
+                    for (&j, f) in later.iter().zip(f) {
+                        refuted[j] |= f;
+                    }
+                }
+                match r {
+                    SatResult::Unsat => true,
+                    SatResult::Sat => false,
+                    SatResult::Unknown(r) => {
+                        self.last_unknown = Some(r);
+                        continue;
+                    }
                 }
             };
             self.record(state, letter_id, p, valid);
@@ -664,9 +699,10 @@ impl Tiered {
         }
     }
 
-    /// Satisfiability of `S ∧ a` (and `extra`, if given).
+    /// Satisfiability of `S ∧ a` (and `extra`, if given); on `sat`, which of `eval` are false in
+    /// the model (`None` when the solver gives no values).
     #[allow(clippy::too_many_arguments)]
-    fn check(
+    fn check_eval(
         &mut self,
         fast: &mut Option<Session>,
         main: &mut Session,
@@ -674,21 +710,32 @@ impl Tiered {
         letter: &Term,
         extra: Option<&Term>,
         extra_fast: bool,
-    ) -> SatResult {
+        eval: &[Term],
+    ) -> (SatResult, Option<Vec<bool>>) {
         // Quantified queries get a shorter limit (`predicates::check`).
         let quantified = state.has_quantifier()
             || letter.has_quantifier()
             || extra.is_some_and(Term::has_quantifier);
         let check = |s: &mut Session| super::predicates::check(s, quantified);
-        let ask = |s: &mut Session| match extra {
-            Some(q) => {
+        let ask = |s: &mut Session| {
+            if let Some(q) = extra {
                 s.push();
                 s.assert(q);
-                let r = check(s);
-                s.pop();
-                r
             }
-            None => check(s),
+            let r = check(s);
+            let false_in = if r == SatResult::Sat && !eval.is_empty() {
+                s.get_values(eval).ok().map(|vals| {
+                    vals.iter()
+                        .map(|(_, v)| matches!(v, crate::smt::Value::Bool(false)))
+                        .collect()
+                })
+            } else {
+                None
+            };
+            if extra.is_some() {
+                s.pop();
+            }
+            (r, false_in)
         };
         if self.fast_usable
             && extra_fast
@@ -700,9 +747,9 @@ impl Tiered {
                 f.assert(letter);
                 self.fast_open = true;
             }
-            let r = ask(f);
+            let (r, false_in) = ask(f);
             if !matches!(r, SatResult::Unknown(_)) {
-                return r;
+                return (r, false_in);
             }
             self.fast_unknowns += 1;
             if extra.is_none() {

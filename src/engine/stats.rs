@@ -17,6 +17,9 @@ pub struct Stats {
     pub htc_smt: usize,
     /// Hoare triples decided by the frame rule (a cached implication, see `engine::hoare`).
     pub htc_frame: usize,
+    /// Hoare triples refuted by the model of an earlier `sat` answer of the same post (a
+    /// counterexample to each, see `engine::hoare`).
+    pub htc_model: usize,
     pub solver_calls: usize,
     /// Of `solver_calls`: the checks of the fast Hoare-triple solver (see `engine::hoare`).
     pub fast_hoare_calls: usize,
@@ -115,6 +118,7 @@ impl Stats {
         self.htc_syntactic += other.htc_syntactic;
         self.htc_smt += other.htc_smt;
         self.htc_frame += other.htc_frame;
+        self.htc_model += other.htc_model;
         self.qe_time += other.qe_time;
         self.qe_solver_calls += other.qe_solver_calls;
         self.quantified_predicates += other.quantified_predicates;
@@ -136,6 +140,12 @@ impl Stats {
             text.push_str(&format!(
                 "  frame rule: {} Hoare triples decided by a cached implication\n",
                 self.htc_frame
+            ));
+        }
+        if self.htc_model > 0 {
+            text.push_str(&format!(
+                "  models: {} Hoare triples refuted by the model of another query\n",
+                self.htc_model
             ));
         }
         if self.execution_steps > 0 {
