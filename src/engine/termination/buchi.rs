@@ -42,6 +42,10 @@
 //! - the *loop part* (deterministic): sets of the predicates `H = SI ∧ (unseeded ∨ Dec)` (the
 //!   honda) and the strongest posts along the loop from `SI ∧ ¬unseeded ∧ old = f`; a state with
 //!   `H` is accepting; a stem state may also enter the loop part on a letter after which `H` holds.
+//!   `H` is a candidate only after a letter into the loop head `h` (elsewhere a rank that fell
+//!   early would re-seed mid-loop, and the posts from the head's seed would no longer follow).
+//!   The candidates that hold are found Houdini-style: one query for the conjunction of the open
+//!   ones, each model refuting those false in it.
 //!
 //! A transition `S -a-> S'` exists when `{S} a {p}` is valid for every `p ∈ S'` (and `S'` is the set
 //! of all such candidates), except that leaving an accepting state first *re-seeds*: `old := f(x),
