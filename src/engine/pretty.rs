@@ -18,6 +18,15 @@ fn prec(op: &Op) -> u8 {
 
 /// A constant in Boogie syntax: reals as decimal literals (`999.5`, `-0.25`) when the expansion is
 /// finite, else as a quotient of decimal literals (`(1.0 / 3.0)`).
+/// `n` letters, in words: "1 letter", "3 letters".
+pub fn letters(n: usize) -> String {
+    if n == 1 {
+        "1 letter".into()
+    } else {
+        format!("{n} letters")
+    }
+}
+
 pub fn value(v: &Value) -> String {
     match v {
         Value::Bool(b) => b.to_string(),

@@ -417,9 +417,9 @@ impl<'a, 'p> Run<'a, 'p> {
             .map(|p| self.voc.program.proc(p).name.clone())
             .unwrap_or_default();
         format!(
-            "a stem of {} letters, then a loop of {} letters in procedure {procedure}",
-            stem.len(),
-            cycle.len()
+            "a stem of {}, then a loop of {} in procedure {procedure}",
+            pretty::letters(stem.len()),
+            pretty::letters(cycle.len())
         )
     }
 

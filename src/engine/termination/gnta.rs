@@ -1156,11 +1156,11 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, lasso: &Lasso, arg: &Argument, h: LocId
         None => String::new(),
     };
     format!(
-        "a geometric nontermination argument: a stem of {} letters reaches the loop head in \
-         procedure {procedure} with {}, then a loop of {} letters runs forever along {}{fresh}",
-        lasso.stem_len,
+        "a geometric nontermination argument: a stem of {} reaches the loop head in \
+         procedure {procedure} with {}, then a loop of {} runs forever along {}{fresh}",
+        pretty::letters(lasso.stem_len),
         state.join(", "),
-        lasso.cycle_len,
+        pretty::letters(lasso.cycle_len),
         dirs.join(", ")
     )
 }

@@ -1332,9 +1332,9 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, enc: &Encoded, cert: &Certificate) -> S
         let procs: Vec<String> = heads.into_iter().collect();
         if level.once {
             parts.push(format!(
-                "at most one step in a row (in {}; {} letters)",
+                "at most one step in a row (in {}; {})",
                 procs.join(", "),
-                level.letters.len()
+                crate::engine::pretty::letters(level.letters.len())
             ));
             continue;
         }
@@ -1357,10 +1357,10 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, enc: &Encoded, cert: &Certificate) -> S
             ));
         }
         parts.push(format!(
-            "{what} (in {}; decreasing on {} of {} letters)",
+            "{what} (in {}; decreasing on {} of {})",
             procs.join(", "),
             level.strict.len(),
-            level.letters.len()
+            crate::engine::pretty::letters(level.letters.len())
         ));
     }
     let n = cert.invariants.count();
@@ -1429,10 +1429,10 @@ fn fixpoint(
                 .map(|p| voc.program.proc(p).name.clone())
                 .unwrap_or_default();
             return Some(format!(
-                "a fixpoint lasso: a stem of {} letters, then a loop of {} letters in procedure {} \
+                "a fixpoint lasso: a stem of {}, then a loop of {} in procedure {} \
                  that maps a reachable state to itself",
-                stem.len(),
-                cycle.len(),
+                crate::engine::pretty::letters(stem.len()),
+                crate::engine::pretty::letters(cycle.len()),
                 procedure
             ));
         }
