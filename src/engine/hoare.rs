@@ -355,16 +355,16 @@ impl HoareChecker {
             && fast_fragment(&state_term, &mut self.fast_memo)
             && fast_fragment(formula, &mut self.fast_memo);
         let mut smt = Tiered::new(usable);
+        // Each `sat` answer's model refutes every candidate false in it (one counterexample to
+        // each triple), so later candidates are asked only while no model has refuted them.
+        let posts: Vec<Term> = todo
+            .iter()
+            .map(|&p| primed(voc, &preds.get(p).term, letter))
+            .collect();
         let mut first_model = None;
         if !false_known {
             stats.htc_smt += 1;
-            let eval: Vec<Term> = if todo.len() > 1 {
-                todo.iter()
-                    .map(|&p| primed(voc, &preds.get(p).term, letter))
-                    .collect()
-            } else {
-                Vec::new()
-            };
+            let eval: &[Term] = if todo.len() > 1 { &posts } else { &[] };
             let (r, false_in) = smt.check_eval(
                 &mut self.fast,
                 &mut self.session,
@@ -372,7 +372,7 @@ impl HoareChecker {
                 formula,
                 None,
                 true,
-                &eval,
+                eval,
             );
             first_model = false_in;
             match r {
@@ -390,16 +390,7 @@ impl HoareChecker {
             }
         }
         let sat_known = self.cache.get(&(state, letter_id, FALSE)) == Some(&false);
-        // Each `sat` answer's model refutes every candidate false in it (one counterexample to
-        // each triple), so later candidates are asked only while no model has refuted them.
-        let posts: Vec<Term> = todo
-            .iter()
-            .map(|&p| primed(voc, &preds.get(p).term, letter))
-            .collect();
-        let mut refuted = vec![false; todo.len()];
-        if let Some(false_in) = first_model {
-            refuted = false_in;
-        }
+        let mut refuted = first_model.unwrap_or_else(|| vec![false; todo.len()]);
         for (k, &p) in todo.iter().enumerate() {
             let valid = if refuted[k] {
                 stats.htc_model += 1;
