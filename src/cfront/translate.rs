@@ -466,8 +466,9 @@ pub struct Translator<'a> {
     /// `__VERIFIER_atomic_begin`/`_end` are called: declared as body-less procedures.
     atomic_markers: bool,
     /// The over-approximating functions used (bitwise operators, `bitwise_overapprox`; function
-    /// pointers, `fptr`), declared as `{:overapproximation}` functions of two integers.
-    bitwise_fns: BTreeSet<&'static str>,
+    /// pointers, `fptr`), declared as `{:overapproximation}` functions of two integers; an
+    /// operator's name carries the width of its operands (`bitwiseAnd~32`).
+    bitwise_fns: BTreeSet<String>,
     /// `~unspecified` is applied (`union_sync`): declared as an `{:overapproximation}` function.
     unspecified_used: bool,
     /// Sub-aggregates initialised by a struct value (`{ s, 1 }`), found by `fill_list`: path,
@@ -2213,13 +2214,39 @@ impl<'a> Translator<'a> {
             }));
         }
         let conv = self.conv_fns.iter().map(|n| (*n, mem::conv_arity(n)));
-        for (name, arity) in self.bitwise_fns.iter().map(|n| (*n, 2)).chain(conv) {
-            decls.push(b::Decl::Function(b::FunctionDecl {
-                attrs: vec![b::Attribute {
-                    name: ident("overapproximation", main_span),
-                    args: vec![b::AttrArg::Str(name.to_string())],
+        for (name, arity) in self.bitwise_fns.iter().map(|n| (n.as_str(), 2)).chain(conv) {
+            let (what, width) = match name.split_once('~') {
+                Some((w, bits)) => (w, bits.parse::<u32>().ok()),
+                None => (name, None),
+            };
+            let mut attrs = vec![b::Attribute {
+                name: ident("overapproximation", main_span),
+                args: vec![b::AttrArg::Str(what.to_string())],
+                span: main_span,
+            }];
+            // the bitwise operators on two values of one integer type, and shifts of a value of
+            // `width` bits: their two's-complement result (a counterexample through them is
+            // confirmed with it, see `engine::counterexample`)
+            let concrete = match what {
+                "bitwiseAnd" => Some("and"),
+                "bitwiseOr" => Some("or"),
+                "bitwiseXor" => Some("xor"),
+                "shiftLeft" => Some("shl"),
+                "shiftRight" => Some("shr"),
+                _ => None,
+            }
+            .filter(|_| width.is_some());
+            if let Some(c) = concrete {
+                let mut args = vec![b::AttrArg::Str(c.to_string())];
+                args.extend(width.map(|w| b::AttrArg::Expr(int(i64::from(w), main_span))));
+                attrs.push(b::Attribute {
+                    name: ident("concrete", main_span),
+                    args,
                     span: main_span,
-                }],
+                });
+            }
+            decls.push(b::Decl::Function(b::FunctionDecl {
+                attrs,
                 name: ident(&format!("~{name}"), main_span),
                 type_params: Vec::new(),
                 params: ["x", "y"][..arity].iter().map(|n| arg(Some(n))).collect(),
@@ -4381,8 +4408,9 @@ impl<'a> Translator<'a> {
     }
 
     /// `x op y` for a bitwise `op` the integer translation does not express: the application of
-    /// an `{:overapproximation}` function (a counterexample through it is not reported, see
-    /// `engine::cfa`), constrained by facts that hold in two's complement for operands in the range
+    /// an `{:overapproximation}` function, one per operator and width of `ct` (its `{:concrete}`
+    /// operation confirms a counterexample through it, `engine::counterexample`; else it is not
+    /// reported), constrained by facts that hold in two's complement for operands in the range
     /// of `ct` (Ultimate's non-bit-precise translation does the same): signs, bounds, and the
     /// neutral and absorbing operands.
     fn bitwise_overapprox(
@@ -4402,7 +4430,8 @@ impl<'a> Translator<'a> {
             O::ShiftRight => "shiftRight",
             _ => "bitwiseXor",
         };
-        self.bitwise_fns.insert(name);
+        let name = format!("{name}~{}", ct.bits(self.arch));
+        self.bitwise_fns.insert(name.clone());
         let r = self.temp(span);
         out.push(assign_var(
             &r,

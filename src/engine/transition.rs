@@ -403,18 +403,23 @@ impl Translator<'_, '_> {
     }
 }
 
+/// The solver name of an uninterpreted (or recursively defined) function.
+pub fn uf_symbol(f: &ir::Function, func: ir::FuncId) -> String {
+    // `|` and `\` print as `?`: keep such names apart from genuine `?` names.
+    if f.name.contains(['|', '\\']) {
+        format!("{}!f{}", f.name, func.0)
+    } else {
+        f.name.clone()
+    }
+}
+
 /// The solver symbol of an uninterpreted (or recursively defined) function.
 fn uf_decl(f: &ir::Function, func: ir::FuncId) -> Result<FuncDecl, Unsupported> {
     if !f.type_params.is_empty() {
         return Err(Unsupported("polymorphic functions".into()));
     }
     Ok(FuncDecl {
-        // `|` and `\` print as `?`: keep such names apart from genuine `?` names.
-        name: if f.name.contains(['|', '\\']) {
-            format!("{}!f{}", f.name, func.0)
-        } else {
-            f.name.clone()
-        },
+        name: uf_symbol(f, func),
         args: f.params.iter().map(sort_of).collect::<Result<_, _>>()?,
         result: sort_of(&f.result)?,
     })

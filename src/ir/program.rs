@@ -323,6 +323,74 @@ pub struct Function {
     /// `{:overapproximation "what"}`: the function over-approximates an operation (e.g. a bitwise
     /// operator of C). A counterexample that applies it is not reported as a violation (UNKNOWN).
     pub overapproximation: Option<String>,
+    /// `{:concrete "and"|"or"|"xor"}` on an `{:overapproximation}` function `(int, int) returns
+    /// (int)`: the integer operation the function stands for. The engine still reasons with the
+    /// uninterpreted function (and what the program assumes of it); it evaluates the operation only
+    /// to confirm that a counterexample through the function is an execution of the program.
+    pub concrete: Option<ConcreteOp>,
+}
+
+/// The operation an over-approximating function stands for (`Function::concrete`): bitwise
+/// operators on integers in two's complement of unbounded width, so on two values of one C integer
+/// type the result is the C operator's result, in that type's range; shifts of an integer of
+/// `width` bits (`{:concrete "shl", 32}`), defined for amounts in `[0, width)` only: `x << s` is
+/// `x * 2^s` (the caller's range assumption on the result excludes what would overflow or wrap),
+/// `x >> s` is `floor(x / 2^s)` (arithmetic, as gcc). A bitwise operator may give the width of its
+/// operands too (`{:concrete "and", 32}`), which lets the engine state the operator bit by bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConcreteOp {
+    pub kind: ConcreteKind,
+    /// The operands' width in bits (always present for shifts).
+    pub width: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConcreteKind {
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+}
+
+impl ConcreteOp {
+    pub const NAMES: [&'static str; 5] = ["and", "or", "xor", "shl", "shr"];
+
+    /// The operation named `s` (`width`: the attribute's integer argument, which shifts need).
+    pub fn from_name(s: &str, width: Option<u32>) -> Option<ConcreteOp> {
+        let kind = match s {
+            "and" => ConcreteKind::And,
+            "or" => ConcreteKind::Or,
+            "xor" => ConcreteKind::Xor,
+            "shl" => ConcreteKind::Shl,
+            "shr" => ConcreteKind::Shr,
+            _ => return None,
+        };
+        let shift = matches!(kind, ConcreteKind::Shl | ConcreteKind::Shr);
+        match width {
+            Some(w) if !(1..=128).contains(&w) => None,
+            None if shift => None,
+            _ => Some(ConcreteOp { kind, width }),
+        }
+    }
+
+    /// The operation's value on two integers, `None` where it is undefined (a shift amount out of
+    /// range).
+    pub fn eval(
+        self,
+        x: &num_bigint::BigInt,
+        y: &num_bigint::BigInt,
+    ) -> Option<num_bigint::BigInt> {
+        use num_traits::ToPrimitive;
+        let amount = || y.to_u32().filter(|s| *s < self.width.unwrap_or(0));
+        match self.kind {
+            ConcreteKind::And => Some(x & y),
+            ConcreteKind::Or => Some(x | y),
+            ConcreteKind::Xor => Some(x ^ y),
+            ConcreteKind::Shl => amount().map(|s| x << s),
+            ConcreteKind::Shr => amount().map(|s| x >> s),
+        }
+    }
 }
 
 /// What an error location checks.
@@ -455,5 +523,65 @@ impl fmt::Display for Type {
                 write!(f, "}}")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ConcreteKind, ConcreteOp};
+    use num_bigint::BigInt;
+
+    fn op(name: &str, width: Option<u32>) -> ConcreteOp {
+        ConcreteOp::from_name(name, width).expect("a known operation")
+    }
+
+    /// The operations agree with the machine's 8-bit operators on every pair of `i8` and of `u8`
+    /// values (two's complement, the values of one C type), and shifts are undefined exactly where
+    /// C leaves them undefined (an amount outside `[0, width)`).
+    #[test]
+    fn concrete_operations_are_the_machine_operators() {
+        for x in i8::MIN..=i8::MAX {
+            for y in i8::MIN..=i8::MAX {
+                let (bx, by) = (BigInt::from(x), BigInt::from(y));
+                let want = [x & y, x | y, x ^ y];
+                for (name, w) in ["and", "or", "xor"].into_iter().zip(want) {
+                    assert_eq!(
+                        op(name, None).eval(&bx, &by),
+                        Some(BigInt::from(w)),
+                        "{x} {name} {y}"
+                    );
+                }
+                let (ux, uy) = (x as u8, y as u8);
+                let (bux, buy) = (BigInt::from(ux), BigInt::from(uy));
+                let want = [ux & uy, ux | uy, ux ^ uy];
+                for (name, w) in ["and", "or", "xor"].into_iter().zip(want) {
+                    assert_eq!(op(name, Some(8)).eval(&bux, &buy), Some(BigInt::from(w)));
+                }
+            }
+            for s in -2i32..12 {
+                let bs = BigInt::from(s);
+                let shl = op("shl", Some(8)).eval(&BigInt::from(x), &bs);
+                let shr = op("shr", Some(8)).eval(&BigInt::from(x), &bs);
+                if (0..8).contains(&s) {
+                    // the mathematical product (whether it fits is the caller's range check) and
+                    // gcc's arithmetic right shift
+                    assert_eq!(shl, Some(BigInt::from(i32::from(x) << s)));
+                    assert_eq!(shr, Some(BigInt::from(x >> s)));
+                } else {
+                    assert_eq!((shl, shr), (None, None), "{x} by {s}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shifts_need_a_width() {
+        assert_eq!(ConcreteOp::from_name("shl", None), None);
+        assert_eq!(ConcreteOp::from_name("and", Some(0)), None);
+        assert_eq!(ConcreteOp::from_name("nand", None), None);
+        assert_eq!(
+            ConcreteOp::from_name("shr", Some(32)).map(|o| o.kind),
+            Some(ConcreteKind::Shr)
+        );
     }
 }

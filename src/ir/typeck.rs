@@ -16,7 +16,7 @@
 //! names globals; the `Program` has no bodies and no error sites yet (lowering adds them).
 
 use super::program::*;
-use super::resolve::{Env, attr_ints, attr_str, has_attr};
+use super::resolve::{Env, FuncSig, attr_ints, attr_str, has_attr};
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::ast;
 use num_bigint::{BigInt, BigUint};
@@ -249,6 +249,7 @@ impl<'e, 'a> Checker<'e, 'a> {
                 overapproximation: attr_str(&d.attrs, "overapproximation").or_else(|| {
                     has_attr(&d.attrs, "overapproximation").then(|| d.name.name.clone())
                 }),
+                concrete: self.concrete_attr(d, f),
             });
         }
         // `const {:builtin "+oo"} {:indices 5, 11} c: T;` becomes a 0-ary builtin function `c`.
@@ -276,6 +277,7 @@ impl<'e, 'a> Checker<'e, 'a> {
                     smt_defined: None,
                     const_array: false,
                     overapproximation: None,
+                    concrete: None,
                 });
                 self.builtin_consts.insert(v, fid);
             }
@@ -472,6 +474,43 @@ impl<'e, 'a> Checker<'e, 'a> {
 
     /// Ultimate's rule: each type parameter must occur in the types of the parameters (so that
     /// instantiations can be inferred).
+    /// `{:concrete "op"}` of a function declaration: a known operation, on an
+    /// `{:overapproximation}` function of type `(int, int) returns (int)` (`E0314` otherwise).
+    fn concrete_attr(&mut self, d: &ast::FunctionDecl, f: &FuncSig<'_>) -> Option<ConcreteOp> {
+        let a = d.attrs.iter().find(|a| a.name.name == "concrete")?;
+        let width = attr_ints(&d.attrs, "concrete").first().copied();
+        let op = attr_str(&d.attrs, "concrete").and_then(|s| ConcreteOp::from_name(&s, width));
+        let shape = f.params.len() == 2
+            && f.params.iter().all(|t| *t == Type::Int)
+            && f.result == Type::Int
+            && has_attr(&d.attrs, "overapproximation");
+        match op {
+            Some(op) if shape => Some(op),
+            _ => {
+                let (what, help) = if op.is_none() {
+                    (
+                        "unknown operation in `{:concrete}`".to_string(),
+                        format!(
+                            "the operations are {}; shifts take the operand's width in bits \
+                             (`{{:concrete \"shl\", 32}}`)",
+                            ConcreteOp::NAMES.map(|n| format!("\"{n}\"")).join(", ")
+                        ),
+                    )
+                } else {
+                    (
+                        "`{:concrete}` on a function that is not an `{:overapproximation}` of type `(int, int) returns (int)`".to_string(),
+                        "declare the function `{:overapproximation} f(x: int, y: int) returns (int)`".to_string(),
+                    )
+                };
+                self.diags.push(
+                    Diagnostic::error("E0314", what, a.span, "invalid `{:concrete}`")
+                        .with_help(help),
+                );
+                None
+            }
+        }
+    }
+
     fn check_tparams_used(&mut self, tparams: &[ast::Ident], tys: &[Type], what: &str) {
         for tp in tparams {
             if !tys.iter().any(|t| mentions(t, &tp.name)) {

@@ -962,6 +962,18 @@ impl Session {
         ))
     }
 
+    /// `(check-sat-using TACTIC)` on z3 (`tactic` is z3 tactic syntax, e.g. `(then simplify smt)`);
+    /// a plain `(check-sat)` on the other solvers. z3 answers from a solver the tactic builds for
+    /// the current assertions, not from its incremental core: much faster on formulas that mix
+    /// integers and bit-vectors after many scopes (the model is read as after `check-sat`).
+    pub fn check_sat_using(&mut self, tactic: &str) -> SatResult {
+        if self.cfg.kind != SolverKind::Z3 {
+            return self.check_sat();
+        }
+        self.close_assumption_scope();
+        self.check_with(&format!("(check-sat-using {tactic})\n"))
+    }
+
     /// `(check-sat-assuming …)`. Emulated with a scope (kept open until the next state change, so models
     /// and values can be read) where the solver cannot do it: yices with unsat cores, or non-literal
     /// assumptions on yices/cvc5.

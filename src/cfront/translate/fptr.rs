@@ -101,7 +101,7 @@ impl<'a> Translator<'a> {
         t: IntTy,
         span: Span,
     ) -> b::Expr {
-        self.bitwise_fns.insert(FPTR_TO_INT);
+        self.bitwise_fns.insert(FPTR_TO_INT.to_string());
         let e = ex(
             b::ExprKind::Call(
                 ident(&format!("~{FPTR_TO_INT}"), span),
@@ -289,7 +289,7 @@ impl<'a> Translator<'a> {
     /// `{:overapproximation}` function (never reported as a violation, never proved), then the
     /// path ends.
     fn incompatible_call(&mut self, fb: &b::Expr, fo: &b::Expr, span: Span) -> Vec<b::Stmt> {
-        self.bitwise_fns.insert(INCOMPATIBLE_CALL);
+        self.bitwise_fns.insert(INCOMPATIBLE_CALL.to_string());
         let e = ex(
             b::ExprKind::Call(
                 ident(&format!("~{INCOMPATIBLE_CALL}"), span),
