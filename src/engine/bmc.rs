@@ -473,6 +473,9 @@ impl<'a, 'p> Unroller<'a, 'p> {
         .map_err(|e| e.to_string());
         let o =
             super::counterexample::outcome(self.voc, self.cfa, self.enc, &letters, fresh, stats);
+        if super::cegar::debug() && o.verdict != super::Verdict::Unsafe {
+            eprintln!("deep search: trace not confirmed: {:?}", o.reason);
+        }
         (o.verdict == super::Verdict::Unsafe).then_some(o)
     }
 }
