@@ -166,11 +166,61 @@ fn contract(t: &str, line: usize) -> Result<String, AcslUnsupported> {
 /// 128-bit integer types `__int128` (and `__int128_t`, `__uint128_t`) become `long long long`,
 /// which no C program can write and the translation reads as the 128-bit type.
 pub fn rewrite_gaps(pre: &str) -> String {
-    let pre = replace_word(pre, "__float128", "long double");
+    let pre = universal_character_names(pre);
+    let pre = replace_word(&pre, "__float128", "long double");
     let pre = replace_word(&pre, "__int128", INT128);
     let pre = replace_word(&pre, "__int128_t", INT128);
     let pre = replace_word(&pre, "__uint128_t", &format!("unsigned {INT128}"));
     static_assert_message(&pre)
+}
+
+/// lang-c rejects universal character names (`\u00f6`, `\U0010ffff`, C11 6.4.3) in character
+/// constants: in a constant with a prefix (`L'…'`, `u'…'`, `U'…'`), whose value is the code point,
+/// each becomes the hex escape of the same value (`\xf6`). Plain constants (an
+/// implementation-defined multibyte value) and string literals are left alone.
+fn universal_character_names(pre: &str) -> String {
+    let b = pre.as_bytes();
+    let mut out = String::with_capacity(pre.len());
+    let (mut i, mut last) = (0, 0);
+    while i < b.len() {
+        match b[i] {
+            b'"' | b'\'' => {
+                let q = b[i];
+                let prefixed = q == b'\''
+                    && i > 0
+                    && matches!(b[i - 1], b'L' | b'u' | b'U')
+                    && !(i > 1 && (b[i - 2].is_ascii_alphanumeric() || b[i - 2] == b'_'));
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' {
+                        let digits = match b.get(i + 1) {
+                            Some(b'u') => 4,
+                            Some(b'U') => 8,
+                            _ => 0,
+                        };
+                        let hex = pre.get(i + 2..i + 2 + digits);
+                        if prefixed
+                            && digits > 0
+                            && hex.is_some_and(|h| h.bytes().all(|c| c.is_ascii_hexdigit()))
+                        {
+                            out.push_str(&pre[last..i]);
+                            out.push_str("\\x");
+                            out.push_str(hex.unwrap_or_default());
+                            i += 2 + digits;
+                            last = i;
+                            continue;
+                        }
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&pre[last.min(pre.len())..]);
+    out
 }
 
 /// The type specifiers that stand for GCC's `__int128` in rewritten text.
@@ -484,6 +534,15 @@ pub fn line_of(src: &str, off: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn universal_character_names_in_prefixed_constants_become_hex_escapes() {
+        let src = r#"a = u'\u00F6'; b = U'\U0010FFFF'; c = L'\u00e4'; d = '\u00F6'; e = "\u00F6 u'\u00F6'"; f = xu'\u0041'; g = u'\\';"#;
+        assert_eq!(
+            universal_character_names(src),
+            r#"a = u'\x00F6'; b = U'\x0010FFFF'; c = L'\x00e4'; d = '\u00F6'; e = "\u00F6 u'\u00F6'"; f = xu'\u0041'; g = u'\\';"#
+        );
+    }
 
     #[test]
     fn acsl_asserts_become_calls() {

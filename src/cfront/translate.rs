@@ -1629,8 +1629,7 @@ impl<'a> Translator<'a> {
             }
             c::Constant::Float(_) => Err("floating-point constant".into()),
             c::Constant::Character(s) => {
-                let v = char_value(s).ok_or_else(|| format!("character constant {s}"))?;
-                Ok((v, IntTy::INT))
+                char_value(s).ok_or_else(|| format!("character constant {s}"))
             }
         }
     }
@@ -5645,11 +5644,19 @@ fn string_bytes(pieces: &[String]) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// The value of a character constant such as `'a'`, `'\n'`, `'\x41'`, `'\0'` (type `int`; a plain
-/// `char` is signed, so `'\xff'` is -1).
-fn char_value(s: &str) -> Option<BigInt> {
-    let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
-    let v: i64 = if let Some(esc) = inner.strip_prefix('\\') {
+/// The value and type of a character constant such as `'a'`, `'\n'`, `'\x41'`, `'\0'` (type
+/// `int`; a plain `char` is signed, so `'\xff'` is -1), or one with a prefix, whose value is the
+/// character's code point (or the escape's value) in its type: `L'…'` `wchar_t` (`int` on x86
+/// Linux, both architectures), `u'…'` `char16_t` (`unsigned short`), `U'…'` `char32_t` (`unsigned
+/// int`). `None` for what is implementation-defined or ill-formed: several characters, a plain
+/// constant of a non-ASCII character, a value out of the type's range.
+fn char_value(s: &str) -> Option<(BigInt, IntTy)> {
+    let (prefix, quoted) = match s.find('\'') {
+        Some(k) => s.split_at(k),
+        None => return None,
+    };
+    let inner = quoted.strip_prefix('\'')?.strip_suffix('\'')?;
+    let v: u64 = if let Some(esc) = inner.strip_prefix('\\') {
         match esc {
             "n" => 10,
             "t" => 9,
@@ -5663,22 +5670,37 @@ fn char_value(s: &str) -> Option<BigInt> {
             "f" => 12,
             "v" => 11,
             "?" => 63,
-            _ if esc.starts_with('x') => i64::from_str_radix(&esc[1..], 16).ok()?,
-            _ if esc.chars().all(|c| c.is_digit(8)) => i64::from_str_radix(esc, 8).ok()?,
+            _ if esc.starts_with('x') && esc.len() > 1 => {
+                u64::from_str_radix(&esc[1..], 16).ok()?
+            }
+            _ if (1..=3).contains(&esc.len()) && esc.chars().all(|c| c.is_digit(8)) => {
+                u64::from_str_radix(esc, 8).ok()?
+            }
             _ => return None,
         }
     } else {
         let mut chars = inner.chars();
         let ch = chars.next()?;
-        if chars.next().is_some() || !ch.is_ascii() {
+        if chars.next().is_some() || (prefix.is_empty() && !ch.is_ascii()) {
             return None;
         }
-        ch as i64
+        u64::from(u32::from(ch))
     };
-    if !(0..=255).contains(&v) {
-        return None;
+    match prefix {
+        "" if v <= 255 => {
+            let v = v as i64;
+            Some((BigInt::from(if v > 127 { v - 256 } else { v }), IntTy::INT))
+        }
+        // `wchar_t` is a signed 32-bit `int`: an escape up to 0xffffffff gives its bits
+        "L" if v <= 0xffff_ffff => {
+            let v = v as i64;
+            let v = if v > 0x7fff_ffff { v - (1i64 << 32) } else { v };
+            Some((BigInt::from(v), IntTy::INT))
+        }
+        "u" if v <= 0xffff => Some((BigInt::from(v), IntTy::new(ints::IntKind::Short, false))),
+        "U" if v <= 0xffff_ffff => Some((BigInt::from(v), IntTy::UINT)),
+        _ => None,
     }
-    Some(BigInt::from(if v > 127 { v - 256 } else { v }))
 }
 
 #[cfg(test)]
