@@ -514,6 +514,9 @@ pub struct Translator<'a> {
     /// objects of static storage, allocated by `finish`.
     strings: Vec<Vec<u8>>,
     used_strings: BTreeSet<usize>,
+    /// The base variables of compound literals at file scope (objects of static storage, C11
+    /// 6.5.2.5p5), allocated and initialised where the global initialiser that contains them is.
+    static_literals: Vec<String>,
 }
 
 /// The fork counter: the thread id of the next `pthread_create` (as Ultimate's `#pthreadsForks`).
@@ -697,6 +700,7 @@ impl<'a> Translator<'a> {
             fresh: BTreeSet::new(),
             strings: Vec::new(),
             used_strings: BTreeSet::new(),
+            static_literals: Vec::new(),
         }
     }
 
@@ -2134,6 +2138,14 @@ impl<'a> Translator<'a> {
             }
         }
         self.string_objects(main_span, &mut decls, &mut modifies, &mut allocs)?;
+        for base in &self.static_literals {
+            decls.push(b::Decl::Var(b::VarDecl {
+                attrs: Vec::new(),
+                vars: vec![typed(base, int_map_type(0, main_span), main_span)],
+                span: main_span,
+            }));
+            modifies.push(ident(base, main_span));
+        }
         if self.mem.valid {
             init.push(assign(
                 lhs(mem::VALID, vec![int(0, main_span)], main_span),
@@ -2512,10 +2524,13 @@ impl<'a> Translator<'a> {
                 },
                 (t, Some(e)) => {
                     let mut buf = Vec::new();
+                    let literals = self.static_literals.len();
                     let v = self.expr(e, &mut buf)?;
-                    if !buf.is_empty() {
+                    if !buf.is_empty() && self.static_literals.len() == literals {
                         return unsupported("global pointer initialiser with side effects", span);
                     }
+                    // the allocation and initialisation of a compound literal at file scope
+                    out.append(&mut buf);
                     self.scalar_value(v, &t.clone(), span)?
                 }
             };
@@ -3799,7 +3814,8 @@ impl<'a> Translator<'a> {
     }
 
     /// `(T){ … }`: an unnamed object of the enclosing block, initialised at each evaluation (the
-    /// members not given are zero). In a loop condition or step one object would be evaluated
+    /// members not given are zero); at file scope an object of static storage (`static_literals`),
+    /// initialised once with the global initialiser that contains it. In a loop condition or step one object would be evaluated
     /// several times in the same block: not translated there.
     fn compound_literal(
         &mut self,
@@ -3807,9 +3823,7 @@ impl<'a> Translator<'a> {
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<Place> {
-        if self.f.mem_scopes.is_empty() {
-            return unsupported("compound literal outside a function", span);
-        }
+        let file_scope = self.f.mem_scopes.is_empty();
         if self.f.loop_header > 0 {
             return unsupported("compound literal in a loop condition or step", span);
         }
@@ -3829,7 +3843,18 @@ impl<'a> Translator<'a> {
         ) {
             return unsupported(format!("compound literal of type {}", ty.describe()), span);
         }
-        let base = self.stack_object("literal", &ty, span, out)?;
+        let base = if file_scope {
+            // static storage: one object for the program's run, allocated (and zeroed, as every
+            // object of static storage) where the global initialiser runs
+            let base = format!("#lit~{}", self.static_literals.len());
+            self.static_literals.push(base.clone());
+            let size = self.size_align(&ty, span)?.0;
+            self.alloc(&base, lit(&BigInt::from(size), span), false, span, out);
+            self.zero_object(&var(&base, span), span, out);
+            base
+        } else {
+            self.stack_object("literal", &ty, span, out)?
+        };
         let root = Place::Mem {
             base: var(&base, span),
             off: int(0, span),

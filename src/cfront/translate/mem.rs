@@ -14,7 +14,7 @@
 //! object); `#valid[0]` is false.
 //! An allocation picks a base that is not live, so live objects never overlap. String literals used
 //! as pointers are `char` arrays of static storage (one object per occurrence), compound literals
-//! objects of their block.
+//! objects of their block (at file scope, of static storage).
 //!
 //! Invariant (what makes the per-kind maps faithful): a memory cell is only read at the type it
 //! was written with. The translation guarantees it by accepting conversions between pointer types
