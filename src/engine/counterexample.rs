@@ -19,7 +19,9 @@ use super::cfa::{Cfa, EdgeId, EdgeKind, LocId};
 use super::tracecheck::{SsaBuilder, SsaStep};
 use super::transition::Vocabulary;
 use super::{Counterexample, Step};
-use crate::smt::{SatResult, Session, Value};
+use crate::ir::{ConcreteKind, ConcreteOp};
+use crate::smt::{Op, SatResult, Session, Sort, Term, TermKind, Value};
+use std::collections::{HashMap, HashSet};
 
 /// Maximal number of edges the search may try.
 const SEARCH_LIMIT: usize = 50_000;
@@ -125,7 +127,7 @@ pub fn build(
     cfa: &Cfa,
     enc: &Encoded,
     letters: &[usize],
-    definitions: &[crate::smt::Term],
+    definitions: &[Term],
     session: &mut Session,
 ) -> Result<Counterexample, String> {
     let mut out = vec![Vec::new(); cfa.locs.len()];
@@ -197,7 +199,7 @@ pub fn build(
     let mut steps = Vec::new();
     for (e, step) in &search.path {
         let edge = &cfa.full_edges()[*e];
-        if edge.tf.formula == crate::smt::Term::tt()
+        if edge.tf.formula == Term::tt()
             && edge.tf.writes.is_empty()
             && !matches!(
                 edge.kind,
@@ -265,9 +267,8 @@ fn confirm_concrete(
     path: &[(EdgeId, SsaStep)],
     session: &mut Session,
 ) -> Result<(), String> {
-    use crate::smt::{Op, Term, TermKind};
     let program = voc.program;
-    let over: std::collections::HashMap<String, Option<crate::ir::ConcreteOp>> = program
+    let over: HashMap<String, Option<ConcreteOp>> = program
         .functions
         .iter()
         .enumerate()
@@ -278,8 +279,8 @@ fn confirm_concrete(
         })
         .collect();
     // The applications of over-approximating functions, each with its operation.
-    let mut apps: Vec<(Term, crate::ir::ConcreteOp)> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut apps: Vec<(Term, ConcreteOp)> = Vec::new();
+    let mut seen = HashSet::new();
     for (e, step) in path {
         let marked = cfa.full_edges()[*e].overapprox.is_some();
         let mut found = false;
@@ -323,16 +324,15 @@ fn confirm_concrete(
         terms.extend(a.args().iter().cloned());
     }
     let mut defined = vec![false; apps.len()];
-    let mut bv_of = std::collections::HashMap::new();
+    let mut bv_of = HashMap::new();
     let z3 = session.kind() == crate::smt::SolverKind::Z3;
     for round in 0..CONCRETE_ROUNDS {
         let values = session
             .get_values(&terms)
             .map_err(|e| format!(": model: {e}"))?;
-        let value: std::collections::HashMap<_, _> =
-            values.into_iter().map(|(t, v)| (t.id(), v)).collect();
+        let value: HashMap<_, _> = values.into_iter().map(|(t, v)| (t.id(), v)).collect();
         let int = |t: &Term| match value.get(&t.id()) {
-            Some(crate::smt::Value::Int(i)) => Some(i.clone()),
+            Some(Value::Int(i)) => Some(i.clone()),
             _ => None,
         };
         let mut wrong = Vec::new();
@@ -397,22 +397,20 @@ fn confirm_concrete(
 /// arithmetic instead was measured: neither z3 nor yices solves `(x & 240) == 48` in it within 10 s.
 fn definition(
     voc: &Vocabulary,
-    op: crate::ir::ConcreteOp,
-    app: &crate::smt::Term,
+    op: ConcreteOp,
+    app: &Term,
     z3: bool,
-    bv_of: &mut std::collections::HashMap<(u32, u32), crate::smt::Term>,
-) -> Option<crate::smt::Term> {
-    use crate::ir::ConcreteKind as K;
-    use crate::smt::{Op, Sort, Term};
+    bv_of: &mut HashMap<(u32, u32), Term>,
+) -> Option<Term> {
     use num_bigint::BigInt;
     let w = op.width.filter(|w| *w <= 128)?;
     let (x, y) = (&app.args()[0], &app.args()[1]);
     let pow = |k: u32| Term::int(BigInt::from(1) << k);
     let bvop = match op.kind {
-        K::Shl | K::Shr => {
+        ConcreteKind::Shl | ConcreteKind::Shr => {
             let cases = (0..w)
                 .map(|k| {
-                    let v = if op.kind == K::Shl {
+                    let v = if op.kind == ConcreteKind::Shl {
                         Term::mul(vec![pow(k), x.clone()])
                     } else {
                         Term::int_div(x, &pow(k))
@@ -422,9 +420,9 @@ fn definition(
                 .collect();
             return Some(Term::or(cases));
         }
-        K::And => "bvand",
-        K::Or => "bvor",
-        K::Xor => "bvxor",
+        ConcreteKind::And => "bvand",
+        ConcreteKind::Or => "bvor",
+        ConcreteKind::Xor => "bvxor",
     };
     if !z3 {
         return None;
