@@ -16,10 +16,20 @@
 //! error trace). Invariant: the language of error traces is preserved up to the composition of letters —
 //! every path of the result corresponds to a set of CFA paths with the same composed semantics, recorded
 //! in `Letter::edges` for counterexample reconstruction.
+//!
+//! For termination ([`encode_all`]) of a sequential program, a letter also *forgets* the values it
+//! writes to variables dead at its target (no path from there reads them before writing them):
+//! they become auxiliary variables, existentially quantified and eliminated where an equality
+//! defines them ([`forget_dead`]). Inlined calls leave many such variables behind (the callee's
+//! locals, results, temporaries), and without this every letter after them would carry them on.
+//! Invariant: the runs of the result are those of the CFA up to the values of dead variables — a
+//! run of the result extends to one of the CFA by the forgotten values, and nothing later reads
+//! them — so the infinite runs, and every ranking function or nontermination argument over the
+//! live variables, are the same.
 
 use super::BlockEncoding;
 use super::cfa::{Cfa, EdgeId, EdgeKind, LocId};
-use super::transition::{TransFormula, Unsupported, Vocabulary, par, seq};
+use super::transition::{PVar, TransFormula, Unsupported, Vocabulary, forget_dead, par, seq};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub type LetterId = usize;
@@ -121,8 +131,14 @@ fn encode_with(
         ins: vec![BTreeSet::new(); n],
         outs: vec![BTreeSet::new(); n],
     };
+    // Termination: a letter forgets what it writes to variables dead at its target (module comment).
+    let live = (!to_errors).then(|| live_variables(cfa, voc)).flatten();
+    let forget = |tgt: LocId, tf: TransFormula| match &live {
+        Some(live) => forget_dead(voc, tf, &live[tgt]),
+        None => tf,
+    };
     for (i, e) in cfa.edges.iter().enumerate() {
-        let tf = super::transition::eliminate_aux(e.tf.clone());
+        let tf = forget(e.tgt, super::transition::eliminate_aux(e.tf.clone()));
         g.add(Letter {
             src: e.src,
             tgt: e.tgt,
@@ -150,7 +166,7 @@ fn encode_with(
         while changed {
             changed = false;
             if mode == BlockEncoding::Large {
-                changed |= merge_parallel(voc, &mut g)?;
+                changed |= merge_parallel(voc, &mut g, &forget)?;
             }
             for q in 0..n {
                 if protected.contains(&q) || cfa.error_of(q).is_some() {
@@ -192,7 +208,7 @@ fn encode_with(
                 let outs: Vec<Letter> = outs.into_iter().filter_map(|a| g.remove(a)).collect();
                 for a in &ins {
                     for b in &outs {
-                        let tf = seq(voc, &a.tf, &b.tf)?;
+                        let tf = forget(b.tgt, seq(voc, &a.tf, &b.tf)?);
                         g.add(Letter {
                             src: a.src,
                             tgt: b.tgt,
@@ -300,7 +316,11 @@ fn compose_atomic_blocks(cfa: &Cfa, voc: &Vocabulary, g: &mut Graph) -> Result<(
 }
 
 /// Merges letters with the same source and target.
-fn merge_parallel(voc: &Vocabulary, g: &mut Graph) -> Result<bool, Unsupported> {
+fn merge_parallel(
+    voc: &Vocabulary,
+    g: &mut Graph,
+    forget: &dyn Fn(LocId, TransFormula) -> TransFormula,
+) -> Result<bool, Unsupported> {
     let mut groups: BTreeMap<(LocId, LocId), Vec<LetterId>> = BTreeMap::new();
     for (&id, l) in g.letters.iter().filter(|(_, l)| l.kind == EdgeKind::Plain) {
         groups.entry((l.src, l.tgt)).or_default().push(id);
@@ -316,6 +336,7 @@ fn merge_parallel(voc: &Vocabulary, g: &mut Graph) -> Result<bool, Unsupported> 
             acc.tf = par(voc, &acc.tf, &l.tf)?;
             acc.edges.extend(l.edges.iter().copied());
         }
+        acc.tf = forget(acc.tgt, acc.tf);
         g.add(acc);
         changed = true;
     }
@@ -340,6 +361,60 @@ fn is_local(voc: &Vocabulary, l: &Letter) -> bool {
 /// can take `b` first without disabling anything).
 fn movers_compose(voc: &Vocabulary, a: &Letter, b: &Letter) -> bool {
     is_local(voc, a) || (is_local(voc, b) && super::hoare::is_total(voc, b))
+}
+
+/// The program variables live at each location of a sequential CFA: those some path from the
+/// location reads (in an edge's formula or read set) before writing them. Nothing is live at the
+/// exit: a run ends there. `None` for programs with threads or call/return edges, whose variables
+/// other threads read or returns restore outside the formulas.
+fn live_variables(cfa: &Cfa, voc: &Vocabulary) -> Option<Vec<BTreeSet<PVar>>> {
+    if cfa.is_concurrent() || cfa.nested || cfa.edges.iter().any(|e| e.kind != EdgeKind::Plain) {
+        return None;
+    }
+    let reads: Vec<BTreeSet<PVar>> = cfa
+        .edges
+        .iter()
+        .map(|e| {
+            let mut r = e.tf.reads.clone();
+            for v in e.tf.formula.free_vars_ref() {
+                if let Some((x, false)) = voc.lookup(v) {
+                    r.insert(x);
+                }
+            }
+            r
+        })
+        .collect();
+    let mut into: Vec<Vec<usize>> = vec![Vec::new(); cfa.locs.len()];
+    for (i, e) in cfa.edges.iter().enumerate() {
+        into[e.tgt].push(i);
+    }
+    let mut live = vec![BTreeSet::new(); cfa.locs.len()];
+    let mut work: Vec<LocId> = (0..cfa.locs.len()).collect();
+    let mut queued = vec![true; cfa.locs.len()];
+    while let Some(q) = work.pop() {
+        queued[q] = false;
+        for &i in &into[q] {
+            let e = &cfa.edges[i];
+            let mut add: Vec<PVar> = reads[i]
+                .iter()
+                .filter(|x| !live[e.src].contains(*x))
+                .copied()
+                .collect();
+            add.extend(
+                live[q]
+                    .iter()
+                    .filter(|x| !e.tf.writes.contains(*x) && !live[e.src].contains(*x))
+                    .copied(),
+            );
+            if !add.is_empty() {
+                live[e.src].extend(add);
+                if !std::mem::replace(&mut queued[e.src], true) {
+                    work.push(e.src);
+                }
+            }
+        }
+    }
+    Some(live)
 }
 
 /// Removes letters from or to locations that are unreachable from the initial location or (if
@@ -422,4 +497,83 @@ fn cut_points(cfa: &Cfa, g: &Graph) -> BTreeSet<LocId> {
         }
     }
     cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::cfa;
+
+    fn program(src: &str) -> crate::ir::Program {
+        let (ast, diags) = crate::syntax::parse(src);
+        let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
+        let (program, diags) = crate::ir::check(&ast);
+        program.unwrap_or_else(|| panic!("{diags:?}"))
+    }
+
+    const CALLS: &str = "
+        procedure nondet() returns (r: int) { var a: int; havoc a; r := a; }
+        procedure ULTIMATE.start() {
+          var x, y: int;
+          call x := nondet(); call y := nondet();
+          while (x > 0) { x := x - y; }
+        }";
+
+    /// The names of the program variables written by some letter.
+    fn written(voc: &Vocabulary, enc: &Encoded) -> BTreeSet<String> {
+        enc.letters
+            .iter()
+            .flat_map(|l| l.tf.writes.iter().map(|&x| voc.display_name(x)))
+            .collect()
+    }
+
+    #[test]
+    fn termination_letters_forget_dead_variables() {
+        let p = program(CALLS);
+        let voc = Vocabulary::new(&p);
+        let c = cfa::build(&voc, 10_000).expect("cfa");
+        let all = encode_all(&c, &voc, BlockEncoding::Large).expect("encoding");
+        let w = written(&voc, &all);
+        // the callee's locals and result are dead once the call returns; x and y are not
+        assert!(w.contains("x") && w.contains("y"), "{w:?}");
+        assert!(
+            !w.iter().any(|n| n.starts_with('a') || n.starts_with('r')),
+            "{w:?}"
+        );
+        // and no letter mentions them any more
+        for l in &all.letters {
+            for v in l.tf.formula.free_vars() {
+                if let Some((x, _)) = voc.lookup(&v) {
+                    let n = voc.display_name(x);
+                    assert!(n == "x" || n == "y", "{} mentions {n}", l.tf.formula);
+                }
+            }
+        }
+        // The encoding for safety keeps every write.
+        let safety = encode(&c, &voc, BlockEncoding::Large).expect("encoding");
+        assert!(safety.letters.is_empty() || written(&voc, &safety).len() >= w.len());
+    }
+
+    #[test]
+    fn a_letter_composed_with_itself_has_auxiliaries_of_its_own() {
+        // The loop's letter picks an index with `m[i] == 0` (i dead afterwards: auxiliary);
+        // two iterations may pick two indices.
+        let p = program(
+            "var m: [int]int;
+             procedure pick() returns (i: int) modifies m; { havoc i; assume m[i] == 0; m[i] := 1; }
+             procedure ULTIMATE.start() modifies m; { var j: int; while (true) { call j := pick(); } }",
+        );
+        let voc = Vocabulary::new(&p);
+        let c = cfa::build(&voc, 10_000).expect("cfa");
+        let all = encode_all(&c, &voc, BlockEncoding::Large).expect("encoding");
+        let lp = all
+            .letters
+            .iter()
+            .find(|l| l.src == l.tgt)
+            .expect("a self-loop letter");
+        assert!(!lp.tf.aux.is_empty(), "{}", lp.tf.formula);
+        let twice = crate::engine::transition::seq(&voc, &lp.tf, &lp.tf).expect("seq");
+        assert!(!twice.is_infeasible(), "{}", twice.formula);
+        assert_eq!(twice.aux.len(), 2 * lp.tf.aux.len(), "{}", twice.formula);
+    }
 }

@@ -853,7 +853,18 @@ pub fn seq(
     // the variable, a fresh auxiliary variable otherwise.
     let mut a_map: HashMap<Var, Term> = HashMap::new();
     let mut b_map: HashMap<Var, Term> = HashMap::new();
-    let mut aux: BTreeSet<Var> = a.aux.union(&b.aux).cloned().collect();
+    let mut aux: BTreeSet<Var> = a.aux.clone();
+    // `b`'s auxiliary variables are its own: those that `a` also has (`a` and `b` may be the same
+    // letter, or letters composed from a common one) are renamed apart.
+    for v in &b.aux {
+        if a.aux.contains(v) {
+            let m = voc.fresh(&v.name, v.sort.clone());
+            b_map.insert(v.clone(), Term::var(&m));
+            aux.insert(m);
+        } else {
+            aux.insert(v.clone());
+        }
+    }
     for &x in &a.writes {
         let mid = if b.writes.contains(&x) {
             let m = voc.fresh(&voc.name(x), voc.sort(x)?);
@@ -881,6 +892,36 @@ pub fn seq(
         aux,
     };
     Ok(eliminate_aux(tf))
+}
+
+/// `tf` with the values it writes to variables outside `live` forgotten: each such post variable
+/// becomes a fresh auxiliary variable (existentially quantified, then eliminated where an equality
+/// defines it), and the variable leaves `writes`. With `live` the variables live after `tf` (read
+/// on some path before being written), every run of the result extends to a run of `tf` by the
+/// forgotten values, and both agree on everything a later step reads.
+pub fn forget_dead(voc: &Vocabulary, tf: TransFormula, live: &BTreeSet<PVar>) -> TransFormula {
+    let dead: Vec<PVar> = tf.writes.difference(live).copied().collect();
+    if dead.is_empty() {
+        return tf;
+    }
+    let mut map: HashMap<Var, Term> = HashMap::new();
+    let mut aux = tf.aux;
+    let mut writes = tf.writes;
+    for x in dead {
+        let (Ok(post), Ok(sort)) = (voc.post(x), voc.sort(x)) else {
+            continue;
+        };
+        let m = voc.fresh(&voc.name(x), sort);
+        map.insert(post, Term::var(&m));
+        aux.insert(m);
+        writes.remove(&x);
+    }
+    eliminate_aux(TransFormula {
+        formula: tf.formula.substitute(&map),
+        reads: tf.reads,
+        writes,
+        aux,
+    })
 }
 
 /// Parallel composition `a ∪ b` (nondeterministic choice).
@@ -927,18 +968,48 @@ pub fn eliminate_aux(tf: TransFormula) -> TransFormula {
     }
     let q = Term::exists(tf.aux.iter().cloned().collect(), tf.formula.clone());
     let r = crate::smt::simplify(&crate::smt::qe_light(&q));
-    // Strip the remaining outer existential: its variables stay auxiliary.
-    let (formula, aux) = match r.kind() {
-        crate::smt::TermKind::Quant(crate::smt::Quantifier::Exists, vars, body) => {
-            (body.clone(), vars.iter().cloned().collect())
-        }
-        _ => (r.clone(), BTreeSet::new()),
-    };
+    // Strip the existentials that remain around the formula and its conjuncts (qe_light scopes
+    // them as narrowly as it can): their variables stay auxiliary.
+    let mut aux = BTreeSet::new();
+    let formula = lift_exists(&r, &mut aux);
     let aux: BTreeSet<Var> = aux
         .into_iter()
         .filter(|v| formula.free_vars().contains(v))
         .collect();
     TransFormula { formula, aux, ..tf }
+}
+
+/// `t` without the existential quantifiers around it and around its conjuncts (recursively), their
+/// variables added to `aux`. A quantifier whose variable is already in `aux` or free in `t` stays
+/// (lifting it would capture), so `∃aux. result ≡ t`.
+fn lift_exists(t: &Term, aux: &mut BTreeSet<Var>) -> Term {
+    use crate::smt::{Quantifier, TermKind};
+    match t.kind() {
+        TermKind::Quant(Quantifier::Exists, vars, body)
+            if vars.iter().all(|v| !aux.contains(v) && !t.has_free_var(v)) =>
+        {
+            aux.extend(vars.iter().cloned());
+            lift_exists(body, aux)
+        }
+        _ if t.is_app_of(&crate::smt::Op::And) => {
+            let free = t.free_vars();
+            let mut args = Vec::with_capacity(t.args().len());
+            for a in t.args() {
+                // A conjunct's bound variables must not occur free in the others.
+                let lifted = match a.kind() {
+                    TermKind::Quant(Quantifier::Exists, vars, _)
+                        if vars.iter().any(|v| free.contains(v)) =>
+                    {
+                        a.clone()
+                    }
+                    _ => lift_exists(a, aux),
+                };
+                args.push(lifted);
+            }
+            Term::and(args)
+        }
+        _ => t.clone(),
+    }
 }
 
 /// The program variables an smt term mentions (pre or post), via the vocabulary.

@@ -148,6 +148,33 @@ fn elim_exists(vs: Vec<Var>, body: &Term) -> Term {
                 continue 'outer;
             }
         }
+        // FME / closed: bounds in both directions
+        for vi in 0..vs.len() {
+            let x = vs[vi].clone();
+            if !x.sort.is_numeric() {
+                continue;
+            }
+            let with_x: Vec<usize> = (0..conj.len())
+                .filter(|&i| conj[i].has_free_var(&x))
+                .collect();
+            let Some(replacement) =
+                two_sided(&with_x.iter().map(|&i| &conj[i]).collect::<Vec<_>>(), &x)
+            else {
+                continue;
+            };
+            let mut k = 0;
+            conj.retain(|_| {
+                let keep = !with_x.contains(&k);
+                k += 1;
+                keep
+            });
+            if replacement.iter().any(Term::is_false) {
+                return Term::ff();
+            }
+            conj.extend(replacement.into_iter().filter(|c| !c.is_true()));
+            vs.remove(vi);
+            continue 'outer;
+        }
         break;
     }
     if conj.is_empty() {
@@ -234,6 +261,171 @@ fn split_var(
         return None;
     }
     Some((k, rest))
+}
+
+/// At most this many constraints come out of eliminating one variable by Fourier–Motzkin.
+const MAX_FM_PAIRS: usize = 16;
+
+/// A conjunct in `x` as `k·x + rest ⋈ 0`.
+enum Rel {
+    Le,
+    Lt,
+    Ne,
+}
+
+fn linear_in(c: &Term, x: &Var) -> Option<(Rel, BigRational, super::simplify::Lin)> {
+    let xt = Term::var(x);
+    let (op, args) = c.as_app()?;
+    let (op, args, negated) = match op {
+        Op::Not if args.len() == 1 => {
+            let (o, a) = args[0].as_app()?;
+            (o, a, true)
+        }
+        _ => (op, args, false),
+    };
+    if args.len() != 2 || !args[0].sort_ref().is_numeric() || !args[1].sort_ref().is_numeric() {
+        return None;
+    }
+    // l = a - b
+    let mut l = lin_of(&args[0]);
+    l.add(&lin_of(&args[1]), &-BigRational::one());
+    let (k, rest) = split_var(&l, &xt, x)?;
+    let neg = |k: BigRational, mut r: super::simplify::Lin| {
+        r.scale(&-BigRational::one());
+        (-k, r)
+    };
+    Some(match (op, negated) {
+        (Op::Le, false) | (Op::Gt, true) => (Rel::Le, k, rest),
+        (Op::Lt, false) | (Op::Ge, true) => (Rel::Lt, k, rest),
+        (Op::Ge, false) | (Op::Lt, true) => {
+            let (k, r) = neg(k, rest);
+            (Rel::Le, k, r)
+        }
+        (Op::Gt, false) | (Op::Le, true) => {
+            let (k, r) = neg(k, rest);
+            (Rel::Lt, k, r)
+        }
+        (Op::Eq, true) | (Op::Distinct, false) => (Rel::Ne, k, rest),
+        _ => return None,
+    })
+}
+
+/// `∃x. ⋀cs` without `x`, when every conjunct is linear in `x` (`k·x + r ⋈ 0`): by Fourier–Motzkin
+/// when there are no disequalities (over `Int` only with unit coefficients and integral rests,
+/// where it is exact: strict bounds become non-strict ones), at most [`MAX_FM_PAIRS`] pairs of a
+/// lower and an upper bound; and decided outright when no conjunct has another free variable (a
+/// sentence over one variable: is there a value within the bounds that no disequality excludes?).
+/// `None` when neither applies.
+fn two_sided(cs: &[&Term], x: &Var) -> Option<Vec<Term>> {
+    use super::simplify::{Lin, lin_to_term};
+    let int = x.sort == Sort::Int;
+    let mut lowers: Vec<(Lin, bool)> = Vec::new(); // x ≥ l (strict: >)
+    let mut uppers: Vec<(Lin, bool)> = Vec::new(); // x ≤ u (strict: <)
+    let mut excluded: Vec<Lin> = Vec::new(); // x ≠ e
+    for c in cs {
+        let (rel, k, rest) = linear_in(c, x)?;
+        if int
+            && (!(k.is_one() || (-k.clone()).is_one())
+                || !rest.c.is_integer()
+                || rest.terms.values().any(|(_, c)| !c.is_integer()))
+        {
+            // (closed sentences with other coefficients are left to the solver)
+            return None;
+        }
+        // k·x + rest ⋈ 0  ⟺  x ⋈' -rest/k
+        let mut bound = rest;
+        bound.scale(&(-BigRational::one() / &k));
+        match rel {
+            Rel::Ne => excluded.push(bound),
+            Rel::Le | Rel::Lt => {
+                let strict = matches!(rel, Rel::Lt);
+                // over Int, x < b ⟺ x ≤ b - 1 and x > b ⟺ x ≥ b + 1 (b integral)
+                let (bound, strict) = if int && strict {
+                    let mut b = bound;
+                    b.c += if k.is_positive() {
+                        -BigRational::one()
+                    } else {
+                        BigRational::one()
+                    };
+                    (b, false)
+                } else {
+                    (bound, strict)
+                };
+                if k.is_positive() {
+                    uppers.push((bound, strict));
+                } else {
+                    lowers.push((bound, strict));
+                }
+            }
+        }
+    }
+    let closed = lowers
+        .iter()
+        .chain(&uppers)
+        .map(|(l, _)| l)
+        .chain(&excluded)
+        .all(|l| l.terms.is_empty());
+    if closed {
+        let lo = lowers
+            .iter()
+            .max_by(|a, b| a.0.c.cmp(&b.0.c).then(a.1.cmp(&b.1)))
+            .map(|(l, s)| (l.c.clone(), *s));
+        let hi = uppers
+            .iter()
+            .min_by(|a, b| a.0.c.cmp(&b.0.c).then(b.1.cmp(&a.1)))
+            .map(|(l, s)| (l.c.clone(), *s));
+        let out: Vec<BigRational> = excluded.iter().map(|l| l.c.clone()).collect();
+        let sat = match (lo, hi) {
+            (Some((l, ls)), Some((h, hs))) => {
+                if int {
+                    let (l, h) = (l.ceil(), h.floor());
+                    if l > h {
+                        false
+                    } else {
+                        let mut inside: Vec<&BigRational> = out
+                            .iter()
+                            .filter(|e| e.is_integer() && **e >= l && **e <= h)
+                            .collect();
+                        inside.sort();
+                        inside.dedup();
+                        (&h - &l + BigRational::one())
+                            > BigRational::from_integer(inside.len().into())
+                    }
+                } else if l < h {
+                    true
+                } else {
+                    l == h && !ls && !hs && !out.contains(&l)
+                }
+            }
+            // unbounded on a side: infinitely many values, finitely many excluded
+            _ => true,
+        };
+        return Some(vec![if sat { Term::tt() } else { Term::ff() }]);
+    }
+    if !excluded.is_empty() || lowers.len() * uppers.len() > MAX_FM_PAIRS {
+        return None;
+    }
+    let sort = if int { Sort::Int } else { Sort::Real };
+    let mut out = Vec::with_capacity(lowers.len() * uppers.len());
+    for (l, ls) in &lowers {
+        for (u, us) in &uppers {
+            // l ≤ u  ⟺  l - u ≤ 0
+            let mut d = l.clone();
+            d.add(u, &-BigRational::one());
+            let lhs = lin_to_term(&d, &sort);
+            let zero = if int {
+                Term::int(0)
+            } else {
+                Term::real(BigRational::zero())
+            };
+            out.push(super::simplify::simplify(&if *ls || *us {
+                Term::lt(&lhs, &zero)
+            } else {
+                Term::le(&lhs, &zero)
+            }));
+        }
+    }
+    Some(out)
 }
 
 /// Direction of `c` as a bound on `x`: `Some(1)` upper bound, `Some(-1)` lower bound, `Some(0)` a
