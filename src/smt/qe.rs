@@ -7,6 +7,11 @@
 //!   `x` / `¬x`, is removed and `t` substituted for `x` in the other conjuncts;
 //! - **IRD/UPD**: a numeric `x` that occurs only in bounds of one direction and disequalities, each linear
 //!   in `x`, is dropped together with those conjuncts (such an `x` always exists over ℤ and ℝ);
+//! - **FME**: a numeric `x` bounded on both sides, every conjunct linear in `x` and no disequality, is
+//!   eliminated by Fourier–Motzkin (each lower bound at most each upper bound; over ℤ only with
+//!   coefficients ±1 and integral rests, where that is exact once strict bounds are made non-strict;
+//!   at most [`MAX_FM_PAIRS`] new constraints); when the conjuncts with `x` mention nothing else
+//!   (a sentence in one variable), it is decided outright, disequalities included;
 //! - unused quantified variables are dropped; conjuncts without quantified variables move outside.
 //!
 //! `∀` is handled as the dual (`∀xs. φ ≡ ¬∃xs. ¬φ`, negation pushed into NNF). What cannot be eliminated
