@@ -856,12 +856,42 @@ impl<'a> Translator<'a> {
                 self.sp(c.span),
             );
         }
-        let main_span = match self.funcs.get("main") {
-            Some(FnInfo {
-                def: Some(_), span, ..
-            }) => *span,
-            _ => return unsupported("a program without a `main` function", Span::new(0, 0)),
+        // The functions a run starts in: `main`, or without one (library mode, as Ultimate's
+        // translation does) any function the file defines, with arbitrary integer arguments.
+        let entries: Vec<String> = match self.funcs.get("main") {
+            Some(FnInfo { def: Some(_), .. }) => vec!["main".to_string()],
+            _ => {
+                let mut defined: Vec<(&String, &FnInfo)> = self
+                    .funcs
+                    .iter()
+                    .filter(|(_, i)| i.def.is_some() && i.in_main)
+                    .collect();
+                defined.sort_by_key(|(_, i)| i.span.start);
+                if defined.is_empty() {
+                    return unsupported(
+                        "a program without a `main` function or any other function definition",
+                        Span::new(0, 0),
+                    );
+                }
+                for (name, info) in &defined {
+                    if let Some((_, t, _)) = info
+                        .params
+                        .iter()
+                        .find(|(_, t, _)| !matches!(t, CType::Int(_)))
+                    {
+                        return unsupported(
+                            format!(
+                                "a program without `main` whose function `{name}` has a parameter of type {}",
+                                t.describe()
+                            ),
+                            info.span,
+                        );
+                    }
+                }
+                defined.into_iter().map(|(n, _)| n.clone()).collect()
+            }
         };
+        let main_span = self.funcs[&entries[0]].span;
         let mut routines = ThreadRoutines::default();
         lang_c::visit::Visit::visit_translation_unit(&mut routines, unit);
         let ThreadRoutines(names, pointer) = routines;
@@ -883,11 +913,16 @@ impl<'a> Translator<'a> {
         if self.thread_fns.contains("main") {
             return unsupported("`main` as a thread start routine", main_span);
         }
-        self.enqueue("main");
+        if entries[0] != "main" && !self.thread_fns.is_empty() {
+            return unsupported("threads in a program without `main`", main_span);
+        }
+        for e in entries.iter().rev() {
+            self.enqueue(e);
+        }
         while let Some(name) = self.queue.pop() {
             self.function(&name)?;
         }
-        self.finish(main_span)
+        self.finish(main_span, &entries)
     }
 
     fn enqueue(&mut self, name: &str) {
@@ -2044,7 +2079,7 @@ impl<'a> Translator<'a> {
         result.map(|()| specs)
     }
 
-    fn finish(mut self, main_span: Span) -> R<(b::Program, super::Notes)> {
+    fn finish(mut self, main_span: Span, entries: &[String]) -> R<(b::Program, super::Notes)> {
         let mut decls = Vec::new();
         let mut init = std::mem::take(&mut self.file_asserts);
         self.f = FnCtx::default();
@@ -2277,37 +2312,57 @@ impl<'a> Translator<'a> {
                 }]
             }
         };
-        // ULTIMATE.start: initialise the globals, call main.
-        let main = self.funcs.get("main").cloned();
-        let mut args = Vec::new();
-        if let Some(m) = &main {
-            for (_, t, _) in &m.params {
+        // ULTIMATE.start: initialise the globals, call main (in library mode: one of the
+        // functions, chosen nondeterministically).
+        let mut calls: Vec<Vec<b::Stmt>> = Vec::new();
+        for name in entries {
+            let Some(f) = self.funcs.get(name.as_str()).cloned() else {
+                continue;
+            };
+            let mut call = Vec::new();
+            let at = f.span;
+            let mut args = Vec::new();
+            for (_, t, _) in &f.params {
                 let CType::Int(it) = t else {
                     return unsupported(
-                        format!("`main` with a parameter of type {}", t.describe()),
-                        main_span,
+                        format!("`{name}` with a parameter of type {}", t.describe()),
+                        f.span,
                     );
                 };
-                let tmp = self.temp(main_span);
-                init.extend(self.nondet(&tmp, *it, main_span));
-                args.push(Some(var(&tmp, main_span)));
+                let tmp = self.temp(at);
+                call.extend(self.nondet(&tmp, *it, at));
+                args.push(Some(var(&tmp, at)));
             }
+            // (results of any other type are left unassigned: ignored)
+            let outs = if matches!(f.ret, CType::Int(_)) {
+                vec![ident(&self.temp(at), main_span)]
+            } else {
+                Vec::new()
+            };
+            call.push(stmt(
+                b::StmtKind::Call {
+                    attrs: Vec::new(),
+                    forall: false,
+                    outs,
+                    proc: ident(&proc_name(name), at),
+                    args,
+                },
+                at,
+            ));
+            calls.push(call);
         }
-        let outs = if matches!(main.as_ref().map(|m| &m.ret), Some(CType::Int(_))) {
-            vec![ident(&self.temp(main_span), main_span)]
-        } else {
-            Vec::new()
-        };
-        init.push(stmt(
-            b::StmtKind::Call {
-                attrs: Vec::new(),
-                forall: false,
-                outs,
-                proc: ident("main", main_span),
-                args,
-            },
-            main_span,
-        ));
+        let mut choice = calls.pop().unwrap_or_default();
+        while let Some(call) = calls.pop() {
+            choice = vec![stmt(
+                b::StmtKind::If {
+                    cond: None,
+                    then_branch: call,
+                    else_branch: Some(b::Else::Block(choice)),
+                },
+                main_span,
+            )];
+        }
+        init.extend(choice);
         if self.memsafety {
             // `main` returned: its locals are gone, so heap memory still allocated is lost unless
             // a global variable can point to it (or another thread still runs)
@@ -4556,6 +4611,15 @@ impl<'a> Translator<'a> {
                     self.expr(a, out)?;
                 }
                 self.memory_at_end(name != "abort", span, out);
+                out.push(assume(boolean(false, span), span));
+                return Ok(TV::void(span));
+            }
+            "__builtin_unreachable" => {
+                // reaching it is undefined (GCC's manual): no run goes on past it, as Ultimate's
+                // translation has it (`assume false`)
+                if !ce.arguments.is_empty() {
+                    return unsupported("`__builtin_unreachable` with arguments", span);
+                }
                 out.push(assume(boolean(false, span), span));
                 return Ok(TV::void(span));
             }
