@@ -278,6 +278,8 @@ enum Rel {
     Ne,
 }
 
+/// `c` as `k·x + rest ⋈ 0` (`⋈` one of `≤`, `<`, `≠`; `k ≠ 0`, `x` not in `rest`); `None` for any
+/// other shape, equalities included (DER solves those).
 fn linear_in(c: &Term, x: &Var) -> Option<(Rel, BigRational, super::simplify::Lin)> {
     let xt = Term::var(x);
     let (op, args) = c.as_app()?;
@@ -436,30 +438,13 @@ fn two_sided(cs: &[&Term], x: &Var) -> Option<Vec<Term>> {
 /// Direction of `c` as a bound on `x`: `Some(1)` upper bound, `Some(-1)` lower bound, `Some(0)` a
 /// disequality (no direction), `None` if `c` is not of that shape.
 fn bound_direction(c: &Term, x: &Var) -> Option<i32> {
-    let xt = Term::var(x);
-    let (op, args) = c.as_app()?;
-    let (op, args, negated) = match op {
-        Op::Not if args.len() == 1 => {
-            let (o, a) = args[0].as_app()?;
-            (o, a, true)
-        }
-        _ => (op, args, false),
-    };
-    if args.len() != 2 || !args[0].sort_ref().is_numeric() || !args[1].sort_ref().is_numeric() {
-        return None;
-    }
-    let mut l = lin_of(&args[0]);
-    l.add(&lin_of(&args[1]), &-BigRational::one());
-    let (k, _) = split_var(&l, &xt, x)?;
-    // a - b with coefficient k for x
-    let sign = if k.is_positive() { 1 } else { -1 };
-    match (op, negated) {
-        (Op::Eq, true) | (Op::Distinct, false) => Some(0),
-        // a <= b, a < b: k·x <= …  → upper bound if k > 0
-        (Op::Le | Op::Lt, false) | (Op::Ge | Op::Gt, true) => Some(sign),
-        (Op::Ge | Op::Gt, false) | (Op::Le | Op::Lt, true) => Some(-sign),
-        _ => None,
-    }
+    let (rel, k, _) = linear_in(c, x)?;
+    // k·x + rest ⋈ 0: an upper bound if k > 0
+    Some(match rel {
+        Rel::Ne => 0,
+        Rel::Le | Rel::Lt if k.is_positive() => 1,
+        Rel::Le | Rel::Lt => -1,
+    })
 }
 
 /// Over-approximate elimination of the quantified variables of an uninterpreted sort at every
