@@ -971,7 +971,7 @@ pub fn eliminate_aux(tf: TransFormula) -> TransFormula {
     // Strip the existentials that remain around the formula and its conjuncts (qe_light scopes
     // them as narrowly as it can): their variables stay auxiliary.
     let mut aux = BTreeSet::new();
-    let formula = lift_exists(&r, &mut aux);
+    let formula = lift_exists(&r, &mut aux, r.free_vars_ref());
     let aux: BTreeSet<Var> = aux
         .into_iter()
         .filter(|v| formula.free_vars().contains(v))
@@ -980,33 +980,21 @@ pub fn eliminate_aux(tf: TransFormula) -> TransFormula {
 }
 
 /// `t` without the existential quantifiers around it and around its conjuncts (recursively), their
-/// variables added to `aux`. A quantifier whose variable is already in `aux` or free in `t` stays
-/// (lifting it would capture), so `∃aux. result ≡ t`.
-fn lift_exists(t: &Term, aux: &mut BTreeSet<Var>) -> Term {
+/// variables added to `aux`, so that `∃aux. result ≡ t`. `free` holds the free variables of the
+/// whole formula: a quantifier whose variable is among them or already in `aux` stays (lifting it
+/// would capture). (A variable free in another conjunct is free in the whole formula unless a
+/// quantifier binds it there; a lifted one then put it in `aux`, one not lifted keeps its own.)
+fn lift_exists(t: &Term, aux: &mut BTreeSet<Var>, free: &BTreeSet<Var>) -> Term {
     use crate::smt::{Quantifier, TermKind};
     match t.kind() {
         TermKind::Quant(Quantifier::Exists, vars, body)
-            if vars.iter().all(|v| !aux.contains(v) && !t.has_free_var(v)) =>
+            if vars.iter().all(|v| !aux.contains(v) && !free.contains(v)) =>
         {
             aux.extend(vars.iter().cloned());
-            lift_exists(body, aux)
+            lift_exists(body, aux, free)
         }
         _ if t.is_app_of(&crate::smt::Op::And) => {
-            let free = t.free_vars();
-            let mut args = Vec::with_capacity(t.args().len());
-            for a in t.args() {
-                // A conjunct's bound variables must not occur free in the others.
-                let lifted = match a.kind() {
-                    TermKind::Quant(Quantifier::Exists, vars, _)
-                        if vars.iter().any(|v| free.contains(v)) =>
-                    {
-                        a.clone()
-                    }
-                    _ => lift_exists(a, aux),
-                };
-                args.push(lifted);
-            }
-            Term::and(args)
+            Term::and(t.args().iter().map(|a| lift_exists(a, aux, free)).collect())
         }
         _ => t.clone(),
     }
@@ -1037,6 +1025,34 @@ pub fn check_sorts(voc: &Vocabulary, vars: &BTreeMap<PVar, ()>) -> Result<(), Un
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn existentials_are_lifted_without_capture() {
+        let v = |n: &str| Var::new(n, Sort::Int);
+        let t = |n: &str| Term::var(&v(n));
+        let zero = Term::int(0);
+        // (∃a. a > x) ∧ (∃a. a < 0) ∧ (∃x. x < y) ∧ (∃b. b > 0 ∧ (∃c. c < b))
+        let f = Term::and(vec![
+            Term::exists(vec![v("a")], Term::gt(&t("a"), &t("x"))),
+            Term::exists(vec![v("a")], Term::lt(&t("a"), &zero)),
+            Term::exists(vec![v("x")], Term::lt(&t("x"), &t("y"))),
+            Term::exists(
+                vec![v("b")],
+                Term::and(vec![
+                    Term::gt(&t("b"), &zero),
+                    Term::exists(vec![v("c")], Term::lt(&t("c"), &t("b"))),
+                ]),
+            ),
+        ]);
+        let mut aux = BTreeSet::new();
+        let r = lift_exists(&f, &mut aux, f.free_vars_ref());
+        // the first `a`, `b` and `c` are lifted; the second `a` (taken) and `x` (free) stay
+        assert_eq!(aux, BTreeSet::from([v("a"), v("b"), v("c")]));
+        assert_eq!(
+            r.to_string(),
+            "(and (> a x) (exists ((a Int)) (< a 0)) (exists ((x Int)) (< x y)) (> b 0) (< c b))"
+        );
+    }
 
     #[test]
     fn two_argument_maps_are_curried() {
