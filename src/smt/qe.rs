@@ -127,9 +127,7 @@ fn elim_exists(vs: Vec<Var>, body: &Term) -> Term {
             if !x.sort.is_numeric() {
                 continue;
             }
-            let with_x: Vec<usize> = (0..conj.len())
-                .filter(|&i| conj[i].has_free_var(&x))
-                .collect();
+            let with_x = mentioning(&conj, &x);
             let mut dir = 0i32;
             let mut ok = true;
             for &i in &with_x {
@@ -143,12 +141,7 @@ fn elim_exists(vs: Vec<Var>, body: &Term) -> Term {
                 }
             }
             if ok {
-                let mut k = 0;
-                conj.retain(|_| {
-                    let keep = !with_x.contains(&k);
-                    k += 1;
-                    keep
-                });
+                remove_at(&mut conj, &with_x);
                 vs.remove(vi);
                 continue 'outer;
             }
@@ -159,20 +152,13 @@ fn elim_exists(vs: Vec<Var>, body: &Term) -> Term {
             if !x.sort.is_numeric() {
                 continue;
             }
-            let with_x: Vec<usize> = (0..conj.len())
-                .filter(|&i| conj[i].has_free_var(&x))
-                .collect();
+            let with_x = mentioning(&conj, &x);
             let Some(replacement) =
                 two_sided(&with_x.iter().map(|&i| &conj[i]).collect::<Vec<_>>(), &x)
             else {
                 continue;
             };
-            let mut k = 0;
-            conj.retain(|_| {
-                let keep = !with_x.contains(&k);
-                k += 1;
-                keep
-            });
+            remove_at(&mut conj, &with_x);
             if replacement.iter().any(Term::is_false) {
                 return Term::ff();
             }
@@ -193,6 +179,23 @@ fn elim_exists(vs: Vec<Var>, body: &Term) -> Term {
         parts.push(Term::exists(vs, Term::and(inside)));
     }
     Term::and(parts)
+}
+
+/// The positions of the conjuncts that mention `x`.
+fn mentioning(conj: &[Term], x: &Var) -> Vec<usize> {
+    (0..conj.len())
+        .filter(|&i| conj[i].has_free_var(x))
+        .collect()
+}
+
+/// `conj` without the conjuncts at the (ascending) positions `at`.
+fn remove_at(conj: &mut Vec<Term>, at: &[usize]) {
+    let mut k = 0;
+    conj.retain(|_| {
+        let keep = at.binary_search(&k).is_err();
+        k += 1;
+        keep
+    });
 }
 
 /// If `c` is an equality that determines `x` (`x = t`, `x ∉ vars(t)`), returns `t`.
