@@ -504,12 +504,7 @@ mod tests {
     use super::*;
     use crate::engine::cfa;
 
-    fn program(src: &str) -> crate::ir::Program {
-        let (ast, diags) = crate::syntax::parse(src);
-        let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
-        let (program, diags) = crate::ir::check(&ast);
-        program.unwrap_or_else(|| panic!("{diags:?}"))
-    }
+    use crate::ir::test_program as program;
 
     const CALLS: &str = "
         procedure nondet() returns (r: int) { var a: int; havoc a; r := a; }

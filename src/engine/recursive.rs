@@ -490,12 +490,7 @@ pub fn run(
 mod tests {
     use super::*;
 
-    fn program(src: &str) -> crate::ir::Program {
-        let (ast, diags) = crate::syntax::parse(src);
-        let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
-        let (program, diags) = crate::ir::check(&ast);
-        program.unwrap_or_else(|| panic!("{diags:?}"))
-    }
+    use crate::ir::test_program as program;
 
     const FACT: &str = "procedure f(n: int) returns (r: int) { var t: int; if (n > 0) { call t := f(n - 1); r := t + 1; } else { r := 0; } }\n\
                         procedure main() { var x: int; call x := f(3); assert x == 3; }";

@@ -99,3 +99,12 @@ pub(crate) fn diag_dup(code: &'static str, what: &str, id: &ast::Ident, first: S
     )
     .with_secondary(first, "first declared here")
 }
+
+/// The checked program of the Boogie text `src` (unit tests; panics with the diagnostics).
+#[cfg(test)]
+pub(crate) fn test_program(src: &str) -> Program {
+    let (ast, diags) = crate::syntax::parse(src);
+    let ast = ast.unwrap_or_else(|| panic!("{diags:?}"));
+    let (program, diags) = check(&ast);
+    program.unwrap_or_else(|| panic!("{diags:?}"))
+}
