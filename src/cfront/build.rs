@@ -184,6 +184,20 @@ pub fn label(name: &str, span: Span) -> Stmt {
     stmt(StmtKind::Label(ident(name, span)), span)
 }
 
+/// `call outs := proc(args);`
+pub fn call(proc: &str, outs: Vec<Ident>, args: Vec<Option<Expr>>, span: Span) -> Stmt {
+    stmt(
+        StmtKind::Call {
+            attrs: Vec::new(),
+            forall: false,
+            outs,
+            proc: ident(proc, span),
+            args,
+        },
+        span,
+    )
+}
+
 pub fn goto(name: &str, span: Span) -> Stmt {
     stmt(StmtKind::Goto(vec![ident(name, span)]), span)
 }

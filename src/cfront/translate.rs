@@ -2335,20 +2335,11 @@ impl<'a> Translator<'a> {
             }
             // (results of any other type are left unassigned: ignored)
             let outs = if matches!(f.ret, CType::Int(_)) {
-                vec![ident(&self.temp(at), main_span)]
+                vec![ident(&self.temp(at), at)]
             } else {
                 Vec::new()
             };
-            call.push(stmt(
-                b::StmtKind::Call {
-                    attrs: Vec::new(),
-                    forall: false,
-                    outs,
-                    proc: ident(&proc_name(name), at),
-                    args,
-                },
-                at,
-            ));
+            call.push(super::build::call(&proc_name(name), outs, args, at));
             calls.push(call);
         }
         let mut choice = calls.pop().unwrap_or_default();
@@ -4705,16 +4696,7 @@ impl<'a> Translator<'a> {
             self.enqueue(name);
             let atomic = name.starts_with("__VERIFIER_atomic_");
             let (outs, res) = self.result_temps(&info.ret, span)?;
-            let call = stmt(
-                b::StmtKind::Call {
-                    attrs: Vec::new(),
-                    forall: false,
-                    outs,
-                    proc: ident(&proc_name(name), span),
-                    args,
-                },
-                span,
-            );
+            let call = super::build::call(&proc_name(name), outs, args, span);
             // SV-COMP: the body of a `__VERIFIER_atomic_*` function runs atomically
             out.push(if atomic {
                 stmt(b::StmtKind::Atomic(vec![call]), span)
@@ -5017,16 +4999,7 @@ impl<'a> Translator<'a> {
                     return Some(unsupported(format!("`{name}` with arguments"), span));
                 }
                 self.atomic_markers = true;
-                out.push(stmt(
-                    b::StmtKind::Call {
-                        attrs: Vec::new(),
-                        forall: false,
-                        outs: Vec::new(),
-                        proc: ident(name, span),
-                        args: Vec::new(),
-                    },
-                    span,
-                ));
+                out.push(super::build::call(name, Vec::new(), Vec::new(), span));
                 Ok(TV::void(span))
             }
             "pthread_create" => self.pthread_create(args, span, out),

@@ -257,16 +257,7 @@ impl<'a> Translator<'a> {
             _ => return Ok(None),
         };
         self.enqueue(name);
-        let call = stmt(
-            b::StmtKind::Call {
-                attrs: Vec::new(),
-                forall: false,
-                outs: couts,
-                proc: ident(&proc_name(name), span),
-                args: cargs,
-            },
-            span,
-        );
+        let call = crate::cfront::build::call(&proc_name(name), couts, cargs, span);
         // SV-COMP: the body of a `__VERIFIER_atomic_*` function runs atomically
         Ok(Some(if name.starts_with("__VERIFIER_atomic_") {
             stmt(b::StmtKind::Atomic(vec![call]), span)
