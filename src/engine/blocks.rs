@@ -29,7 +29,9 @@
 
 use super::BlockEncoding;
 use super::cfa::{Cfa, EdgeId, EdgeKind, LocId};
-use super::transition::{PVar, TransFormula, Unsupported, Vocabulary, forget_dead, par, seq};
+use super::transition::{
+    PVar, TransFormula, Unsupported, Vocabulary, forget_dead, par, seq, seq_forgetting,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub type LetterId = usize;
@@ -208,7 +210,10 @@ fn encode_with(
                 let outs: Vec<Letter> = outs.into_iter().filter_map(|a| g.remove(a)).collect();
                 for a in &ins {
                     for b in &outs {
-                        let tf = forget(b.tgt, seq(voc, &a.tf, &b.tf)?);
+                        let tf = match &live {
+                            Some(live) => seq_forgetting(voc, &a.tf, &b.tf, &live[b.tgt])?,
+                            None => seq(voc, &a.tf, &b.tf)?,
+                        };
                         g.add(Letter {
                             src: a.src,
                             tgt: b.tgt,

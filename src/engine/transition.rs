@@ -849,6 +849,15 @@ pub fn seq(
     a: &TransFormula,
     b: &TransFormula,
 ) -> Result<TransFormula, Unsupported> {
+    Ok(eliminate_aux(seq_unreduced(voc, a, b)?))
+}
+
+/// [`seq`] without the elimination of auxiliary variables.
+fn seq_unreduced(
+    voc: &Vocabulary,
+    a: &TransFormula,
+    b: &TransFormula,
+) -> Result<TransFormula, Unsupported> {
     // Intermediate values of the variables `a` writes: the post variable itself if `b` does not write
     // the variable, a fresh auxiliary variable otherwise.
     let mut a_map: HashMap<Var, Term> = HashMap::new();
@@ -885,13 +894,12 @@ pub fn seq(
         }
     }
     let writes = a.writes.union(&b.writes).copied().collect();
-    let tf = TransFormula {
+    Ok(TransFormula {
         formula: Term::and(vec![fa, fb]),
         reads,
         writes,
         aux,
-    };
-    Ok(eliminate_aux(tf))
+    })
 }
 
 /// `tf` with the values it writes to variables outside `live` forgotten: each such post variable
@@ -900,6 +908,14 @@ pub fn seq(
 /// on some path before being written), every run of the result extends to a run of `tf` by the
 /// forgotten values, and both agree on everything a later step reads.
 pub fn forget_dead(voc: &Vocabulary, tf: TransFormula, live: &BTreeSet<PVar>) -> TransFormula {
+    if tf.writes.is_subset(live) {
+        return tf;
+    }
+    eliminate_aux(forget_unreduced(voc, tf, live))
+}
+
+/// [`forget_dead`] without the elimination.
+fn forget_unreduced(voc: &Vocabulary, tf: TransFormula, live: &BTreeSet<PVar>) -> TransFormula {
     let dead: Vec<PVar> = tf.writes.difference(live).copied().collect();
     if dead.is_empty() {
         return tf;
@@ -916,12 +932,27 @@ pub fn forget_dead(voc: &Vocabulary, tf: TransFormula, live: &BTreeSet<PVar>) ->
         aux.insert(m);
         writes.remove(&x);
     }
-    eliminate_aux(TransFormula {
+    TransFormula {
         formula: tf.formula.substitute(&map),
         reads: tf.reads,
         writes,
         aux,
-    })
+    }
+}
+
+/// `a; b` with the values it writes to variables outside `live` forgotten ([`forget_dead`]), one
+/// elimination for both.
+pub fn seq_forgetting(
+    voc: &Vocabulary,
+    a: &TransFormula,
+    b: &TransFormula,
+    live: &BTreeSet<PVar>,
+) -> Result<TransFormula, Unsupported> {
+    Ok(eliminate_aux(forget_unreduced(
+        voc,
+        seq_unreduced(voc, a, b)?,
+        live,
+    )))
 }
 
 /// Parallel composition `a ∪ b` (nondeterministic choice).
