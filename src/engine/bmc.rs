@@ -110,6 +110,8 @@ pub struct Unroller<'a, 'p> {
     depth: usize,
     /// The depth of the last query.
     checked: Option<usize>,
+    /// The largest depth a query answered unsat at (no error trace of at most this many letters).
+    refuted: usize,
     done: bool,
     /// Time spent in this search.
     pub time: Duration,
@@ -146,6 +148,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
             selectors: Vec::new(),
             depth: 0,
             checked: None,
+            refuted: 0,
             done: !applicable(cfa),
             time: Duration::ZERO,
             created: Instant::now(),
@@ -241,9 +244,12 @@ impl<'a, 'p> Unroller<'a, 'p> {
                 // longer is retried at the start of a later turn (each as long as the loop's time
                 // allows); one that exceeds the session's limit ends the search.
                 let left = until.saturating_duration_since(Instant::now());
-                match self.query(&errs, left.max(MIN_SLICE)) {
-                    Some(Some(trace)) => return Found::Trace(trace),
-                    Some(None) => {}
+                let asked = Instant::now();
+                match self.query(self.depth, &errs, left.max(MIN_SLICE)) {
+                    Some(Some(trace)) => {
+                        return Found::Trace(self.shortest(trace, asked.elapsed()));
+                    }
+                    Some(None) => self.refuted = self.depth,
                     None if self.cut => {
                         self.cut = false;
                         self.checked = None;
@@ -265,11 +271,46 @@ impl<'a, 'p> Unroller<'a, 'p> {
         }
     }
 
-    /// Is an error location reached within `depth` letters, asked within `limit`?
-    /// `Some(Some(trace))`: yes; `Some(None)`: no; `None`: the solver failed, or ran out of a limit
-    /// shorter than the session's (then `cut` is set).
-    fn query(&mut self, errs: &[LocId], limit: Duration) -> Option<Option<Vec<usize>>> {
-        let depth = self.depth;
+    /// A shortest error trace, given `trace` (found by a query that took `took`): which of the
+    /// traces of at most the queried depth the model names depends on the solver's state, which
+    /// depends on how earlier queries were cut short by the clock, so without this the
+    /// counterexample could differ from run to run under load. Queries one letter shorter first
+    /// (usually the trace is already shortest, and one query proves it), then bisects down to the
+    /// last refuted depth. Each query gets twice the time of the one that found `trace` (at least
+    /// [`MIN_SLICE`]); one that runs out keeps the shortest trace so far.
+    fn shortest(&mut self, mut trace: Vec<usize>, took: Duration) -> Vec<usize> {
+        let errs: Vec<LocId> = (0..self.cfa.locs.len())
+            .filter(|l| self.cfa.error_of(*l).is_some())
+            .collect();
+        let limit = (took * 2).max(MIN_SLICE);
+        let mut lo = self.refuted;
+        let mut first = true;
+        while trace.len() > lo + 1 {
+            let mid = if first {
+                trace.len() - 1
+            } else {
+                lo + (trace.len() - lo) / 2
+            };
+            first = false;
+            match self.query(mid, &errs, limit) {
+                Some(Some(shorter)) if shorter.len() < trace.len() => trace = shorter,
+                Some(None) => lo = mid,
+                _ => break,
+            }
+        }
+        self.cut = false;
+        trace
+    }
+
+    /// Is an error location in `errs` reached within `depth` letters (at most the depth unrolled),
+    /// asked within `limit`? `Some(Some(trace))`: yes; `Some(None)`: no; `None`: the solver failed,
+    /// or ran out of a limit shorter than the session's (then `cut` is set).
+    fn query(
+        &mut self,
+        depth: usize,
+        errs: &[LocId],
+        limit: Duration,
+    ) -> Option<Option<Vec<usize>>> {
         let session = self.session.as_mut()?;
         // (Only z3 takes a shorter limit for one query: see `Session::check_sat_within`.)
         let shorter =
@@ -487,5 +528,56 @@ fn due(depth: usize, last: Option<usize>) -> bool {
     match last {
         None => true,
         Some(l) => depth <= 8 || depth >= l + (l / 4).max(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{blocks, cfa};
+    use crate::ir::test_program as program;
+
+    /// Each iteration adds 1 or 2 to `x`; the assertion fails once `x` reaches 11, after 6
+    /// iterations at the earliest and after 11 at the latest.
+    const STEPS: &str = "
+        procedure ULTIMATE.start() {
+          var x, d: int;
+          x := 0;
+          while (true) { havoc d; assume d == 1 || d == 2; x := x + d; assert x < 11; }
+        }";
+
+    /// Unrolled well past the shortest violation, the search still reports a shortest trace: given
+    /// a longer one, it bisects down to the length below which every depth is refuted.
+    #[test]
+    fn the_deep_search_reports_a_shortest_trace() {
+        let p = program(STEPS);
+        let voc = Vocabulary::new(&p);
+        let c = cfa::build(&voc, 10_000).expect("cfa");
+        let enc = blocks::encode(&c, &voc, crate::engine::BlockEncoding::Large).expect("encoding");
+        let config = Config::default();
+        let mut u = Unroller::new(&voc, &c, &enc, &config);
+        u.start().expect("z3 starts");
+        while u.depth < 30 {
+            let errs: Vec<LocId> = u
+                .reach
+                .iter()
+                .copied()
+                .filter(|l| c.error_of(*l).is_some())
+                .collect();
+            assert_eq!(u.step(&errs), Some(true));
+        }
+        let trace = u.shortest(vec![0; 30], Duration::from_secs(1));
+        let errs: Vec<LocId> = (0..c.locs.len())
+            .filter(|l| c.error_of(*l).is_some())
+            .collect();
+        let n = trace.len();
+        assert!(n > 6 && n < 30, "{trace:?}");
+        assert_eq!(u.query(n - 1, &errs, Duration::from_secs(5)), Some(None));
+        // and the trace is a path from the initial location to an error location
+        assert_eq!(enc.letters[trace[0]].src, enc.init);
+        for w in trace.windows(2) {
+            assert_eq!(enc.letters[w[0]].tgt, enc.letters[w[1]].src);
+        }
+        assert!(c.error_of(enc.letters[trace[n - 1]].tgt).is_some());
     }
 }
