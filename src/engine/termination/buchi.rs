@@ -29,6 +29,17 @@
 //! 5. a geometric nontermination argument ([`gnta::argument_of`]): NONTERMINATING;
 //! 6. otherwise the loop is appended to the stem once and 3–5 retried; then UNKNOWN with the lasso.
 //!
+//! **Concurrent programs.** The program automaton is the interleaving product
+//! ([`Interleaving`]) of one instance per fork statement, its configurations materialised, every
+//! one accepting (a fork that finds its instance in use ends the analysis: UNKNOWN); letters are
+//! actions of thread instances, and everything above applies to them unchanged. The loop head
+//! (where the honda may hold) is the location the loop's last letter enters — the first letter's
+//! source in a sequential program. Before the loop, closed walks of a few letters through each
+//! configuration are tried for a fixpoint ([`Run::guess_fixpoints`]): nontermination by threads
+//! taking turns has no one-thread cycle. A nonterminating lasso is reported only when it is
+//! weakly fair ([`Run::fair`]): a thread that does not move in the loop must be unable to move
+//! (control only) somewhere along it, so no answer rests on a scheduler that starves a thread.
+//!
 //! **Rank certificates** (Büchi Automizer's `BinaryStatePredicateManager`). With the ranking
 //! function's components `f` at `h`, ghost variables `old` (one per component) and a ghost boolean
 //! `unseeded`, the relation `Dec(old, f(x))` says that `f` went down since `old` was taken: a
@@ -65,7 +76,7 @@
 //! is a word of the program automaton; a refinement removes only words that `FH` proves infeasible
 //! or that `R` accepts. NONTERMINATING only from a lasso of the program automaton (its letters
 //! exact, no stutter letter) with a fixpoint or a geometric argument re-validated in a fresh
-//! session by the modules that found them.
+//! session by the modules that found them, and, for a concurrent program, weakly fair.
 
 use super::ranking::{self, Answer, Certificate, Failure};
 use super::{gnta, linear::Q};
@@ -78,6 +89,7 @@ use crate::engine::cegar::debug;
 use crate::engine::cfa::{self, Cfa, EdgeKind, LocId};
 use crate::engine::floyd_hoare::{FloydHoare, Interrupted};
 use crate::engine::hoare::{HoareChecker, primed};
+use crate::engine::interleaving::{Conf, FREE, Interleaving};
 use crate::engine::interpolate::{self, Direction, Settings};
 use crate::engine::predicates::FALSE_STATE;
 use crate::engine::stats::Stats;
@@ -126,6 +138,16 @@ impl Work {
     }
 }
 
+/// Why a nonterminating lasso of a concurrent program is not reported.
+const UNFAIR: &str = "a nonterminating lasso on which a thread that may move never does (unfair)";
+
+/// The longest closed walk [`Run::guess_fixpoints`] tries, in letters.
+const GUESS_LENGTH: usize = 6;
+/// Closed walks enumerated per configuration at most.
+const MAX_WALKS: usize = 2_000;
+/// Fixpoint queries of [`Run::guess_fixpoints`] at most.
+const MAX_GUESSES: usize = 32;
+
 /// Lassos at most (each may cost a ranking synthesis).
 const MAX_LASSOS: usize = 64;
 /// States of an abstraction (or of one lasso search) at most.
@@ -144,9 +166,6 @@ pub fn prove(
         Ok(c) => c,
         Err(e) => return Answer::Unknown(e.to_string()),
     };
-    if cfa.is_concurrent() {
-        return Answer::Unknown("unsupported: termination of concurrent programs (fork)".into());
-    }
     let mut enc = match blocks::encode_all(&cfa, &voc, mode) {
         Ok(e) => e,
         Err(u) => return Answer::Unknown(format!("unsupported: {}", u.0)),
@@ -163,11 +182,19 @@ pub fn prove(
         });
         enc.out[e].push(id);
     }
+    let abs = if cfa.is_concurrent() {
+        match interleaving_automaton(&cfa, &enc) {
+            Ok(a) => a,
+            Err(e) => return Answer::Unknown(e),
+        }
+    } else {
+        program_automaton(&enc)
+    };
     let mut run = match Run::new(&voc, &cfa, &enc, config, deadline, stutter) {
         Ok(r) => r,
         Err(e) => return Answer::Unknown(e),
     };
-    let answer = run.main(work);
+    let answer = run.main(abs, work);
     work.fh = run.fh.stats().clone();
     (work.fh.predicates, work.fh.fh_states) = run.fh.size();
     answer
@@ -233,13 +260,17 @@ impl<'a, 'p> Run<'a, 'p> {
         })
     }
 
-    fn main(&mut self, work: &mut Work) -> Answer {
+    fn main(&mut self, mut abs: Nfa<usize, LetterId>, work: &mut Work) -> Answer {
+        if self.cfa.is_concurrent()
+            && let Some(why) = self.guess_fixpoints(&abs)
+        {
+            return Answer::Nonterminating(why);
+        }
         let budget = match self.deadline {
             Some(d) => Budget::unlimited().with_deadline(d),
             None => Budget::unlimited(),
         }
         .with_max_states(MAX_STATES);
-        let mut abs = program_automaton(self.enc);
         work.states = abs.num_states();
         let mut seen: BTreeSet<(Vec<LetterId>, Vec<LetterId>)> = BTreeSet::new();
         loop {
@@ -356,6 +387,9 @@ impl<'a, 'p> Run<'a, 'p> {
                     self.deadline,
                     session,
                 ) {
+                    if !self.fair(&s, cycle) {
+                        return Step::Unknown(self.unknown(UNFAIR, &s, cycle));
+                    }
                     return Step::Nonterminating(format!(
                         "a fixpoint lasso: {} that maps a reachable state to itself",
                         self.describe_lasso(&s, cycle)
@@ -390,6 +424,9 @@ impl<'a, 'p> Run<'a, 'p> {
                     self.deadline,
                     &mut self.gnta_tries,
                 ) {
+                    if !self.fair(&stem, cycle) {
+                        return Step::Unknown(self.unknown(UNFAIR, &stem, cycle));
+                    }
                     return Step::Nonterminating(arg);
                 }
             }
@@ -398,6 +435,127 @@ impl<'a, 'p> Run<'a, 'p> {
             }
         }
         Step::Unknown(self.unknown(&why, &stem, cycle))
+    }
+
+    /// Concurrent programs, before the loop: a nonterminating execution often needs several threads
+    /// to take turns (one raises a counter, another lowers it), so its loop is no cycle of one
+    /// thread, and the lasso search, which follows one thread deep first, reaches it only after
+    /// many refinements. Here the closed walks of at most [`GUESS_LENGTH`] letters through each
+    /// configuration, after a shortest stem to it, that are fair ([`Self::fair`]) and exact are
+    /// tried for a fixpoint ([`ranking::fixpoint_of`], re-checked in a fresh session), at most
+    /// [`MAX_GUESSES`] of them. The reason if one is found.
+    fn guess_fixpoints(&mut self, abs: &Nfa<usize, LetterId>) -> Option<String> {
+        let usable = |a: LetterId| a < self.stutter && ranking::exact_letter(self.cfa, self.enc, a);
+        let init = *abs.initial().next()?;
+        let mut stems: Vec<(usize, Vec<LetterId>)> = vec![(init, Vec::new())];
+        let mut seen = BTreeSet::from([init]);
+        let mut i = 0;
+        while i < stems.len() {
+            let (s, stem) = stems[i].clone();
+            i += 1;
+            for (&a, &t) in abs.outgoing(&s) {
+                if usable(a) && seen.insert(t) {
+                    let mut longer = stem.clone();
+                    longer.push(a);
+                    stems.push((t, longer));
+                }
+            }
+        }
+        let mut tries = 0;
+        for (s, stem) in &stems {
+            let mut walks: Vec<Vec<LetterId>> = Vec::new();
+            let mut stack: Vec<(usize, Vec<LetterId>)> = vec![(*s, Vec::new())];
+            while let Some((at, word)) = stack.pop() {
+                if walks.len() >= MAX_WALKS {
+                    break;
+                }
+                if !word.is_empty() && at == *s {
+                    walks.push(word.clone());
+                }
+                if word.len() < GUESS_LENGTH {
+                    for (&a, &t) in abs.outgoing(&at) {
+                        if usable(a) {
+                            let mut w = word.clone();
+                            w.push(a);
+                            stack.push((t, w));
+                        }
+                    }
+                }
+            }
+            walks.sort_by_key(|w| w.len());
+            for cycle in walks {
+                if !self.fair(stem, &cycle) {
+                    continue;
+                }
+                tries += 1;
+                if tries > MAX_GUESSES || ranking::timed_out(self.deadline) {
+                    return None;
+                }
+                let session = self.rank_session.as_mut()?;
+                if let Some(found) = ranking::fixpoint_of(
+                    self.voc,
+                    self.cfa,
+                    self.enc,
+                    stem,
+                    &cycle,
+                    self.config,
+                    self.deadline,
+                    session,
+                ) {
+                    return Some(format!(
+                        "a fixpoint lasso: {} that maps a reachable state to itself",
+                        self.describe_lasso(&found, &cycle)
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    /// The loop head of a lasso's loop: the location its last letter enters (the source of its
+    /// first letter in a sequential program; in a concurrent one, the location of the thread that
+    /// moves last, which the loop's configuration repeats).
+    fn head(&self, cycle: &[LetterId]) -> LocId {
+        cycle
+            .last()
+            .map_or(self.enc.init, |&a| self.enc.letters[a].tgt)
+    }
+
+    /// Is the execution `stem · cycle^ω` weakly fair — does every thread instance that does not
+    /// move in the loop find no letter of its own enabled at some configuration of the loop? Only
+    /// control is looked at (a letter counts as enabled when its thread may take it there, whatever
+    /// its guard), so `false` may be a fair lasso too. A sequential program's lassos are fair. A
+    /// nontermination argument on an unfair lasso would rest on a scheduler that starves a thread
+    /// forever, which Lapidary does not claim (a TERMINATING answer covers every interleaving,
+    /// fair or not).
+    fn fair(&self, stem: &[LetterId], cycle: &[LetterId]) -> bool {
+        if !self.cfa.is_concurrent() {
+            return true;
+        }
+        let il = Interleaving::new(self.cfa, self.enc);
+        let mut c = il.initial();
+        for &a in stem {
+            match il.step(&c, a) {
+                Some(n) => c = n,
+                None => return false,
+            }
+        }
+        let mut confs = Vec::new();
+        for &a in cycle {
+            let Some(n) = il.step(&c, a) else {
+                return false;
+            };
+            confs.push(std::mem::replace(&mut c, n));
+        }
+        let moving: BTreeSet<u32> = cycle.iter().map(|&a| il.thread_of(a)).collect();
+        let enabled = |t: usize, c: &Conf| {
+            c.locs[t] != FREE
+                && self.enc.out[c.locs[t] as usize]
+                    .iter()
+                    .any(|&a| il.step(c, a).is_some())
+        };
+        (0..c.locs.len())
+            .all(|t| moving.contains(&(t as u32)) || confs.iter().any(|c| !enabled(t, c)))
     }
 
     fn unknown(&self, why: &str, stem: &[LetterId], cycle: &[LetterId]) -> String {
@@ -409,18 +567,32 @@ impl<'a, 'p> Run<'a, 'p> {
 
     /// "a stem of n letters, then a loop of m letters in procedure p".
     fn describe_lasso(&self, stem: &[LetterId], cycle: &[LetterId]) -> String {
-        let h = cycle
-            .first()
-            .map_or(self.enc.init, |&a| self.enc.letters[a].src);
-        let procedure = self.cfa.locs[h]
-            .proc
-            .map(|p| self.voc.program.proc(p).name.clone())
-            .unwrap_or_default();
         format!(
-            "a stem of {}, then a loop of {} in procedure {procedure}",
+            "a stem of {}, then a loop of {} in {}",
             pretty::letters(stem.len()),
-            pretty::letters(cycle.len())
+            pretty::letters(cycle.len()),
+            self.procedures(cycle)
         )
+    }
+
+    /// "procedure p", or "procedures p and q" for a loop whose letters belong to several
+    /// procedures (threads of a concurrent program), in order of first appearance.
+    fn procedures(&self, cycle: &[LetterId]) -> String {
+        let mut names: Vec<String> = Vec::new();
+        for &a in cycle {
+            let name = self.cfa.locs[self.enc.letters[a].src]
+                .proc
+                .map(|p| self.voc.program.proc(p).name.clone())
+                .unwrap_or_default();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        match names.as_slice() {
+            [] => "procedure ".into(),
+            [one] => format!("procedure {one}"),
+            [init @ .., last] => format!("procedures {} and {last}", init.join(", ")),
+        }
     }
 
     /// Whether the letters can run one after the other from some state (`None`: unknown).
@@ -504,7 +676,7 @@ impl<'a, 'p> Run<'a, 'p> {
         cycle: &[LetterId],
         queries: &mut usize,
     ) -> Result<Certificate, String> {
-        let h = self.enc.letters[cycle[0]].src;
+        let h = self.head(cycle);
         if h == self.enc.init && !stem.is_empty() {
             return Err("a loop through the initial location".into());
         }
@@ -571,7 +743,7 @@ impl<'a, 'p> Run<'a, 'p> {
         budget: &Budget,
         work: &mut Work,
     ) -> Result<Nfa<usize, LetterId>, String> {
-        let h = self.enc.letters[cycle[0]].src;
+        let h = self.head(cycle);
         let k = self.ranked.len();
         let Some((ghosts, dec, what)) = rank_relation(self.voc, cert, h, k) else {
             return Err(self.unknown("a ranking function whose levels form no chain", stem, cycle));
@@ -656,16 +828,13 @@ impl<'a, 'p> Run<'a, 'p> {
             .enumerate()
             .map(|(i, s)| (s.clone(), i))
             .collect();
-        let procedure = self.cfa.locs[h]
-            .proc
-            .map(|p| self.voc.program.proc(p).name.clone())
-            .unwrap_or_default();
+        let procedure = self.procedures(cycle);
         let support = match cert.invariants.count() {
             0 => String::new(),
             n => format!(" with {n} supporting invariants"),
         };
         self.ranked
-            .push(format!("{what} at a loop head in {procedure}{support}"));
+            .push(format!("{what} for a loop in {procedure}{support}"));
         Ok(trimmed.map_states(|s| ids[s]))
     }
 
@@ -739,8 +908,6 @@ impl<'a, 'p> Run<'a, 'p> {
     }
 }
 
-/// The program automaton: locations reachable from the initial one, every one accepting, the
-/// letters of `enc`.
 /// The loop's relation with the values it leaves in variables it never reads forgotten: a
 /// variable the loop writes before any read (a temporary such as a nondeterministic value) is
 /// dead at the loop head on the lasso, so its value after the loop is left unconstrained (a fresh
@@ -773,6 +940,61 @@ fn forget_unread(voc: &Vocabulary, tf: TransFormula) -> Result<TransFormula, Str
     }))
 }
 
+/// The program automaton of a concurrent program: the configurations of the interleaving product
+/// ([`Interleaving`]) reachable from the initial one, numbered in breadth-first order, every one
+/// accepting; a thread at an error location may take its stutter letter. One instance per fork
+/// statement: a configuration where a fork finds no free instance ends the analysis (UNKNOWN).
+fn interleaving_automaton(cfa: &Cfa, enc: &Encoded) -> Result<Nfa<usize, LetterId>, String> {
+    let il = Interleaving::new(cfa, enc);
+    let mut nfa = Nfa::new();
+    let init = il.initial();
+    let mut ids: HashMap<Conf, usize> = HashMap::from([(init.clone(), 0)]);
+    nfa.add_state(0, true);
+    nfa.add_initial(0);
+    let mut queue = std::collections::VecDeque::from([init]);
+    while let Some(c) = queue.pop_front() {
+        if il.at_limit(&c) {
+            return Err(
+                "unbounded threads: a fork statement runs again while its thread instance is in use"
+                    .into(),
+            );
+        }
+        let from = ids[&c];
+        let threads: Vec<usize> = match c.atomic {
+            Some((owner, _)) => vec![owner as usize],
+            None => (0..c.locs.len()).collect(),
+        };
+        for t in threads {
+            let l = c.locs[t];
+            if l == FREE {
+                continue;
+            }
+            for &a in &enc.out[l as usize] {
+                let Some(n) = il.step(&c, a) else {
+                    continue;
+                };
+                let next = ids.len();
+                let to = *ids.entry(n.clone()).or_insert_with(|| {
+                    queue.push_back(n);
+                    next
+                });
+                if to == next {
+                    if next >= MAX_STATES {
+                        return Err(format!(
+                            "more than {MAX_STATES} configurations of the threads"
+                        ));
+                    }
+                    nfa.add_state(to, true);
+                }
+                nfa.add_transition(from, a, to);
+            }
+        }
+    }
+    Ok(nfa)
+}
+
+/// The program automaton: locations reachable from the initial one, every one accepting, the
+/// letters of `enc`.
 fn program_automaton(enc: &Encoded) -> Nfa<usize, LetterId> {
     let mut nfa = Nfa::new();
     nfa.add_state(enc.init, true);
