@@ -4806,9 +4806,23 @@ impl<'a> Translator<'a> {
         {
             return unsupported(format!("call of library function `{name}`"), span);
         }
+        // Printing reads its arguments and writes no memory of the program, unless a format
+        // string has a `%n` conversion (which stores the count so far through a pointer): pointer
+        // arguments (strings for `%s`, pointers for `%p`) are then only evaluated.
+        let reads_only = match name {
+            "puts" => true,
+            "printf" => match ce.arguments.first().map(|a| &a.node) {
+                Some(c::Expression::StringLiteral(p)) => {
+                    string_bytes(&p.node).is_some_and(|f| !stores_count(&f))
+                }
+                _ => false,
+            },
+            _ => false,
+        };
         for a in &ce.arguments {
             let v = self.expr(a, out)?;
-            if !matches!(v.ty, CType::Int(_) | CType::Str) {
+            let pointer = matches!(v.ty, CType::Ptr(_) | CType::Array(..));
+            if !(matches!(v.ty, CType::Int(_) | CType::Str) || (pointer && reads_only)) {
                 return unsupported(
                     format!("argument of type {} to `{name}`", v.ty.describe()),
                     span,
@@ -5658,6 +5672,28 @@ fn nondet_type(suffix: &str) -> Option<IntTy> {
 
 /// The bytes of a string literal (the pieces of a concatenation, each with its quotes); `None`: a
 /// wide or prefixed literal, or an escape not decoded.
+/// Does the `printf` format have a `%n` conversion (flags, width, precision and length
+/// modifiers allowed before the `n`)?
+fn stores_count(format: &[u8]) -> bool {
+    let mut i = 0;
+    while i < format.len() {
+        if format[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        while i < format.len() && b"-+ #0123456789.*hlLqjzt'".contains(&format[i]) {
+            i += 1;
+        }
+        match format.get(i) {
+            Some(b'n') => return true,
+            Some(_) => i += 1,
+            None => {}
+        }
+    }
+    false
+}
+
 fn string_bytes(pieces: &[String]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     for p in pieces {
@@ -5767,11 +5803,21 @@ fn char_value(s: &str) -> Option<(BigInt, IntTy)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{bitwise_facts, scanf_integer_conversions, string_bytes};
+    use super::{bitwise_facts, scanf_integer_conversions, stores_count, string_bytes};
     use crate::cfront::build::var;
     use crate::diag::Span;
     use crate::syntax::ast::{BinOp, Expr, ExprKind, UnOp};
     use lang_c::ast::BinaryOperator as O;
+
+    #[test]
+    fn printf_formats_that_store_through_a_pointer() {
+        for f in ["%n", "x=%d%n", "%5n", "%hhn", "%-lln", "%%%n"] {
+            assert!(stores_count(f.as_bytes()), "{f}");
+        }
+        for f in ["", "%d %s\n", "%%n", "100%", "%s%%", "%p %c %5.2f"] {
+            assert!(!stores_count(f.as_bytes()), "{f}");
+        }
+    }
 
     /// Evaluates the integer/boolean expressions `bitwise_facts` builds.
     fn eval(e: &Expr, env: &dyn Fn(&str) -> i64) -> i64 {
