@@ -141,6 +141,11 @@ impl Work {
 /// Why a nonterminating lasso of a concurrent program is not reported.
 const UNFAIR: &str = "a nonterminating lasso on which a thread that may move never does (unfair)";
 
+/// Finite refinements before [`Run::add_atoms`] seeds the letters' comparisons.
+const ATOMS_AFTER: usize = 2;
+/// (Location, predicate) pairs [`Run::add_atoms`] adds in a run at most.
+const MAX_ATOMS: usize = 256;
+
 /// The longest closed walk [`Run::guess_fixpoints`] tries, in letters.
 const GUESS_LENGTH: usize = 6;
 /// Closed walks enumerated per configuration at most.
@@ -228,6 +233,10 @@ struct Run<'a, 'p> {
     /// Descriptions of the ranked lassos.
     ranked: Vec<String>,
     gnta_tries: usize,
+    /// Finite refinements so far.
+    finite: usize,
+    /// The (location, predicate) pairs added from the letters' atoms ([`Self::add_atoms`]).
+    atoms: BTreeSet<(LocId, Term)>,
 }
 
 impl<'a, 'p> Run<'a, 'p> {
@@ -257,6 +266,8 @@ impl<'a, 'p> Run<'a, 'p> {
             triples: Vec::new(),
             ranked: Vec::new(),
             gnta_tries: 0,
+            finite: 0,
+            atoms: BTreeSet::new(),
         })
     }
 
@@ -621,6 +632,10 @@ impl<'a, 'p> Run<'a, 'p> {
         let locs: Vec<LocId> = std::iter::once(self.enc.letters[trace[0]].src)
             .chain(trace.iter().map(|&a| self.enc.letters[a].tgt))
             .collect();
+        self.finite += 1;
+        if self.finite > ATOMS_AFTER {
+            self.add_atoms(trace, &locs);
+        }
         let mut stats = Stats::default();
         let plan = [
             (Direction::Forward, true),
@@ -654,6 +669,36 @@ impl<'a, 'p> Run<'a, 'p> {
             }
         }
         Err("no interpolants refute the trace".into())
+    }
+
+    /// Adds the comparisons the letters of `trace` make, as candidate predicates at the trace's
+    /// locations: for each comparison of two numbers, both orders non-strict and strict (so
+    /// `tmp != id` gives `tmp <= id`, which an assignment `tmp := 0` may establish and a guarded
+    /// increment keep); each over the variables' current values (a post-state variable read as the
+    /// variable), none with an auxiliary variable. Interpolants of one infeasible trace count
+    /// iterations (`tmp = 0`, `tmp = 1`, …) when the fact that refutes every unrolling is such a
+    /// comparison, and the lasso search then diverges one unrolling at a time (predicate
+    /// abstraction's seed: the program's own atoms). Candidates cost Hoare-triple checks only; a
+    /// transition uses one only where its triple is valid. At most [`MAX_ATOMS`] in a run.
+    fn add_atoms(&mut self, trace: &[LetterId], locs: &[LocId]) {
+        let mut preds: Vec<Term> = Vec::new();
+        let mut seen_letters = BTreeSet::new();
+        for &a in trace {
+            if seen_letters.insert(a) {
+                comparisons(self.voc, &self.enc.letters[a].tf.formula, &mut preds);
+            }
+        }
+        let places: BTreeSet<LocId> = locs.iter().copied().collect();
+        for p in preds {
+            for &l in &places {
+                if self.atoms.len() >= MAX_ATOMS {
+                    return;
+                }
+                if self.atoms.insert((l, p.clone())) {
+                    self.fh.add_predicate(l, &p);
+                }
+            }
+        }
     }
 
     /// Does the Floyd–Hoare automaton reach `false` on the letters?
@@ -991,6 +1036,53 @@ fn interleaving_automaton(cfa: &Cfa, enc: &Encoded) -> Result<Nfa<usize, LetterI
         }
     }
     Ok(nfa)
+}
+
+/// The comparisons of two numbers in `formula` (under any connective) as predicates over the
+/// program variables, both orders non-strict and strict, appended to `out` without duplicates.
+fn comparisons(voc: &Vocabulary, formula: &Term, out: &mut Vec<Term>) {
+    use crate::smt::Op;
+    let Some((op, args)) = formula.as_app() else {
+        return;
+    };
+    match op {
+        Op::Not | Op::And | Op::Or | Op::Implies => {
+            for a in args {
+                comparisons(voc, a, out);
+            }
+        }
+        Op::Eq | Op::Distinct | Op::Le | Op::Lt | Op::Ge | Op::Gt
+            if args.len() == 2 && matches!(args[0].sort(), Sort::Int | Sort::Real) =>
+        {
+            let mut to_pre: HashMap<Var, Term> = HashMap::new();
+            for v in formula.free_vars() {
+                match voc.lookup(&v) {
+                    Some((x, _)) => match voc.pre(x) {
+                        Ok(pre) => {
+                            to_pre.insert(v, Term::var(&pre));
+                        }
+                        Err(_) => return,
+                    },
+                    None => return,
+                }
+            }
+            let (a, b) = (args[0].substitute(&to_pre), args[1].substitute(&to_pre));
+            if a == b {
+                return;
+            }
+            for p in [
+                Term::le(&a, &b),
+                Term::le(&b, &a),
+                Term::lt(&a, &b),
+                Term::lt(&b, &a),
+            ] {
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The program automaton: locations reachable from the initial one, every one accepting, the
