@@ -587,7 +587,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
     let mut outcome = match first {
         LoopEnd::Done(o) => finish(*o, &mut fh),
         LoopEnd::Untrim => unreachable_outcome(&stats),
-        LoopEnd::Diverging => {
+        LoopEnd::Diverging(_) => {
             // The loop unrolls: synthesise inductive invariants (sound by construction, see
             // `invariants`) and, if there are any, restart on the letters they strengthen.
             // At most a share of the time left: the loop (and the deep search) need the rest.
@@ -612,13 +612,17 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
                 }
             }
             if inv.is_empty() {
-                match Cegar::new(voc, &cfa, &enc, config)
-                    .with_deep_search(Some(&deep))
-                    .run(&mut fh, &mut sessions, &mut stats)
-                {
-                    LoopEnd::Done(o) => finish(*o, &mut fh),
-                    LoopEnd::Diverging | LoopEnd::Untrim => unreachable_outcome(&stats),
-                }
+                seeding_run(
+                    voc,
+                    &cfa,
+                    &enc,
+                    config,
+                    &deep,
+                    None,
+                    &mut fh,
+                    &mut sessions,
+                    &mut stats,
+                )
             } else {
                 let strong = invariants::strengthen(voc, &enc, &inv);
                 let mut old = finish(
@@ -627,14 +631,17 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
                 );
                 let mut fh2 =
                     FloydHoare::new(voc, &strong, fh.into_checker()).with_deadline(config.deadline);
-                let o = match Cegar::new(voc, &cfa, &strong, config)
-                    .with_deep_search(Some(&deep))
-                    .with_invariants(Some(&inv))
-                    .run(&mut fh2, &mut sessions, &mut stats)
-                {
-                    LoopEnd::Done(o) => finish(*o, &mut fh2),
-                    LoopEnd::Diverging | LoopEnd::Untrim => unreachable_outcome(&stats),
-                };
+                let o = seeding_run(
+                    voc,
+                    &cfa,
+                    &strong,
+                    config,
+                    &deep,
+                    Some(&inv),
+                    &mut fh2,
+                    &mut sessions,
+                    &mut stats,
+                );
                 // The first Floyd–Hoare automaton's counters (its sessions are the second's).
                 old.stats.solver_calls = 0;
                 old.stats.fast_hoare_calls = 0;
@@ -655,13 +662,70 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
     outcome
 }
 
+/// The loop after invariant synthesis on `letters` (the encoding, strengthened by `inv` if any):
+/// when a refuted trace visits a location [`SEED_REPEATS`] times, the comparisons its letters
+/// make join the candidates at its locations (`predicates::trace_comparisons`, at most
+/// [`MAX_ATOMS`] (location, predicate) pairs) and the loop goes on with the same Floyd–Hoare
+/// automaton. Interpolants of each unrolling count iterations; a comparison such as `tmp <= id`
+/// may hold along all of them (the Büchi loop does the same, `termination::buchi`). Only a loop
+/// that still unrolls gets them: more candidates make finer states and longer printed proofs.
+#[allow(clippy::too_many_arguments)]
+fn seeding_run<'a, 'p>(
+    voc: &'a Vocabulary<'p>,
+    cfa: &'a Cfa,
+    letters: &'a Encoded,
+    config: &'a Config,
+    deep: &'a RefCell<super::bmc::Unroller<'a, 'p>>,
+    inv: Option<&'a invariants::Invariants>,
+    fh: &mut FloydHoare,
+    sessions: &mut Sessions,
+    stats: &mut Stats,
+) -> Outcome {
+    let cegar = || {
+        Cegar::new(voc, cfa, letters, config)
+            .with_deep_search(Some(deep))
+            .with_invariants(inv)
+    };
+    let trace = match cegar()
+        .stop_on_unrolling(SEED_REPEATS)
+        .run(fh, sessions, stats)
+    {
+        LoopEnd::Done(o) => return finish(*o, fh),
+        LoopEnd::Untrim => return unreachable_outcome(stats),
+        LoopEnd::Diverging(trace) => trace,
+    };
+    let atoms = super::predicates::trace_comparisons(voc, letters, &trace);
+    let places: BTreeSet<LocId> = std::iter::once(letters.init)
+        .chain(trace.iter().map(|a| letters.letters[*a].tgt))
+        .collect();
+    let mut n = 0;
+    for p in &atoms {
+        for &l in &places {
+            if n < MAX_ATOMS {
+                fh.add_predicate(l, p);
+                n += 1;
+            }
+        }
+    }
+    match cegar().run(fh, sessions, stats) {
+        LoopEnd::Done(o) => finish(*o, fh),
+        LoopEnd::Diverging(_) | LoopEnd::Untrim => unreachable_outcome(stats),
+    }
+}
+
+/// (Location, comparison) candidates [`seeding_run`] adds at most.
+const MAX_ATOMS: usize = 256;
+/// The visits of one location by a refuted trace after which [`seeding_run`] seeds comparisons.
+const SEED_REPEATS: usize = 3;
+
 /// The share of the time left that invariant synthesis may use when the first loop diverges.
 const INVARIANT_SHARE: f64 = 0.5;
 
 pub enum LoopEnd {
     Done(Box<Outcome>),
-    /// A refuted trace repeated a location [`DIVERGENCE_REPEATS`] times (only when asked to stop).
-    Diverging,
+    /// A refuted trace (its letters) repeated a location [`DIVERGENCE_REPEATS`] times (only when
+    /// asked to stop).
+    Diverging(Vec<usize>),
     /// The instance bound was reached on the live part of the program automaton, which was
     /// computed without the forks beyond the bound ([`EdgeKind::GhostFork`]): the loop goes on
     /// on the whole automaton. Internal to [`Cegar::run`], which never returns it.
@@ -720,7 +784,7 @@ pub struct Cegar<'a, 'p> {
     inv: Option<&'a invariants::Invariants>,
     config: &'a Config,
     budget: Budget,
-    stop_on_divergence: bool,
+    stop_on_divergence: Option<usize>,
     deep: Option<&'a RefCell<super::bmc::Unroller<'a, 'p>>>,
     /// Once a feasible trace has found every thread instance in use at the largest bound: the
     /// iteration and the instant at which the loop stops looking for a real error.
@@ -753,7 +817,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
             inv: None,
             config,
             budget,
-            stop_on_divergence: false,
+            stop_on_divergence: None,
             deep: None,
             limit: std::cell::Cell::new(None),
         }
@@ -782,7 +846,13 @@ impl<'a, 'p> Cegar<'a, 'p> {
 
     /// Stop with [`LoopEnd::Diverging`] when a refuted trace unrolls a loop.
     pub fn stop_on_divergence(mut self, yes: bool) -> Self {
-        self.stop_on_divergence = yes;
+        self.stop_on_divergence = yes.then_some(DIVERGENCE_REPEATS);
+        self
+    }
+
+    /// Stop with [`LoopEnd::Diverging`] when a refuted trace visits one location `repeats` times.
+    pub fn stop_on_unrolling(mut self, repeats: usize) -> Self {
+        self.stop_on_divergence = Some(repeats);
         self
     }
 
@@ -1055,8 +1125,8 @@ impl<'a, 'p> Cegar<'a, 'p> {
                             };
                         }
                     }
-                    if stop_on_divergence && repeats(&locs) >= DIVERGENCE_REPEATS {
-                        return LoopEnd::Diverging;
+                    if stop_on_divergence.is_some_and(|n| repeats(&locs) >= n) {
+                        return LoopEnd::Diverging(letters);
                     }
                 }
             }

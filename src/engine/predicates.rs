@@ -26,7 +26,7 @@
 use super::PredicateScope;
 use super::cfa::LocId;
 use super::transition::{PVar, Vocabulary, pvars_of};
-use crate::smt::{SatResult, Session, Term};
+use crate::smt::{SatResult, Session, Sort, Term, Var};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -440,4 +440,67 @@ impl Predicates {
     pub fn num_states(&self) -> usize {
         self.states.len()
     }
+}
+
+/// The comparisons of two numbers in `formula` (under any connective) as predicates over the
+/// program variables, both orders non-strict and strict, appended to `out` without duplicates.
+pub fn comparisons(voc: &Vocabulary, formula: &Term, out: &mut Vec<Term>) {
+    use crate::smt::Op;
+    let Some((op, args)) = formula.as_app() else {
+        return;
+    };
+    match op {
+        Op::Not | Op::And | Op::Or | Op::Implies => {
+            for a in args {
+                comparisons(voc, a, out);
+            }
+        }
+        Op::Eq | Op::Distinct | Op::Le | Op::Lt | Op::Ge | Op::Gt
+            if args.len() == 2 && matches!(args[0].sort(), Sort::Int | Sort::Real) =>
+        {
+            let mut to_pre: HashMap<Var, Term> = HashMap::new();
+            for v in formula.free_vars() {
+                match voc.lookup(&v) {
+                    Some((x, _)) => match voc.pre(x) {
+                        Ok(pre) => {
+                            to_pre.insert(v, Term::var(&pre));
+                        }
+                        Err(_) => return,
+                    },
+                    None => return,
+                }
+            }
+            let (a, b) = (args[0].substitute(&to_pre), args[1].substitute(&to_pre));
+            if a == b {
+                return;
+            }
+            for p in [
+                Term::le(&a, &b),
+                Term::le(&b, &a),
+                Term::lt(&a, &b),
+                Term::lt(&b, &a),
+            ] {
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The comparisons ([`comparisons`]) of the letters of `trace` (each letter once), in order.
+pub fn trace_comparisons(
+    voc: &Vocabulary,
+    enc: &super::blocks::Encoded,
+    trace: &[usize],
+) -> Vec<Term> {
+    let mut preds = Vec::new();
+    let mut seen = BTreeSet::new();
+    for &a in trace {
+        if seen.insert(a) {
+            comparisons(voc, &enc.letters[a].tf.formula, &mut preds);
+        }
+    }
+    preds
 }

@@ -91,7 +91,7 @@ use crate::engine::floyd_hoare::{FloydHoare, Interrupted};
 use crate::engine::hoare::{HoareChecker, primed};
 use crate::engine::interleaving::{Conf, FREE, Interleaving};
 use crate::engine::interpolate::{self, Direction, Settings};
-use crate::engine::predicates::FALSE_STATE;
+use crate::engine::predicates::{FALSE_STATE, trace_comparisons};
 use crate::engine::stats::Stats;
 use crate::engine::tracecheck::{self, Feasibility};
 use crate::engine::transition::{self, TransFormula, Vocabulary};
@@ -681,13 +681,7 @@ impl<'a, 'p> Run<'a, 'p> {
     /// abstraction's seed: the program's own atoms). Candidates cost Hoare-triple checks only; a
     /// transition uses one only where its triple is valid. At most [`MAX_ATOMS`] in a run.
     fn add_atoms(&mut self, trace: &[LetterId], locs: &[LocId]) {
-        let mut preds: Vec<Term> = Vec::new();
-        let mut seen_letters = BTreeSet::new();
-        for &a in trace {
-            if seen_letters.insert(a) {
-                comparisons(self.voc, &self.enc.letters[a].tf.formula, &mut preds);
-            }
-        }
+        let preds = trace_comparisons(self.voc, self.enc, trace);
         let places: BTreeSet<LocId> = locs.iter().copied().collect();
         for p in preds {
             for &l in &places {
@@ -1036,53 +1030,6 @@ fn interleaving_automaton(cfa: &Cfa, enc: &Encoded) -> Result<Nfa<usize, LetterI
         }
     }
     Ok(nfa)
-}
-
-/// The comparisons of two numbers in `formula` (under any connective) as predicates over the
-/// program variables, both orders non-strict and strict, appended to `out` without duplicates.
-fn comparisons(voc: &Vocabulary, formula: &Term, out: &mut Vec<Term>) {
-    use crate::smt::Op;
-    let Some((op, args)) = formula.as_app() else {
-        return;
-    };
-    match op {
-        Op::Not | Op::And | Op::Or | Op::Implies => {
-            for a in args {
-                comparisons(voc, a, out);
-            }
-        }
-        Op::Eq | Op::Distinct | Op::Le | Op::Lt | Op::Ge | Op::Gt
-            if args.len() == 2 && matches!(args[0].sort(), Sort::Int | Sort::Real) =>
-        {
-            let mut to_pre: HashMap<Var, Term> = HashMap::new();
-            for v in formula.free_vars() {
-                match voc.lookup(&v) {
-                    Some((x, _)) => match voc.pre(x) {
-                        Ok(pre) => {
-                            to_pre.insert(v, Term::var(&pre));
-                        }
-                        Err(_) => return,
-                    },
-                    None => return,
-                }
-            }
-            let (a, b) = (args[0].substitute(&to_pre), args[1].substitute(&to_pre));
-            if a == b {
-                return;
-            }
-            for p in [
-                Term::le(&a, &b),
-                Term::le(&b, &a),
-                Term::lt(&a, &b),
-                Term::lt(&b, &a),
-            ] {
-                if !out.contains(&p) {
-                    out.push(p);
-                }
-            }
-        }
-        _ => {}
-    }
 }
 
 /// The program automaton: locations reachable from the initial one, every one accepting, the
