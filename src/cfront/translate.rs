@@ -5568,43 +5568,58 @@ fn bitwise_facts(
 /// `%%` is a literal. (`%n`, which assigns without counting, is not accepted.)
 fn scanf_integer_conversions(format: &[u8]) -> Option<usize> {
     let mut n = 0;
+    for (spec, conversion) in format_conversions(format) {
+        let (suppress, rest) = match spec.split_first() {
+            Some((b'*', rest)) => (true, rest),
+            _ => (false, spec),
+        };
+        let width = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+        if !rest[width..].iter().all(|c| b"hljztLq".contains(c)) {
+            return None;
+        }
+        match conversion? {
+            b'd' | b'i' | b'u' | b'o' | b'x' | b'X' => {}
+            b'c' if width == 0 => {}
+            _ => return None,
+        }
+        if !suppress {
+            n += 1;
+        }
+    }
+    Some(n)
+}
+
+/// Does the `printf` format have a `%n` conversion (flags, width, precision and length
+/// modifiers allowed before the `n`)?
+fn stores_count(format: &[u8]) -> bool {
+    format_conversions(format)
+        .iter()
+        .any(|(_, conversion)| *conversion == Some(b'n'))
+}
+
+/// The conversions of a `printf` or `scanf` format, `%%` (a literal `%`) left out: what stands
+/// between the `%` and the conversion character (flags, width, precision, length modifiers, `*`),
+/// and the conversion character (`None` at the end of the format).
+fn format_conversions(format: &[u8]) -> Vec<(&[u8], Option<u8>)> {
+    let mut out = Vec::new();
     let mut i = 0;
     while i < format.len() {
         if format[i] != b'%' {
             i += 1;
             continue;
         }
-        i += 1;
-        if format.get(i) == Some(&b'%') {
-            i += 1;
-            continue;
-        }
-        let suppress = format.get(i) == Some(&b'*');
-        if suppress {
+        let start = i + 1;
+        i = start;
+        while i < format.len() && b"-+ #0123456789.*hlLqjzt'".contains(&format[i]) {
             i += 1;
         }
-        let width_start = i;
-        while format.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        let width = i > width_start;
-        while format
-            .get(i)
-            .is_some_and(|c| matches!(c, b'h' | b'l' | b'j' | b'z' | b't' | b'L' | b'q'))
-        {
-            i += 1;
-        }
-        match format.get(i)? {
-            b'd' | b'i' | b'u' | b'o' | b'x' | b'X' => {}
-            b'c' if !width => {}
-            _ => return None,
+        let conversion = format.get(i).copied();
+        if !(conversion == Some(b'%') && i == start) {
+            out.push((&format[start..i], conversion));
         }
         i += 1;
-        if !suppress {
-            n += 1;
-        }
     }
-    Some(n)
+    out
 }
 
 /// C library functions whose results are not arbitrary (called without their header, they must
@@ -5672,28 +5687,6 @@ fn nondet_type(suffix: &str) -> Option<IntTy> {
 
 /// The bytes of a string literal (the pieces of a concatenation, each with its quotes); `None`: a
 /// wide or prefixed literal, or an escape not decoded.
-/// Does the `printf` format have a `%n` conversion (flags, width, precision and length
-/// modifiers allowed before the `n`)?
-fn stores_count(format: &[u8]) -> bool {
-    let mut i = 0;
-    while i < format.len() {
-        if format[i] != b'%' {
-            i += 1;
-            continue;
-        }
-        i += 1;
-        while i < format.len() && b"-+ #0123456789.*hlLqjzt'".contains(&format[i]) {
-            i += 1;
-        }
-        match format.get(i) {
-            Some(b'n') => return true,
-            Some(_) => i += 1,
-            None => {}
-        }
-    }
-    false
-}
-
 fn string_bytes(pieces: &[String]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     for p in pieces {
