@@ -78,9 +78,7 @@ fn coreachable(cfa: &Cfa, enc: &Encoded) -> BTreeSet<LocId> {
     for l in &enc.letters {
         into.entry(l.tgt).or_default().push(l.src);
     }
-    let mut seen: BTreeSet<LocId> = (0..cfa.locs.len())
-        .filter(|l| cfa.error_of(*l).is_some())
-        .collect();
+    let mut seen: BTreeSet<LocId> = cfa.error_locations().collect();
     let mut work: Vec<LocId> = seen.iter().copied().collect();
     while let Some(l) = work.pop() {
         for s in into.get(&l).into_iter().flatten() {
@@ -279,9 +277,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
     /// last refuted depth. Each query gets twice the time of the one that found `trace` (at least
     /// [`MIN_SLICE`]); one that runs out keeps the shortest trace so far.
     fn shortest(&mut self, mut trace: Vec<usize>, took: Duration) -> Vec<usize> {
-        let errs: Vec<LocId> = (0..self.cfa.locs.len())
-            .filter(|l| self.cfa.error_of(*l).is_some())
-            .collect();
+        let errs: Vec<LocId> = self.cfa.error_locations().collect();
         let limit = (took * 2).max(MIN_SLICE);
         let mut lo = self.refuted;
         let mut first = true;
@@ -567,9 +563,7 @@ mod tests {
             assert_eq!(u.step(&errs), Some(true));
         }
         let trace = u.shortest(vec![0; 30], Duration::from_secs(1));
-        let errs: Vec<LocId> = (0..c.locs.len())
-            .filter(|l| c.error_of(*l).is_some())
-            .collect();
+        let errs: Vec<LocId> = c.error_locations().collect();
         let n = trace.len();
         assert!(n > 6 && n < 30, "{trace:?}");
         assert_eq!(u.query(n - 1, &errs, Duration::from_secs(5)), Some(None));

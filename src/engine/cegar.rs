@@ -664,7 +664,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
 
 /// The loop after invariant synthesis on `letters` (the encoding, strengthened by `inv` if any):
 /// when a refuted trace visits a location [`SEED_REPEATS`] times, the comparisons its letters
-/// make join the candidates at its locations (`predicates::trace_comparisons`, at most
+/// make join the candidates at its locations ([`FloydHoare::add_comparisons`], at most
 /// [`MAX_ATOMS`] (location, predicate) pairs) and the loop goes on with the same Floyd–Hoare
 /// automaton. Interpolants of each unrolling count iterations; a comparison such as `tmp <= id`
 /// may hold along all of them (the Büchi loop does the same, `termination::buchi`). Only a loop
@@ -694,19 +694,7 @@ fn seeding_run<'a, 'p>(
         LoopEnd::Untrim => return unreachable_outcome(stats),
         LoopEnd::Diverging(trace) => trace,
     };
-    let atoms = super::predicates::trace_comparisons(voc, letters, &trace);
-    let places: BTreeSet<LocId> = std::iter::once(letters.init)
-        .chain(trace.iter().map(|a| letters.letters[*a].tgt))
-        .collect();
-    let mut n = 0;
-    for p in &atoms {
-        for &l in &places {
-            if n < MAX_ATOMS {
-                fh.add_predicate(l, p);
-                n += 1;
-            }
-        }
-    }
+    fh.add_comparisons(&trace, &mut BTreeSet::new(), MAX_ATOMS);
     match cegar().run(fh, sessions, stats) {
         LoopEnd::Done(o) => finish(*o, fh),
         LoopEnd::Diverging(_) | LoopEnd::Untrim => unreachable_outcome(stats),

@@ -229,6 +229,11 @@ impl Cfa {
         self.threads.len() > 1
     }
 
+    /// The error locations, in order.
+    pub fn error_locations(&self) -> impl Iterator<Item = LocId> + '_ {
+        (0..self.locs.len()).filter(|&l| self.error_of(l).is_some())
+    }
+
     pub fn error_of(&self, l: LocId) -> Option<ErrorId> {
         match self.locs[l].kind {
             LocKind::Error(e) => Some(e),

@@ -281,6 +281,38 @@ impl<'a, 'p> FloydHoare<'a, 'p> {
         Ok(t)
     }
 
+    /// Adds the comparisons the letters of `trace` make ([`super::predicates::trace_comparisons`])
+    /// as candidates at the trace's locations, skipping the (location, predicate) pairs in `added`
+    /// and stopping when it holds `max`. Interpolants of an unrolled trace count iterations
+    /// (`tmp = 0`, `tmp = 1`, …) when one comparison refutes every unrolling (`tmp <= id` after a
+    /// wrap-around, kept by a guarded increment): the program's own atoms are predicate
+    /// abstraction's seed. Candidates cost Hoare-triple checks only; a transition uses one only
+    /// where its triple is valid.
+    pub fn add_comparisons(
+        &mut self,
+        trace: &[usize],
+        added: &mut std::collections::BTreeSet<(super::cfa::LocId, crate::smt::Term)>,
+        max: usize,
+    ) {
+        let Some(&first) = trace.first() else {
+            return;
+        };
+        let places: std::collections::BTreeSet<super::cfa::LocId> =
+            std::iter::once(self.enc.letters[first].src)
+                .chain(trace.iter().map(|&a| self.enc.letters[a].tgt))
+                .collect();
+        for p in super::predicates::trace_comparisons(self.voc, self.enc, trace) {
+            for &l in &places {
+                if added.len() >= max {
+                    return;
+                }
+                if added.insert((l, p.clone())) {
+                    self.add_predicate(l, &p);
+                }
+            }
+        }
+    }
+
     /// Adds predicate `t` (over canonical variables) as a candidate at location `loc`, unified with an
     /// equivalent candidate already there.
     pub fn add_predicate(&mut self, loc: super::cfa::LocId, t: &crate::smt::Term) {

@@ -250,6 +250,30 @@ impl Automaton for Interleaving<'_> {
         if self.is_accepting(c) || self.at_limit(c) {
             return Vec::new();
         }
+        self.moves(c)
+    }
+
+    fn successor(&self, c: &Conf, a: &usize) -> Vec<Conf> {
+        if self.is_accepting(c) || self.at_limit(c) {
+            return Vec::new();
+        }
+        self.step(c, *a).into_iter().collect()
+    }
+
+    fn successors(&self, c: &Conf) -> Vec<(usize, Conf)> {
+        self.enabled_letters(c)
+            .into_iter()
+            .filter_map(|a| self.step(c, a).map(|n| (a, n)))
+            .collect()
+    }
+}
+
+impl Interleaving<'_> {
+    /// The letters some thread may take at `c` ([`Self::step`] is defined), whether or not `c` is
+    /// accepting: only the atomic owner's while it runs an atomic block, the threads in preference
+    /// order ([`Conf::turn`] first). [`Automaton::enabled_letters`] is this at non-accepting
+    /// configurations below the limit.
+    pub fn moves(&self, c: &Conf) -> Vec<usize> {
         let n = c.locs.len();
         let threads: Vec<usize> = match c.atomic {
             Some((o, _)) => vec![o as usize],
@@ -268,20 +292,6 @@ impl Automaton for Interleaving<'_> {
             }
         }
         out
-    }
-
-    fn successor(&self, c: &Conf, a: &usize) -> Vec<Conf> {
-        if self.is_accepting(c) || self.at_limit(c) {
-            return Vec::new();
-        }
-        self.step(c, *a).into_iter().collect()
-    }
-
-    fn successors(&self, c: &Conf) -> Vec<(usize, Conf)> {
-        self.enabled_letters(c)
-            .into_iter()
-            .filter_map(|a| self.step(c, a).map(|n| (a, n)))
-            .collect()
     }
 }
 

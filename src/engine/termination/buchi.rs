@@ -89,9 +89,9 @@ use crate::engine::cegar::debug;
 use crate::engine::cfa::{self, Cfa, EdgeKind, LocId};
 use crate::engine::floyd_hoare::{FloydHoare, Interrupted};
 use crate::engine::hoare::{HoareChecker, primed};
-use crate::engine::interleaving::{Conf, FREE, Interleaving};
+use crate::engine::interleaving::{Conf, Interleaving};
 use crate::engine::interpolate::{self, Direction, Settings};
-use crate::engine::predicates::{FALSE_STATE, trace_comparisons};
+use crate::engine::predicates::FALSE_STATE;
 use crate::engine::stats::Stats;
 use crate::engine::tracecheck::{self, Feasibility};
 use crate::engine::transition::{self, TransFormula, Vocabulary};
@@ -141,9 +141,9 @@ impl Work {
 /// Why a nonterminating lasso of a concurrent program is not reported.
 const UNFAIR: &str = "a nonterminating lasso on which a thread that may move never does (unfair)";
 
-/// Finite refinements before [`Run::add_atoms`] seeds the letters' comparisons.
+/// Finite refinements before the refuted traces' comparisons become candidates.
 const ATOMS_AFTER: usize = 2;
-/// (Location, predicate) pairs [`Run::add_atoms`] adds in a run at most.
+/// (Location, comparison) candidates added in a run at most.
 const MAX_ATOMS: usize = 256;
 
 /// The longest closed walk [`Run::guess_fixpoints`] tries, in letters.
@@ -235,7 +235,8 @@ struct Run<'a, 'p> {
     gnta_tries: usize,
     /// Finite refinements so far.
     finite: usize,
-    /// The (location, predicate) pairs added from the letters' atoms ([`Self::add_atoms`]).
+    /// The (location, predicate) pairs added from the letters' comparisons
+    /// ([`FloydHoare::add_comparisons`]), at most [`MAX_ATOMS`].
     atoms: BTreeSet<(LocId, Term)>,
 }
 
@@ -559,12 +560,8 @@ impl<'a, 'p> Run<'a, 'p> {
             confs.push(std::mem::replace(&mut c, n));
         }
         let moving: BTreeSet<u32> = cycle.iter().map(|&a| il.thread_of(a)).collect();
-        let enabled = |t: usize, c: &Conf| {
-            c.locs[t] != FREE
-                && self.enc.out[c.locs[t] as usize]
-                    .iter()
-                    .any(|&a| il.step(c, a).is_some())
-        };
+        let enabled =
+            |t: usize, c: &Conf| il.moves(c).iter().any(|&a| il.thread_of(a) as usize == t);
         (0..c.locs.len())
             .all(|t| moving.contains(&(t as u32)) || confs.iter().any(|c| !enabled(t, c)))
     }
@@ -634,7 +631,8 @@ impl<'a, 'p> Run<'a, 'p> {
             .collect();
         self.finite += 1;
         if self.finite > ATOMS_AFTER {
-            self.add_atoms(trace, &locs);
+            // Comparisons as candidates against unrolling (`FloydHoare::add_comparisons`).
+            self.fh.add_comparisons(trace, &mut self.atoms, MAX_ATOMS);
         }
         let mut stats = Stats::default();
         let plan = [
@@ -669,30 +667,6 @@ impl<'a, 'p> Run<'a, 'p> {
             }
         }
         Err("no interpolants refute the trace".into())
-    }
-
-    /// Adds the comparisons the letters of `trace` make, as candidate predicates at the trace's
-    /// locations: for each comparison of two numbers, both orders non-strict and strict (so
-    /// `tmp != id` gives `tmp <= id`, which an assignment `tmp := 0` may establish and a guarded
-    /// increment keep); each over the variables' current values (a post-state variable read as the
-    /// variable), none with an auxiliary variable. Interpolants of one infeasible trace count
-    /// iterations (`tmp = 0`, `tmp = 1`, …) when the fact that refutes every unrolling is such a
-    /// comparison, and the lasso search then diverges one unrolling at a time (predicate
-    /// abstraction's seed: the program's own atoms). Candidates cost Hoare-triple checks only; a
-    /// transition uses one only where its triple is valid. At most [`MAX_ATOMS`] in a run.
-    fn add_atoms(&mut self, trace: &[LetterId], locs: &[LocId]) {
-        let preds = trace_comparisons(self.voc, self.enc, trace);
-        let places: BTreeSet<LocId> = locs.iter().copied().collect();
-        for p in preds {
-            for &l in &places {
-                if self.atoms.len() >= MAX_ATOMS {
-                    return;
-                }
-                if self.atoms.insert((l, p.clone())) {
-                    self.fh.add_predicate(l, &p);
-                }
-            }
-        }
     }
 
     /// Does the Floyd–Hoare automaton reach `false` on the letters?
@@ -999,34 +973,24 @@ fn interleaving_automaton(cfa: &Cfa, enc: &Encoded) -> Result<Nfa<usize, LetterI
             );
         }
         let from = ids[&c];
-        let threads: Vec<usize> = match c.atomic {
-            Some((owner, _)) => vec![owner as usize],
-            None => (0..c.locs.len()).collect(),
-        };
-        for t in threads {
-            let l = c.locs[t];
-            if l == FREE {
+        for a in il.moves(&c) {
+            let Some(n) = il.step(&c, a) else {
                 continue;
-            }
-            for &a in &enc.out[l as usize] {
-                let Some(n) = il.step(&c, a) else {
-                    continue;
-                };
-                let next = ids.len();
-                let to = *ids.entry(n.clone()).or_insert_with(|| {
-                    queue.push_back(n);
-                    next
-                });
-                if to == next {
-                    if next >= MAX_STATES {
-                        return Err(format!(
-                            "more than {MAX_STATES} configurations of the threads"
-                        ));
-                    }
-                    nfa.add_state(to, true);
+            };
+            let next = ids.len();
+            let to = *ids.entry(n.clone()).or_insert_with(|| {
+                queue.push_back(n);
+                next
+            });
+            if to == next {
+                if next >= MAX_STATES {
+                    return Err(format!(
+                        "more than {MAX_STATES} configurations of the threads"
+                    ));
                 }
-                nfa.add_transition(from, a, to);
+                nfa.add_state(to, true);
             }
+            nfa.add_transition(from, a, to);
         }
     }
     Ok(nfa)
