@@ -8,7 +8,9 @@
 //!    rationals), transition formulas interpreted as relations over pre, post and auxiliary
 //!    variables (affine equalities intersect, disjunctions join, everything else is ignored, which
 //!    over-approximates), iterated to the fixpoint (each location's dimension only grows, so at most
-//!    `n + 1` changes per location). (b) Templates over the integer constants `c` of the program:
+//!    `n + 1` changes per location); also the equalities between two or more variables on a
+//!    location's first visit (`x - y == 42` after `x := y + 42`), which a loop may keep through
+//!    updates Karr cannot read (`x := (y + x) / 2`). (b) Templates over the integer constants `c` of the program:
 //!    bounds `x <= c`, `x >= c`; for small programs also `x <= y`, congruences `x mod k == r` and
 //!    ratios `y <= k * x`, `y >= k * x` for small constants `k`. (c) Index splits for loops that
 //!    update a map cell by cell at a loop counter `i` (`a[i] := e`, `e` may read `a[i]`), about a
@@ -31,7 +33,8 @@
 //!    FME 2001): the greatest subset of the candidates that is inductive. For every letter
 //!    `a: l -> l'` the query `Inv(l) ∧ a ∧ ¬(∧ Inv(l')')` is posed; a model drops every candidate of
 //!    `l'` it falsifies at once (one query per letter and round), an `unsat` answer accepts the
-//!    letter, and any other answer drops all candidates of `l'`. The initial location carries no
+//!    letter, and an `unknown` one (a nonlinear letter; the query gets 1 s) is followed by one
+//!    query per candidate, which keeps those proven and drops the others. The initial location carries no
 //!    candidate (`true`), so initiation is the check of the letters leaving it.
 //!
 //! Invariant of the result: for every letter `a: l -> l'` of the encoded automaton reachable from the
@@ -255,7 +258,7 @@ pub fn synthesize_on(
     // Karr's analysis only proposes candidates: stopping it early (time budget) is sound.
     let karr_stop = Instant::now() + std::time::Duration::from_millis(limits.karr_ms);
     let karr_stop = limits.deadline.map_or(karr_stop, |d| d.min(karr_stop));
-    let affine = karr(voc, enc, &reach, &letters, &numeric, karr_stop);
+    let (affine, entered) = karr(voc, enc, &reach, &letters, &numeric, karr_stop);
     let ranges = range_constants(enc, &letters);
     let atoms = if limits.termination_candidates {
         let formulas = || letters.iter().map(|&a| &enc.letters[a].tf.formula);
@@ -320,6 +323,19 @@ pub fn synthesize_on(
         };
         if let Some(Some(space)) = affine.get(&l) {
             for (coef, c) in space.equalities() {
+                if let Some(t) = equality_term(voc, &numeric, &coef, &c) {
+                    push(t, &mut cs);
+                }
+            }
+        }
+        // The relations between variables on the location's first visit (`x - y == 42` after
+        // `x := y + 42`), which a loop may keep through updates Karr cannot follow (`x := (y + x)
+        // / 2`): the solver judges them.
+        if let Some(space) = entered.get(&l) {
+            for (coef, c) in space.equalities() {
+                if coef.iter().filter(|q| !q.is_zero()).count() < 2 {
+                    continue;
+                }
                 if let Some(t) = equality_term(voc, &numeric, &coef, &c) {
                     push(t, &mut cs);
                 }
@@ -1479,7 +1495,7 @@ pub fn affine_candidates(
     let numeric: Vec<PVar> = numeric.into_iter().collect();
     let stop = Instant::now() + std::time::Duration::from_millis(limits.karr_ms);
     let stop = limits.deadline.map_or(stop, |d| d.min(stop));
-    let affine = karr(voc, enc, &reach, &letters, &numeric, stop);
+    let (affine, _) = karr(voc, enc, &reach, &letters, &numeric, stop);
     let mut out = BTreeMap::new();
     for (l, space) in affine {
         let Some(space) = space else { continue };
@@ -1633,6 +1649,11 @@ fn timed_out(limits: &Limits) -> bool {
     limits.deadline.is_some_and(|d| Instant::now() >= d)
 }
 
+/// The time limit of one Houdini query about all the open candidates of a letter, and of one about
+/// a single candidate after the solver gave up on all of them.
+const HOUDINI_QUERY: std::time::Duration = std::time::Duration::from_secs(1);
+const HOUDINI_SINGLE: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// The greatest inductive subset of `cands` (empty if the budget runs out first).
 ///
 /// A letter is checked against the candidates of its target that do not follow by the frame rule
@@ -1678,7 +1699,8 @@ fn houdini(
             let primed_open: Vec<Term> = open.iter().map(|p| primed(voc, p, letter)).collect();
             session.push();
             session.assert(&Term::not(&Term::and(primed_open.clone())));
-            let keep: Option<Vec<bool>> = match session.check_sat() {
+            let answer = session.check_sat_within(HOUDINI_QUERY);
+            let keep: Option<Vec<bool>> = match answer {
                 SatResult::Unsat => None,
                 SatResult::Sat => match session.get_values(&primed_open) {
                     Ok(vals) if vals.len() == open.len() => Some(
@@ -1688,9 +1710,33 @@ fn houdini(
                     ),
                     _ => Some(vec![false; open.len()]),
                 },
-                SatResult::Unknown(_) => Some(vec![false; open.len()]),
+                SatResult::Unknown(_) => Some(Vec::new()),
             };
             session.pop();
+            // The solver gave up on the conjunction (a nonlinear letter): ask for each candidate
+            // alone, keeping those it proves, rather than dropping them all.
+            let keep = match keep {
+                Some(k) if k.is_empty() => {
+                    let mut k = Vec::with_capacity(primed_open.len());
+                    for p in &primed_open {
+                        if queries >= limits.max_queries || timed_out(limits) {
+                            k.push(false);
+                            continue;
+                        }
+                        queries += 1;
+                        session.push();
+                        session.assert(&Term::not(p));
+                        k.push(matches!(
+                            session.check_sat_within(HOUDINI_SINGLE),
+                            SatResult::Unsat
+                        ));
+                        session.pop();
+                    }
+                    // (each candidate follows: so does their conjunction)
+                    (!k.iter().all(|x| *x)).then_some(k)
+                }
+                other => other,
+            };
             let Some(mut keep) = keep else { break };
             if keep.iter().all(|k| *k) {
                 // The model falsifies the conjunction, so some value must be false; be safe
@@ -1942,7 +1988,8 @@ fn equality_term(voc: &Vocabulary, vars: &[PVar], coef: &[Q], c: &Q) -> Option<T
 }
 
 /// Karr's analysis over the encoded automaton: the affine hull of the reachable states per location
-/// (`None`: unreachable) — an over-approximation up to the formulas it cannot read.
+/// (`None`: unreachable) — an over-approximation up to the formulas it cannot read — and the hull
+/// on each location's first visit (its entry from the locations before it, loops aside).
 fn karr(
     voc: &Vocabulary,
     enc: &Encoded,
@@ -1950,8 +1997,9 @@ fn karr(
     letters: &[usize],
     vars: &[PVar],
     stop: Instant,
-) -> BTreeMap<LocId, Option<Affine>> {
+) -> (BTreeMap<LocId, Option<Affine>>, BTreeMap<LocId, Affine>) {
     let n = vars.len();
+    let mut entered: BTreeMap<LocId, Affine> = BTreeMap::new();
     let index: HashMap<PVar, usize> = vars.iter().enumerate().map(|(i, x)| (*x, i)).collect();
     let mut at: BTreeMap<LocId, Option<Affine>> = reach.iter().map(|l| (*l, None)).collect();
     let top = Affine::top(n);
@@ -2010,12 +2058,15 @@ fn karr(
                 Some(o) => o.dirs.len() != new.dirs.len(),
             };
             if changed {
+                if old.is_none() {
+                    entered.insert(letter.tgt, new.clone());
+                }
                 at.insert(letter.tgt, Some(new));
                 queue.insert((rank(letter.tgt), letter.tgt));
             }
         }
     }
-    at
+    (at, entered)
 }
 
 /// The image of `src` under the letter's relation (affine facts only).
