@@ -32,6 +32,7 @@ use super::cfa::{Cfa, EdgeId, EdgeKind, LocId};
 use super::transition::{
     PVar, TransFormula, Unsupported, Vocabulary, forget_dead, par, seq, seq_forgetting,
 };
+use crate::smt::{Op, Term};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub type LetterId = usize;
@@ -504,6 +505,81 @@ fn cut_points(cfa: &Cfa, g: &Graph) -> BTreeSet<LocId> {
     cut
 }
 
+/// Splits every letter whose formula is a disjunction of at most `max` disjuncts into one letter
+/// per disjunct, with the same locations, edges and frame (Ultimate's small block encoding after
+/// `RewriteNotEquals`; design notes §7.2): `x != y` over numbers becomes `x < y` and `x > y`. The
+/// disjuncts are exact — their union is the letter's relation — so every run of the automaton is a
+/// run of the result and conversely; what changes is that a lasso of the result follows one
+/// disjunct, whose ranking function or supporting invariant may not fit the others (`assume i !=
+/// 0` before `x := x - i; y := y + i`). Only the letters `which` accepts are split, and none that
+/// would split into more than `max`.
+pub fn split_disjunctions(enc: &mut Encoded, max: usize, which: impl Fn(LetterId) -> bool) {
+    for a in 0..enc.letters.len() {
+        if !which(a) {
+            continue;
+        }
+        let parts = disjuncts_of(&enc.letters[a].tf.formula, max);
+        let Some((first, rest)) = parts.split_first() else {
+            continue;
+        };
+        if rest.is_empty() {
+            continue;
+        }
+        let src = enc.letters[a].src;
+        for d in rest {
+            let mut letter = enc.letters[a].clone();
+            letter.tf.formula = d.clone();
+            enc.out[src].push(enc.letters.len());
+            enc.letters.push(letter);
+        }
+        enc.letters[a].tf.formula = first.clone();
+    }
+}
+
+/// `t` as a disjunction of at most `max` conjunctions (its top-level conjuncts distributed over
+/// their disjunctions; `¬(a = b)` over numbers is `a < b ∨ a > b`), exactly; empty when it would
+/// take more than `max`.
+fn disjuncts_of(t: &Term, max: usize) -> Vec<Term> {
+    let mut out: Vec<Vec<Term>> = vec![Vec::new()];
+    for c in t.conjuncts() {
+        let ds = disjuncts(&c, true);
+        if ds.len() > max || out.len() * ds.len() > max {
+            return Vec::new();
+        }
+        out = out
+            .iter()
+            .flat_map(|conj| {
+                ds.iter().map(move |d| {
+                    let mut conj = conj.clone();
+                    conj.push(d.clone());
+                    conj
+                })
+            })
+            .collect();
+    }
+    out.into_iter().map(Term::and).collect()
+}
+
+/// The disjuncts of `t` (of `¬t` when `!pos`): `t` is equivalent to their disjunction.
+fn disjuncts(t: &Term, pos: bool) -> Vec<Term> {
+    match (t.as_app(), pos) {
+        (Some((Op::Or, args)), true) | (Some((Op::And, args)), false) => {
+            args.iter().flat_map(|a| disjuncts(a, pos)).collect()
+        }
+        (Some((Op::Not, [a])), _) => disjuncts(a, !pos),
+        (Some((Op::Implies, [a, b])), true) => {
+            let mut out = disjuncts(a, false);
+            out.extend(disjuncts(b, true));
+            out
+        }
+        (Some((Op::Eq, [a, b])), false) if a.sort_ref().is_numeric() => {
+            vec![Term::lt(a, b), Term::gt(a, b)]
+        }
+        _ if pos => vec![t.clone()],
+        _ => vec![Term::not(t)],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -525,6 +601,67 @@ mod tests {
             .iter()
             .flat_map(|l| l.tf.writes.iter().map(|&x| voc.display_name(x)))
             .collect()
+    }
+
+    #[test]
+    fn disjunctions_split_exactly_and_within_the_limit() {
+        use crate::smt::{Sort, Var};
+        let i = Term::var(&Var::new("i", Sort::Int));
+        let x = Term::var(&Var::new("x", Sort::Int));
+        let zero = Term::int(0);
+        let b = Term::var(&Var::new("b", Sort::Bool));
+        // ¬(i = 0) ∧ (b ∨ x ≥ 0) ∧ ¬(b ∧ x ≥ 5): 2 · 2 · 2 conjunctions
+        let f = Term::and(vec![
+            Term::not(&Term::eq(&i, &zero)),
+            Term::or(vec![b.clone(), Term::ge(&x, &zero)]),
+            Term::not(&Term::and(vec![b.clone(), Term::ge(&x, &Term::int(5))])),
+        ]);
+        let parts = disjuncts_of(&f, 8);
+        assert_eq!(parts.len(), 8, "{parts:?}");
+        let text: Vec<String> = parts.iter().map(|t| t.to_string()).collect();
+        assert!(text.iter().any(|t| t.contains("(< i 0)")), "{text:?}");
+        assert!(text.iter().any(|t| t.contains("(> i 0)")), "{text:?}");
+        assert!(text.iter().any(|t| t.contains("(not b)")), "{text:?}");
+        // every part implies the letter syntactically: it keeps each conjunct's chosen disjunct
+        assert!(parts.iter().all(|p| p.conjuncts().len() == 3), "{text:?}");
+        // beyond the limit the letter stays whole
+        assert!(disjuncts_of(&f, 4).is_empty());
+        // ¬(b ∧ x = 0) has three disjuncts: ¬b, x < 0, x > 0
+        let g = Term::not(&Term::and(vec![b.clone(), Term::eq(&x, &zero)]));
+        assert_eq!(disjuncts_of(&g, 8).len(), 3);
+        // a conjunction without disjunctions is its own single part
+        assert_eq!(disjuncts_of(&Term::ge(&x, &zero), 8).len(), 1);
+    }
+
+    #[test]
+    fn a_disequality_becomes_two_letters() {
+        let p = program(
+            "procedure ULTIMATE.start() {
+               var i, x: int;
+               assume i != 0;
+               while (x > 0) { x := x - i; }
+             }",
+        );
+        let voc = Vocabulary::new(&p);
+        let c = cfa::build(&voc, 10_000).expect("cfa");
+        let mut enc = encode_all(&c, &voc, BlockEncoding::Seq).expect("encoding");
+        let before = enc.letters.len();
+        split_disjunctions(&mut enc, 8, |_| true);
+        assert_eq!(enc.letters.len(), before + 1);
+        let new = &enc.letters[before];
+        assert!(enc.out[new.src].contains(&before));
+        let old = enc
+            .letters
+            .iter()
+            .position(|l| l.src == new.src && l.tgt == new.tgt && l.edges == new.edges)
+            .expect("the original letter");
+        let texts = [
+            enc.letters[old].tf.formula.to_string(),
+            new.tf.formula.to_string(),
+        ];
+        assert!(texts.iter().any(|t| t.contains('<')), "{texts:?}");
+        assert!(texts.iter().any(|t| t.contains('>')), "{texts:?}");
+        assert!(texts.iter().all(|t| !t.contains("not")), "{texts:?}");
     }
 
     #[test]

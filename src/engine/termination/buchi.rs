@@ -3,10 +3,14 @@
 //!
 //! # What it computes
 //!
-//! The *Büchi program automaton* is the block-encoded CFA ([`blocks::encode_all`], large blocks)
-//! read as a Büchi automaton in which every location is accepting: its infinite words are the
-//! control paths of the program's infinite executions (an execution that blocks or returns is
-//! finite). A reachable error location gets a *stutter* letter (a self-loop that changes nothing):
+//! The *Büchi program automaton* is the block-encoded CFA ([`blocks::encode_all`]; the caller
+//! picks the encoding) read as a Büchi automaton in which every location is accepting: its
+//! infinite words are the control paths of the program's infinite executions (an execution that
+//! blocks or returns is finite). A letter on no cycle whose formula is a disjunction (`i != 0`: `i
+//! < 0 ∨ i > 0`) becomes one letter per disjunct ([`blocks::split_disjunctions`], Ultimate's small
+//! block encoding), so that each case of a stem is a lasso of its own, with its own ranking
+//! function and supporting invariant; the disjuncts' union is the letter, so the runs are the
+//! same. A reachable error location gets a *stutter* letter (a self-loop that changes nothing):
 //! whether an execution that fails an assertion stops or goes on is open (docs/IR.md), so such a
 //! path must be shown infeasible before TERMINATING, and no nontermination is claimed through it.
 //!
@@ -158,6 +162,10 @@ const MAX_LASSOS: usize = 64;
 /// States of an abstraction (or of one lasso search) at most.
 const MAX_STATES: usize = 100_000;
 
+/// Letters on no cycle that are disjunctions of at most this many disjuncts become one letter per
+/// disjunct ([`blocks::split_disjunctions`]).
+const SPLIT_MAX: usize = 8;
+
 /// Tries to decide termination of `program` before `deadline` (module comment).
 pub fn prove(
     program: &Program,
@@ -175,6 +183,13 @@ pub fn prove(
         Ok(e) => e,
         Err(u) => return Answer::Unknown(format!("unsupported: {}", u.0)),
     };
+    // Only letters on no cycle (stems): a loop's disjuncts need one ranking function anyway, and
+    // splitting them multiplies the lassos.
+    let cyclic: BTreeSet<LetterId> = ranking::sccs(&enc, &ranking::reachable_letters(&enc))
+        .into_iter()
+        .flatten()
+        .collect();
+    blocks::split_disjunctions(&mut enc, SPLIT_MAX, |a| !cyclic.contains(&a));
     let stutter = enc.letters.len();
     for e in blocks::reachable_errors(&cfa, &enc) {
         let id = enc.letters.len();
@@ -203,6 +218,17 @@ pub fn prove(
     work.fh = run.fh.stats().clone();
     (work.fh.predicates, work.fh.fh_states) = run.fh.size();
     answer
+}
+
+/// The shortest `u` with `w = u^k` (`w` itself when it is no power).
+fn primitive_root(w: Vec<LetterId>) -> Vec<LetterId> {
+    let n = w.len();
+    for p in 1..=n / 2 {
+        if n % p == 0 && w.chunks(p).all(|c| c == &w[..p]) {
+            return w[..p].to_vec();
+        }
+    }
+    w
 }
 
 /// How a lasso was decided.
@@ -299,7 +325,9 @@ impl<'a, 'p> Run<'a, 'p> {
                     return Answer::Unknown("timeout".into());
                 }
             };
-            let (stem, cycle) = (lasso.stem.letters, lasso.cycle.letters);
+            // (`stem · (u u)^ω` is the word `stem · u^ω`: the shorter loop composes into a
+            // letter with fewer disjuncts, and every refinement for it removes the same word.)
+            let (stem, cycle) = (lasso.stem.letters, primitive_root(lasso.cycle.letters));
             work.lassos += 1;
             if debug() {
                 eprintln!(
@@ -786,6 +814,27 @@ impl<'a, 'p> Run<'a, 'p> {
                     p = q;
                 }
                 Err(_) => break,
+            }
+        }
+        // A loop through the head more than once (`u · v`, each back at `h`): where `f` fell
+        // along `u`, the honda re-seeds mid-loop, and the posts of `v` from the seed must follow
+        // for `v` to end in the honda too — the posts of each part from the seed join in.
+        let last = cycle.len() - 1;
+        for i in (0..last).filter(|&i| self.enc.letters[cycle[i]].tgt == h) {
+            let mut p = seed.clone();
+            for &a in cycle[i + 1..last]
+                .iter()
+                .take_while(|&&a| self.enc.letters[a].tgt != h)
+            {
+                match post(self.voc, &p, &self.enc.letters[a], &mut self.qe, &mut stats) {
+                    Ok(q) => {
+                        if !loop_preds.contains(&q) {
+                            loop_preds.push(q.clone());
+                        }
+                        p = q;
+                    }
+                    Err(_) => break,
+                }
             }
         }
         let ghost_vars: BTreeSet<Var> = ghosts
@@ -1323,6 +1372,15 @@ mod tests {
         let mut work = Work::default();
         let a = prove(&program, &config, deadline, mode, &mut work);
         (a, work)
+    }
+
+    #[test]
+    fn a_repeated_loop_is_its_primitive_root() {
+        assert_eq!(primitive_root(vec![4, 4]), vec![4]);
+        assert_eq!(primitive_root(vec![1, 2, 1, 2, 1, 2]), vec![1, 2]);
+        assert_eq!(primitive_root(vec![1, 2, 1]), vec![1, 2, 1]);
+        assert_eq!(primitive_root(vec![1, 1, 2, 1, 1, 2]), vec![1, 1, 2]);
+        assert_eq!(primitive_root(vec![3]), vec![3]);
     }
 
     fn have_solver() -> bool {
