@@ -870,35 +870,70 @@ impl Lasso {
         out
     }
 
-    /// The non-negative rational eigenvalues of the update matrix, if `d` determines every written
-    /// variable's post value as an affine function of the pre values (equalities without auxiliaries).
+    /// The non-negative rational eigenvalues of the update matrix, if the equalities of `d` over pre
+    /// and post values (no auxiliaries) determine every written variable's post value as an affine
+    /// function of the pre values — directly or through other post values (`x' = 2x + 4y; y' =
+    /// 4x'`, a sequence of assignments), solved by Gauss–Jordan elimination on the post values.
     fn eigenvalues(&self, d: &[Constraint]) -> Vec<Q> {
         let n = self.state.len();
+        let written: Vec<usize> = (0..n).filter(|&s| self.state[s].2).collect();
+        // Each equation as (coefficients of the written post values, of the pre values).
+        let mut rows: Vec<(Vec<Q>, Vec<Q>)> = Vec::new();
+        for c in d.iter().filter(|c| c.rel == Rel::Eq) {
+            let mut post = vec![Q::zero(); written.len()];
+            let mut pre = vec![Q::zero(); n];
+            let mut ok = true;
+            for (v, a) in &c.lin.coef {
+                match self.role(v) {
+                    Role::Pre(t) => pre[t] += a,
+                    Role::Post(t) => match written.iter().position(|&s| s == t) {
+                        Some(i) => post[i] += a,
+                        None => ok = false,
+                    },
+                    Role::Aux => ok = false,
+                }
+            }
+            if ok && post.iter().any(|q| !q.is_zero()) {
+                rows.push((post, pre));
+            }
+        }
+        // Gauss–Jordan on the post columns: each written variable needs a pivot.
+        let mut pivot_of: Vec<usize> = Vec::with_capacity(written.len());
+        for col in 0..written.len() {
+            let Some(r) = (0..rows.len())
+                .find(|&r| !pivot_of.contains(&r) && !rows[r].0[col].is_zero())
+            else {
+                return Vec::new();
+            };
+            let k = rows[r].0[col].clone();
+            let (post, pre) = &mut rows[r];
+            post.iter_mut().chain(pre.iter_mut()).for_each(|q| *q /= k.clone());
+            let (pivot_post, pivot_pre) = rows[r].clone();
+            for (i, (post, pre)) in rows.iter_mut().enumerate() {
+                let f = post[col].clone();
+                if i == r || f.is_zero() {
+                    continue;
+                }
+                for (q, p) in post.iter_mut().zip(&pivot_post) {
+                    *q -= f.clone() * p;
+                }
+                for (q, p) in pre.iter_mut().zip(&pivot_pre) {
+                    *q -= f.clone() * p;
+                }
+            }
+            pivot_of.push(r);
+        }
+        // Row `s` of the update matrix: `x_s' = -Σ pre_t · x_t` (the pivot row reads
+        // `x_s' + Σ pre_t · x_t + c = 0`); unwritten variables keep their value.
         let mut m = vec![vec![Q::zero(); n]; n];
         for (s, row) in m.iter_mut().enumerate() {
-            if !self.state[s].2 {
-                row[s] = Q::one();
-                continue;
-            }
-            let Some(p) = self.post.get(&s) else {
-                return Vec::new();
-            };
-            let def = d.iter().find(|c| {
-                c.rel == Rel::Eq
-                    && c.lin.coef.contains_key(p)
-                    && c.lin
-                        .coef
-                        .keys()
-                        .all(|v| v == p || matches!(self.role(v), Role::Pre(_)))
-            });
-            let Some(def) = def else {
-                return Vec::new();
-            };
-            let b = &def.lin.coef[p];
-            for (v, a) in &def.lin.coef {
-                if let Role::Pre(t) = self.role(v) {
-                    row[t] = -(a / b);
+            match written.iter().position(|&w| w == s) {
+                Some(i) => {
+                    for (t, q) in rows[pivot_of[i]].1.iter().enumerate() {
+                        row[t] = -q.clone();
+                    }
                 }
+                None => row[s] = Q::one(),
             }
         }
         rational_roots(&char_poly(&m))
