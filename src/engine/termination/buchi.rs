@@ -30,7 +30,8 @@
 //!    refinement by a rank certificate (below), then `A := A \ R` by NCSB complementation
 //!    ([`BuchiDifference`]), materialised and trimmed ([`remove_buchi_dead_ends`]); a loop that
 //!    cannot run twice in a row is a finite refinement of `stem · loop · loop`;
-//! 5. a geometric nontermination argument ([`gnta::argument_of`]): NONTERMINATING;
+//! 5. a geometric nontermination argument ([`gnta::argument_of`]) or, before the loop is
+//!    unrolled, a closed recurrence set ([`recurrence::argument_of`]): NONTERMINATING;
 //! 6. otherwise the loop is appended to the stem once and 3–5 retried; then UNKNOWN with the lasso.
 //!
 //! **Concurrent programs.** The program automaton is the interleaving product
@@ -79,11 +80,11 @@
 //! property-tested against a brute-force reference (`tests/automata.rs`). Every infinite execution
 //! is a word of the program automaton; a refinement removes only words that `FH` proves infeasible
 //! or that `R` accepts. NONTERMINATING only from a lasso of the program automaton (its letters
-//! exact, no stutter letter) with a fixpoint or a geometric argument re-validated in a fresh
+//! exact, no stutter letter) with a fixpoint, a geometric argument or a recurrence set re-validated in a fresh
 //! session by the modules that found them, and, for a concurrent program, weakly fair.
 
 use super::ranking::{self, Answer, Certificate, Failure};
-use super::{gnta, linear::Q};
+use super::{gnta, linear::Q, recurrence};
 use crate::automata::{
     BuchiDifference, Budget, Difference, ExploreError, Nfa, SemiDeterministicAutomaton,
     accepting_lasso, explore, remove_buchi_dead_ends,
@@ -464,6 +465,22 @@ impl<'a, 'p> Run<'a, 'p> {
                     self.deadline,
                     &mut self.gnta_tries,
                 ) {
+                    if !self.fair(&stem, cycle) {
+                        return Step::Unknown(self.unknown(UNFAIR, &stem, cycle));
+                    }
+                    return Step::Nonterminating(arg);
+                }
+                if unrolled == 0
+                    && let Some(arg) = recurrence::argument_of(
+                        self.voc,
+                        self.cfa,
+                        self.enc,
+                        &stem,
+                        cycle,
+                        self.config,
+                        self.deadline,
+                    )
+                {
                     if !self.fair(&stem, cycle) {
                         return Step::Unknown(self.unknown(UNFAIR, &stem, cycle));
                     }

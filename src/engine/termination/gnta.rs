@@ -900,14 +900,16 @@ impl Lasso {
         // Gauss–Jordan on the post columns: each written variable needs a pivot.
         let mut pivot_of: Vec<usize> = Vec::with_capacity(written.len());
         for col in 0..written.len() {
-            let Some(r) = (0..rows.len())
-                .find(|&r| !pivot_of.contains(&r) && !rows[r].0[col].is_zero())
+            let Some(r) =
+                (0..rows.len()).find(|&r| !pivot_of.contains(&r) && !rows[r].0[col].is_zero())
             else {
                 return Vec::new();
             };
             let k = rows[r].0[col].clone();
             let (post, pre) = &mut rows[r];
-            post.iter_mut().chain(pre.iter_mut()).for_each(|q| *q /= k.clone());
+            post.iter_mut()
+                .chain(pre.iter_mut())
+                .for_each(|q| *q /= k.clone());
             let (pivot_post, pivot_pre) = rows[r].clone();
             for (i, (post, pre)) in rows.iter_mut().enumerate() {
                 let f = post[col].clone();

@@ -37,6 +37,7 @@ pub mod execute;
 pub mod gnta;
 pub mod linear;
 pub mod ranking;
+pub mod recurrence;
 pub mod value;
 
 use crate::engine::stats::TerminationStats;
