@@ -10,12 +10,12 @@
 //!    over-approximates), iterated to the fixpoint (each location's dimension only grows, so at most
 //!    `n + 1` changes per location); also the equalities between two or more variables on a
 //!    location's first visit (`x - y == 42` after `x := y + 42`), which a loop may keep through
-//!    updates Karr cannot read (`x := (y + x) / 2`). (b) Templates over the integer constants `c` of the program:
-//!    bounds `x <= c`, `x >= c`; for small programs also `x <= y`, congruences `x mod k == r` and
-//!    ratios `y <= k * x`, `y >= k * x` for small constants `k`. (c) Index splits for loops that
-//!    update a map cell by cell at a loop counter `i` (`a[i] := e`, `e` may read `a[i]`), about a
-//!    cell `a[t]` read elsewhere: `t >= i ==> a[t] == v` (not reached yet) and
-//!    `t < i ==> a[t] == e[a[i] := v, i := t]` (passed), for values `v` among the constants, the
+//!    updates Karr cannot read (`x := (y + x) / 2`). (b) Templates over the integer constants `c`
+//!    of the program: bounds `x <= c`, `x >= c`; for small programs also `x <= y`, congruences
+//!    `x mod k == r` and ratios `y <= k * x`, `y >= k * x` for small constants `k`. (c) Index
+//!    splits for loops that update a map cell by cell at a loop counter `i` (`a[i] := e`, `e` may
+//!    read `a[i]`), about a cell `a[t]` read elsewhere: `t >= i ==> a[t] == v` (not reached yet)
+//!    and `t < i ==> a[t] == e[a[i] := v, i := t]` (passed), for values `v` among the constants, the
 //!    variables and what an earlier loop leaves in the cell ([`index_splits`]); ranged forms for a
 //!    loop over part of a map (`i0 <= t < i ==> …`, `t >= i && guard[i := t] ==> …`). (d) Witnesses
 //!    of aggregations for loops that test `g(a[i])` at an up-stepped counter `i`:
@@ -34,8 +34,8 @@
 //!    `a: l -> l'` the query `Inv(l) ∧ a ∧ ¬(∧ Inv(l')')` is posed; a model drops every candidate of
 //!    `l'` it falsifies at once (one query per letter and round), an `unsat` answer accepts the
 //!    letter, and an `unknown` one (a nonlinear letter; the query gets 1 s) is followed by one
-//!    query per candidate, which keeps those proven and drops the others. The initial location carries no
-//!    candidate (`true`), so initiation is the check of the letters leaving it.
+//!    query per candidate, which keeps those proven and drops the others. The initial location
+//!    carries no candidate (`true`), so initiation is the check of the letters leaving it.
 //!
 //! Invariant of the result: for every letter `a: l -> l'` of the encoded automaton reachable from the
 //! initial location, the solver answered `unsat` for `Inv(l) ∧ a ∧ ¬Inv(l')'` with the final sets

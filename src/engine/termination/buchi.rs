@@ -80,8 +80,9 @@
 //! property-tested against a brute-force reference (`tests/automata.rs`). Every infinite execution
 //! is a word of the program automaton; a refinement removes only words that `FH` proves infeasible
 //! or that `R` accepts. NONTERMINATING only from a lasso of the program automaton (its letters
-//! exact, no stutter letter) with a fixpoint, a geometric argument or a recurrence set re-validated in a fresh
-//! session by the modules that found them, and, for a concurrent program, weakly fair.
+//! exact, no stutter letter) with a fixpoint, a geometric argument or a recurrence set
+//! re-validated in a fresh session by the modules that found them, and, for a concurrent program,
+//! weakly fair.
 
 use super::ranking::{self, Answer, Certificate, Failure};
 use super::{gnta, linear::Q, recurrence};

@@ -72,7 +72,7 @@ use crate::engine::blocks::{self, Encoded, LetterId};
 use crate::engine::cfa::{self, Cfa, LocId};
 use crate::engine::hoare::primed;
 use crate::engine::invariants::{self, Invariants};
-use crate::engine::transition::{PVar, Vocabulary};
+use crate::engine::transition::{PVar, TransFormula, Vocabulary};
 use crate::engine::{BlockEncoding, Config, pretty};
 use crate::ir::Program;
 use crate::smt::{Op, SatResult, Session, SolverConfig, Sort, Term, Value, Var};
@@ -1534,63 +1534,64 @@ fn lasso_query(
     stem: &[LetterId],
     cycle: &[LetterId],
 ) -> Option<Term> {
-    let mut current: BTreeMap<PVar, Term> = BTreeMap::new();
+    let tfs = |ls: &[LetterId]| -> Vec<&TransFormula> {
+        ls.iter().map(|&a| &enc.letters[a].tf).collect()
+    };
+    let (s, before) = ssa(voc, &tfs(stem), BTreeMap::new(), "lasso", 1)?;
+    let (c, after) = ssa(voc, &tfs(cycle), before.clone(), "lasso", stem.len() + 1)?;
+    let mut conj = vec![s, c];
+    for (x, a) in &after {
+        let b = match before.get(x) {
+            Some(t) => t.clone(),
+            None => Term::var(&voc.pre(*x).ok()?),
+        };
+        conj.push(Term::eq(&b, a));
+    }
+    Some(Term::and(conj))
+}
+
+/// The steps in SSA form from `state` (the values of the variables written so far; the others are
+/// their pre variables): their conjunction and the state after them. Fresh names are
+/// `name@{prefix}{n}`, `n` counting the steps from `first`.
+pub(super) fn ssa(
+    voc: &Vocabulary,
+    steps: &[&TransFormula],
+    mut state: BTreeMap<PVar, Term>,
+    prefix: &str,
+    first: usize,
+) -> Option<(Term, BTreeMap<PVar, Term>)> {
     let mut conj = Vec::new();
-    let mut n = 0usize;
-    let mut step = |a: LetterId, current: &mut BTreeMap<PVar, Term>, conj: &mut Vec<Term>| {
-        let tf = &enc.letters[a].tf;
-        n += 1;
+    for (i, tf) in steps.iter().enumerate() {
+        let n = first + i;
         let mut map: HashMap<Var, Term> = HashMap::new();
         for v in tf.formula.free_vars() {
             match voc.lookup(&v) {
                 Some((x, false)) => {
-                    let cur = current.get(&x).cloned().unwrap_or_else(|| Term::var(&v));
-                    map.insert(v, cur);
+                    if let Some(t) = state.get(&x) {
+                        map.insert(v, t.clone());
+                    }
                 }
                 Some((_, true)) => {}
                 None => {
-                    map.insert(
-                        v.clone(),
-                        Term::var(&Var::new(format!("{}@lasso{n}", v.name), v.sort.clone())),
-                    );
+                    let fresh = Var::new(format!("{}@{prefix}{n}", v.name), v.sort.clone());
+                    map.insert(v, Term::var(&fresh));
                 }
             }
         }
-        let mut next = current.clone();
+        let mut next = state.clone();
         for &x in &tf.writes {
-            let Ok(post) = voc.post(x) else {
-                return false;
-            };
+            let post = voc.post(x).ok()?;
             let fresh = Term::var(&Var::new(
-                format!("{}@lasso{n}", post.name),
+                format!("{}@{prefix}{n}", post.name),
                 post.sort.clone(),
             ));
             map.insert(post, fresh.clone());
             next.insert(x, fresh);
         }
         conj.push(tf.formula.substitute(&map));
-        *current = next;
-        true
-    };
-    for &a in stem {
-        if !step(a, &mut current, &mut conj) {
-            return None;
-        }
+        state = next;
     }
-    let before = current.clone();
-    for &a in cycle {
-        if !step(a, &mut current, &mut conj) {
-            return None;
-        }
-    }
-    for (x, after) in &current {
-        let b = match before.get(x) {
-            Some(t) => t.clone(),
-            None => Term::var(&voc.pre(*x).ok()?),
-        };
-        conj.push(Term::eq(&b, after));
-    }
-    Some(Term::and(conj))
+    Some((Term::and(conj), state))
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@
 //! machine integers (C) the execution is one over mathematical integers: should it reach a signed
 //! overflow, that is undefined behaviour, after which nontermination is not excluded either.
 
-use super::ranking::{exact_letter, session_config, timed_out};
+use super::ranking::{exact_letter, session_config, ssa, timed_out};
 use crate::engine::blocks::{Encoded, Letter, LetterId};
 use crate::engine::cfa::{Cfa, EdgeKind};
 use crate::engine::invariants::{self, Limits};
@@ -86,8 +86,8 @@ pub(super) fn argument_of(
         for d in &cfa.definitions {
             session.assert(d);
         }
-        let (prefix, state) = ssa(voc, &steps, BTreeMap::new(), 0)?;
-        let (then, _) = ssa(voc, &[&c], state.clone(), steps.len())?;
+        let (prefix, state) = ssa(voc, &steps, BTreeMap::new(), "rec", 0)?;
+        let (then, _) = ssa(voc, &[&c], state.clone(), "rec", steps.len())?;
         session.push();
         session.assert(&prefix);
         session.assert(&then);
@@ -232,49 +232,6 @@ fn at_state(voc: &Vocabulary, state: &BTreeMap<PVar, Term>, x: PVar) -> Term {
         .cloned()
         .or_else(|| voc.pre(x).ok().map(|v| Term::var(&v)))
         .unwrap_or_else(Term::tt)
-}
-
-/// The steps in SSA form from `state` (the values of the variables written so far; the others are
-/// their pre variables): their conjunction and the state after them. Fresh names carry `tag` and
-/// the step's index.
-fn ssa(
-    voc: &Vocabulary,
-    steps: &[&TransFormula],
-    mut state: BTreeMap<PVar, Term>,
-    tag: usize,
-) -> Option<(Term, BTreeMap<PVar, Term>)> {
-    let mut conj = Vec::new();
-    for (i, tf) in steps.iter().enumerate() {
-        let n = tag + i;
-        let mut map: HashMap<Var, Term> = HashMap::new();
-        for v in tf.formula.free_vars() {
-            match voc.lookup(&v) {
-                Some((x, false)) => {
-                    if let Some(t) = state.get(&x) {
-                        map.insert(v, t.clone());
-                    }
-                }
-                Some((_, true)) => {}
-                None => {
-                    let fresh = Var::new(format!("{}@rec{n}", v.name), v.sort.clone());
-                    map.insert(v, Term::var(&fresh));
-                }
-            }
-        }
-        let mut next = state.clone();
-        for &x in &tf.writes {
-            let post = voc.post(x).ok()?;
-            let fresh = Term::var(&Var::new(
-                format!("{}@rec{n}", post.name),
-                post.sort.clone(),
-            ));
-            map.insert(post, fresh.clone());
-            next.insert(x, fresh);
-        }
-        conj.push(tf.formula.substitute(&map));
-        state = next;
-    }
-    Some((Term::and(conj), state))
 }
 
 #[allow(clippy::too_many_arguments)]
