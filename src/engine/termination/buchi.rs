@@ -455,7 +455,8 @@ impl<'a, 'p> Run<'a, 'p> {
                 let Some(session) = self.rank_session.as_mut() else {
                     return Step::Unknown("internal: no session".into());
                 };
-                if let Some(arg) = gnta::argument_of(
+                // A geometric argument, else (before the loop is unrolled) a recurrence set.
+                let arg = gnta::argument_of(
                     self.voc,
                     self.cfa,
                     self.enc,
@@ -465,23 +466,23 @@ impl<'a, 'p> Run<'a, 'p> {
                     session,
                     self.deadline,
                     &mut self.gnta_tries,
-                ) {
-                    if !self.fair(&stem, cycle) {
-                        return Step::Unknown(self.unknown(UNFAIR, &stem, cycle));
-                    }
-                    return Step::Nonterminating(arg);
-                }
-                if unrolled == 0
-                    && let Some(arg) = recurrence::argument_of(
-                        self.voc,
-                        self.cfa,
-                        self.enc,
-                        &stem,
-                        cycle,
-                        self.config,
-                        self.deadline,
-                    )
-                {
+                )
+                .or_else(|| {
+                    (unrolled == 0)
+                        .then(|| {
+                            recurrence::argument_of(
+                                self.voc,
+                                self.cfa,
+                                self.enc,
+                                &stem,
+                                cycle,
+                                self.config,
+                                self.deadline,
+                            )
+                        })
+                        .flatten()
+                });
+                if let Some(arg) = arg {
                     if !self.fair(&stem, cycle) {
                         return Step::Unknown(self.unknown(UNFAIR, &stem, cycle));
                     }
