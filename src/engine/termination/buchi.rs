@@ -822,30 +822,28 @@ impl<'a, 'p> Run<'a, 'p> {
                 stem_preds.push(Term::and(vec![u.clone(), p]));
             }
         }
-        // The loop part: the honda, then strongest posts along the loop from the seed.
+        // The loop part: the honda, then strongest posts along the loop from the seed. A loop
+        // through the head more than once (`u · v`, each back at `h`): where `f` fell along `u`,
+        // the honda re-seeds mid-loop, and the posts of `v` from the seed must follow for `v` to
+        // end in the honda too — so each part after a return to the head also gets its posts
+        // from the seed, up to its next return.
         let mut loop_preds = vec![honda];
-        let mut p = seed.clone();
         let mut stats = Stats::default();
-        for &a in &cycle[..cycle.len() - 1] {
-            match post(self.voc, &p, &self.enc.letters[a], &mut self.qe, &mut stats) {
-                Ok(q) => {
-                    loop_preds.push(q.clone());
-                    p = q;
-                }
-                Err(_) => break,
-            }
-        }
-        // A loop through the head more than once (`u · v`, each back at `h`): where `f` fell
-        // along `u`, the honda re-seeds mid-loop, and the posts of `v` from the seed must follow
-        // for `v` to end in the honda too — the posts of each part from the seed join in.
+        let enc = self.enc;
+        let enters_head = |a: LetterId| enc.letters[a].tgt == h;
         let last = cycle.len() - 1;
-        for i in (0..last).filter(|&i| self.enc.letters[cycle[i]].tgt == h) {
+        let parts = std::iter::once((0, false)).chain(
+            (0..last)
+                .filter(|&i| enters_head(cycle[i]))
+                .map(|i| (i + 1, true)),
+        );
+        for (start, to_head) in parts {
             let mut p = seed.clone();
-            for &a in cycle[i + 1..last]
-                .iter()
-                .take_while(|&&a| self.enc.letters[a].tgt != h)
-            {
-                match post(self.voc, &p, &self.enc.letters[a], &mut self.qe, &mut stats) {
+            for &a in &cycle[start..last] {
+                if to_head && enters_head(a) {
+                    break;
+                }
+                match post(self.voc, &p, &enc.letters[a], &mut self.qe, &mut stats) {
                     Ok(q) => {
                         if !loop_preds.contains(&q) {
                             loop_preds.push(q.clone());

@@ -74,6 +74,10 @@ pub(super) fn argument_of(
     }
     let h = enc.letters[first].src;
     let stem_tfs: Vec<&TransFormula> = stem.iter().map(|&a| &enc.letters[a].tf).collect();
+    let mut session = Session::new(session_config(config, deadline)).ok()?;
+    for d in &cfa.definitions {
+        session.assert(d);
+    }
     for k in SEED_AFTER {
         if timed_out(deadline) {
             return None;
@@ -81,10 +85,6 @@ pub(super) fn argument_of(
         let mut steps = stem_tfs.clone();
         for _ in 1..k {
             steps.push(&c);
-        }
-        let mut session = Session::new(session_config(config, deadline)).ok()?;
-        for d in &cfa.definitions {
-            session.assert(d);
         }
         let (prefix, state) = ssa(voc, &steps, BTreeMap::new(), "rec", 0)?;
         let (then, _) = ssa(voc, &[&c], state.clone(), "rec", steps.len())?;
