@@ -46,6 +46,10 @@ use std::time::{Duration, Instant};
 const MAX_CANDIDATES: usize = 96;
 /// The limit of one query.
 const QUERY_LIMIT: Duration = Duration::from_secs(1);
+/// The limit of one query of the one-candidate-at-a-time fallback: z3 proves an inductive
+/// candidate alone in a few milliseconds, and a limit reached drops the candidate as a model does
+/// (a whole second per candidate made the fallback take most of a 10 s run).
+const SINGLE_LIMIT: Duration = Duration::from_millis(250);
 /// At most this many queries.
 const MAX_QUERIES: usize = 300;
 
@@ -156,6 +160,7 @@ pub fn extend(
     // at once; a query it struggles with drops its candidates).
     let mut sc = SolverConfig::new(SolverKind::Z3);
     sc.query_timeout = QUERY_LIMIT;
+    sc.deadline = limits.deadline;
     sc.log_dir = config.smt_log.clone();
     sc.produce_cores = false;
     sc.produce_models = true;
@@ -345,7 +350,7 @@ fn houdini(
             letter.tf.formula.clone(),
             post_inv.clone(),
         ]);
-        let keep: Option<Vec<bool>> = match ask(session, &hyp, &instances) {
+        let keep: Option<Vec<bool>> = match ask(session, &hyp, &instances, QUERY_LIMIT) {
             Answer::Valid => None,
             Answer::Falsified(keep) => Some(keep),
             Answer::Unknown => {
@@ -370,7 +375,7 @@ fn houdini(
                         post_inv.clone(),
                     ]);
                     keep.push(matches!(
-                        ask(session, &hyp, &instances[j..j + 1]),
+                        ask(session, &hyp, &instances[j..j + 1], SINGLE_LIMIT),
                         Answer::Valid
                     ));
                 }
@@ -403,12 +408,13 @@ enum Answer {
     Unknown,
 }
 
-/// Is `hyp ∧ ∨_j ¬instances_j` unsatisfiable? On `sat`, which instances the model keeps.
-fn ask(session: &mut Session, hyp: &Term, instances: &[Term]) -> Answer {
+/// Is `hyp ∧ ∨_j ¬instances_j` unsatisfiable (within `limit`)? On `sat`, which instances the model
+/// keeps.
+fn ask(session: &mut Session, hyp: &Term, instances: &[Term], limit: Duration) -> Answer {
     session.push();
     session.assert(hyp);
     session.assert(&Term::or(instances.iter().map(Term::not).collect()));
-    let answer = match session.check_sat() {
+    let answer = match session.check_sat_within(limit) {
         SatResult::Unsat => Answer::Valid,
         SatResult::Sat => match session.get_values(instances) {
             Ok(vals) if vals.len() == instances.len() => {

@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 pub(super) fn session_config(config: &Config, kind: SolverKind, cores: bool) -> SolverConfig {
     let mut c = SolverConfig::new(kind);
     c.query_timeout = query_timeout(config);
+    c.deadline = config.deadline;
     c.log_dir = config.smt_log.clone();
     c.produce_cores = cores;
     c.produce_models = true;
@@ -142,7 +143,21 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
         o.stats.total_time = start.elapsed();
         return o;
     }
-    let outcome = run_engines(program, config, start);
+    // A short executed path decided: the engines may still find a proof with invariants, within a
+    // share of the time left (waiting out the whole limit for one turned answers into timeouts).
+    let outcome = match (&executed, config.deadline) {
+        (Some(_), Some(d)) => {
+            let now = Instant::now();
+            let mut limited = config.clone();
+            limited.deadline = Some(
+                now + d
+                    .saturating_duration_since(now)
+                    .mul_f64(EXECUTED_ENGINE_SHARE),
+            );
+            run_engines(program, &limited, start)
+        }
+        _ => run_engines(program, config, start),
+    };
     match executed {
         Some(mut o) if outcome.verdict == super::Verdict::Unknown => {
             o.stats.total_time = start.elapsed();
@@ -230,6 +245,9 @@ const EXECUTION_MIN_UNSAFE_STEPS: u64 = 256;
 /// A safe executed path at least this long decides before the CEGAR loop runs; a shorter one only
 /// when the loop does not decide (its proof has loop invariants to show).
 const EXECUTION_MIN_SAFE_STEPS: u64 = 10_000;
+
+/// The share of the time left that the engines get after a short executed path decided.
+const EXECUTED_ENGINE_SHARE: f64 = 0.4;
 
 /// Safety by execution, for a program whose control flow does not depend on unconstrained values
 /// ([`super::termination::execute::check_safety`]; a loop that runs a million times before its
@@ -600,6 +618,9 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
                 ..invariants::Limits::default()
             };
             let inv = invariants::synthesize(voc, &cfa, &enc, fh.session(), &limits);
+            if debug() {
+                eprintln!("  invariants: quantifier-free in {:?}", t0.elapsed());
+            }
             let inv = super::array_invariants::extend(voc, &cfa, &enc, config, &limits, inv);
             stats.invariant_time += t0.elapsed();
             stats.invariant_queries += inv.queries;

@@ -950,7 +950,12 @@ impl Session {
 
     /// `(check-sat)` with a time limit below the session's query limit (z3, whose `:timeout` may
     /// change between checks; the other solvers keep the session's limit).
+    /// The limit is also cut at the configured deadline, so that z3 stops by itself there.
     pub fn check_sat_within(&mut self, limit: Duration) -> SatResult {
+        let limit = match self.cfg.deadline {
+            Some(d) => limit.min(d.saturating_duration_since(Instant::now())),
+            None => limit,
+        };
         if self.cfg.kind != SolverKind::Z3 || limit >= self.cfg.query_timeout {
             return self.check_sat();
         }
