@@ -239,6 +239,8 @@ fn has_forks(program: &Program) -> bool {
 /// at most this long.
 const EXECUTION_SHARE: f64 = 0.15;
 const EXECUTION_MAX: Duration = Duration::from_millis(1500);
+/// The limit of the one concrete execution tried when the executed path depends on inputs.
+const WITNESS_MAX: Duration = EXECUTION_MAX;
 /// A failing executed path at least this long decides before the CEGAR loop runs (the loop finds
 /// a shorter error trace at once, with its values re-validated; a much longer one not at all).
 const EXECUTION_MIN_UNSAFE_STEPS: u64 = 256;
@@ -255,11 +257,13 @@ const EXECUTED_ENGINE_SHARE: f64 = 0.4;
 /// follows one path, ending or repeating a state, on which no specification can fail; UNSAFE when
 /// an execution that some concrete run realises fails one — every guard on it definitely true and
 /// every value concrete or unconstrained (the execution is its own re-validation); `None`
-/// otherwise, quickly where the control flow depends on an input. Within [`EXECUTION_SHARE`] of
+/// otherwise, quickly where the control flow depends on an input. When the executed path depends
+/// on inputs, one concrete execution with every input and havoc 0 may still fail a specification
+/// (UNSAFE; within [`WITNESS_MAX`]). Within [`EXECUTION_SHARE`] of
 /// the time left, at most [`EXECUTION_MAX`]; a violation is replayed (to record its trace's ends)
 /// within the run's deadline. Programs with threads are left to the CEGAR loop.
 fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
-    use super::termination::execute::{self, ExecResult};
+    use super::termination::execute::{self, ExecResult, Mode};
     if has_forks(program) || !config.execution {
         return None;
     }
@@ -274,7 +278,28 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
         max_steps: config.max_exec_steps,
         ..execute::Limits::default()
     };
-    let result = execute::check_safety(program, &limited, config, &limits);
+    let mut result = execute::check_safety(program, &limited, config, &limits, Mode::Symbolic);
+    if matches!(
+        result,
+        ExecResult::Unknown {
+            dependent: true,
+            ..
+        }
+    ) {
+        // The path depends on inputs: one concrete execution with every input and havoc 0 (a
+        // violation on it is real; a million-iteration loop before an assertion over uninitialised
+        // cells has no short error trace for the CEGAR loop).
+        let now = Instant::now();
+        limited.deadline = Some(match config.deadline {
+            Some(d) => (now + WITNESS_MAX)
+                .min(now + d.saturating_duration_since(now).mul_f64(EXECUTION_SHARE)),
+            None => now + WITNESS_MAX,
+        });
+        let witness = execute::check_safety(program, &limited, config, &limits, Mode::Witness(0));
+        if matches!(witness, ExecResult::Violated(_)) {
+            result = witness;
+        }
+    }
     let mut stats = Stats {
         execution_time: start.elapsed(),
         ..Stats::default()

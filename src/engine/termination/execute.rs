@@ -63,10 +63,12 @@
 //! * An error edge possibly but not definitely enabled stops the analysis (UNKNOWN), as does a
 //!   definitely enabled one on a path that may not be realisable.
 //!
-//! The *witness* mode (`Mode::Witness(k)`) is a further attempt for NONTERMINATING only: unconstrained
-//! inputs and havocs get fixed values (k for numbers, false, constant maps of those) instead of ⊤,
-//! which picks one particular execution; *covering* is false from the start (the verdict can never be TERMINATING),
-//! and *realisable* is checked as above with the chosen values.
+//! The *witness* mode (`Mode::Witness(k)`) is a further attempt for NONTERMINATING and UNSAFE only:
+//! unconstrained inputs and havocs get fixed values (k for numbers, false, constant maps of those)
+//! instead of ⊤, which picks one particular execution; *covering* is false from the start (the
+//! verdict can never be TERMINATING or SAFE), and *realisable* is checked as above with the chosen
+//! values. For safety, the one path is followed until its time is up while it is deterministic, and
+//! at most 100,000 steps past its first nondeterministic choice.
 
 use super::value::{Key, MapValue, Tri, Value, equal};
 use crate::diag::Span;
@@ -243,6 +245,8 @@ struct Machine<'p> {
     not_covering: Option<String>,
     /// `Some(why)` once realisable has failed.
     not_realisable: Option<String>,
+    /// Some step had more than one possibly enabled edge (the path is one of several).
+    branched: bool,
     /// When `Some`, executed steps are recorded here (lasso rendering).
     record: Option<Vec<Step>>,
     goal: Goal,
@@ -268,20 +272,14 @@ pub fn check_safety(
     config: &Config,
     replay: &Config,
     limits: &Limits,
+    mode: Mode,
 ) -> ExecResult {
-    match run_for(prog, config, limits, Mode::Symbolic, Goal::Safety) {
+    match run_for(prog, config, limits, mode, Goal::Safety) {
         ExecResult::Violated(v) => {
             // The next-state function is deterministic: the replay takes the same path.
             let from = v.steps.saturating_sub(TRACE_ENDS);
             let window = (TRACE_ENDS, from.max(TRACE_ENDS));
-            let machine = Machine::new(
-                prog,
-                replay,
-                limits.clone(),
-                Mode::Symbolic,
-                v.entry,
-                Goal::Safety,
-            );
+            let machine = Machine::new(prog, replay, limits.clone(), mode, v.entry, Goal::Safety);
             let replay = machine.ok().and_then(|mut m| {
                 m.window = Some(window);
                 match m.execute() {
@@ -457,6 +455,7 @@ impl<'p> Machine<'p> {
             },
             not_covering: None,
             not_realisable: None,
+            branched: false,
             record: None,
             goal,
             window: None,
@@ -624,8 +623,10 @@ impl<'p> Machine<'p> {
             lam += 1;
             if self.goal == Goal::Safety
                 && let Some(why) = &self.not_covering
+                && (self.branched || self.mode == Mode::Symbolic)
             {
-                // Only a violation can follow, on this one path among others: not for long.
+                // Only a violation can follow, on this one path among others: not for long (a
+                // witness attempt's one deterministic path runs until its time is up).
                 uncovered += 1;
                 if uncovered > SAFETY_UNCOVERED_STEPS {
                     return Err(Stop::Dependent(format!(
@@ -843,6 +844,7 @@ impl<'p> Machine<'p> {
             }
         }
         if possible > 1 {
+            self.branched = true;
             let name = proc.name.clone();
             let why = if first_unknown.is_some() {
                 "control flow depends on unconstrained values"
@@ -1661,7 +1663,63 @@ mod tests {
             max_steps: 1_000_000,
             ..Limits::default()
         };
-        check_safety(&p, &Config::default(), &Config::default(), &limits)
+        check_safety(
+            &p,
+            &Config::default(),
+            &Config::default(),
+            &limits,
+            Mode::Symbolic,
+        )
+    }
+
+    fn witness_safety(src: &str) -> ExecResult {
+        let limits = Limits {
+            max_steps: 1_000_000,
+            ..Limits::default()
+        };
+        let p = program(src);
+        let c = Config::default();
+        check_safety(&p, &c, &c, &limits, Mode::Witness(0))
+    }
+
+    #[test]
+    fn a_witness_execution_fails_an_assertion_over_uninitialised_cells() {
+        // Symbolic execution cannot say whether `a[-1] == 42` fails (the cell is unconstrained);
+        // the execution with every input 0 fails it, after the whole loop.
+        let src = "var a: [int]int; procedure main() modifies a; { var i: int; i := 0; \
+                   while (i < 1000) { a[i] := 42; i := i + 1; } assert a[-1] == 42; }";
+        assert!(
+            matches!(
+                safety(src),
+                ExecResult::Unknown {
+                    dependent: true,
+                    ..
+                }
+            ),
+            "{:?}",
+            safety(src)
+        );
+        let ExecResult::Violated(v) = witness_safety(src) else {
+            panic!("expected a violation, got {:?}", witness_safety(src));
+        };
+        // `i := 0`, the loop entry, per iteration the test, the store and the increment, then the
+        // exit test and the failing assertion.
+        assert_eq!(v.steps + 1, 3004);
+    }
+
+    #[test]
+    fn a_witness_execution_never_answers_safe() {
+        // Fixed inputs pick one execution of many: the assertion holds on it (x = 0), not on all.
+        let r = witness_safety(
+            "procedure main() { var x: int; var i: int; i := 0; \
+             while (i < 10) { i := i + 1; } assert x == 0; }",
+        );
+        assert!(matches!(r, ExecResult::Unknown { .. }), "{r:?}");
+        // After a nondeterministic choice, the path is followed for a bounded number of steps.
+        let r = witness_safety(
+            "procedure main() { var x: int; x := 0; while (*) { x := x + 1; } assert x >= 0; }",
+        );
+        assert!(matches!(r, ExecResult::Unknown { .. }), "{r:?}");
     }
 
     #[test]
