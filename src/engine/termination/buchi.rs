@@ -419,7 +419,7 @@ impl<'a, 'p> Run<'a, 'p> {
                 let Some(session) = self.rank_session.as_mut() else {
                     return Step::Unknown("internal: no session".into());
                 };
-                if let Some(s) = ranking::fixpoint_of(
+                if let Some((s, state)) = ranking::fixpoint_of(
                     self.voc,
                     self.cfa,
                     self.enc,
@@ -433,8 +433,9 @@ impl<'a, 'p> Run<'a, 'p> {
                         return Step::Unknown(self.unknown(UNFAIR, &s, cycle));
                     }
                     return Step::Nonterminating(format!(
-                        "a fixpoint lasso: {} that maps a reachable state to itself",
-                        self.describe_lasso(&s, cycle)
+                        "a fixpoint lasso: {} that maps {} to itself",
+                        self.describe_lasso(&s, cycle),
+                        ranking::fixpoint_state(&state)
                     ));
                 }
             }
@@ -551,7 +552,7 @@ impl<'a, 'p> Run<'a, 'p> {
                     return None;
                 }
                 let session = self.rank_session.as_mut()?;
-                if let Some(found) = ranking::fixpoint_of(
+                if let Some((found, state)) = ranking::fixpoint_of(
                     self.voc,
                     self.cfa,
                     self.enc,
@@ -562,8 +563,9 @@ impl<'a, 'p> Run<'a, 'p> {
                     session,
                 ) {
                     return Some(format!(
-                        "a fixpoint lasso: {} that maps a reachable state to itself",
-                        self.describe_lasso(&found, &cycle)
+                        "a fixpoint lasso: {} that maps {} to itself",
+                        self.describe_lasso(&found, &cycle),
+                        ranking::fixpoint_state(&state)
                     ));
                 }
             }

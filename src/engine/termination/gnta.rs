@@ -65,13 +65,12 @@
 use super::cells;
 use super::linear::{self, Constraint, Lin, Q, Rel};
 use super::ranking::{
-    cycle_through, exact_letter, reachable_letters, sccs, session_config, timed_out,
+    Shared, cycle_through, exact_letter, reachable_letters, sccs, session_config, timed_out,
 };
-use crate::engine::blocks::{self, Encoded, LetterId};
-use crate::engine::cfa::{self, Cfa, LocId};
+use crate::engine::blocks::{Encoded, LetterId};
+use crate::engine::cfa::{Cfa, LocId};
 use crate::engine::transition::{PVar, TransFormula, Vocabulary};
-use crate::engine::{BlockEncoding, Config, pretty};
-use crate::ir::Program;
+use crate::engine::{Config, pretty};
 use crate::smt::{SatResult, Session, Sort, Term, Value, Var};
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -100,19 +99,18 @@ const MAX_BOOLS: usize = 2;
 
 /// Looks for a geometric nontermination argument before `deadline`; the reason (with the argument)
 /// if one is found and re-validated.
-pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> Option<String> {
-    let voc = Vocabulary::new(program);
-    let cfa = cfa::build(&voc, config.max_locations).ok()?;
+pub fn prove(prep: &Shared, config: &Config, deadline: Option<Instant>) -> Option<String> {
+    let (voc, cfa) = (&prep.voc, prep.cfa().ok()?);
     if cfa.is_concurrent() {
         return None;
     }
-    let enc = blocks::encode_all(&cfa, &voc, BlockEncoding::Large).ok()?;
-    let reach = reachable_letters(&enc);
-    let exact = |a: LetterId| exact_letter(&cfa, &enc, a);
-    let stem_to = stems(&enc, &exact);
+    let enc = prep.large().ok()?;
+    let reach = reachable_letters(enc);
+    let exact = |a: LetterId| exact_letter(cfa, enc, a);
+    let stem_to = stems(enc, &exact);
     let mut session = Session::new(session_config(config, deadline)).ok()?;
     let mut tries = 0;
-    for scc in sccs(&enc, &reach) {
+    for scc in sccs(enc, &reach) {
         for &first in &scc {
             if tries >= MAX_LASSOS || timed_out(deadline) {
                 return None;
@@ -121,16 +119,16 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> O
             let Some(stem) = stem_to.get(&h) else {
                 continue;
             };
-            let Some(cycle) = cycle_through(&enc, &scc, first) else {
+            let Some(cycle) = cycle_through(enc, &scc, first) else {
                 continue;
             };
             if !cycle.iter().all(|&a| exact(a)) {
                 continue;
             }
             if let Some(why) = argument_of(
-                &voc,
-                &cfa,
-                &enc,
+                voc,
+                cfa,
+                enc,
                 stem,
                 &cycle,
                 config,
@@ -1223,7 +1221,7 @@ mod tests {
 
     fn answer(src: &str) -> Option<String> {
         let (program, config) = super::super::test_program(src);
-        prove(&program, &config, None)
+        prove(&Shared::new(&program, &config), &config, None)
     }
 
     fn have_solver() -> bool {

@@ -12,8 +12,9 @@
 //!    a quarter of the time, at most 2 s, first (a counter that grows forever never repeats a
 //!    state) and, when that was too little, the time left after 4;
 //! 2. [`ranking`] — linear lexicographic ranking functions over the SCCs of the block-encoded CFA
-//!    with supporting invariants, re-checked in a fresh solver session (TERMINATING), and fixpoint
-//!    lassos (NONTERMINATING); it gets most of the time left;
+//!    with supporting invariants, re-checked in a fresh solver session (TERMINATING); it gets most
+//!    of the time left; then fixpoint lassos (NONTERMINATING) with a fifth of the time left (the
+//!    vocabulary, CFA and large-block encoding are built once for 2 and 3: [`ranking::Shared`]);
 //! 3. [`gnta`] — geometric nontermination arguments for lassos (stem and cycle of the block-encoded
 //!    CFA) with guessed eigenvalues, re-validated in a fresh solver session (NONTERMINATING); when
 //!    step 2 found a loop body with too many paths for one letter, then the fixpoint lassos of
@@ -93,12 +94,13 @@ fn decide(
         ("the executor was not used".to_string(), false)
     };
     let cut = config.uses(T::Executor) && first.timed_out() && !config.timed_out();
+    let prep = ranking::Shared::new(program, config);
     // The ranking prover gets 60 % of the time left, on large blocks.
     let (mut not_ranked, finer) = if config.uses(T::Ranking) {
         let deadline = share(config, 0.6);
         let large = BlockEncoding::Large;
         work.ranking_runs += 1;
-        match ranking::prove_with(program, config, deadline, large, &mut work.ranking_queries) {
+        match ranking::prove_with(&prep, config, deadline, large, &mut work.ranking_queries) {
             (ranking::Answer::Terminating(why), _) => return (proved(why), "ranking"),
             (ranking::Answer::Nonterminating(why), _) => return (refuted(why), "ranking"),
             (ranking::Answer::Unknown(why), finer) => (why, finer),
@@ -106,26 +108,37 @@ fn decide(
     } else {
         ("the ranking prover was not used".to_string(), false)
     };
+    // Fixpoint lassos first, with a share of the time left: cheap, and a program whose loop maps a
+    // state to itself should not wait for the eigenvalue guesses of every lasso.
+    let mut fixpoint_tried = false;
+    if config.uses(T::Ranking) && !config.timed_out() {
+        let deadline = share(config, FIXPOINT_FIRST_SHARE);
+        if let Some(why) = ranking::fixpoint_lasso(&prep, config, deadline) {
+            return (refuted(why), "fixpoint");
+        }
+        fixpoint_tried = deadline.is_none_or(|d| std::time::Instant::now() < d);
+    }
     // Geometric nontermination arguments get half of the time left.
     if config.uses(T::Gnta) {
         let deadline = share(config, 0.5);
-        if let Some(why) = gnta::prove(program, config, deadline) {
+        if let Some(why) = gnta::prove(&prep, config, deadline) {
             return (refuted(why), "gnta");
         }
     }
-    let mut fixpoint_tried = false;
     if finer && !config.timed_out() {
         // Some loop body has too many paths for one letter: first the cheap fixpoint
-        // lassos, then the ranking prover again on the sequential encoding (single paths,
-        // functions per location) with 60 % of the time left.
-        fixpoint_tried = true;
-        if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
-            return (refuted(why), "fixpoint");
+        // lassos (unless they were searched in full), then the ranking prover again on the
+        // sequential encoding (single paths, functions per location) with 60 % of the time left.
+        if !fixpoint_tried {
+            fixpoint_tried = true;
+            if let Some(why) = ranking::fixpoint_lasso(&prep, config, config.deadline) {
+                return (refuted(why), "fixpoint");
+            }
         }
         let deadline = share(config, 0.6);
         work.ranking_runs += 1;
         let seq = BlockEncoding::Seq;
-        match ranking::prove_with(program, config, deadline, seq, &mut work.ranking_queries).0 {
+        match ranking::prove_with(&prep, config, deadline, seq, &mut work.ranking_queries).0 {
             ranking::Answer::Terminating(why) => return (proved(why), "ranking"),
             ranking::Answer::Nonterminating(why) => return (refuted(why), "ranking"),
             ranking::Answer::Unknown(why) => not_ranked = why,
@@ -170,7 +183,7 @@ fn decide(
     }
     // Last, a fixpoint lasso (after the witness mode, whose lassos show their steps).
     if config.uses(T::Ranking) && !config.timed_out() && !fixpoint_tried {
-        if let Some(why) = ranking::fixpoint_lasso(program, config, config.deadline) {
+        if let Some(why) = ranking::fixpoint_lasso(&prep, config, config.deadline) {
             return (refuted(why), "fixpoint");
         }
     }
@@ -249,6 +262,9 @@ fn refuted(reason: String) -> Outcome {
 /// of the dev benchmark comes within 0.5 s).
 const EXECUTOR_SHARE: f64 = 0.25;
 const EXECUTOR_FIRST: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The share of the time left for the first search for fixpoint lassos (before GNTA).
+const FIXPOINT_FIRST_SHARE: f64 = 0.2;
 
 /// A deadline `fraction` of the time left from now (none without a deadline).
 fn share(config: &Config, fraction: f64) -> Option<std::time::Instant> {

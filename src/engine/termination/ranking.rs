@@ -210,20 +210,53 @@ pub(super) fn timed_out(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)
 }
 
+/// What the termination techniques share for one program: its vocabulary, CFA and large-block
+/// encoding, each built once (encoding a large program with many paths takes seconds, and the
+/// ranking prover, the fixpoint search and GNTA all work on the same encoding).
+pub struct Shared<'p> {
+    pub voc: Vocabulary<'p>,
+    cfa: Result<Cfa, String>,
+    large: std::cell::OnceCell<Result<Encoded, String>>,
+}
+
+impl<'p> Shared<'p> {
+    pub fn new(program: &'p Program, config: &Config) -> Self {
+        let voc = Vocabulary::new(program);
+        let cfa = cfa::build(&voc, config.max_locations).map_err(|e| e.to_string());
+        Shared {
+            voc,
+            cfa,
+            large: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The CFA, or why there is none.
+    pub fn cfa(&self) -> Result<&Cfa, String> {
+        self.cfa.as_ref().map_err(Clone::clone)
+    }
+
+    /// The large-block encoding of the CFA (built on first use), or why there is none.
+    pub fn large(&self) -> Result<&Encoded, String> {
+        let cfa = self.cfa()?;
+        self.large
+            .get_or_init(|| {
+                blocks::encode_all(cfa, &self.voc, BlockEncoding::Large)
+                    .map_err(|u| format!("unsupported: {}", u.0))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
 /// Tries to prove termination (or nontermination by a fixpoint) of `program` before `deadline`.
 pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> Answer {
     // Large blocks first (few letters, one function per loop usually suffices); when a letter's
     // DNF is too large (many paths through a loop body), the finer sequential encoding, whose
     // letters are single paths, with functions per location.
     let mut queries = 0;
-    match prove_with(
-        program,
-        config,
-        deadline,
-        BlockEncoding::Large,
-        &mut queries,
-    ) {
-        (_, true) => prove_with(program, config, deadline, BlockEncoding::Seq, &mut queries).0,
+    let prep = Shared::new(program, config);
+    match prove_with(&prep, config, deadline, BlockEncoding::Large, &mut queries) {
+        (_, true) => prove_with(&prep, config, deadline, BlockEncoding::Seq, &mut queries).0,
         (answer, false) => answer,
     }
 }
@@ -232,41 +265,38 @@ pub fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> A
 /// the templates (the finer [`BlockEncoding::Seq`] may then succeed). `queries` counts the solver
 /// checks made.
 pub fn prove_with(
-    program: &Program,
+    prep: &Shared,
     config: &Config,
     deadline: Option<Instant>,
     mode: BlockEncoding,
     queries: &mut usize,
 ) -> (Answer, bool) {
-    let voc = Vocabulary::new(program);
-    let cfa = match cfa::build(&voc, config.max_locations) {
+    let cfa = match prep.cfa() {
         Ok(c) => c,
-        Err(e) => return (Answer::Unknown(e.to_string()), false),
+        Err(e) => return (Answer::Unknown(e), false),
     };
     // The SCCs below are those of one sequential graph: threads would need the interleaving product.
     if cfa.is_concurrent() {
         let why = "unsupported: termination of concurrent programs (fork)";
         return (Answer::Unknown(why.into()), false);
     }
-    prove_encoded(&voc, &cfa, mode, config, deadline, queries)
-}
-
-/// [`prove`] on the encoding `mode`; also whether a letter's DNF was too large.
-fn prove_encoded(
-    voc: &Vocabulary,
-    cfa: &Cfa,
-    mode: BlockEncoding,
-    config: &Config,
-    deadline: Option<Instant>,
-    queries: &mut usize,
-) -> (Answer, bool) {
-    let enc = match blocks::encode_all(cfa, voc, mode) {
-        Ok(e) => e,
-        Err(u) => return (Answer::Unknown(format!("unsupported: {}", u.0)), false),
+    let voc = &prep.voc;
+    let finer;
+    let enc = if mode == BlockEncoding::Large {
+        match prep.large() {
+            Ok(e) => e,
+            Err(e) => return (Answer::Unknown(e), false),
+        }
+    } else {
+        finer = match blocks::encode_all(cfa, voc, mode) {
+            Ok(e) => e,
+            Err(u) => return (Answer::Unknown(format!("unsupported: {}", u.0)), false),
+        };
+        &finer
     };
     let fine = mode != BlockEncoding::Large;
-    match certificate(voc, cfa, &enc, config, deadline, fine, queries) {
-        Ok(cert) => (Answer::Terminating(describe(voc, cfa, &enc, &cert)), false),
+    match certificate(voc, cfa, enc, config, deadline, fine, queries) {
+        Ok(cert) => (Answer::Terminating(describe(voc, cfa, enc, &cert)), false),
         Err(Failure::TooManyDisjuncts) => {
             (Answer::Unknown(Failure::TooManyDisjuncts.to_string()), true)
         }
@@ -355,19 +385,14 @@ fn certify(
 
 /// Looks for a fixpoint lasso (module comment) before `deadline`; the reason if one is found and
 /// re-confirmed.
-pub fn fixpoint_lasso(
-    program: &Program,
-    config: &Config,
-    deadline: Option<Instant>,
-) -> Option<String> {
-    let voc = Vocabulary::new(program);
-    let cfa = cfa::build(&voc, config.max_locations).ok()?;
+pub fn fixpoint_lasso(prep: &Shared, config: &Config, deadline: Option<Instant>) -> Option<String> {
+    let cfa = prep.cfa().ok()?;
     if cfa.is_concurrent() {
         return None;
     }
-    let enc = blocks::encode_all(&cfa, &voc, BlockEncoding::Large).ok()?;
-    let reach = reachable_letters(&enc);
-    fixpoint(&voc, &cfa, &enc, &reach, config, deadline)
+    let enc = prep.large().ok()?;
+    let reach = reachable_letters(enc);
+    fixpoint(&prep.voc, cfa, enc, &reach, config, deadline)
 }
 
 /// Letters whose source is reachable from the initial location.
@@ -1419,7 +1444,7 @@ fn fixpoint(
                 continue;
             }
             tries += 1;
-            let Some(stem) =
+            let Some((stem, state)) =
                 fixpoint_of(voc, cfa, enc, stem, &cycle, config, deadline, &mut session)
             else {
                 continue;
@@ -1430,10 +1455,11 @@ fn fixpoint(
                 .unwrap_or_default();
             return Some(format!(
                 "a fixpoint lasso: a stem of {}, then a loop of {} in procedure {} \
-                 that maps a reachable state to itself",
+                 that maps {} to itself",
                 crate::engine::pretty::letters(stem.len()),
                 crate::engine::pretty::letters(cycle.len()),
-                procedure
+                procedure,
+                fixpoint_state(&state)
             ));
         }
     }
@@ -1451,7 +1477,8 @@ pub(super) fn exact_letter(cfa: &Cfa, enc: &Encoded, a: LetterId) -> bool {
 /// Whether the lasso `stem · cycle^ω` (exact letters) has a fixpoint: a state the cycle maps to
 /// itself that the stem reaches — the stem as given or followed by the cycle once (a state the
 /// cycle maps to itself may only be reached after a first iteration that leaves the stem's values).
-/// The stem used, after the query was answered `sat` again in a fresh session.
+/// The stem used, after the query was answered `sat` again in a fresh session, and that session's
+/// state at the loop head (`x = 1, y = 0`: the variables the cycle reads; empty if none).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn fixpoint_of(
     voc: &Vocabulary,
@@ -1462,14 +1489,14 @@ pub(super) fn fixpoint_of(
     config: &Config,
     deadline: Option<Instant>,
     session: &mut Session,
-) -> Option<Vec<LetterId>> {
+) -> Option<(Vec<LetterId>, String)> {
     let mut found = None;
     for unroll in 0..=1 {
         let mut stem = stem.to_vec();
         for _ in 0..unroll {
             stem.extend(cycle.iter().copied());
         }
-        let query = lasso_query(voc, enc, &stem, cycle)?;
+        let (query, head) = lasso_query(voc, enc, &stem, cycle)?;
         session.push();
         for d in &cfa.definitions {
             session.assert(d);
@@ -1478,17 +1505,61 @@ pub(super) fn fixpoint_of(
         let r = session.check_sat();
         session.pop();
         if r == SatResult::Sat {
-            found = Some((stem, query));
+            found = Some((stem, query, head));
             break;
         }
     }
-    let (stem, query) = found?;
+    let (stem, query, head) = found?;
     let mut fresh = Session::new(session_config(config, deadline)).ok()?;
     for d in &cfa.definitions {
         fresh.assert(d);
     }
     fresh.assert(&query);
-    (fresh.check_sat() == SatResult::Sat).then_some(stem)
+    if fresh.check_sat() != SatResult::Sat {
+        return None;
+    }
+    // The values the cycle reads at the head (the state it maps to itself).
+    let mut read: BTreeSet<PVar> = BTreeSet::new();
+    for &a in cycle {
+        for v in enc.letters[a].tf.formula.free_vars() {
+            if let Some((x, false)) = voc.lookup(&v) {
+                read.insert(x);
+            }
+        }
+    }
+    let mut names = Vec::new();
+    let mut terms = Vec::new();
+    for x in read {
+        let t = match head.get(&x) {
+            Some(t) => t.clone(),
+            None => Term::var(&voc.pre(x).ok()?),
+        };
+        names.push(voc.display_name(x));
+        terms.push(t);
+    }
+    let state = match fresh.get_values(&terms) {
+        Ok(vals) if vals.len() == terms.len() => names
+            .iter()
+            .zip(&vals)
+            .map(|(n, (_, v))| match (v.as_rational(), v) {
+                (Some(q), _) => format!("{n} = {q}"),
+                (None, Value::Bool(b)) => format!("{n} = {b}"),
+                (None, _) => format!("{n} = {v:?}"),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => String::new(),
+    };
+    Some((stem, state))
+}
+
+/// "a reachable state" or, with the values of [`fixpoint_of`], "the reachable state x = 1, y = 0".
+pub(super) fn fixpoint_state(state: &str) -> String {
+    if state.is_empty() {
+        "a reachable state".to_string()
+    } else {
+        format!("the reachable state {state}")
+    }
 }
 
 /// The shortest cycle starting with letter `first` and returning to its source within `scc`.
@@ -1527,13 +1598,14 @@ pub(super) fn cycle_through(
     None
 }
 
-/// `stem · loop` in SSA form with the state after the loop equal to the state before it.
+/// `stem · loop` in SSA form with the state after the loop equal to the state before it; also the
+/// state at the loop head (the variables the stem wrote; the others are their pre variables).
 fn lasso_query(
     voc: &Vocabulary,
     enc: &Encoded,
     stem: &[LetterId],
     cycle: &[LetterId],
-) -> Option<Term> {
+) -> Option<(Term, BTreeMap<PVar, Term>)> {
     let tfs = |ls: &[LetterId]| -> Vec<&TransFormula> {
         ls.iter().map(|&a| &enc.letters[a].tf).collect()
     };
@@ -1547,7 +1619,7 @@ fn lasso_query(
         };
         conj.push(Term::eq(&b, a));
     }
-    Some(Term::and(conj))
+    Some((Term::and(conj), before))
 }
 
 /// The steps in SSA form from `state` (the values of the variables written so far; the others are
@@ -1861,8 +1933,10 @@ mod tests {
         let (ast, _) = crate::syntax::parse(src);
         let (program, _) = crate::ir::check(&ast.expect("parses"));
         let program = program.expect("checks");
-        let a = super::fixpoint_lasso(&program, &Config::default(), None);
-        assert!(a.is_some(), "{a:?}");
+        let config = Config::default();
+        let a = super::fixpoint_lasso(&Shared::new(&program, &config), &config, None);
+        // The state the loop maps to itself: y = 0 (and x > 0, whatever the model says).
+        assert!(a.as_ref().is_some_and(|a| a.contains("y = 0")), "{a:?}");
     }
 
     #[test]
