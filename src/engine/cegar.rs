@@ -268,12 +268,18 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
         return None;
     }
     let start = Instant::now();
+    // [`EXECUTION_SHARE`] of the time left from now, at most `cap`.
+    let budget = |cap: Duration| {
+        let now = Instant::now();
+        Some(match config.deadline {
+            Some(d) => {
+                (now + cap).min(now + d.saturating_duration_since(now).mul_f64(EXECUTION_SHARE))
+            }
+            None => now + cap,
+        })
+    };
     let mut limited = config.clone();
-    let cap = start + EXECUTION_MAX;
-    limited.deadline = Some(match config.deadline {
-        Some(d) => cap.min(start + d.saturating_duration_since(start).mul_f64(EXECUTION_SHARE)),
-        None => cap,
-    });
+    limited.deadline = budget(EXECUTION_MAX);
     let limits = execute::Limits {
         max_steps: config.max_exec_steps,
         ..execute::Limits::default()
@@ -289,12 +295,7 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
         // The path depends on inputs: one concrete execution with every input and havoc 0 (a
         // violation on it is real; a million-iteration loop before an assertion over uninitialised
         // cells has no short error trace for the CEGAR loop).
-        let now = Instant::now();
-        limited.deadline = Some(match config.deadline {
-            Some(d) => (now + WITNESS_MAX)
-                .min(now + d.saturating_duration_since(now).mul_f64(EXECUTION_SHARE)),
-            None => now + WITNESS_MAX,
-        });
+        limited.deadline = budget(WITNESS_MAX);
         let witness = execute::check_safety(program, &limited, config, &limits, Mode::Witness(0));
         if matches!(witness, ExecResult::Violated(_)) {
             result = witness;

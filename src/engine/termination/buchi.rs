@@ -432,10 +432,9 @@ impl<'a, 'p> Run<'a, 'p> {
                     if !self.fair(&s, cycle) {
                         return Step::Unknown(self.unknown(UNFAIR, &s, cycle));
                     }
-                    return Step::Nonterminating(format!(
-                        "a fixpoint lasso: {} that maps {} to itself",
-                        self.describe_lasso(&s, cycle),
-                        ranking::fixpoint_state(&state)
+                    return Step::Nonterminating(ranking::fixpoint_answer(
+                        &self.describe_lasso(&s, cycle),
+                        &state,
                     ));
                 }
             }
@@ -562,10 +561,9 @@ impl<'a, 'p> Run<'a, 'p> {
                     self.deadline,
                     session,
                 ) {
-                    return Some(format!(
-                        "a fixpoint lasso: {} that maps {} to itself",
-                        self.describe_lasso(&found, &cycle),
-                        ranking::fixpoint_state(&state)
+                    return Some(ranking::fixpoint_answer(
+                        &self.describe_lasso(&found, &cycle),
+                        &state,
                     ));
                 }
             }

@@ -1453,14 +1453,13 @@ fn fixpoint(
                 .proc
                 .map(|p| voc.program.proc(p).name.clone())
                 .unwrap_or_default();
-            return Some(format!(
-                "a fixpoint lasso: a stem of {}, then a loop of {} in procedure {} \
-                 that maps {} to itself",
+            let lasso = format!(
+                "a stem of {}, then a loop of {} in procedure {}",
                 crate::engine::pretty::letters(stem.len()),
                 crate::engine::pretty::letters(cycle.len()),
-                procedure,
-                fixpoint_state(&state)
-            ));
+                procedure
+            );
+            return Some(fixpoint_answer(&lasso, &state));
         }
     }
     None
@@ -1519,14 +1518,10 @@ pub(super) fn fixpoint_of(
         return None;
     }
     // The values the cycle reads at the head (the state it maps to itself).
-    let mut read: BTreeSet<PVar> = BTreeSet::new();
-    for &a in cycle {
-        for v in enc.letters[a].tf.formula.free_vars() {
-            if let Some((x, false)) = voc.lookup(&v) {
-                read.insert(x);
-            }
-        }
-    }
+    let read: BTreeSet<PVar> = cycle
+        .iter()
+        .flat_map(|&a| enc.letters[a].tf.reads.iter().copied())
+        .collect();
     let mut names = Vec::new();
     let mut terms = Vec::new();
     for x in read {
@@ -1553,12 +1548,13 @@ pub(super) fn fixpoint_of(
     Some((stem, state))
 }
 
-/// "a reachable state" or, with the values of [`fixpoint_of`], "the reachable state x = 1, y = 0".
-pub(super) fn fixpoint_state(state: &str) -> String {
+/// The answer for a fixpoint lasso described as `lasso`, with the state of [`fixpoint_of`]:
+/// "a fixpoint lasso: … that maps the reachable state x = 1, y = 0 to itself".
+pub(super) fn fixpoint_answer(lasso: &str, state: &str) -> String {
     if state.is_empty() {
-        "a reachable state".to_string()
+        format!("a fixpoint lasso: {lasso} that maps a reachable state to itself")
     } else {
-        format!("the reachable state {state}")
+        format!("a fixpoint lasso: {lasso} that maps the reachable state {state} to itself")
     }
 }
 
