@@ -734,6 +734,138 @@ pub fn farkas(
     Term::and(conj)
 }
 
+/// Rounds of [`integer_bounds`]' propagation.
+const BOUND_ROUNDS: usize = 6;
+
+/// Bounds of single variables that the conjunction `conj` implies over the integers but not over
+/// the reals: interval propagation (every constraint `Σ a_i·v_i + k ≤ 0`, or `= 0`, bounds each
+/// `v_j` by the others' bounds) with the bounds of integer variables rounded (`2q ≥ 1` gives
+/// `q ≥ 1`), a few rounds; only bounds whose derivation rounded are returned (the others the
+/// relaxation derives itself). The linear relaxation that Farkas' lemma reasons in
+/// does not round: a quotient `q` of `x - 1 = 2^32·q + r, 0 ≤ r < 2^32, x ≥ 1` (an unsigned
+/// decrement) is `> -1` there, and only `q ≥ 0` shows that `x` decreases. Each returned
+/// constraint is implied by `conj` for integer values of its integer variables (a cut), so adding
+/// it keeps every integer model; `None` when the bounds conflict (no integer model).
+pub fn integer_bounds(conj: &[Constraint]) -> Option<Vec<Constraint>> {
+    // Per variable: its lower and upper bound, each with whether its derivation rounded (only
+    // those are cuts: the others the relaxation derives itself).
+    type Bound = Option<(Q, bool)>;
+    type Bounds = BTreeMap<Var, (Bound, Bound)>;
+    // Tightens `v`'s bound to `q` (rounded for an integer); whether it changed.
+    let tighten = |b: &mut Bounds, v: &Var, q: Q, upper: bool, cut: bool| -> bool {
+        let r = match (v.sort == Sort::Int, upper) {
+            (true, true) => q.floor(),
+            (true, false) => q.ceil(),
+            (false, _) => q.clone(),
+        };
+        let cut = cut || r != q;
+        let e = b.entry(v.clone()).or_insert((None, None));
+        let slot = if upper { &mut e.1 } else { &mut e.0 };
+        let better = match slot {
+            None => true,
+            Some((old, _)) => (upper && r < *old) || (!upper && r > *old),
+        };
+        if better {
+            *slot = Some((r, cut));
+        }
+        better
+    };
+    // Directions: each `lin ≤ 0` (an equality both ways; a strict inequality as its closure).
+    let mut rows: Vec<Lin> = Vec::new();
+    for c in conj {
+        if c.lin.is_constant() {
+            continue;
+        }
+        rows.push(c.lin.clone());
+        if c.rel == Rel::Eq {
+            rows.push(c.lin.scale(&-Q::one()));
+        }
+    }
+    let mut bounds: Bounds = BTreeMap::new();
+    for r in &rows {
+        if let [(v, a)] = r.coef.iter().collect::<Vec<_>>()[..] {
+            let q = -&r.constant / a;
+            tighten(&mut bounds, v, q, a.is_positive(), false);
+        }
+    }
+    for _ in 0..BOUND_ROUNDS {
+        let mut changed = false;
+        for r in &rows {
+            if r.coef.len() < 2 {
+                continue;
+            }
+            // k + Σ_i a_i·min(a_i·v_i)/a_i, whether a cut was used, and the one unbounded term.
+            let mut min_sum = r.constant.clone();
+            let mut cut = false;
+            let mut unbounded: Option<&Var> = None;
+            let mut several = false;
+            for (v, a) in &r.coef {
+                let b = bounds.get(v);
+                let lo = if a.is_positive() {
+                    b.and_then(|b| b.0.as_ref())
+                } else {
+                    b.and_then(|b| b.1.as_ref())
+                };
+                match lo {
+                    Some((x, c)) => {
+                        min_sum += a * x;
+                        cut |= *c;
+                    }
+                    None if unbounded.is_none() => unbounded = Some(v),
+                    None => several = true,
+                }
+            }
+            if several {
+                continue;
+            }
+            for (v, a) in &r.coef {
+                if unbounded.is_some_and(|u| u != v) {
+                    continue;
+                }
+                // a·v ≤ -(k + Σ_{i≠j} a_i·min(v_i))
+                let rest = if unbounded.is_some() {
+                    min_sum.clone()
+                } else {
+                    let b = &bounds[v];
+                    let own = if a.is_positive() { &b.0 } else { &b.1 };
+                    match own {
+                        Some((x, _)) => &min_sum - a * x,
+                        None => continue,
+                    }
+                };
+                let q = -rest / a;
+                changed |= tighten(&mut bounds, v, q, a.is_positive(), cut);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut out = Vec::new();
+    for (v, (lo, hi)) in &bounds {
+        if let (Some((l, _)), Some((h, _))) = (lo, hi) {
+            if l > h {
+                return None;
+            }
+        }
+        if let Some((l, true)) = lo {
+            // l - v <= 0
+            out.push(Constraint {
+                lin: Lin::constant(l.clone()).add_scaled(&Lin::var(v), &-Q::one()),
+                rel: Rel::Le,
+            });
+        }
+        if let Some((h, true)) = hi {
+            // v - h <= 0
+            out.push(Constraint {
+                lin: Lin::var(v).add_scaled(&Lin::constant(h.clone()), &-Q::one()),
+                rel: Rel::Le,
+            });
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -757,6 +889,70 @@ mod tests {
         assert_eq!(l.constant, Q::from_integer((-2).into()));
         assert!(linear(&Term::mul(vec![v("x"), v("y")])).is_none());
         assert!(linear(&Term::modulo(&v("x"), &Term::int(2))).is_none());
+    }
+
+    /// `lin ≤ 0` from `(var, coefficient)` pairs and a constant.
+    fn le(terms: &[(&str, i64)], k: i64) -> Constraint {
+        let mut lin = Lin::constant(Q::from_integer(k.into()));
+        for (n, a) in terms {
+            lin = lin.add_scaled(&Lin::var(&int(n)), &Q::from_integer((*a).into()));
+        }
+        Constraint { lin, rel: Rel::Le }
+    }
+
+    /// The bounds `integer_bounds` adds, as `(var, lower, upper)` over the integers.
+    fn bounds_of(cs: &[Constraint]) -> BTreeMap<String, (Option<i64>, Option<i64>)> {
+        let mut out: BTreeMap<String, (Option<i64>, Option<i64>)> = BTreeMap::new();
+        for c in cs {
+            let [(v, a)] = c.lin.coef.iter().collect::<Vec<_>>()[..] else {
+                panic!("not a bound: {c:?}");
+            };
+            let q = (-&c.lin.constant / a).to_integer();
+            let q = i64::try_from(q).expect("small");
+            let e = out.entry(v.name.clone()).or_default();
+            if a.is_positive() {
+                e.1 = Some(q);
+            } else {
+                e.0 = Some(q);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn integer_bounds_round_quotients() {
+        // x >= 1, x - 1 - 2^32·q - r = 0, 0 <= r <= 2^32 - 1: q >= 0 (over the reals q > -1).
+        let m = 1i64 << 32;
+        let mut conj = vec![
+            le(&[("x", -1)], 1),
+            le(&[("r", -1)], 0),
+            le(&[("r", 1)], -(m - 1)),
+        ];
+        let eq = le(&[("x", 1), ("q", -m), ("r", -1)], -1);
+        conj.push(Constraint { rel: Rel::Eq, ..eq });
+        let cuts = integer_bounds(&conj).expect("feasible");
+        assert_eq!(bounds_of(&cuts)["q"].0, Some(0));
+        // No cut repeats a bound the conjunction states itself.
+        assert!(!bounds_of(&cuts).contains_key("r"));
+        // y = 2·h, y >= 1: h >= 1 and then y >= 2.
+        let conj = vec![
+            Constraint {
+                lin: le(&[("y", 1), ("h", -2)], 0).lin,
+                rel: Rel::Eq,
+            },
+            le(&[("y", -1)], 1),
+        ];
+        let b = bounds_of(&integer_bounds(&conj).expect("feasible"));
+        assert_eq!(b["h"].0, Some(1));
+        assert_eq!(b["y"].0, Some(2));
+        // 2z = 1 has no integer solution: 1/2 <= z <= 1/2 rounds to 1 <= z <= 0.
+        let conj = vec![
+            le(&[("z", 2), ("w", 1)], -1),
+            le(&[("z", -2), ("w", -1)], 1),
+            le(&[("w", 1)], 0),
+            le(&[("w", -1)], 0),
+        ];
+        assert_eq!(integer_bounds(&conj), None);
     }
 
     #[test]

@@ -518,10 +518,16 @@ fn synthesize(
                 } else {
                     Term::tt()
                 };
+                // Integer cuts for the linear relaxation (a disjunct without integer models
+                // stays: the solver found it feasible, so the cut search is incomplete there).
+                let mut constraints = d;
+                if let Some(cuts) = linear::integer_bounds(&constraints) {
+                    constraints.extend(cuts);
+                }
                 pieces.push(Piece { letter: a, guard });
                 prepared.push(Prepared {
                     letter: a,
-                    constraints: d,
+                    constraints,
                     writes: writes.clone(),
                 });
             }
