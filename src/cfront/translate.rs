@@ -312,6 +312,53 @@ struct Cell {
     unions: Vec<CellUnion>,
 }
 
+/// What initialises a scalar cell: an expression of the program, or a character of a string
+/// literal that initialises a character array.
+#[derive(Clone, Copy, Debug)]
+enum Init<'a> {
+    Expr(&'a Node<c::Expression>),
+    Char(u8),
+}
+
+/// The initialiser of each scalar cell given one, by the cell's path and indices.
+type Given<'a> = BTreeMap<(String, Vec<u64>), Init<'a>>;
+
+/// The string literal of a braced initialiser `{"abc"}`: one item without designation.
+fn braced_string(items: &[Node<c::InitializerListItem>]) -> Option<&Node<c::Expression>> {
+    match items {
+        [one] if one.node.designation.is_empty() => match &one.node.initializer.node {
+            c::Initializer::Expression(e) if matches!(e.node, c::Expression::StringLiteral(_)) => {
+                Some(e)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The characters `e` puts into the character array `ty` when it initialises it: a plain string
+/// literal's bytes and, if the array has room, the terminating zero (`None`: `ty` is not an array
+/// of a character type or `e` not such a literal).
+fn char_array_string(ty: &CType, e: &Node<c::Expression>) -> Option<Vec<u8>> {
+    let CType::Array(elem, n) = ty else {
+        return None;
+    };
+    let CType::Int(t) = **elem else {
+        return None;
+    };
+    if t.kind != IntKind::Char {
+        return None;
+    }
+    let c::Expression::StringLiteral(pieces) = &e.node else {
+        return None;
+    };
+    let mut bytes = string_bytes(&pieces.node)?;
+    if (bytes.len() as u64) < *n {
+        bytes.push(0);
+    }
+    Some(bytes)
+}
+
 /// A union of an aggregate that a cell is in: the union (as a cell of the aggregate), the
 /// member, the offset of the cell in the union.
 #[derive(Clone, Debug)]
@@ -1478,7 +1525,30 @@ impl<'a> Translator<'a> {
     /// array is not translated.
     fn complete_array(&mut self, ty: CType, ini: Option<&'a Node<c::Initializer>>) -> CType {
         match ini.map(|i| &i.node) {
-            Some(c::Initializer::List(items)) => self.complete_array_items(ty, items),
+            Some(c::Initializer::List(items)) if braced_string(items).is_none() => {
+                self.complete_array_items(ty, items)
+            }
+            Some(c::Initializer::List(items)) if matches!(ty, CType::Array(_, UNKNOWN_LEN)) => {
+                let (CType::Array(elem, _), Some(e)) = (&ty, braced_string(items)) else {
+                    return ty;
+                };
+                let with_zero = CType::Array(elem.clone(), UNKNOWN_LEN);
+                match char_array_string(&with_zero, e) {
+                    Some(bytes) => CType::Array(elem.clone(), bytes.len() as u64),
+                    None => self.complete_array_items(ty, items),
+                }
+            }
+            Some(c::Initializer::Expression(e)) if matches!(ty, CType::Array(_, UNKNOWN_LEN)) => {
+                let CType::Array(elem, _) = &ty else {
+                    return ty;
+                };
+                // `char s[] = "abc"`: the characters and the terminating zero
+                let with_zero = CType::Array(elem.clone(), UNKNOWN_LEN);
+                match char_array_string(&with_zero, e) {
+                    Some(bytes) => CType::Array(elem.clone(), bytes.len() as u64),
+                    None => CType::Other("array of unknown size".into()),
+                }
+            }
             _ if matches!(ty, CType::Array(_, UNKNOWN_LEN)) => {
                 CType::Other("array of unknown size".into())
             }
@@ -1497,7 +1567,12 @@ impl<'a> Translator<'a> {
         let multi = matches!(*elem, CType::Array(..));
         let (mut k, mut n) = (0u64, 0u64);
         for it in items {
-            if multi && !matches!(it.node.initializer.node, c::Initializer::List(_)) {
+            let whole = match &it.node.initializer.node {
+                c::Initializer::List(_) => true,
+                // a string literal initialises a whole character array
+                c::Initializer::Expression(e) => char_array_string(&elem, e).is_some(),
+            };
+            if multi && !whole {
                 return CType::Other("array of unknown size with elided braces".into());
             }
             match it.node.designation.as_slice() {
@@ -2564,11 +2639,17 @@ impl<'a> Translator<'a> {
                 (_, None) if in_mem => continue,
                 (CType::Int(_), None) => SVal::Int(int(0, span)),
                 (_, None) => SVal::Ptr(int(0, span), int(0, span)),
-                (CType::Int(t), Some(e)) => match self.const_eval(e) {
+                (CType::Int(t), Some(Init::Char(b))) => {
+                    SVal::Int(lit(&ints::convert(&BigInt::from(b), *t, self.arch), span))
+                }
+                (_, Some(Init::Char(_))) => {
+                    return unsupported("string literal initialising a non-character", span);
+                }
+                (CType::Int(t), Some(Init::Expr(e))) => match self.const_eval(e) {
                     Some((v, _)) => SVal::Int(lit(&ints::convert(&v, *t, self.arch), span)),
                     None => return unsupported("non-constant global initialiser", span),
                 },
-                (t, Some(e)) => {
+                (t, Some(Init::Expr(e))) => {
                     let mut buf = Vec::new();
                     let literals = self.static_literals.len();
                     let v = self.expr(e, &mut buf)?;
@@ -2594,12 +2675,12 @@ impl<'a> Translator<'a> {
         ini: Option<&'a Node<c::Initializer>>,
         span: Span,
     ) -> R<(
-        Vec<(Cell, Option<&'a Node<c::Expression>>)>,
+        Vec<(Cell, Option<Init<'a>>)>,
         Vec<(Cell, &'a Node<c::Expression>)>,
     )> {
         let mut all = Vec::new();
         self.cells(ty, ("", &[], 0), span, &mut all)?;
-        let mut given: BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>> = BTreeMap::new();
+        let mut given: Given<'a> = BTreeMap::new();
         let saved = std::mem::take(&mut self.agg_given);
         let filled = match ini {
             Some(ini) => self.fill(ty, String::new(), Vec::new(), ini, &mut given, span),
@@ -2624,9 +2705,9 @@ impl<'a> Translator<'a> {
     /// every member is zero).
     #[allow(clippy::type_complexity)]
     fn union_init_cells(
-        cells: Vec<(Cell, Option<&'a Node<c::Expression>>)>,
+        cells: Vec<(Cell, Option<Init<'a>>)>,
         span: Span,
-    ) -> R<Vec<(Cell, Option<&'a Node<c::Expression>>)>> {
+    ) -> R<Vec<(Cell, Option<Init<'a>>)>> {
         let mut active: BTreeMap<(String, Vec<u64>), String> = BTreeMap::new();
         for (c, e) in &cells {
             if e.is_none() {
@@ -2705,17 +2786,17 @@ impl<'a> Translator<'a> {
         path: String,
         idx: Vec<u64>,
         ini: &'a Node<c::Initializer>,
-        given: &mut BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>>,
+        given: &mut Given<'a>,
         span: Span,
     ) -> R<()> {
         let items = match &ini.node {
             c::Initializer::List(items) => items,
             c::Initializer::Expression(e) if ty.is_scalar() => {
-                given.insert((path, idx), e);
+                given.insert((path, idx), Init::Expr(e));
                 return Ok(());
             }
-            c::Initializer::Expression(_) => {
-                return unsupported("aggregate initialised by an expression", span);
+            c::Initializer::Expression(e) => {
+                return self.fill_string(ty, &path, &idx, e, given, span);
             }
         };
         if ty.is_scalar() {
@@ -2733,10 +2814,44 @@ impl<'a> Translator<'a> {
                 _ => unsupported("initialiser list of a scalar", span),
             };
         }
+        if let Some(e) = braced_string(items) {
+            if char_array_string(ty, e).is_some() {
+                // `char s[4] = {"abc"}` (C11 6.7.9p14: optionally enclosed in braces)
+                return self.fill_string(ty, &path, &idx, e, given, span);
+            }
+        }
         let mut pos = 0;
         self.fill_list(ty, &path, &idx, items, &mut pos, given, true, span)?;
         if pos < items.len() {
             return unsupported("initialiser beyond the aggregate's size", span);
+        }
+        Ok(())
+    }
+
+    /// A character array initialised by a string literal (C11 6.7.9p14): its characters, then the
+    /// terminating zero if there is room; the rest of the array is zero like any cell not given.
+    fn fill_string(
+        &mut self,
+        ty: &CType,
+        path: &str,
+        idx: &[u64],
+        e: &'a Node<c::Expression>,
+        given: &mut Given<'a>,
+        span: Span,
+    ) -> R<()> {
+        let Some(bytes) = char_array_string(ty, e) else {
+            return unsupported("aggregate initialised by an expression", span);
+        };
+        let CType::Array(_, n) = ty else {
+            return unsupported("aggregate initialised by an expression", span);
+        };
+        if bytes.len() as u64 > *n {
+            return unsupported("string literal longer than the array it initialises", span);
+        }
+        for (k, b) in bytes.into_iter().enumerate() {
+            let mut ix = idx.to_vec();
+            ix.push(k as u64);
+            given.insert((path.to_string(), ix), Init::Char(b));
         }
         Ok(())
     }
@@ -2802,7 +2917,7 @@ impl<'a> Translator<'a> {
         idx: &[u64],
         items: &'a [Node<c::InitializerListItem>],
         pos: &mut usize,
-        given: &mut BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>>,
+        given: &mut Given<'a>,
         braced: bool,
         span: Span,
     ) -> R<()> {
@@ -2848,7 +2963,11 @@ impl<'a> Translator<'a> {
                     *pos += 1;
                 }
                 c::Initializer::Expression(e) if ety.is_scalar() => {
-                    given.insert((p, ix), e);
+                    given.insert((p, ix), Init::Expr(e));
+                    *pos += 1;
+                }
+                c::Initializer::Expression(e) if char_array_string(&ety, e).is_some() => {
+                    self.fill_string(&ety, &p, &ix, e, given, span)?;
                     *pos += 1;
                 }
                 c::Initializer::Expression(e) if self.is_struct_value(e, &ety) => {
@@ -3329,6 +3448,10 @@ impl<'a> Translator<'a> {
                     let val = self.scalar_value(v, &ty, span)?;
                     self.store_place(&root, val, span, out)?;
                 }
+                (c::Initializer::Expression(e), false) if char_array_string(&ty, e).is_some() => {
+                    let (cells, aggs) = self.aggregate_cells(&ty, Some(ini), span)?;
+                    self.store_cells(&root, cells, aggs, span, out)?;
+                }
                 (c::Initializer::Expression(e), false) => {
                     if !matches!(ty, CType::Struct(_)) {
                         return unsupported(format!("initialisation of {}", ty.describe()), span);
@@ -3351,7 +3474,7 @@ impl<'a> Translator<'a> {
     fn store_cells(
         &mut self,
         root: &Place,
-        cells: Vec<(Cell, Option<&'a Node<c::Expression>>)>,
+        cells: Vec<(Cell, Option<Init<'a>>)>,
         aggs: Vec<(Cell, &'a Node<c::Expression>)>,
         span: Span,
         out: &mut Vec<b::Stmt>,
@@ -3360,7 +3483,13 @@ impl<'a> Translator<'a> {
             let val = match (e, &cell.ty) {
                 (None, CType::Int(_)) => SVal::Int(int(0, span)),
                 (None, _) => SVal::Ptr(int(0, span), int(0, span)),
-                (Some(e), t) => {
+                (Some(Init::Char(b)), CType::Int(t)) => {
+                    SVal::Int(lit(&ints::convert(&BigInt::from(b), *t, self.arch), span))
+                }
+                (Some(Init::Char(_)), _) => {
+                    return unsupported("string literal initialising a non-character", span);
+                }
+                (Some(Init::Expr(e)), t) => {
                     let v = self.expr(e, out)?;
                     self.scalar_value(v, &t.clone(), span)?
                 }
@@ -3910,7 +4039,7 @@ impl<'a> Translator<'a> {
         };
         let mut cells = Vec::new();
         self.cells(&ty, ("", &[], 0), span, &mut cells)?;
-        let mut given: BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>> = BTreeMap::new();
+        let mut given: Given<'a> = BTreeMap::new();
         let saved = std::mem::take(&mut self.agg_given);
         let r = self.compound_items(cl, &ty, &mut given, span);
         let aggs = r.and_then(|()| self.agg_inits(&cells, span));
@@ -3932,7 +4061,7 @@ impl<'a> Translator<'a> {
         &mut self,
         cl: &'a c::CompoundLiteral,
         ty: &CType,
-        given: &mut BTreeMap<(String, Vec<u64>), &'a Node<c::Expression>>,
+        given: &mut Given<'a>,
         span: Span,
     ) -> R<()> {
         let items = &cl.initializer_list;
