@@ -14,7 +14,9 @@
 //! 2. [`ranking`] — linear lexicographic ranking functions over the SCCs of the block-encoded CFA
 //!    with supporting invariants, re-checked in a fresh solver session (TERMINATING); it gets most
 //!    of the time left; then fixpoint lassos (NONTERMINATING) with a fifth of the time left (the
-//!    vocabulary, CFA and large-block encoding are built once for 2 and 3: [`ranking::Shared`]);
+//!    vocabulary, CFA and large-block encoding are built once for 2 and 3: [`ranking::Shared`];
+//!    for a recursive program the CFA is the [`descent`] program, whose return edges are
+//!    over-approximations that no nontermination argument rests on);
 //! 3. [`gnta`] — geometric nontermination arguments for lassos (stem and cycle of the block-encoded
 //!    CFA) with guessed eigenvalues, re-validated in a fresh solver session (NONTERMINATING); when
 //!    step 2 found a loop body with too many paths for one letter, then the fixpoint lassos of
@@ -34,6 +36,7 @@
 
 pub mod buchi;
 pub mod cells;
+pub mod descent;
 pub mod execute;
 pub mod gnta;
 pub mod linear;

@@ -217,16 +217,29 @@ pub struct Shared<'p> {
     pub voc: Vocabulary<'p>,
     cfa: Result<Cfa, String>,
     large: std::cell::OnceCell<Result<Encoded, String>>,
+    /// The CFA is the descent program of a recursive program ([`super::descent`]): its
+    /// termination proves the program's; its runs through a call's return edge (marked as an
+    /// over-approximation) need not be executions of the program.
+    pub descent: bool,
 }
 
 impl<'p> Shared<'p> {
     pub fn new(program: &'p Program, config: &Config) -> Self {
         let voc = Vocabulary::new(program);
-        let cfa = cfa::build(&voc, config.max_locations).map_err(|e| e.to_string());
+        let (cfa, descent) = match cfa::build(&voc, config.max_locations) {
+            Err(cfa::BuildError::Recursion(_)) => {
+                match cfa::build_nested(&voc, config.max_locations, 1) {
+                    Ok(nested) => (Ok(super::descent::descent(&voc, nested)), true),
+                    Err(e) => (Err(e.to_string()), false),
+                }
+            }
+            built => (built.map_err(|e| e.to_string()), false),
+        };
         Shared {
             voc,
             cfa,
             large: std::cell::OnceCell::new(),
+            descent,
         }
     }
 
@@ -296,7 +309,16 @@ pub fn prove_with(
     };
     let fine = mode != BlockEncoding::Large;
     match certificate(voc, cfa, enc, config, deadline, fine, queries) {
-        Ok(cert) => (Answer::Terminating(describe(voc, cfa, enc, &cert)), false),
+        Ok(cert) => {
+            let mut why = describe(voc, cfa, enc, &cert);
+            if prep.descent {
+                why.push_str(
+                    "; calls of recursive procedures as descents into the callee or returns \
+                     with any result",
+                );
+            }
+            (Answer::Terminating(why), false)
+        }
         Err(Failure::TooManyDisjuncts) => {
             (Answer::Unknown(Failure::TooManyDisjuncts.to_string()), true)
         }
