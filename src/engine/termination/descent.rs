@@ -1,5 +1,6 @@
 //! Recursion for the ranking prover: the *descent program* of a recursive program, whose
-//! termination implies the program's.
+//! termination implies the program's (Cook, Podelski & Rybalchenko, "Summarization for
+//! termination: no return!", FMSD 2009 — here with the coarsest summary, any result).
 //!
 //! # What it computes
 //!

@@ -540,8 +540,8 @@ fn synthesize(
                 } else {
                     Term::tt()
                 };
-                // Integer cuts for the linear relaxation (a disjunct without integer models
-                // stays: the solver found it feasible, so the cut search is incomplete there).
+                // Integer cuts for the linear relaxation (`None`, no integer model, would
+                // contradict the solver's `sat` above; the disjunct then stays as it is).
                 let mut constraints = d;
                 if let Some(cuts) = linear::integer_bounds(&constraints) {
                     constraints.extend(cuts);
