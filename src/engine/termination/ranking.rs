@@ -779,8 +779,21 @@ fn prepare(
     }
     let formula = drop_detached(&formula, &letter.tf.aux, session);
     let lin = linear::dnf(&formula, MAX_DISJUNCTS).map_err(|_| Failure::TooManyDisjuncts)?;
+    // Quotients `a div k` (k > 0; also those of `a mod k`) with their abstraction variables.
+    let quotients: Vec<(Var, Term, BigInt)> = lin
+        .meanings
+        .iter()
+        .filter_map(|(v, t)| match t.as_app() {
+            Some((Op::IntDiv, [a, k])) => {
+                let k = linear::linear(k).filter(|l| l.is_constant())?.constant;
+                (k.is_integer() && num_traits::Signed::is_positive(&k))
+                    .then(|| (v.clone(), a.clone(), k.to_integer()))
+            }
+            _ => None,
+        })
+        .collect();
     let mut disjuncts = Vec::new();
-    for d in lin.disjuncts.iter().cloned() {
+    for mut d in lin.disjuncts.iter().cloned() {
         if d.is_empty() {
             disjuncts.push(d);
             continue;
@@ -790,10 +803,11 @@ fn prepare(
             session.assert(&c.term());
         }
         let r = session.check_sat();
-        session.pop();
         if r != SatResult::Unsat {
+            quotient_cuts(&mut d, &quotients, session);
             disjuncts.push(d);
         }
+        session.pop();
     }
     let mut writes = Vec::new();
     for &x in &letter.tf.writes {
@@ -808,6 +822,46 @@ fn prepare(
     }
     let meanings = lin.meanings.into_iter().chain(cell_meanings).collect();
     Ok((disjuncts, writes, meanings))
+}
+
+/// Integer cuts for the quotients of the disjunct `d` (asserted in `session`'s top frame): a
+/// dividend `a` of `a div k` that the disjunct keeps non-negative gives `q ≥ 0`, one it keeps below
+/// `k` gives `q ≤ 0` (so an unsigned `x - y` under `x > y` neither wraps nor changes). Interval
+/// propagation ([`linear::integer_bounds`]) sees bounds of single variables only, not of `x - y`.
+/// Sound: every integer model of the letter in this disjunct has `q = a div k`, and the solver
+/// showed the dividend's range there.
+fn quotient_cuts(
+    d: &mut Vec<Constraint>,
+    quotients: &[(Var, Term, BigInt)],
+    session: &mut Session,
+) {
+    for (q, a, k) in quotients {
+        if !d.iter().any(|c| c.lin.coef.contains_key(q)) {
+            continue;
+        }
+        let mut refuted = |t: Term| {
+            session.push();
+            session.assert(&t);
+            let r = session.check_sat();
+            session.pop();
+            r == SatResult::Unsat
+        };
+        let qv = linear::Lin::var(q);
+        if refuted(Term::lt(a, &Term::int(0))) {
+            // -q <= 0
+            d.push(Constraint {
+                lin: qv.scale(&-Q::one()),
+                rel: linear::Rel::Le,
+            });
+        }
+        if refuted(Term::ge(a, &Term::int(k.clone()))) {
+            // q <= 0
+            d.push(Constraint {
+                lin: qv,
+                rel: linear::Rel::Le,
+            });
+        }
+    }
 }
 
 /// The letter's formula without its *detached* parts: a set of top-level conjuncts connected by
