@@ -336,6 +336,17 @@ fn braced_string(items: &[Node<c::InitializerListItem>]) -> Option<&Node<c::Expr
     }
 }
 
+/// The type of the character array of unknown size `ty` completed by the string literal `e`
+/// (its characters and the terminating zero); `None` if `ty` is not such an array or `e` not
+/// such a literal.
+fn string_completes(ty: &CType, e: &Node<c::Expression>) -> Option<CType> {
+    let CType::Array(elem, UNKNOWN_LEN) = ty else {
+        return None;
+    };
+    let bytes = char_array_string(ty, e)?;
+    Some(CType::Array(elem.clone(), bytes.len() as u64))
+}
+
 /// The characters `e` puts into the character array `ty` when it initialises it: a plain string
 /// literal's bytes and, if the array has room, the terminating zero (`None`: `ty` is not an array
 /// of a character type or `e` not such a literal).
@@ -1525,29 +1536,16 @@ impl<'a> Translator<'a> {
     /// array is not translated.
     fn complete_array(&mut self, ty: CType, ini: Option<&'a Node<c::Initializer>>) -> CType {
         match ini.map(|i| &i.node) {
-            Some(c::Initializer::List(items)) if braced_string(items).is_none() => {
-                self.complete_array_items(ty, items)
-            }
-            Some(c::Initializer::List(items)) if matches!(ty, CType::Array(_, UNKNOWN_LEN)) => {
-                let (CType::Array(elem, _), Some(e)) = (&ty, braced_string(items)) else {
-                    return ty;
-                };
-                let with_zero = CType::Array(elem.clone(), UNKNOWN_LEN);
-                match char_array_string(&with_zero, e) {
-                    Some(bytes) => CType::Array(elem.clone(), bytes.len() as u64),
+            // `char s[] = "abc"` or `{"abc"}`: the characters and the terminating zero
+            Some(c::Initializer::List(items)) => {
+                match braced_string(items).and_then(|e| string_completes(&ty, e)) {
+                    Some(t) => t,
                     None => self.complete_array_items(ty, items),
                 }
             }
             Some(c::Initializer::Expression(e)) if matches!(ty, CType::Array(_, UNKNOWN_LEN)) => {
-                let CType::Array(elem, _) = &ty else {
-                    return ty;
-                };
-                // `char s[] = "abc"`: the characters and the terminating zero
-                let with_zero = CType::Array(elem.clone(), UNKNOWN_LEN);
-                match char_array_string(&with_zero, e) {
-                    Some(bytes) => CType::Array(elem.clone(), bytes.len() as u64),
-                    None => CType::Other("array of unknown size".into()),
-                }
+                string_completes(&ty, e)
+                    .unwrap_or_else(|| CType::Other("array of unknown size".into()))
             }
             _ if matches!(ty, CType::Array(_, UNKNOWN_LEN)) => {
                 CType::Other("array of unknown size".into())
