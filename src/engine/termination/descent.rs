@@ -50,8 +50,7 @@ pub fn descent(voc: &Vocabulary, mut cfa: Cfa) -> Cfa {
                 let (at, entry) = (cfa.edges[call].src, cfa.edges[call].tgt);
                 let modifies = cfa.locs[entry]
                     .proc
-                    .map(|p| voc.program.proc(p).modifies.clone())
-                    .unwrap_or_default();
+                    .map_or(&[][..], |p| &voc.program.proc(p).modifies[..]);
                 let mut havocked = cfa.edges[i].tf.writes.clone();
                 havocked.extend(
                     modifies

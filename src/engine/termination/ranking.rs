@@ -540,16 +540,10 @@ fn synthesize(
                 } else {
                     Term::tt()
                 };
-                // Integer cuts for the linear relaxation (`None`, no integer model, would
-                // contradict the solver's `sat` above; the disjunct then stays as it is).
-                let mut constraints = d;
-                if let Some(cuts) = linear::integer_bounds(&constraints) {
-                    constraints.extend(cuts);
-                }
                 pieces.push(Piece { letter: a, guard });
                 prepared.push(Prepared {
                     letter: a,
-                    constraints,
+                    constraints: d,
                     writes: writes.clone(),
                 });
             }
@@ -804,7 +798,7 @@ fn prepare(
         }
         let r = session.check_sat();
         if r != SatResult::Unsat {
-            quotient_cuts(&mut d, &quotients, session);
+            integer_cuts(&mut d, &quotients, session);
             disjuncts.push(d);
         }
         session.pop();
@@ -824,21 +818,56 @@ fn prepare(
     Ok((disjuncts, writes, meanings))
 }
 
-/// Integer cuts for the quotients of the disjunct `d` (asserted in `session`'s top frame): a
-/// dividend `a` of `a div k` that the disjunct keeps non-negative gives `q ≥ 0`, one it keeps below
-/// `k` gives `q ≤ 0` (so an unsigned `x - y` under `x > y` neither wraps nor changes). Interval
-/// propagation ([`linear::integer_bounds`]) sees bounds of single variables only, not of `x - y`.
-/// Sound: every integer model of the letter in this disjunct has `q = a div k`, and the solver
-/// showed the dividend's range there.
+/// Integer cuts for the linear relaxation of the feasible disjunct `d` (asserted in `session`'s
+/// top frame): the bounds interval propagation rounds ([`linear::integer_bounds`]), then the
+/// quotient bounds only the solver sees ([`quotient_cuts`]), then propagation again if those
+/// added any. (`None` from the propagation, no integer model, would contradict the solver's
+/// `sat`; the disjunct then stays as it is.)
+fn integer_cuts(d: &mut Vec<Constraint>, quotients: &[(Var, Term, BigInt)], session: &mut Session) {
+    if let Some(cuts) = linear::integer_bounds(d) {
+        d.extend(cuts);
+    }
+    if quotient_cuts(d, quotients, session) {
+        if let Some(cuts) = linear::integer_bounds(d) {
+            d.extend(cuts);
+        }
+    }
+}
+
+/// Cuts for the quotients of `d`: a dividend `a` of `a div k` that the disjunct keeps
+/// non-negative gives `q ≥ 0`, one it keeps below `k` gives `q ≤ 0` (so an unsigned `x - y`
+/// under `x > y` neither wraps nor changes); interval propagation sees bounds of single
+/// variables only, not of `x - y`. A bound `d` already states is not asked for. Sound: every
+/// integer model of the letter in this disjunct has `q = a div k`, and the solver showed the
+/// dividend's range there. Whether a cut was added.
 fn quotient_cuts(
     d: &mut Vec<Constraint>,
     quotients: &[(Var, Term, BigInt)],
     session: &mut Session,
-) {
+) -> bool {
+    let mut added = false;
     for (q, a, k) in quotients {
         if !d.iter().any(|c| c.lin.coef.contains_key(q)) {
             continue;
         }
+        // Does a single-variable constraint of `d` give `q ≥ 0` (`lower`) or `q ≤ 0`?
+        let stated = |d: &[Constraint], lower: bool| {
+            d.iter().any(|c| {
+                let [(v, a)] = c.lin.coef.iter().collect::<Vec<_>>()[..] else {
+                    return false;
+                };
+                // a·q + k rel 0: q ≤ -k/a (a > 0) or q ≥ -k/a (a < 0); both for `=`.
+                let bound = -&c.lin.constant / a;
+                let upper_side = c.rel == linear::Rel::Eq || num_traits::Signed::is_positive(a);
+                let lower_side = c.rel == linear::Rel::Eq || num_traits::Signed::is_negative(a);
+                v == q
+                    && if lower {
+                        lower_side && !num_traits::Signed::is_negative(&bound)
+                    } else {
+                        upper_side && !num_traits::Signed::is_positive(&bound)
+                    }
+            })
+        };
         let mut refuted = |t: Term| {
             session.push();
             session.assert(&t);
@@ -847,21 +876,24 @@ fn quotient_cuts(
             r == SatResult::Unsat
         };
         let qv = linear::Lin::var(q);
-        if refuted(Term::lt(a, &Term::int(0))) {
+        if !stated(d, true) && refuted(Term::lt(a, &Term::int(0))) {
             // -q <= 0
             d.push(Constraint {
                 lin: qv.scale(&-Q::one()),
                 rel: linear::Rel::Le,
             });
+            added = true;
         }
-        if refuted(Term::ge(a, &Term::int(k.clone()))) {
+        if !stated(d, false) && refuted(Term::ge(a, &Term::int(k.clone()))) {
             // q <= 0
             d.push(Constraint {
                 lin: qv,
                 rel: linear::Rel::Le,
             });
+            added = true;
         }
     }
+    added
 }
 
 /// The letter's formula without its *detached* parts: a set of top-level conjuncts connected by
