@@ -1,6 +1,7 @@
-//#Unknown counterexample could not be re-validated with the recursive function definitions
 //#Safe
-// The definition is consistent only when c == 0 (f(x) = f(x) + c).
+// The definition is consistent only when c == 0 (f(x) = f(x) + c). The CEGAR loop's trace is not
+// re-validated with the definition; the deep search, which asserts it, shows that no execution
+// reaches the assertion failing.
 const c: int;
 function f(x: int) returns (int) { f(x) + c }
 

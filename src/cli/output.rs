@@ -278,6 +278,12 @@ pub fn render_outcome(
             out.push_str(
                 "proof: the one path every execution follows, executed (no loop invariant needed)\n",
             );
+        } else if outcome.stats.bmc_exhausted > 0 {
+            out.push_str(&format!(
+                "proof: every execution that can reach an error location, unrolled until none \
+                 runs longer ({} steps; no loop invariant needed)\n",
+                outcome.stats.bmc_exhausted
+            ));
         } else if outcome.stats.thread_modular_tuples > 0 {
             out.push_str(&format!(
                 "proof: a thread-modular invariant, one formula per control tuple of the view \

@@ -25,7 +25,14 @@
 //! of the encoding is feasible, and the selectors true in a model name such a trace. The trace is
 //! only a *candidate*: it is re-validated edge by edge in a fresh session
 //! ([`super::counterexample`]) before UNSAFE is answered. An unsatisfiable depth proves nothing
-//! beyond that depth: this module never yields SAFE.
+//! beyond that depth, with one exception: when the unrolling itself (no error location asked for)
+//! is unsatisfiable at depth `k`, no execution that can still reach an error location takes `k`
+//! letters, and since error locations stutter none reached one before — the program is SAFE
+//! (exhaustion, the completeness threshold of a program whose loops are bounded: Kroening and
+//! Strichman, "Efficient computation of recurrence diameters", VMCAI 2003, call the bound the
+//! diameter). A loop that runs three times over constants, or over memory cells behind pointers,
+//! is proved this way in a few queries where the CEGAR loop's interpolants must describe each
+//! iteration's state; the proof has no invariants to show.
 
 use super::blocks::Encoded;
 use super::cfa::{Cfa, EdgeKind, LocId};
@@ -50,6 +57,13 @@ const QUERY_SHARE: f64 = 0.1;
 const MIN_QUERY: Duration = Duration::from_millis(500);
 /// Largest depth of the deep search (letters).
 const MAX_DEPTH: usize = 5_000;
+/// Most traces whose over-approximated operations' values the search learns before it gives up.
+const LEARN_ROUNDS: usize = 64;
+/// A proof by exhaustion is the run's answer only once the run is this old (or the CEGAR loop gave
+/// up): a CEGAR proof found sooner shows loop invariants, which a user (or a correctness witness)
+/// can read, and most of the loop's proofs of small bounded loops take less. (The proof is
+/// answered between two iterations, so a slow iteration delays it further.)
+const EXHAUSTION_WAIT: Duration = Duration::from_millis(300);
 /// The search runs only when it may run at least this long, and only after the loop has run this
 /// long (starting a solver costs about as much; programs the CEGAR loop decides at once never
 /// start one).
@@ -65,6 +79,9 @@ pub enum Found {
     /// The search is over without a trace: no letter can be taken any more, the depth limit was
     /// reached, or the solver failed.
     Done,
+    /// No execution of this many letters exists, so no error location is reachable at all: the
+    /// program is safe (see [`Unroller::exhausted`]).
+    Exhausted(usize),
 }
 
 /// Can bounded model checking run on this program? Sequential, non-recursive programs only.
@@ -99,6 +116,10 @@ pub struct Unroller<'a, 'p> {
     session: Option<Session>,
     /// The letters that can lead to an error location.
     letters: Vec<usize>,
+    /// Every letter that can lead to an error location is in `letters` (none was left out for its
+    /// kind), so the unrolling describes every execution that can reach one: an unsatisfiable
+    /// unrolling is a proof ([`Unroller::exhausted`]).
+    complete: bool,
     /// Current SSA term of each program variable (constants are never renamed).
     cur: BTreeMap<PVar, Term>,
     /// Locations reachable in exactly `depth` letters (error locations stutter).
@@ -117,6 +138,11 @@ pub struct Unroller<'a, 'p> {
     created: Instant,
     /// The last query ran out of its shorter limit (see [`Unroller::advance`]).
     cut: bool,
+    /// Traces not confirmed for over-approximated operations whose values were learned (see
+    /// [`Unroller::conclude`]).
+    learned: usize,
+    /// The depth at which the unrolling ran out of executions (the program is safe).
+    exhausted: Option<usize>,
 }
 
 impl<'a, 'p> Unroller<'a, 'p> {
@@ -128,12 +154,17 @@ impl<'a, 'p> Unroller<'a, 'p> {
         config: &'a Config,
     ) -> Self {
         let useful = coreachable(cfa, enc);
-        let letters = (0..enc.letters.len())
+        let letters: Vec<usize> = (0..enc.letters.len())
             .filter(|a| {
                 let l = &enc.letters[*a];
                 useful.contains(&l.tgt) && l.kind == EdgeKind::Plain
             })
             .collect();
+        let complete = enc
+            .letters
+            .iter()
+            .filter(|l| useful.contains(&l.tgt))
+            .all(|l| l.kind == EdgeKind::Plain);
         Unroller {
             voc,
             cfa,
@@ -141,6 +172,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
             config,
             session: None,
             letters,
+            complete,
             cur: BTreeMap::new(),
             reach: BTreeSet::from([enc.init]),
             selectors: Vec::new(),
@@ -151,6 +183,8 @@ impl<'a, 'p> Unroller<'a, 'p> {
             time: Duration::ZERO,
             created: Instant::now(),
             cut: false,
+            learned: 0,
+            exhausted: None,
         }
     }
 
@@ -247,7 +281,13 @@ impl<'a, 'p> Unroller<'a, 'p> {
                     Some(Some(trace)) => {
                         return Found::Trace(self.shortest(trace, asked.elapsed()));
                     }
-                    Some(None) => self.refuted = self.depth,
+                    Some(None) => {
+                        self.refuted = self.depth;
+                        let left = until.saturating_duration_since(Instant::now());
+                        if self.exhausted(left.max(MIN_SLICE)) {
+                            return Found::Exhausted(self.depth);
+                        }
+                    }
                     None if self.cut => {
                         self.cut = false;
                         self.checked = None;
@@ -355,6 +395,35 @@ impl<'a, 'p> Unroller<'a, 'p> {
         result
     }
 
+    /// Is the unrolling itself unsatisfiable (asked within `limit`)? Then no execution takes
+    /// `depth` letters of `letters`. An error location stutters, so an execution reaching one
+    /// within `depth` letters would satisfy it, and a longer one's first `depth` letters would:
+    /// no error location is reachable at all. Sound only when the unrolling covers every letter
+    /// that can lead to an error location (`complete`; the search runs only on sequential programs
+    /// without call letters and without an instance bound, see [`applicable`]); letters whose
+    /// existentials were skolemized are equisatisfiable, uninterpreted over-approximations only
+    /// add executions, so `unsat` stays a proof. `false` when the solver finds an execution or does
+    /// not answer in time.
+    fn exhausted(&mut self, limit: Duration) -> bool {
+        if !self.complete || self.depth == 0 {
+            return false;
+        }
+        let Some(session) = self.session.as_mut() else {
+            return false;
+        };
+        let shorter =
+            session.config().kind == SolverKind::Z3 && limit < session.config().query_timeout;
+        match session.check_sat_within(limit) {
+            SatResult::Unsat => true,
+            SatResult::Sat => false,
+            SatResult::Unknown(_) => {
+                // asked again at the next depth that is due
+                self.cut |= shorter;
+                false
+            }
+        }
+    }
+
     /// Asserts step `depth` → `depth + 1`. `Some(false)`: no letter can be taken and no error
     /// location is reached (no deeper trace exists); `None`: a variable has no solver name.
     fn step(&mut self, errs: &[LocId]) -> Option<bool> {
@@ -459,9 +528,12 @@ impl<'a, 'p> Unroller<'a, 'p> {
 
     /// Runs the search between two CEGAR iterations if it is due — it has used less than its
     /// share of the time the rest of the run took — until it has used its share: UNSAFE when a
-    /// trace it finds re-validates; `None` otherwise (the CEGAR loop goes on; a trace that does not
-    /// re-validate ends the search).
+    /// trace it finds re-validates, SAFE when the unrolling ran out of executions and the run is
+    /// [`EXHAUSTION_WAIT`] old; `None` otherwise (the CEGAR loop goes on).
     pub fn run_due(&mut self, stats: &mut Stats) -> Option<Outcome> {
+        if self.exhausted.is_some() {
+            return self.exhaustion(stats, false);
+        }
         if self.done {
             return None;
         }
@@ -497,23 +569,105 @@ impl<'a, 'p> Unroller<'a, 'p> {
                 self.time.as_secs_f64()
             );
         }
-        let Found::Trace(letters) = found else {
-            return None;
+        self.conclude(found, stats, false)
+    }
+
+    /// After the CEGAR loop gave up (UNKNOWN): the search's proof by exhaustion if it has one,
+    /// else the search goes on until `until` (UNSAFE or SAFE as in [`Unroller::run_due`]).
+    pub fn rescue(&mut self, until: Instant, stats: &mut Stats) -> Option<Outcome> {
+        if self.exhausted.is_some() {
+            return self.exhaustion(stats, true);
+        }
+        while !self.done && Instant::now() < until {
+            stats.bmc_runs = stats.bmc_runs.max(1);
+            let found = self.advance(until);
+            stats.bmc_time = self.time;
+            stats.bmc_depth = self.depth;
+            if super::cegar::debug() {
+                eprintln!(
+                    "deep search after the loop: {found:?} at depth {}",
+                    self.depth
+                );
+            }
+            if let Some(o) = self.conclude(found, stats, true) {
+                return Some(o);
+            }
+        }
+        None
+    }
+
+    /// What the search found, as an outcome of the run: UNSAFE for a trace that re-validates; SAFE
+    /// by exhaustion (at once if `now`, else once the run is [`EXHAUSTION_WAIT`] old: a CEGAR
+    /// proof within that time shows its invariants); `None` for anything else. A trace that does
+    /// not re-validate because an over-approximated operation took another value than the
+    /// program's teaches the search those values (below); any other ends the search.
+    fn conclude(&mut self, found: Found, stats: &Stats, now: bool) -> Option<Outcome> {
+        let letters = match found {
+            Found::Trace(letters) => letters,
+            Found::Exhausted(depth) => {
+                self.done = true;
+                self.session = None;
+                self.exhausted = Some(depth);
+                return self.exhaustion(stats, now);
+            }
+            Found::Pending | Found::Done => return None,
         };
-        self.done = true;
-        self.session = None;
         let fresh = Session::new(super::cegar::session_config(
             self.config,
             self.config.solver,
             false,
         ))
         .map_err(|e| e.to_string());
-        let o =
-            super::counterexample::outcome(self.voc, self.cfa, self.enc, &letters, fresh, stats);
-        if super::cegar::debug() && o.verdict != super::Verdict::Unsafe {
-            eprintln!("deep search: trace not confirmed: {:?}", o.reason);
+        let (o, points) = super::counterexample::outcome_learning(
+            self.voc, self.cfa, self.enc, &letters, fresh, stats,
+        );
+        if o.verdict == super::Verdict::Unsafe {
+            self.done = true;
+            self.session = None;
+            return Some(o);
         }
-        (o.verdict == super::Verdict::Unsafe).then_some(o)
+        if super::cegar::debug() {
+            eprintln!(
+                "deep search: trace not confirmed ({} facts learned): {:?}",
+                points.len(),
+                o.reason
+            );
+        }
+        // The trace went through over-approximated operations at values where they differ from
+        // the program's: their values there are facts of every execution. Asserted, they exclude
+        // this trace (and every other through those points), and the search goes on at the same
+        // depth — a computation over constants gets all its values this way, and then the
+        // unrolling can run out of executions.
+        match self.session.as_mut() {
+            Some(session) if !points.is_empty() && self.learned < LEARN_ROUNDS => {
+                self.learned += 1;
+                for p in &points {
+                    session.assert(p);
+                }
+                self.checked = None;
+            }
+            _ => {
+                self.done = true;
+                self.session = None;
+            }
+        }
+        None
+    }
+
+    /// SAFE by exhaustion, if the unrolling ran out of executions, and `now` or the run is
+    /// [`EXHAUSTION_WAIT`] old.
+    fn exhaustion(&self, stats: &Stats, now: bool) -> Option<Outcome> {
+        let depth = self.exhausted?;
+        if !now && self.created.elapsed() < EXHAUSTION_WAIT {
+            return None;
+        }
+        let reason = format!(
+            "by bounded model checking to exhaustion: no execution that can reach an error \
+             location runs for {depth} steps, and none reaches one in fewer"
+        );
+        let mut stats = stats.clone();
+        stats.bmc_exhausted = depth;
+        Some(Outcome::safe(Some(reason), Vec::new(), stats))
     }
 }
 
@@ -541,6 +695,68 @@ mod tests {
           x := 0;
           while (true) { havoc d; assume d == 1 || d == 2; x := x + d; assert x < 11; }
         }";
+
+    /// Unrolls `src` to `depth` letters, querying and asking for exhaustion at every depth, as
+    /// `advance` does: the depth at which the unrolling was exhausted, if any.
+    fn exhaustion_depth(src: &str, depth: usize) -> Option<usize> {
+        let p = program(src);
+        let voc = Vocabulary::new(&p);
+        let c = cfa::build(&voc, 10_000).expect("cfa");
+        let enc = blocks::encode(&c, &voc, crate::engine::BlockEncoding::Large).expect("encoding");
+        let config = Config::default();
+        let mut u = Unroller::new(&voc, &c, &enc, &config);
+        u.start().expect("z3 starts");
+        while u.depth < depth {
+            let errs: Vec<LocId> = u
+                .reach
+                .iter()
+                .copied()
+                .filter(|l| c.error_of(*l).is_some())
+                .collect();
+            if u.step(&errs) != Some(true) {
+                return None;
+            }
+            let all: Vec<LocId> = c.error_locations().collect();
+            if u.query(u.depth, &all, Duration::from_secs(5)) == Some(None)
+                && u.exhausted(Duration::from_secs(5))
+            {
+                return Some(u.depth);
+            }
+        }
+        None
+    }
+
+    /// A loop that runs three times before a safe assertion: the unrolling runs out of executions,
+    /// which proves the assertion; the same loop with an input-dependent bound never does, and
+    /// neither does one whose assertion fails (the error location stutters).
+    #[test]
+    fn an_unrolling_without_executions_proves_safety() {
+        let bounded = "
+            procedure ULTIMATE.start() {
+              var x, i: int;
+              x := 0; i := 0;
+              while (i < 3) { x := x + 2; i := i + 1; }
+              assert x == 6;
+            }";
+        assert!(exhaustion_depth(bounded, 20).is_some());
+        let unbounded = "
+            procedure ULTIMATE.start() {
+              var x, i, n: int;
+              x := 0; i := 0; havoc n;
+              while (i < n) { x := x + 2; i := i + 1; }
+              assert x >= 0;
+            }";
+        assert_eq!(exhaustion_depth(unbounded, 20), None);
+        let failing = "
+            procedure ULTIMATE.start() {
+              var x, i: int;
+              x := 0; i := 0;
+              while (i < 3) { x := x + 2; i := i + 1; }
+              assert x == 7;
+            }";
+        assert_eq!(exhaustion_depth(failing, 20), None);
+        assert_eq!(exhaustion_depth(STEPS, 20), None);
+    }
 
     /// Unrolled well past the shortest violation, the search still reports a shortest trace: given
     /// a longer one, it bisects down to the length below which every depth is refuted.

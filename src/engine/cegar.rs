@@ -621,6 +621,9 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
         }
         return outcome;
     }
+    // Declared before the deep search, which they outlive (it is asked again after the loops).
+    let inv_slot: invariants::Invariants;
+    let strong_slot: Encoded;
     // Deep error traces: a bounded model check shares the time between iterations.
     let deep = RefCell::new(super::bmc::Unroller::new(voc, &cfa, &enc, config));
     // Invariant synthesis is per location of one thread: sequential programs only.
@@ -647,7 +650,8 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
             if debug() {
                 eprintln!("  invariants: quantifier-free in {:?}", t0.elapsed());
             }
-            let inv = super::array_invariants::extend(voc, &cfa, &enc, config, &limits, inv);
+            inv_slot = super::array_invariants::extend(voc, &cfa, &enc, config, &limits, inv);
+            let inv = &inv_slot;
             stats.invariant_time += t0.elapsed();
             stats.invariant_queries += inv.queries;
             stats.invariants = inv.count();
@@ -671,20 +675,21 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
                     &mut stats,
                 )
             } else {
-                let strong = invariants::strengthen(voc, &enc, &inv);
+                strong_slot = invariants::strengthen(voc, &enc, inv);
+                let strong = &strong_slot;
                 let mut old = finish(
                     Outcome::unknown(UnknownReason::Internal(String::new()), Stats::default()),
                     &mut fh,
                 );
                 let mut fh2 =
-                    FloydHoare::new(voc, &strong, fh.into_checker()).with_deadline(config.deadline);
+                    FloydHoare::new(voc, strong, fh.into_checker()).with_deadline(config.deadline);
                 let o = seeding_run(
                     voc,
                     &cfa,
-                    &strong,
+                    strong,
                     config,
                     &deep,
-                    Some(&inv),
+                    Some(inv),
                     &mut fh2,
                     &mut sessions,
                     &mut stats,
@@ -701,6 +706,24 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
             }
         }
     };
+    if outcome.verdict == super::Verdict::Unknown {
+        // The loop gave up: the deep search's proof by exhaustion, if it has one, or the search
+        // goes on for up to half the time left (a bounded program whose loop the CEGAR loop cannot
+        // summarise, or whose trace went through over-approximated operations).
+        let now = Instant::now();
+        let until = match config.deadline {
+            Some(d) => now + d.saturating_duration_since(now).mul_f64(RESCUE_SHARE),
+            None => now + RESCUE_MAX,
+        };
+        if let Some(o) = deep.borrow_mut().rescue(until, &mut outcome.stats) {
+            let exhausted = o.stats.bmc_exhausted;
+            outcome = Outcome {
+                stats: outcome.stats,
+                ..o
+            };
+            outcome.stats.bmc_exhausted = exhausted;
+        }
+    }
     for s in [&trace_session, &qe_session] {
         let st = s.stats();
         outcome.stats.solver_calls += st.checks as usize;
@@ -708,6 +731,11 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
     }
     outcome
 }
+
+/// After the CEGAR loop gave up, the deep search may go on for this share of the time left (at
+/// most [`RESCUE_MAX`] without a deadline).
+const RESCUE_SHARE: f64 = 0.5;
+const RESCUE_MAX: Duration = Duration::from_secs(10);
 
 /// The loop after invariant synthesis on `letters` (the encoding, strengthened by `inv` if any):
 /// when a refuted trace visits a location [`SEED_REPEATS`] times, the comparisons its letters

@@ -115,13 +115,59 @@ pub fn outcome(
         Ok(s) => s,
         Err(e) => return Outcome::unknown(UnknownReason::SolverUnavailable(e), stats.clone()),
     };
-    match build(voc, cfa, enc, letters, &cfa.definitions, &mut fresh) {
+    match build(
+        voc,
+        cfa,
+        enc,
+        letters,
+        &cfa.definitions,
+        &mut fresh,
+        &mut Vec::new(),
+    ) {
         Ok(cex) => Outcome::violated(cex, stats.clone()),
         Err(e) => Outcome::unknown(UnknownReason::NotConfirmed(e), stats.clone()),
     }
 }
 
-/// Re-validates the trace `letters` in `session` (which must be fresh) and expands it into steps.
+/// [`outcome`], and the ground facts `f(x, y) == v` learned where the trace's model gave an
+/// `{:overapproximation}` function `f` another value than its `{:concrete}` operation (see
+/// [`confirm_concrete`]): facts of the program's semantics, which a search may assert to exclude
+/// the trace and its like.
+pub fn outcome_learning(
+    voc: &Vocabulary,
+    cfa: &Cfa,
+    enc: &Encoded,
+    letters: &[usize],
+    session: Result<Session, String>,
+    stats: &super::Stats,
+) -> (super::Outcome, Vec<Term>) {
+    use super::{Outcome, UnknownReason};
+    let mut fresh = match session {
+        Ok(s) => s,
+        Err(e) => {
+            let o = Outcome::unknown(UnknownReason::SolverUnavailable(e), stats.clone());
+            return (o, Vec::new());
+        }
+    };
+    let mut points = Vec::new();
+    let o = match build(
+        voc,
+        cfa,
+        enc,
+        letters,
+        &cfa.definitions,
+        &mut fresh,
+        &mut points,
+    ) {
+        Ok(cex) => Outcome::violated(cex, stats.clone()),
+        Err(e) => Outcome::unknown(UnknownReason::NotConfirmed(e), stats.clone()),
+    };
+    (o, points)
+}
+
+/// Re-validates the trace `letters` in `session` (which must be fresh) and expands it into steps;
+/// the ground facts learned about over-approximating functions are added to `points` (see
+/// [`outcome_learning`]).
 pub fn build(
     voc: &Vocabulary,
     cfa: &Cfa,
@@ -129,6 +175,7 @@ pub fn build(
     letters: &[usize],
     definitions: &[Term],
     session: &mut Session,
+    points: &mut Vec<Term>,
 ) -> Result<Counterexample, String> {
     let mut out = vec![Vec::new(); cfa.locs.len()];
     for (i, e) in cfa.full_edges().iter().enumerate() {
@@ -177,7 +224,7 @@ pub fn build(
         .iter()
         .find_map(|(e, _)| cfa.full_edges()[*e].overapprox.clone())
     {
-        if let Err(why) = confirm_concrete(voc, cfa, &search.path, search.session) {
+        if let Err(why) = confirm_concrete(voc, cfa, &search.path, search.session, points) {
             return Err(format!(
                 "the error trace depends on an over-approximation ({what}{why}); no violation is \
                  reported"
@@ -260,12 +307,14 @@ const POINT_ROUNDS: usize = 16;
 /// for every argument where there is one; the path is solved again, up to `CONCRETE_ROUNDS` times.
 /// What is asserted only removes models that are not executions, so a model that survives is
 /// one. `Ok` leaves the session satisfiable with such a model; `Err` says why the path is not
-/// confirmed (appended to the UNKNOWN reason).
+/// confirmed (appended to the UNKNOWN reason). Each value of an operation it asserts is also
+/// added to `points` as a ground fact `f(x, y) == v` over literals.
 fn confirm_concrete(
     voc: &Vocabulary,
     cfa: &Cfa,
     path: &[(EdgeId, SsaStep)],
     session: &mut Session,
+    points: &mut Vec<Term>,
 ) -> Result<(), String> {
     let program = voc.program;
     let over: HashMap<String, Option<ConcreteOp>> = program
@@ -355,6 +404,10 @@ fn confirm_concrete(
                     wrong.push(d);
                     continue;
                 }
+            }
+            if let (Some(v), TermKind::App(f, _)) = (&exact, a.kind()) {
+                let ground = Term::app(f.clone(), vec![Term::int(&x), Term::int(&y)]);
+                points.push(Term::eq(&ground, &Term::int(v)));
             }
             wrong.push(match exact {
                 Some(v) => Term::implies(&at, &Term::eq(a, &Term::int(&v))),

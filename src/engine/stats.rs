@@ -67,6 +67,10 @@ pub struct Stats {
     /// length of the trace it found) and its time.
     pub bmc_runs: usize,
     pub bmc_depth: usize,
+    /// The depth at which the deep search's unrolling ran out of executions, when that proved the
+    /// program SAFE (0 otherwise; not serialised then).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bmc_exhausted: usize,
     #[serde(serialize_with = "secs")]
     pub bmc_time: Duration,
     /// Safety by execution ([`super::termination::execute::check_safety`]): the steps of the
@@ -259,4 +263,8 @@ impl TerminationStats {
             all.total_time.as_secs_f64(),
         )
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
