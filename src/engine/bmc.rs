@@ -696,9 +696,8 @@ mod tests {
           while (true) { havoc d; assume d == 1 || d == 2; x := x + d; assert x < 11; }
         }";
 
-    /// Unrolls `src` to `depth` letters, querying and asking for exhaustion at every depth, as
-    /// `advance` does: the depth at which the unrolling was exhausted, if any.
-    fn exhaustion_depth(src: &str, depth: usize) -> Option<usize> {
+    /// Runs `f` on a fresh search over `src` (large-block encoded, z3 started).
+    fn with_unroller<R>(src: &str, f: impl FnOnce(&mut Unroller, &Cfa, &Encoded) -> R) -> R {
         let p = program(src);
         let voc = Vocabulary::new(&p);
         let c = cfa::build(&voc, 10_000).expect("cfa");
@@ -706,24 +705,35 @@ mod tests {
         let config = Config::default();
         let mut u = Unroller::new(&voc, &c, &enc, &config);
         u.start().expect("z3 starts");
-        while u.depth < depth {
-            let errs: Vec<LocId> = u
-                .reach
-                .iter()
-                .copied()
-                .filter(|l| c.error_of(*l).is_some())
-                .collect();
-            if u.step(&errs) != Some(true) {
-                return None;
-            }
+        f(&mut u, &c, &enc)
+    }
+
+    /// Asserts the next step of `u` (which must be possible).
+    fn step_on(u: &mut Unroller, c: &Cfa) {
+        let errs: Vec<LocId> = u
+            .reach
+            .iter()
+            .copied()
+            .filter(|l| c.error_of(*l).is_some())
+            .collect();
+        assert_eq!(u.step(&errs), Some(true));
+    }
+
+    /// Unrolls `src` to `depth` letters, querying and asking for exhaustion at every depth, as
+    /// `advance` does: the depth at which the unrolling was exhausted, if any.
+    fn exhaustion_depth(src: &str, depth: usize) -> Option<usize> {
+        with_unroller(src, |u, c, _| {
             let all: Vec<LocId> = c.error_locations().collect();
-            if u.query(u.depth, &all, Duration::from_secs(5)) == Some(None)
-                && u.exhausted(Duration::from_secs(5))
-            {
-                return Some(u.depth);
+            while u.depth < depth {
+                step_on(u, c);
+                if u.query(u.depth, &all, Duration::from_secs(5)) == Some(None)
+                    && u.exhausted(Duration::from_secs(5))
+                {
+                    return Some(u.depth);
+                }
             }
-        }
-        None
+            None
+        })
     }
 
     /// A loop that runs three times before a safe assertion: the unrolling runs out of executions,
@@ -762,32 +772,21 @@ mod tests {
     /// a longer one, it bisects down to the length below which every depth is refuted.
     #[test]
     fn the_deep_search_reports_a_shortest_trace() {
-        let p = program(STEPS);
-        let voc = Vocabulary::new(&p);
-        let c = cfa::build(&voc, 10_000).expect("cfa");
-        let enc = blocks::encode(&c, &voc, crate::engine::BlockEncoding::Large).expect("encoding");
-        let config = Config::default();
-        let mut u = Unroller::new(&voc, &c, &enc, &config);
-        u.start().expect("z3 starts");
-        while u.depth < 30 {
-            let errs: Vec<LocId> = u
-                .reach
-                .iter()
-                .copied()
-                .filter(|l| c.error_of(*l).is_some())
-                .collect();
-            assert_eq!(u.step(&errs), Some(true));
-        }
-        let trace = u.shortest(vec![0; 30], Duration::from_secs(1));
-        let errs: Vec<LocId> = c.error_locations().collect();
-        let n = trace.len();
-        assert!(n > 6 && n < 30, "{trace:?}");
-        assert_eq!(u.query(n - 1, &errs, Duration::from_secs(5)), Some(None));
-        // and the trace is a path from the initial location to an error location
-        assert_eq!(enc.letters[trace[0]].src, enc.init);
-        for w in trace.windows(2) {
-            assert_eq!(enc.letters[w[0]].tgt, enc.letters[w[1]].src);
-        }
-        assert!(c.error_of(enc.letters[trace[n - 1]].tgt).is_some());
+        with_unroller(STEPS, |u, c, enc| {
+            while u.depth < 30 {
+                step_on(u, c);
+            }
+            let trace = u.shortest(vec![0; 30], Duration::from_secs(1));
+            let errs: Vec<LocId> = c.error_locations().collect();
+            let n = trace.len();
+            assert!(n > 6 && n < 30, "{trace:?}");
+            assert_eq!(u.query(n - 1, &errs, Duration::from_secs(5)), Some(None));
+            // and the trace is a path from the initial location to an error location
+            assert_eq!(enc.letters[trace[0]].src, enc.init);
+            for w in trace.windows(2) {
+                assert_eq!(enc.letters[w[0]].tgt, enc.letters[w[1]].src);
+            }
+            assert!(c.error_of(enc.letters[trace[n - 1]].tgt).is_some());
+        });
     }
 }

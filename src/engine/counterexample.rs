@@ -110,23 +110,7 @@ pub fn outcome(
     session: Result<Session, String>,
     stats: &super::Stats,
 ) -> super::Outcome {
-    use super::{Outcome, UnknownReason};
-    let mut fresh = match session {
-        Ok(s) => s,
-        Err(e) => return Outcome::unknown(UnknownReason::SolverUnavailable(e), stats.clone()),
-    };
-    match build(
-        voc,
-        cfa,
-        enc,
-        letters,
-        &cfa.definitions,
-        &mut fresh,
-        &mut Vec::new(),
-    ) {
-        Ok(cex) => Outcome::violated(cex, stats.clone()),
-        Err(e) => Outcome::unknown(UnknownReason::NotConfirmed(e), stats.clone()),
-    }
+    outcome_learning(voc, cfa, enc, letters, session, stats).0
 }
 
 /// [`outcome`], and the ground facts `f(x, y) == v` learned where the trace's model gave an
