@@ -601,7 +601,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
     /// proof within that time shows its invariants); `None` for anything else. A trace that does
     /// not re-validate because an over-approximated operation took another value than the
     /// program's teaches the search those values (below); any other ends the search.
-    fn conclude(&mut self, found: Found, stats: &Stats, now: bool) -> Option<Outcome> {
+    fn conclude(&mut self, found: Found, stats: &mut Stats, now: bool) -> Option<Outcome> {
         let letters = match found {
             Found::Trace(letters) => letters,
             Found::Exhausted(depth) => {
@@ -618,9 +618,8 @@ impl<'a, 'p> Unroller<'a, 'p> {
             false,
         ))
         .map_err(|e| e.to_string());
-        let (o, points) = super::counterexample::outcome_learning(
-            self.voc, self.cfa, self.enc, &letters, fresh, stats,
-        );
+        let (o, points) =
+            super::counterexample::outcome(self.voc, self.cfa, self.enc, &letters, fresh, stats);
         if o.verdict == super::Verdict::Unsafe {
             self.done = true;
             self.session = None;
@@ -656,7 +655,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
 
     /// SAFE by exhaustion, if the unrolling ran out of executions, and `now` or the run is
     /// [`EXHAUSTION_WAIT`] old.
-    fn exhaustion(&self, stats: &Stats, now: bool) -> Option<Outcome> {
+    fn exhaustion(&self, stats: &mut Stats, now: bool) -> Option<Outcome> {
         let depth = self.exhausted?;
         if !now && self.created.elapsed() < EXHAUSTION_WAIT {
             return None;
@@ -665,9 +664,8 @@ impl<'a, 'p> Unroller<'a, 'p> {
             "by bounded model checking to exhaustion: no execution that can reach an error \
              location runs for {depth} steps, and none reaches one in fewer"
         );
-        let mut stats = stats.clone();
         stats.bmc_exhausted = depth;
-        Some(Outcome::safe(Some(reason), Vec::new(), stats))
+        Some(Outcome::safe(Some(reason), Vec::new(), stats.clone()))
     }
 }
 

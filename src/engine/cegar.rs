@@ -715,13 +715,9 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
             Some(d) => now + d.saturating_duration_since(now).mul_f64(RESCUE_SHARE),
             None => now + RESCUE_MAX,
         };
+        // (its outcome carries the run's statistics, with the search's)
         if let Some(o) = deep.borrow_mut().rescue(until, &mut outcome.stats) {
-            let exhausted = o.stats.bmc_exhausted;
-            outcome = Outcome {
-                stats: outcome.stats,
-                ..o
-            };
-            outcome.stats.bmc_exhausted = exhausted;
+            outcome = o;
         }
     }
     for s in [&trace_session, &qe_session] {
@@ -1164,7 +1160,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
                 Feasibility::Feasible(_) => {
                     let session = Session::new(session_config(config, config.solver, false))
                         .map_err(|e| e.to_string());
-                    break counterexample::outcome(voc, cfa, enc, &letters, session, stats);
+                    break counterexample::outcome(voc, cfa, enc, &letters, session, stats).0;
                 }
                 Feasibility::Infeasible(core) => {
                     let core = if uses_core { Some(&core) } else { None };

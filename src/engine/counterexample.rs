@@ -101,23 +101,11 @@ fn show(v: &Value) -> String {
 }
 
 /// The outcome of a feasible trace: UNSAFE with the counterexample if it re-validates in the fresh
-/// `session`, else UNKNOWN (the session could not be opened, or the trace is not confirmed).
+/// `session`, else UNKNOWN (the session could not be opened, or the trace is not confirmed); and
+/// the ground facts `f(x, y) == v` learned where the trace's model gave an `{:overapproximation}`
+/// function `f` another value than its `{:concrete}` operation (see [`confirm_concrete`]): facts of
+/// the program's semantics, which a search may assert to exclude the trace and its like.
 pub fn outcome(
-    voc: &Vocabulary,
-    cfa: &Cfa,
-    enc: &Encoded,
-    letters: &[usize],
-    session: Result<Session, String>,
-    stats: &super::Stats,
-) -> super::Outcome {
-    outcome_learning(voc, cfa, enc, letters, session, stats).0
-}
-
-/// [`outcome`], and the ground facts `f(x, y) == v` learned where the trace's model gave an
-/// `{:overapproximation}` function `f` another value than its `{:concrete}` operation (see
-/// [`confirm_concrete`]): facts of the program's semantics, which a search may assert to exclude
-/// the trace and its like.
-pub fn outcome_learning(
     voc: &Vocabulary,
     cfa: &Cfa,
     enc: &Encoded,
@@ -151,7 +139,7 @@ pub fn outcome_learning(
 
 /// Re-validates the trace `letters` in `session` (which must be fresh) and expands it into steps;
 /// the ground facts learned about over-approximating functions are added to `points` (see
-/// [`outcome_learning`]).
+/// [`outcome`]).
 pub fn build(
     voc: &Vocabulary,
     cfa: &Cfa,

@@ -408,7 +408,7 @@ pub fn run(
         match sessions.trace.check(&ssa) {
             Feasibility::Unknown(r) => return super::cegar::trace_unknown(config, r, stats),
             Feasibility::Feasible(_) => {
-                return counterexample::outcome(voc, cfa, enc, &letters, fresh_session(), stats);
+                return counterexample::outcome(voc, cfa, enc, &letters, fresh_session(), stats).0;
             }
             Feasibility::Infeasible(core) => {
                 let core = config.interpolation.uses_core().then_some(&core);
