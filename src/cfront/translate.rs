@@ -28,8 +28,10 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod atomic;
+mod float;
 mod fptr;
 mod mem;
+use float::FloatTy;
 use mem::{MemUse, SVal, is_null_ptr};
 
 /// A construct that is not translated, and where.
@@ -79,6 +81,8 @@ const MAX_INIT_CELLS: u64 = 1024;
 enum CType {
     Void,
     Int(IntTy),
+    /// A floating type (see `float`).
+    Float(FloatTy),
     /// A pointer to an object of this type (`Void`: `void *`): a pair `{base, offset}` of integers
     /// (see the module comment).
     Ptr(Box<CType>),
@@ -98,13 +102,14 @@ enum CType {
 
 impl CType {
     fn is_scalar(&self) -> bool {
-        matches!(self, CType::Int(_) | CType::Ptr(_))
+        matches!(self, CType::Int(_) | CType::Float(_) | CType::Ptr(_))
     }
 
     fn describe(&self) -> String {
         match self {
             CType::Void => "void".into(),
             CType::Int(t) => t.name().into(),
+            CType::Float(t) => t.name().into(),
             CType::Ptr(_) => "pointer".into(),
             CType::Array(..) => "array".into(),
             CType::Str => "string literal".into(),
@@ -161,6 +166,7 @@ fn compatible(a: &CType, b: &CType) -> bool {
 fn promoted(t: &CType) -> CType {
     match t {
         CType::Int(i) => CType::Int(ints::promote(*i)),
+        CType::Float(FloatTy::Float) => CType::Float(FloatTy::Double),
         CType::Array(e, _) => CType::Ptr(e.clone()),
         CType::Fn(_) => CType::Ptr(Box::new(t.clone())),
         t => t.clone(),
@@ -170,6 +176,8 @@ fn promoted(t: &CType) -> CType {
 #[derive(Clone, Debug)]
 enum V {
     Int(b::Expr),
+    /// A value of a floating type (an expression of its Boogie type, see `float`).
+    Float(b::Expr),
     Bool(b::Expr),
     /// A pointer `{base, offset}`; also the address of an array or struct in memory (type
     /// `Array`/`Struct`: an array decays to a pointer to its first element where it is used).
@@ -189,6 +197,13 @@ impl TV {
         TV {
             v: V::Int(e),
             ty: CType::Int(t),
+        }
+    }
+
+    fn float(e: b::Expr, t: FloatTy) -> TV {
+        TV {
+            v: V::Float(e),
+            ty: CType::Float(t),
         }
     }
 
@@ -224,7 +239,7 @@ impl TV {
     /// only so that this stays total).
     fn to_int(&self, span: Span) -> b::Expr {
         match &self.v {
-            V::Int(e) => e.clone(),
+            V::Int(e) | V::Float(e) => e.clone(),
             V::Bool(c) => ite(c.clone(), int(1, span), int(0, span), span),
             V::Ptr(b, _) => b.clone(),
             V::Agg(lv) => lv.read(span),
@@ -239,6 +254,9 @@ impl TV {
         if let (CType::Ptr(_), V::Ptr(b, o)) = (&self.ty, &self.v) {
             return Ok(not(is_null_ptr(b, o, span), span));
         }
+        if let (CType::Float(t), V::Float(e)) = (&self.ty, &self.v) {
+            return Ok(not(float::is_zero(e.clone(), *t, span), span));
+        }
         self.int_ty(span)?;
         Ok(match &self.v {
             V::Bool(c) => c.clone(),
@@ -247,6 +265,7 @@ impl TV {
                 None => bin(BinOp::Neq, e.clone(), int(0, span), span),
             },
             V::Agg(_) => return unsupported("struct used as a condition", span),
+            V::Float(_) => return unsupported("float of an integer type", span),
         })
     }
 }
@@ -529,6 +548,8 @@ pub struct Translator<'a> {
     bitwise_fns: BTreeSet<String>,
     /// `~unspecified` is applied (`union_sync`): declared as an `{:overapproximation}` function.
     unspecified_used: bool,
+    /// The float types and floating-point functions used (`float`), declared by `finish`.
+    fp_used: std::cell::RefCell<BTreeSet<float::FpFn>>,
     /// Sub-aggregates initialised by a struct value (`{ s, 1 }`), found by `fill_list`: path,
     /// indices, type, expression.
     #[allow(clippy::type_complexity)]
@@ -701,14 +722,37 @@ fn proc_name(c: &str) -> String {
     }
 }
 
-/// The Boogie variables a scalar is: `""` for an integer, `.base` and `.offset` for a pointer
-/// (none: not a scalar).
+/// The Boogie variables a scalar is: `""` for an integer or float, `.base` and `.offset` for a
+/// pointer (none: not a scalar).
 fn scalar_suffixes(t: &CType) -> Vec<&'static str> {
     match t {
-        CType::Int(_) => vec![""],
+        CType::Int(_) | CType::Float(_) => vec![""],
         CType::Ptr(_) => vec![".base", ".offset"],
         _ => Vec::new(),
     }
+}
+
+/// A Boogie variable of a flattened value: its path suffix, its map dimensions and its element
+/// type (`None`: `int`).
+type Leaf = (String, usize, Option<FloatTy>);
+
+/// The Boogie type of a leaf: `int` or a float type, under `dims` map dimensions.
+fn leaf_type(dims: usize, elem: Option<FloatTy>, span: Span) -> b::Type {
+    let Some(f) = elem else {
+        return int_map_type(dims, span);
+    };
+    let mut t = f.boogie_type(span);
+    for _ in 0..dims {
+        t = ty(
+            b::TypeKind::Map {
+                type_params: Vec::new(),
+                args: vec![ty(b::TypeKind::Int, span)],
+                result: Box::new(t),
+            },
+            span,
+        );
+    }
+    t
 }
 
 fn unsigned_of(t: IntTy) -> Option<IntTy> {
@@ -747,6 +791,7 @@ impl<'a> Translator<'a> {
             memsafety: false,
             memcleanup: false,
             bitwise_fns: BTreeSet::new(),
+            fp_used: Default::default(),
             unspecified_used: false,
             agg_given: Vec::new(),
             conv_fns: BTreeSet::new(),
@@ -1213,6 +1258,7 @@ impl<'a> Translator<'a> {
         let (mut longs, mut signed, mut unsigned) = (0, false, false);
         let mut kind: Option<IntKind> = None;
         let mut void = false;
+        let mut float: Option<FloatTy> = None;
         for t in ts {
             match &t.node {
                 c::TypeSpecifier::Void => void = true,
@@ -1223,11 +1269,11 @@ impl<'a> Translator<'a> {
                 c::TypeSpecifier::Signed => signed = true,
                 c::TypeSpecifier::Unsigned => unsigned = true,
                 c::TypeSpecifier::Bool => kind = Some(IntKind::Bool),
-                c::TypeSpecifier::Float
-                | c::TypeSpecifier::Double
-                | c::TypeSpecifier::Complex
-                | c::TypeSpecifier::TS18661Float(_) => {
-                    return CType::Other("floating-point type".into());
+                c::TypeSpecifier::Float => float = Some(FloatTy::Float),
+                c::TypeSpecifier::Double => float = Some(FloatTy::Double),
+                c::TypeSpecifier::Complex => return CType::Other("complex type".into()),
+                c::TypeSpecifier::TS18661Float(_) => {
+                    return CType::Other("TS 18661 floating type".into());
                 }
                 c::TypeSpecifier::Atomic(_) => return CType::Other("_Atomic type".into()),
                 c::TypeSpecifier::Struct(st) => {
@@ -1252,6 +1298,12 @@ impl<'a> Translator<'a> {
         }
         if void {
             return CType::Void;
+        }
+        match (float, longs) {
+            (Some(FloatTy::Double), 1) => return self.float_type(FloatTy::LongDouble),
+            (Some(t), 0) => return self.float_type(t),
+            (Some(_), _) => return CType::Other("floating type".into()),
+            (None, _) => {}
         }
         let kind = match (kind, longs) {
             (Some(IntKind::Char), _) => IntKind::Char,
@@ -1344,21 +1396,22 @@ impl<'a> Translator<'a> {
 
     /// The scalar and array variables a value of type `ty` is flattened into: `(path, number of
     /// map dimensions)` (a pointer is two leaves, `.base` and `.offset`).
-    fn leaves(&self, ty: &CType, span: Span) -> R<Vec<(String, usize)>> {
+    fn leaves(&self, ty: &CType, span: Span) -> R<Vec<Leaf>> {
         match ty {
-            CType::Int(_) => Ok(vec![(String::new(), 0)]),
-            CType::Ptr(_) => Ok(vec![(".base".into(), 0), (".offset".into(), 0)]),
+            CType::Int(_) => Ok(vec![(String::new(), 0, None)]),
+            CType::Float(f) => Ok(vec![(String::new(), 0, Some(*f))]),
+            CType::Ptr(_) => Ok(vec![(".base".into(), 0, None), (".offset".into(), 0, None)]),
             CType::Array(_, UNKNOWN_LEN) => unsupported("array of unknown size", span),
             CType::Array(e, _) => Ok(self
                 .leaves(e, span)?
                 .into_iter()
-                .map(|(p, d)| (p, d + 1))
+                .map(|(p, d, f)| (p, d + 1, f))
                 .collect()),
             CType::Struct(tag) => {
                 let mut out = Vec::new();
                 for (f, fty) in self.struct_fields(tag, span)? {
-                    for (p, d) in self.leaves(&fty, span)? {
-                        out.push((format!(".{f}{p}"), d));
+                    for (p, d, e) in self.leaves(&fty, span)? {
+                        out.push((format!(".{f}{p}"), d, e));
                     }
                 }
                 Ok(out)
@@ -1377,7 +1430,7 @@ impl<'a> Translator<'a> {
             );
         }
         match ty {
-            CType::Int(_) | CType::Ptr(_) => out.push(Cell {
+            CType::Int(_) | CType::Float(_) | CType::Ptr(_) => out.push(Cell {
                 path: path.to_string(),
                 idx: idx.to_vec(),
                 off,
@@ -1851,7 +1904,9 @@ impl<'a> Translator<'a> {
         }
         self.f.ret = match &info.ret {
             CType::Int(_) if self.f.thread => None,
-            t @ (CType::Int(_) | CType::Ptr(_) | CType::Struct(_)) => Some(t.clone()),
+            t @ (CType::Int(_) | CType::Float(_) | CType::Ptr(_) | CType::Struct(_)) => {
+                Some(t.clone())
+            }
             CType::Void => None,
             other => {
                 return unsupported(
@@ -1869,10 +1924,10 @@ impl<'a> Translator<'a> {
             let leaves = self.param_leaves(pty, span)?;
             let pname = pname.clone().unwrap_or_else(|| format!("#p{i}"));
             let in_name = format!("#in~{pname}");
-            for (path, dims) in &leaves {
+            for (path, dims, elem) in &leaves {
                 params.push(typed(
                     &format!("{in_name}{path}"),
-                    int_map_type(*dims, span),
+                    leaf_type(*dims, *elem, span),
                     span,
                 ));
             }
@@ -1909,10 +1964,10 @@ impl<'a> Translator<'a> {
                 self.f.counter += 1;
                 let local = format!("{pname}~{}", self.f.counter);
                 self.note_local(&pname, &local, pty, span.start);
-                for (path, dims) in &leaves {
+                for (path, dims, elem) in &leaves {
                     self.f
                         .locals
-                        .push((format!("{local}{path}"), int_map_type(*dims, span)));
+                        .push((format!("{local}{path}"), leaf_type(*dims, *elem, span)));
                 }
                 self.var_keys.insert(local.clone(), key.clone());
                 self.bind(
@@ -1947,7 +2002,9 @@ impl<'a> Translator<'a> {
             Some(t) => self
                 .param_leaves(&t, span)?
                 .into_iter()
-                .map(|(path, dims)| typed(&format!("#res{path}"), int_map_type(dims, span), span))
+                .map(|(path, dims, elem)| {
+                    typed(&format!("#res{path}"), leaf_type(dims, elem, span), span)
+                })
                 .collect(),
             None => Vec::new(),
         };
@@ -1992,12 +2049,9 @@ impl<'a> Translator<'a> {
 
     /// The Boogie variables of a parameter or result: a scalar's (`scalar_suffixes`), a struct's
     /// leaves (with their map dimensions).
-    fn param_leaves(&self, t: &CType, span: Span) -> R<Vec<(String, usize)>> {
+    fn param_leaves(&self, t: &CType, span: Span) -> R<Vec<Leaf>> {
         match t {
-            CType::Int(_) | CType::Ptr(_) => Ok(scalar_suffixes(t)
-                .into_iter()
-                .map(|s| (s.to_string(), 0))
-                .collect()),
+            CType::Int(_) | CType::Float(_) | CType::Ptr(_) => self.leaves(t, span),
             CType::Struct(_) => self.leaves(t, span),
             other => unsupported(format!("parameter of type {}", other.describe()), span),
         }
@@ -2007,10 +2061,10 @@ impl<'a> Translator<'a> {
     fn temp_agg(&mut self, ty: &CType, span: Span) -> R<LVal> {
         self.f.counter += 1;
         let base = format!("#t~{}", self.f.counter);
-        for (path, dims) in self.leaves(ty, span)? {
+        for (path, dims, elem) in self.leaves(ty, span)? {
             self.f
                 .locals
-                .push((format!("{base}{path}"), int_map_type(dims, span)));
+                .push((format!("{base}{path}"), leaf_type(dims, elem, span)));
         }
         Ok(LVal {
             base,
@@ -2224,12 +2278,12 @@ impl<'a> Translator<'a> {
                         unions: Vec::new(),
                     }
                 } else {
-                    for (path, dims) in self.leaves(&ty, span)? {
+                    for (path, dims, elem) in self.leaves(&ty, span)? {
                         let leaf = format!("{name}{path}");
                         race_leaves.push((leaf.clone(), dims));
                         decls.push(b::Decl::Var(b::VarDecl {
                             attrs: Vec::new(),
-                            vars: vec![typed(&leaf, int_map_type(dims, span), span)],
+                            vars: vec![typed(&leaf, leaf_type(dims, elem, span), span)],
                             span,
                         }));
                         modifies.push(ident(&leaf, span));
@@ -2315,6 +2369,7 @@ impl<'a> Translator<'a> {
             ty: int_map_type(0, main_span),
             span: main_span,
         };
+        decls.extend(float::declarations(&self.fp_used.borrow(), main_span));
         if self.unspecified_used {
             decls.push(b::Decl::Function(b::FunctionDecl {
                 attrs: vec![b::Attribute {
@@ -2620,7 +2675,7 @@ impl<'a> Translator<'a> {
         let ty = root.ty().clone();
         if !matches!(
             ty,
-            CType::Int(_) | CType::Ptr(_) | CType::Array(..) | CType::Struct(_)
+            CType::Int(_) | CType::Float(_) | CType::Ptr(_) | CType::Array(..) | CType::Struct(_)
         ) {
             return unsupported(format!("global of type {}", ty.describe()), span);
         }
@@ -2636,6 +2691,7 @@ impl<'a> Translator<'a> {
             let v = match (&cell.ty, e) {
                 (_, None) if in_mem => continue,
                 (CType::Int(_), None) => SVal::Int(int(0, span)),
+                (CType::Float(f), None) => SVal::Float(self.float_zero(*f, span)),
                 (_, None) => SVal::Ptr(int(0, span), int(0, span)),
                 (CType::Int(t), Some(Init::Char(b))) => {
                     SVal::Int(lit(&ints::convert(&BigInt::from(b), *t, self.arch), span))
@@ -3388,7 +3444,11 @@ impl<'a> Translator<'a> {
             let ty = self.complete_array(ty, id.node.initializer.as_ref());
             if !matches!(
                 ty,
-                CType::Int(_) | CType::Ptr(_) | CType::Array(..) | CType::Struct(_)
+                CType::Int(_)
+                    | CType::Float(_)
+                    | CType::Ptr(_)
+                    | CType::Array(..)
+                    | CType::Struct(_)
             ) {
                 return unsupported(format!("variable of type {}", ty.describe()), span);
             }
@@ -3414,12 +3474,14 @@ impl<'a> Translator<'a> {
                 self.f.counter += 1;
                 let local = format!("{name}~{}", self.f.counter);
                 self.note_local(&name, &local, &ty, span.start);
-                for (path, dims) in self.leaves(&ty, span)? {
+                for (path, dims, elem) in self.leaves(&ty, span)? {
                     let leaf = format!("{local}{path}");
-                    self.f.locals.push((leaf.clone(), int_map_type(dims, span)));
+                    self.f
+                        .locals
+                        .push((leaf.clone(), leaf_type(dims, elem, span)));
                     match (&ty, ini) {
                         (CType::Int(t), None) => out.extend(self.nondet(&leaf, *t, span)),
-                        (CType::Int(_) | CType::Ptr(_), Some(_)) => {}
+                        (CType::Int(_) | CType::Float(_) | CType::Ptr(_), Some(_)) => {}
                         _ => out.push(havoc(&leaf, span)),
                     }
                 }
@@ -3480,6 +3542,7 @@ impl<'a> Translator<'a> {
         for (cell, e) in cells {
             let val = match (e, &cell.ty) {
                 (None, CType::Int(_)) => SVal::Int(int(0, span)),
+                (None, CType::Float(f)) => SVal::Float(self.float_zero(*f, span)),
                 (None, _) => SVal::Ptr(int(0, span), int(0, span)),
                 (Some(Init::Char(b)), CType::Int(t)) => {
                     SVal::Int(lit(&ints::convert(&BigInt::from(b), *t, self.arch), span))
@@ -3513,12 +3576,16 @@ impl<'a> Translator<'a> {
 
     /// The value of `v` converted to `to` (C11 6.3.1.3, exact).
     fn convert(&self, v: &TV, to: IntTy, span: Span) -> R<b::Expr> {
+        if let (CType::Float(f), V::Float(e)) = (&v.ty, &v.v) {
+            return Ok(self.float_to_int(e, *f, to, span));
+        }
         let from = v.int_ty(span)?;
         let e = match &v.v {
             V::Bool(c) => return Ok(ite(c.clone(), int(1, span), int(0, span), span)),
             V::Int(e) => e.clone(),
             V::Ptr(..) => return unsupported("conversion of a pointer to an integer", span),
             V::Agg(_) => return unsupported("conversion of a struct to an integer", span),
+            V::Float(_) => return unsupported("float of an integer type", span),
         };
         if let Some(x) = as_lit(&e) {
             return Ok(lit(&ints::convert(&x, to, self.arch), span));
@@ -3604,6 +3671,11 @@ impl<'a> Translator<'a> {
             ));
             return TV::ptr(var(&tb, span), var(&to, span), (**pt).clone());
         }
+        if let (true, CType::Float(t), V::Float(e)) = (needed, &a.ty, &a.v) {
+            let tmp = self.new_local("#t", t.boogie_type(span));
+            out.push(assign_var(&tmp, e.clone(), span));
+            return TV::float(var(&tmp, span), *t);
+        }
         let CType::Int(t) = a.ty else { return a };
         if !needed || matches!(&a.v, V::Int(e) if as_lit(e).is_some()) {
             return a;
@@ -3631,6 +3703,15 @@ impl<'a> Translator<'a> {
                         let p = self.ident_place(name, span)?;
                         self.read_place(&p, true, span, out)
                     }
+                }
+            }
+            c::Expression::Constant(k) if matches!(k.node, c::Constant::Float(_)) => {
+                let c::Constant::Float(f) = &k.node else {
+                    unreachable!("matched above")
+                };
+                match float::literal(f) {
+                    Ok((text, t)) => Ok(TV::float(self.float_lit(&text, t, span), t)),
+                    Err(w) => unsupported(w, span),
                 }
             }
             c::Expression::Constant(k) => match self.constant(&k.node) {
@@ -3686,6 +3767,7 @@ impl<'a> Translator<'a> {
                 let v = self.expr(&cst.node.expression, out)?;
                 match t {
                     CType::Void => Ok(TV::void(span)),
+                    CType::Float(ft) => Ok(TV::float(self.to_float(&v, ft, span)?, ft)),
                     CType::Int(it) => {
                         let v = self.decay(v, span)?;
                         if let (CType::Ptr(_), V::Ptr(b, o)) = (&v.ty, &v.v) {
@@ -3694,7 +3776,9 @@ impl<'a> Translator<'a> {
                         }
                         match self.scalar_value(v, &t, span)? {
                             SVal::Int(e) => Ok(TV::int(e, it)),
-                            SVal::Ptr(..) => unsupported("cast to an integer", span),
+                            SVal::Ptr(..) | SVal::Float(_) => {
+                                unsupported("cast to an integer", span)
+                            }
                         }
                     }
                     CType::Ptr(ref pt) => {
@@ -3744,6 +3828,25 @@ impl<'a> Translator<'a> {
                         self.note_branch(super::BranchKind::Operator, c_cond, &c, false, span);
                         out.push(if_(c, tb, eb, span));
                         Ok(TV::int(var(&tmp, span), ct))
+                    }
+                    (CType::Float(_), CType::Float(_) | CType::Int(_))
+                    | (CType::Int(_), CType::Float(_)) => {
+                        let ct = match (&t.ty, &f.ty) {
+                            (CType::Float(x), CType::Float(y)) => *x.max(y),
+                            (CType::Float(x), _) | (_, CType::Float(x)) => *x,
+                            _ => unreachable!("one operand is a float"),
+                        };
+                        let tv = self.to_float(&t, ct, span)?;
+                        let fv = self.to_float(&f, ct, span)?;
+                        if tb.is_empty() && eb.is_empty() {
+                            return Ok(TV::float(ite(c, tv, fv, span), ct));
+                        }
+                        let tmp = self.new_local("#t", ct.boogie_type(span));
+                        tb.push(assign_var(&tmp, tv, span));
+                        eb.push(assign_var(&tmp, fv, span));
+                        self.note_branch(super::BranchKind::Operator, c_cond, &c, false, span);
+                        out.push(if_(c, tb, eb, span));
+                        Ok(TV::float(var(&tmp, span), ct))
                     }
                     (CType::Struct(x), CType::Struct(y)) if x == y => {
                         let r = self.temp_agg(&t.ty, span)?;
@@ -4012,7 +4115,7 @@ impl<'a> Translator<'a> {
         let ty = self.complete_array_items(ty, &cl.initializer_list);
         if !matches!(
             ty,
-            CType::Int(_) | CType::Ptr(_) | CType::Array(..) | CType::Struct(_)
+            CType::Int(_) | CType::Float(_) | CType::Ptr(_) | CType::Array(..) | CType::Struct(_)
         ) {
             return unsupported(format!("compound literal of type {}", ty.describe()), span);
         }
@@ -4186,11 +4289,17 @@ impl<'a> Translator<'a> {
             }
             U::Plus => {
                 let v = self.expr(&u.operand, out)?;
+                if let (CType::Float(_), V::Float(_)) = (&v.ty, &v.v) {
+                    return Ok(v);
+                }
                 let p = ints::promote(v.int_ty(span)?);
                 Ok(TV::int(self.convert(&v, p, span)?, p))
             }
             U::Minus => {
                 let v = self.expr(&u.operand, out)?;
+                if let (CType::Float(t), V::Float(e)) = (&v.ty, &v.v) {
+                    return Ok(self.float_neg(e.clone(), *t, span));
+                }
                 let p = ints::promote(v.int_ty(span)?);
                 let e = neg(self.convert(&v, p, span)?, span);
                 self.overflow_check(&e, p, span, out);
@@ -4455,6 +4564,9 @@ impl<'a> Translator<'a> {
         if matches!(a.ty, CType::Ptr(_)) || matches!(b2.ty, CType::Ptr(_)) {
             return self.ptr_arith(op, a, b2, span, out);
         }
+        if matches!(a.ty, CType::Float(_)) || matches!(b2.ty, CType::Float(_)) {
+            return self.float_arith(op, &a, &b2, span);
+        }
         let (ta, tb) = (a.int_ty(span)?, b2.int_ty(span)?);
         let arch = self.arch;
         if matches!(op, O::ShiftLeft | O::ShiftRight) {
@@ -4677,6 +4789,7 @@ impl<'a> Translator<'a> {
             return Ok(TV {
                 v: match v.v {
                     V::Int(e) => V::Int(wrap(e)),
+                    V::Float(e) => V::Float(wrap(e)),
                     V::Bool(e) => V::Bool(wrap(e)),
                     V::Ptr(b, o) => V::Ptr(wrap(b), wrap(o)),
                     V::Agg(_) => return unsupported("`\\old` of a struct", span),
@@ -4756,6 +4869,9 @@ impl<'a> Translator<'a> {
         let info = self.funcs.get(name).cloned();
         let defined = info.as_ref().is_some_and(|i| i.def.is_some());
         if !defined {
+            if let Some(r) = self.float_call(name, &ce.arguments, span, out) {
+                return r;
+            }
             if let Some(r) = self.pthread_call(name, ce, span, out) {
                 return r;
             }
@@ -4797,7 +4913,7 @@ impl<'a> Translator<'a> {
                     let src = self.agg_place(v.clone(), span)?;
                     let copy = self.temp_agg(pt, span)?;
                     self.copy_place(&Place::Var(copy.clone()), &src, span, out)?;
-                    for (path, _) in self.leaves(pt, span)? {
+                    for (path, _, _) in self.leaves(pt, span)? {
                         args.push(Some(var(&format!("{}{path}", copy.base), span)));
                     }
                     continue;
@@ -4806,7 +4922,7 @@ impl<'a> Translator<'a> {
                     return unsupported(format!("parameter of type {}", pt.describe()), span);
                 }
                 match self.scalar_value(v.clone(), pt, span)? {
-                    SVal::Int(e) => args.push(Some(e)),
+                    SVal::Int(e) | SVal::Float(e) => args.push(Some(e)),
                     SVal::Ptr(b, o) => {
                         args.push(Some(b));
                         args.push(Some(o));
@@ -4844,6 +4960,8 @@ impl<'a> Translator<'a> {
         let ret = match (&info, nondet_ty) {
             (Some(i), _) => i.ret.clone(),
             (_, Some(Some(t))) => CType::Int(t),
+            (None, _) if name == "__VERIFIER_nondet_float" => self.float_type(FloatTy::Float),
+            (None, _) if name == "__VERIFIER_nondet_double" => self.float_type(FloatTy::Double),
             (None, _) if name == "static_assert" && !ce.arguments.is_empty() => {
                 self.static_assert(&ce.arguments[0], span, out)?;
                 return Ok(TV::void(span));
@@ -4949,7 +5067,9 @@ impl<'a> Translator<'a> {
         for a in &ce.arguments {
             let v = self.expr(a, out)?;
             let pointer = matches!(v.ty, CType::Ptr(_) | CType::Array(..));
-            if !(matches!(v.ty, CType::Int(_) | CType::Str) || (pointer && reads_only)) {
+            if !(matches!(v.ty, CType::Int(_) | CType::Float(_) | CType::Str)
+                || (pointer && reads_only))
+            {
                 return unsupported(
                     format!("argument of type {} to `{name}`", v.ty.describe()),
                     span,
@@ -4962,6 +5082,7 @@ impl<'a> Translator<'a> {
                 out.extend(self.nondet(&tmp, t, span));
                 Ok(TV::int(var(&tmp, span), t))
             }
+            CType::Float(t) => Ok(self.nondet_float(t, span, out)),
             CType::Void => Ok(TV::void(span)),
             other => Ok(TV {
                 v: V::Int(int(0, span)),
@@ -4974,6 +5095,10 @@ impl<'a> Translator<'a> {
     /// pointer, one per leaf for a struct), and the result as a value.
     fn result_temps(&mut self, ret: &CType, span: Span) -> R<(Vec<b::Ident>, TV)> {
         Ok(match ret {
+            CType::Float(t) => {
+                let tmp = self.new_local("#t", t.boogie_type(span));
+                (vec![ident(&tmp, span)], TV::float(var(&tmp, span), *t))
+            }
             CType::Int(t) => {
                 let tmp = self.temp(span);
                 (vec![ident(&tmp, span)], TV::int(var(&tmp, span), *t))
@@ -4991,7 +5116,7 @@ impl<'a> Translator<'a> {
                 let outs = self
                     .leaves(t, span)?
                     .into_iter()
-                    .map(|(path, _)| ident(&format!("{}{path}", r.base), span))
+                    .map(|(path, _, _)| ident(&format!("{}{path}", r.base), span))
                     .collect();
                 (
                     outs,
@@ -5352,7 +5477,7 @@ impl<'a> Translator<'a> {
                 let v = self.expr(arg, out)?;
                 match self.scalar_value(v, &pt, span)? {
                     SVal::Ptr(b, o) => vec![b, o],
-                    SVal::Int(e) => vec![e],
+                    SVal::Int(e) | SVal::Float(e) => vec![e],
                 }
             }
             None if is_inert(&arg.node) => Vec::new(),

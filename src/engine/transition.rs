@@ -701,6 +701,16 @@ fn builtin(
         };
         return bv_checked(Term::app(op, args), Some(result));
     }
+    if name == "bv2nat" {
+        // the unsigned value of a bit-vector (the C translation's float-to-integer conversion)
+        if let [a] = args.as_slice()
+            && matches!(a.sort_ref(), Sort::BitVec(_))
+            && *result == Sort::Int
+        {
+            return Ok(Term::app(Op::Builtin("bv2nat".into(), Sort::Int), args));
+        }
+        return Err(Unsupported("an ill-sorted bv2nat".into()));
+    }
     let indexed = match (name, indices) {
         ("extract", [hi, lo]) => Some(Op::Extract(*hi, *lo)),
         ("zero_extend", [n]) => Some(Op::ZeroExtend(*n)),

@@ -185,6 +185,19 @@ impl Parser<'_> {
                 match s.as_str() {
                     "true" => Ok(Term::tt()),
                     "false" => Ok(Term::ff()),
+                    "RNE"
+                    | "RNA"
+                    | "RTP"
+                    | "RTN"
+                    | "RTZ"
+                    | "roundNearestTiesToEven"
+                    | "roundNearestTiesToAway"
+                    | "roundTowardPositive"
+                    | "roundTowardNegative"
+                    | "roundTowardZero" => Ok(Term::app(
+                        Op::Builtin(s.clone(), Sort::Builtin("RoundingMode".into())),
+                        Vec::new(),
+                    )),
                     _ => {
                         parse_literal(s).ok_or_else(|| ParseError(format!("unknown symbol `{s}`")))
                     }
@@ -230,6 +243,12 @@ impl Parser<'_> {
                             return Ok(Term::eq(&m, &Term::int(0)));
                         }
                         let op = match (name, idx.as_slice()) {
+                            ("to_fp" | "to_fp_unsigned", [eb, sb]) => {
+                                Op::Builtin(format!("(_ {name} {eb} {sb})"), fp_sort(*eb, *sb))
+                            }
+                            ("fp.to_ubv" | "fp.to_sbv", [n]) => {
+                                Op::Builtin(format!("(_ {name} {n})"), Sort::BitVec(*n))
+                            }
                             ("extract", [i, j]) => Op::Extract(*i, *j),
                             ("zero_extend", [n]) => Op::ZeroExtend(*n),
                             ("sign_extend", [n]) => Op::SignExtend(*n),
@@ -270,6 +289,21 @@ impl Parser<'_> {
                                 (BigUint::from_str_radix(digits, 10), w.parse::<u32>())
                         {
                             return Ok(Term::bv(v, w));
+                        }
+                        // (_ +zero eb sb) and the other floating-point constants
+                        if let (Some(c), Some(eb), Some(sb), 3) = (
+                            rest.first().and_then(SExp::atom),
+                            rest.get(1)
+                                .and_then(SExp::atom)
+                                .and_then(|a| a.parse::<u32>().ok()),
+                            rest.get(2)
+                                .and_then(SExp::atom)
+                                .and_then(|a| a.parse::<u32>().ok()),
+                            rest.len(),
+                        ) && matches!(c, "+zero" | "-zero" | "+oo" | "-oo" | "NaN")
+                        {
+                            let op = Op::Builtin(format!("(_ {c} {eb} {sb})"), fp_sort(eb, sb));
+                            return Ok(Term::app(op, Vec::new()));
                         }
                         err(format!("unsupported indexed term {e}"))
                     }
@@ -388,6 +422,32 @@ impl Parser<'_> {
             "select" => Op::Select,
             "store" => Op::Store,
             "concat" => Op::Concat,
+            "bv2nat" | "bv2int" if n == 1 && !self.env.funs.contains_key(name) => {
+                Op::Builtin("bv2nat".into(), Sort::Int)
+            }
+            "fp" if n == 3 && !self.env.funs.contains_key(name) => {
+                // (fp sign exponent significand): the sort from the widths
+                match (args[1].sort_ref(), args[2].sort_ref()) {
+                    (Sort::BitVec(eb), Sort::BitVec(m)) => {
+                        Op::Builtin("fp".into(), fp_sort(*eb, m + 1))
+                    }
+                    _ => return err(format!("bad fp literal in {e}")),
+                }
+            }
+            _ if name.starts_with("fp.") && !self.env.funs.contains_key(name) => {
+                let sort = match name {
+                    "fp.eq" | "fp.lt" | "fp.leq" | "fp.gt" | "fp.geq" | "fp.isNormal"
+                    | "fp.isSubnormal" | "fp.isZero" | "fp.isInfinite" | "fp.isNaN"
+                    | "fp.isNegative" | "fp.isPositive" => Sort::Bool,
+                    "fp.to_real" => Sort::Real,
+                    // the operations: the sort of their (last) float operand
+                    _ => match args.last() {
+                        Some(a) => a.sort(),
+                        None => return err(format!("bad floating-point term {e}")),
+                    },
+                };
+                Op::Builtin(name.to_string(), sort)
+            }
             _ if name.starts_with("bv") && !self.env.funs.contains_key(name) => {
                 Op::BvBuiltin(name.to_string())
             }
@@ -410,6 +470,11 @@ impl Parser<'_> {
             )),
         }
     }
+}
+
+/// SMT-LIB's `(_ FloatingPoint eb sb)` as the term layer writes it.
+fn fp_sort(eb: u32, sb: u32) -> Sort {
+    Sort::Builtin(format!("(_ FloatingPoint {eb} {sb})"))
 }
 
 /// Converts a parsed value term (a constant) to a [`Value`](super::term::Value), coercing integers to the expected sort.

@@ -1306,6 +1306,9 @@ impl Session {
                         Sort::Uninterpreted(..) => {
                             elements.push((var.clone(), render_element(&l[4], &var.sort)))
                         }
+                        Sort::Builtin(b) if b.starts_with("(_ FloatingPoint ") => {
+                            elements.push((var.clone(), render_float(&l[4])))
+                        }
                         _ => {}
                     }
                 }
@@ -1538,6 +1541,80 @@ fn render_element(v: &SExp, sort: &Sort) -> Option<String> {
     Some(format!("{name}#{digits}"))
 }
 
+/// A floating-point value as z3 writes it (`(fp #b0 #b01111111 #b000…)`, `(_ +zero 8 24)`,
+/// `(_ NaN 11 53)`, …): binary32 and binary64 values as the shortest decimal that reads back as
+/// them (`0.1`, `-2.5e-10`), other formats in C's hexadecimal notation (`0x1.8p+1`); `None`: not
+/// one of these forms.
+fn render_float(v: &SExp) -> Option<String> {
+    let l = v.list()?;
+    if let [us, name, _, _] = l
+        && us.atom() == Some("_")
+    {
+        return Some(
+            match name.atom()? {
+                "+zero" => "0.0",
+                "-zero" => "-0.0",
+                "+oo" => "+inf",
+                "-oo" => "-inf",
+                "NaN" => "NaN",
+                _ => return None,
+            }
+            .into(),
+        );
+    }
+    let [fp, sign, exp, sig] = l else { return None };
+    if fp.atom() != Some("fp") {
+        return None;
+    }
+    let bits = |e: &SExp| -> Option<(u128, u32)> {
+        let a = e.atom()?;
+        if let Some(b) = a.strip_prefix("#b") {
+            Some((u128::from_str_radix(b, 2).ok()?, b.len() as u32))
+        } else if let Some(h) = a.strip_prefix("#x") {
+            Some((u128::from_str_radix(h, 16).ok()?, 4 * h.len() as u32))
+        } else {
+            None
+        }
+    };
+    let ((s, _), (e, eb), (m, mb)) = (bits(sign)?, bits(exp)?, bits(sig)?);
+    if eb == 0 || eb > 32 || mb > 112 {
+        return None;
+    }
+    let neg = if s == 1 { "-" } else { "" };
+    let max_e = (1u128 << eb) - 1;
+    if e == max_e {
+        return Some(if m == 0 {
+            format!("{}inf", if s == 1 { "-" } else { "+" })
+        } else {
+            "NaN".into()
+        });
+    }
+    match (eb, mb) {
+        (8, 23) => {
+            let b = ((s as u32) << 31) | ((e as u32) << 23) | (m as u32);
+            Some(format!("{:?}", f32::from_bits(b)))
+        }
+        (11, 52) => {
+            let b = ((s as u64) << 63) | ((e as u64) << 52) | (m as u64);
+            Some(format!("{:?}", f64::from_bits(b)))
+        }
+        _ => {
+            // value = (e == 0 ? 0.m : 1.m) * 2^(max(e, 1) - bias), in hexadecimal: the
+            // significand's bits after the point padded to whole hex digits
+            let bias = (1i64 << (eb - 1)) - 1;
+            let lead = if e == 0 { 0 } else { 1 };
+            let pad = (4 - mb % 4) % 4;
+            let digits = (mb + pad).div_ceil(4) as usize;
+            let frac = m << pad;
+            let exp = (e.max(1) as i64) - bias;
+            if e == 0 && m == 0 {
+                return Some(format!("{neg}0.0"));
+            }
+            Some(format!("{neg}0x{lead}.{frac:0digits$x}p{exp:+}"))
+        }
+    }
+}
+
 fn write_echo(out: &mut String, marker: &str) {
     out.push_str("(echo ");
     write_string_literal(out, marker);
@@ -1600,4 +1677,39 @@ pub(crate) fn startup_commands(cfg: &SolverConfig) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render_float;
+    use crate::smt::sexp;
+
+    fn render(text: &str) -> Option<String> {
+        render_float(&sexp::parse_one(text).unwrap())
+    }
+
+    #[test]
+    fn floats_render_as_decimals_or_hexadecimal() {
+        // 0.1f, 2.5 (double), -0.0, the constants, an 80-bit 3.0
+        assert_eq!(
+            render("(fp #b0 #b01111011 #b10011001100110011001101)").as_deref(),
+            Some("0.1")
+        );
+        assert_eq!(
+            render("(fp #b0 #b10000000000 #x4000000000000)").as_deref(),
+            Some("2.5")
+        );
+        assert_eq!(
+            render("(fp #b1 #x00 #b00000000000000000000000)").as_deref(),
+            Some("-0.0")
+        );
+        assert_eq!(render("(_ NaN 8 24)").as_deref(), Some("NaN"));
+        assert_eq!(render("(_ -oo 11 53)").as_deref(), Some("-inf"));
+        assert_eq!(
+            render("(fp #b0 #b100000000000000 #b100000000000000000000000000000000000000000000000000000000000000)")
+                .as_deref(),
+            Some("0x1.8000000000000000p+1")
+        );
+        assert_eq!(render("(fp #b0 #b0)"), None);
+    }
 }

@@ -236,7 +236,7 @@ impl<'a> Translator<'a> {
                 return Ok(None);
             }
             match v {
-                SVal::Int(e) => cargs.push(Some(e.clone())),
+                SVal::Int(e) | SVal::Float(e) => cargs.push(Some(e.clone())),
                 SVal::Ptr(b, o) => {
                     cargs.push(Some(b.clone()));
                     cargs.push(Some(o.clone()));

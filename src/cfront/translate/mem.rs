@@ -259,6 +259,8 @@ fn align_up(x: u64, a: u64) -> u64 {
 #[derive(Clone, Debug)]
 pub(super) enum SVal {
     Int(b::Expr),
+    /// A value of a floating type.
+    Float(b::Expr),
     Ptr(b::Expr, b::Expr),
 }
 
@@ -318,6 +320,7 @@ impl<'a> Translator<'a> {
                     },
                 ))
             }
+            CType::Float(f) => Ok(f.size_align(self.arch == Arch::Ilp32)),
             CType::Ptr(_) => Ok((self.ptr_size(), self.ptr_size())),
             CType::Array(_, UNKNOWN_LEN) => unsupported("sizeof of an array of unknown size", span),
             CType::Array(e, n) => {
@@ -512,6 +515,7 @@ impl<'a> Translator<'a> {
                     v: V::Agg(lv.clone()),
                     ty: lv.ty.clone(),
                 },
+                CType::Float(f) => TV::float(lv.read(span), *f),
                 t => TV {
                     v: V::Int(lv.read(span)),
                     ty: t.clone(),
@@ -625,7 +629,7 @@ impl<'a> Translator<'a> {
 
     fn store_scalar(&mut self, p: &Place, val: SVal, span: Span, out: &mut Vec<b::Stmt>) -> R<()> {
         match (p, val) {
-            (Place::Var(lv), SVal::Int(e)) => {
+            (Place::Var(lv), SVal::Int(e) | SVal::Float(e)) => {
                 out.push(assign(lhs(&lv.name(), lv.indices.clone(), span), e, span));
             }
             (Place::Var(lv), SVal::Ptr(b, o)) => {
@@ -687,6 +691,7 @@ impl<'a> Translator<'a> {
     /// The value of `tv` converted to the type of the scalar place type `to` (integer or pointer).
     pub(super) fn scalar_value(&mut self, tv: TV, to: &CType, span: Span) -> R<SVal> {
         match to {
+            CType::Float(f) => Ok(SVal::Float(self.to_float(&tv, *f, span)?)),
             CType::Int(t) => {
                 let tv = self.decay(tv, span)?;
                 if let (CType::Ptr(_), V::Ptr(b, o)) = (&tv.ty, &tv.v) {
@@ -739,7 +744,7 @@ impl<'a> Translator<'a> {
         };
         match &tv.v {
             V::Ptr(b, o) => Ok(TV::ptr(b.clone(), o.clone(), (**elem).clone())),
-            V::Agg(_) => unsupported("array that decays to a pointer", span),
+            V::Agg(_) | V::Float(_) => unsupported("array that decays to a pointer", span),
             V::Int(e) | V::Bool(e) => {
                 let mut root = e;
                 while let b::ExprKind::Select(m, _) = &root.kind {
@@ -1729,6 +1734,10 @@ impl<'a> Translator<'a> {
                                 );
                             }
                         }
+                        if matches!(c.ty, CType::Float(_)) || matches!(wty, CType::Float(_)) {
+                            // the bytes of a float read as another type, or the reverse
+                            return unsupported("union with a floating member", span);
+                        }
                         let v = self.unspecified(&c.ty, span, out);
                         self.store_scalar(&target, v, span, out)?;
                     }
@@ -1818,7 +1827,7 @@ impl<'a> Translator<'a> {
             && d.unions.is_empty()
         {
             let mut assigns = Vec::new();
-            for (path, _) in self.leaves(&d.ty, span)? {
+            for (path, _, _) in self.leaves(&d.ty, span)? {
                 let from = LVal {
                     base: s.base.clone(),
                     path: format!("{}{path}", s.path),
