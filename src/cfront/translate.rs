@@ -738,21 +738,10 @@ type Leaf = (String, usize, Option<FloatTy>);
 
 /// The Boogie type of a leaf: `int` or a float type, under `dims` map dimensions.
 fn leaf_type(dims: usize, elem: Option<FloatTy>, span: Span) -> b::Type {
-    let Some(f) = elem else {
-        return int_map_type(dims, span);
-    };
-    let mut t = f.boogie_type(span);
-    for _ in 0..dims {
-        t = ty(
-            b::TypeKind::Map {
-                type_params: Vec::new(),
-                args: vec![ty(b::TypeKind::Int, span)],
-                result: Box::new(t),
-            },
-            span,
-        );
+    match elem {
+        None => int_map_type(dims, span),
+        Some(f) => mem::map_type(dims, f.boogie_type(span), span),
     }
-    t
 }
 
 fn unsigned_of(t: IntTy) -> Option<IntTy> {

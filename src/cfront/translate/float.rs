@@ -18,8 +18,7 @@
 //! `isnormal`, `signbit`, `fpclassify`, `isgreater` and the other quiet comparisons). SMT-LIB has
 //! one NaN without sign: where C's result depends on the sign of a NaN (`signbit(NAN)`,
 //! `copysign(x, NAN)`), the translation leaves the sign nondeterministic, a sound
-//! over-approximation of both. Floats in memory (address taken, arrays that decay) are not
-//! translated.
+//! over-approximation of both. Floats in memory have a memory map per type (`mem::float_map`).
 //!
 //! Invariant: every float value is a Boogie expression of the float type its [`FloatTy`] names;
 //! the function declarations the expressions use are recorded as they are built (`Translator::fp`)
@@ -55,7 +54,7 @@ impl FloatTy {
     }
 
     /// The Boogie type's name.
-    fn boogie(self) -> &'static str {
+    pub(super) fn boogie(self) -> &'static str {
         match self {
             FloatTy::Float => "C_FLOAT",
             FloatTy::Double => "C_DOUBLE",

@@ -6,7 +6,8 @@
 //! (a pointer field or array element is two leaves of its aggregate: `s.f.base`, `a.base[i]`).
 //! Memory is one map per data kind, indexed by base, then offset: `#memory_int: [int][int]int`
 //! (every integer type: the value stored by the last write at that address), and
-//! `#memory_$Pointer$.base`, `#memory_$Pointer$.offset` (pointers). `#valid: [int]bool` says which
+//! `#memory_$Pointer$.base`, `#memory_$Pointer$.offset` (pointers), and one per float type
+//! (`#memory_C_DOUBLE: [int][int]C_DOUBLE`, see `float_map`). `#valid: [int]bool` says which
 //! allocations are live and `#length: [int]int` gives their size in bytes. Heap allocations
 //! (`malloc`, `calloc`) have positive bases, stack and global objects (locals or parameters whose
 //! address is taken, arrays that decay to pointers, `alloca`) negative ones, below the bases of the
@@ -85,6 +86,23 @@ pub(super) use super::Place;
 pub(super) const VALID: &str = "#valid";
 pub(super) const LENGTH: &str = "#length";
 pub(super) const MEM_INT: &str = "#memory_int";
+
+/// The memory map of a float type (`#memory_C_DOUBLE: [int][int]C_DOUBLE`), a data kind of its own.
+pub(super) fn float_map(t: FloatTy) -> String {
+    format!("#memory_{}", t.boogie())
+}
+
+/// The key in `Translator::in_mem` that says the float type's memory map exists: the first
+/// access restarts the translation with it (as for a declaration that must live in memory), so
+/// every earlier row write (zeroing, copies) writes that map too.
+fn float_map_key(t: FloatTy) -> String {
+    format!("#float:{}", t.boogie())
+}
+
+/// The const-array function of a float type (`~const~C_DOUBLE(v)`: every cell `v`).
+fn float_const_map(t: FloatTy) -> String {
+    format!("~const~{}", t.boogie())
+}
 /// The `{:overapproximation}` function giving the unspecified value of a union member that
 /// another member's write changed (`Translator::union_sync`).
 pub(super) const UNSPECIFIED: &str = "~unspecified";
@@ -484,6 +502,37 @@ impl<'a> Translator<'a> {
         for m in [MEM_INT, MEM_BASE, MEM_OFF] {
             out.push(assign(lhs(m, vec![b.clone()], span), zero.clone(), span));
         }
+        for t in self.float_maps() {
+            let zero = ex(
+                b::ExprKind::Call(
+                    ident(&float_const_map(t), span),
+                    vec![self.float_zero(t, span)],
+                ),
+                span,
+            );
+            out.push(assign(
+                lhs(&float_map(t), vec![b.clone()], span),
+                zero,
+                span,
+            ));
+        }
+    }
+
+    /// The float types whose memory maps exist (`float_map_key`).
+    pub(super) fn float_maps(&self) -> Vec<FloatTy> {
+        [FloatTy::Float, FloatTy::Double, FloatTy::LongDouble]
+            .into_iter()
+            .filter(|t| self.in_mem.contains(&float_map_key(*t)))
+            .collect()
+    }
+
+    /// The memory map of `t`, restarting the translation if it does not exist yet.
+    fn float_map_used(&self, t: FloatTy, span: Span) -> R<String> {
+        let key = float_map_key(t);
+        if !self.in_mem.contains(&key) {
+            return needs_memory(&key, span);
+        }
+        Ok(float_map(t))
     }
 
     /// Zero-initialises a whole object (static storage, `calloc`).
@@ -538,6 +587,13 @@ impl<'a> Translator<'a> {
                         out.push(assume(self.in_range(e.clone(), *t, span), span));
                     }
                     Ok(TV::int(e, *t))
+                }
+                CType::Float(t) => {
+                    let m = self.float_map_used(*t, span)?;
+                    if checked && !safe {
+                        self.mem_check(base, off, self.size_align(ty, span)?.0, span, out);
+                    }
+                    Ok(TV::float(sel2(&m, base.clone(), off.clone(), span), *t))
                 }
                 CType::Ptr(pt) => {
                     if checked && !safe {
@@ -664,6 +720,14 @@ impl<'a> Translator<'a> {
                         self.mem.int = true;
                         out.push(assign(
                             lhs(MEM_INT, vec![base.clone(), off.clone()], span),
+                            e,
+                            span,
+                        ));
+                    }
+                    (CType::Float(t), SVal::Float(e)) => {
+                        let m = self.float_map_used(*t, span)?;
+                        out.push(assign(
+                            lhs(&m, vec![base.clone(), off.clone()], span),
                             e,
                             span,
                         ));
@@ -1372,7 +1436,11 @@ impl<'a> Translator<'a> {
                 let t = self.temp(span);
                 self.alloc(&t, size, true, span, out);
                 let mut copy = Vec::new();
-                for m in [MEM_INT, MEM_BASE, MEM_OFF] {
+                let floats: Vec<String> = self.float_maps().into_iter().map(float_map).collect();
+                let maps = [MEM_INT, MEM_BASE, MEM_OFF]
+                    .into_iter()
+                    .chain(floats.iter().map(String::as_str));
+                for m in maps {
                     copy.push(assign(
                         lhs(m, vec![var(&t, span)], span),
                         sel(m, b.clone(), span),
@@ -1455,12 +1523,23 @@ impl<'a> Translator<'a> {
                 };
                 self.mem.int = true;
                 self.mem.ptr = true;
+                let floats = self.float_maps();
+                let mut maps: Vec<(String, b::Expr)> = [MEM_INT, MEM_BASE, MEM_OFF]
+                    .into_iter()
+                    .map(|m| (m.to_string(), int(0, span)))
+                    .collect();
+                maps.extend(
+                    floats
+                        .into_iter()
+                        .map(|t| (float_map(t), self.float_zero(t, span))),
+                );
                 for k in 0..len {
                     let k = lit(&BigInt::from(k), span);
                     let dk = arith(BinOp::Add, dof.clone(), k.clone(), span);
-                    for m in [MEM_INT, MEM_BASE, MEM_OFF] {
+                    for (m, zero) in &maps {
+                        let m = m.as_str();
                         let v = match &src_parts {
-                            None => int(0, span),
+                            None => zero.clone(),
                             Some((sb, so)) => sel2(
                                 m,
                                 sb.clone(),
@@ -1525,7 +1604,7 @@ impl<'a> Translator<'a> {
     }
 }
 
-fn map_type(dims: usize, elem: b::Type, span: Span) -> b::Type {
+pub(super) fn map_type(dims: usize, elem: b::Type, span: Span) -> b::Type {
     let mut t = elem;
     for _ in 0..dims {
         t = ty(
@@ -1564,6 +1643,11 @@ impl<'a> Translator<'a> {
             vars.push((VA_BASE, int_map_type(0, span)));
             vars.push((VA_OFF, int_map_type(0, span)));
         }
+        let floats = self.float_maps();
+        let float_names: Vec<String> = floats.iter().map(|t| float_map(*t)).collect();
+        for (t, n) in floats.iter().zip(&float_names) {
+            vars.push((n, map_type(2, t.boogie_type(span), span)));
+        }
         for (n, t) in vars {
             decls.push(b::Decl::Var(b::VarDecl {
                 attrs: Vec::new(),
@@ -1571,6 +1655,29 @@ impl<'a> Translator<'a> {
                 span,
             }));
             modifies.push(ident(n, span));
+        }
+        for t in floats {
+            decls.push(b::Decl::Function(b::FunctionDecl {
+                attrs: vec![b::Attribute {
+                    name: ident("const_array", span),
+                    args: Vec::new(),
+                    span,
+                }],
+                name: ident(&float_const_map(t), span),
+                type_params: Vec::new(),
+                params: vec![b::FunArg {
+                    name: Some(ident("v", span)),
+                    ty: t.boogie_type(span),
+                    span,
+                }],
+                result: b::FunArg {
+                    name: None,
+                    ty: map_type(1, t.boogie_type(span), span),
+                    span,
+                },
+                body: None,
+                span,
+            }));
         }
         if self.mem.const_map {
             decls.push(b::Decl::Function(b::FunctionDecl {
@@ -1934,10 +2041,14 @@ impl<'a> Translator<'a> {
             declare(&race, dims);
             vars.insert(leaf, (race, dims));
         }
-        if self.mem.int || self.mem.ptr {
+        let floats = self.float_maps();
+        if self.mem.int || self.mem.ptr || !floats.is_empty() {
             declare(RACE_MEM, 2);
             for m in [MEM_INT, MEM_BASE, MEM_OFF] {
                 vars.insert(m.to_string(), (RACE_MEM.to_string(), 2));
+            }
+            for t in floats {
+                vars.insert(float_map(t), (RACE_MEM.to_string(), 2));
             }
             // a row write announces a row of `#race`
             self.mem.const_map = true;
