@@ -649,25 +649,10 @@ fn is_float_sort(s: &str) -> bool {
 /// SMT-LIB's floating-point functions and constants (theory FloatingPoint).
 fn is_float_builtin(name: &str) -> bool {
     name.starts_with("fp.")
+        || crate::smt::term::is_rounding_mode(name)
         || matches!(
             name,
-            "fp" | "to_fp"
-                | "to_fp_unsigned"
-                | "+oo"
-                | "-oo"
-                | "NaN"
-                | "+zero"
-                | "-zero"
-                | "RNE"
-                | "RNA"
-                | "RTP"
-                | "RTN"
-                | "RTZ"
-                | "roundNearestTiesToEven"
-                | "roundNearestTiesToAway"
-                | "roundTowardPositive"
-                | "roundTowardNegative"
-                | "roundTowardZero"
+            "fp" | "to_fp" | "to_fp_unsigned" | "+oo" | "-oo" | "NaN" | "+zero" | "-zero"
         )
 }
 

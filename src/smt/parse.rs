@@ -185,16 +185,7 @@ impl Parser<'_> {
                 match s.as_str() {
                     "true" => Ok(Term::tt()),
                     "false" => Ok(Term::ff()),
-                    "RNE"
-                    | "RNA"
-                    | "RTP"
-                    | "RTN"
-                    | "RTZ"
-                    | "roundNearestTiesToEven"
-                    | "roundNearestTiesToAway"
-                    | "roundTowardPositive"
-                    | "roundTowardNegative"
-                    | "roundTowardZero" => Ok(Term::app(
+                    m if super::term::is_rounding_mode(m) => Ok(Term::app(
                         Op::Builtin(s.clone(), Sort::Builtin("RoundingMode".into())),
                         Vec::new(),
                     )),

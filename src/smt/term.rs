@@ -1408,6 +1408,23 @@ fn subst_rec(t: &Term, map: &HashMap<Var, Term>, memo: &mut HashMap<u32, Term>) 
 }
 
 /// A variant of `v` (same sort, name `v.name` + `'` + counter) for which `taken` is false.
+/// SMT-LIB's rounding-mode constants (theory FloatingPoint), short and long names.
+pub fn is_rounding_mode(name: &str) -> bool {
+    matches!(
+        name,
+        "RNE"
+            | "RNA"
+            | "RTP"
+            | "RTN"
+            | "RTZ"
+            | "roundNearestTiesToEven"
+            | "roundNearestTiesToAway"
+            | "roundTowardPositive"
+            | "roundTowardNegative"
+            | "roundTowardZero"
+    )
+}
+
 pub fn fresh_var(v: &Var, taken: impl Fn(&Var) -> bool) -> Var {
     let mut i = 0u64;
     loop {
