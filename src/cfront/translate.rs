@@ -3661,7 +3661,7 @@ impl<'a> Translator<'a> {
             return TV::ptr(var(&tb, span), var(&to, span), (**pt).clone());
         }
         if let (true, CType::Float(t), V::Float(e)) = (needed, &a.ty, &a.v) {
-            let tmp = self.new_local("#t", t.boogie_type(span));
+            let tmp = self.float_temp(*t, span);
             out.push(assign_var(&tmp, e.clone(), span));
             return TV::float(var(&tmp, span), *t);
         }
@@ -3820,17 +3820,15 @@ impl<'a> Translator<'a> {
                     }
                     (CType::Float(_), CType::Float(_) | CType::Int(_))
                     | (CType::Int(_), CType::Float(_)) => {
-                        let ct = match (&t.ty, &f.ty) {
-                            (CType::Float(x), CType::Float(y)) => *x.max(y),
-                            (CType::Float(x), _) | (_, CType::Float(x)) => *x,
-                            _ => unreachable!("one operand is a float"),
+                        let Some(ct) = float::common(&t.ty, &f.ty) else {
+                            return unsupported("conditional expression", span);
                         };
                         let tv = self.to_float(&t, ct, span)?;
                         let fv = self.to_float(&f, ct, span)?;
                         if tb.is_empty() && eb.is_empty() {
                             return Ok(TV::float(ite(c, tv, fv, span), ct));
                         }
-                        let tmp = self.new_local("#t", ct.boogie_type(span));
+                        let tmp = self.float_temp(ct, span);
                         tb.push(assign_var(&tmp, tv, span));
                         eb.push(assign_var(&tmp, fv, span));
                         self.note_branch(super::BranchKind::Operator, c_cond, &c, false, span);
@@ -5085,7 +5083,7 @@ impl<'a> Translator<'a> {
     fn result_temps(&mut self, ret: &CType, span: Span) -> R<(Vec<b::Ident>, TV)> {
         Ok(match ret {
             CType::Float(t) => {
-                let tmp = self.new_local("#t", t.boogie_type(span));
+                let tmp = self.float_temp(*t, span);
                 (vec![ident(&tmp, span)], TV::float(var(&tmp, span), *t))
             }
             CType::Int(t) => {

@@ -209,20 +209,9 @@ impl FpFn {
             FpFn::Special(s, t) => (s, fp_indices(t), Vec::new(), t.boogie_type(span)),
             FpFn::Type(t) => return FpFn::Op("fp.isZero", t).decl(span),
         };
-        let mut attrs = vec![b::Attribute {
-            name: ident("builtin", span),
-            args: vec![b::AttrArg::Str(builtin.to_string())],
-            span,
-        }];
+        let mut attrs = vec![builtin_attr(builtin, span)];
         if !indices.is_empty() {
-            attrs.push(b::Attribute {
-                name: ident("indices", span),
-                args: indices
-                    .iter()
-                    .map(|i| b::AttrArg::Expr(int(i64::from(*i), span)))
-                    .collect(),
-                span,
-            });
+            attrs.push(indices_attr(&indices, span));
         }
         let arg = |t: b::Type| b::FunArg {
             name: None,
@@ -238,6 +227,27 @@ impl FpFn {
             body: None,
             span,
         }
+    }
+}
+
+/// `{:builtin "s"}`.
+fn builtin_attr(s: &str, span: Span) -> b::Attribute {
+    b::Attribute {
+        name: ident("builtin", span),
+        args: vec![b::AttrArg::Str(s.to_string())],
+        span,
+    }
+}
+
+/// `{:indices i, …}`.
+fn indices_attr(indices: &[u32], span: Span) -> b::Attribute {
+    b::Attribute {
+        name: ident("indices", span),
+        args: indices
+            .iter()
+            .map(|i| b::AttrArg::Expr(int(i64::from(*i), span)))
+            .collect(),
+        span,
     }
 }
 
@@ -265,32 +275,20 @@ pub(super) fn declarations(used: &BTreeSet<FpFn>, span: Span) -> Vec<b::Decl> {
         return Vec::new();
     }
     let types: BTreeSet<FloatTy> = types_of(used).collect();
-    let builtin = |s: &str| b::Attribute {
-        name: ident("builtin", span),
-        args: vec![b::AttrArg::Str(s.to_string())],
-        span,
-    };
     let mut decls = vec![b::Decl::Type(b::TypeDecl {
-        attrs: vec![builtin("RoundingMode")],
+        attrs: vec![builtin_attr("RoundingMode", span)],
         finite: false,
         name: ident("RoundingMode", span),
         params: Vec::new(),
         synonym: None,
         span,
     })];
-    for t in types {
+    for t in &types {
         let (e, s) = t.indices();
         decls.push(b::Decl::Type(b::TypeDecl {
             attrs: vec![
-                builtin("FloatingPoint"),
-                b::Attribute {
-                    name: ident("indices", span),
-                    args: vec![
-                        b::AttrArg::Expr(int(i64::from(e), span)),
-                        b::AttrArg::Expr(int(i64::from(s), span)),
-                    ],
-                    span,
-                },
+                builtin_attr("FloatingPoint", span),
+                indices_attr(&[e, s], span),
             ],
             finite: false,
             name: ident(t.boogie(), span),
@@ -302,12 +300,10 @@ pub(super) fn declarations(used: &BTreeSet<FpFn>, span: Span) -> Vec<b::Decl> {
     // every type's `fp.isZero` (the truth value of a float, built without the translator)
     let mut fns: BTreeSet<FpFn> = used
         .iter()
-        .map(|f| match *f {
-            FpFn::Type(t) => FpFn::Op("fp.isZero", t),
-            f => f,
-        })
+        .copied()
+        .filter(|f| !matches!(f, FpFn::Type(_)))
         .collect();
-    fns.extend(types_of(used).map(|t| FpFn::Op("fp.isZero", t)));
+    fns.extend(types.iter().map(|t| FpFn::Op("fp.isZero", *t)));
     decls.extend(fns.iter().map(|f| b::Decl::Function(f.decl(span))));
     decls
 }
@@ -384,7 +380,7 @@ pub(super) fn literal(f: &c::Float) -> Result<(String, FloatTy), String> {
 
 /// The rank of the usual arithmetic conversions: the type of an operation on `a` and `b` of which
 /// at least one is a float.
-fn common(a: &CType, b: &CType) -> Option<FloatTy> {
+pub(super) fn common(a: &CType, b: &CType) -> Option<FloatTy> {
     match (a, b) {
         (CType::Float(x), CType::Float(y)) => Some(*x.max(y)),
         (CType::Float(x), CType::Int(_)) | (CType::Int(_), CType::Float(x)) => Some(*x),
@@ -813,10 +809,15 @@ impl<'a> Translator<'a> {
         )
     }
 
+    /// A fresh temporary of a float type.
+    pub(super) fn float_temp(&mut self, t: FloatTy, span: Span) -> String {
+        self.new_local("#t", t.boogie_type(span))
+    }
+
     /// A fresh local of a float type holding an arbitrary value (any bit pattern: NaN and the
     /// infinities too).
     pub(super) fn nondet_float(&mut self, t: FloatTy, span: Span, out: &mut Vec<b::Stmt>) -> TV {
-        let tmp = self.new_local("#t", t.boogie_type(span));
+        let tmp = self.float_temp(t, span);
         out.push(havoc(&tmp, span));
         TV::float(var(&tmp, span), t)
     }
