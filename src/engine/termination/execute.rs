@@ -70,7 +70,7 @@
 //! values. For safety, the one path is followed until its time is up while it is deterministic, and
 //! at most 100,000 steps past its first nondeterministic choice.
 
-use super::value::{Key, MapValue, Tri, Value, equal};
+use super::value::{Index, Int, MapValue, Tri, Value, equal};
 use crate::diag::Span;
 use crate::engine::{Config, Step};
 use crate::ir::{
@@ -78,9 +78,8 @@ use crate::ir::{
     VarId, VarKind,
 };
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::Zero;
 use petgraph::Direction;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -930,7 +929,7 @@ impl<'p> Machine<'p> {
             Stmt::Assign(pairs) => {
                 enum Pending {
                     Set(VarId, Value),
-                    Store(VarId, Option<Vec<Key>>, Value),
+                    Store(VarId, Option<Index>, Value),
                 }
                 let mut pending = Vec::with_capacity(pairs.len());
                 for (x, rhs) in pairs {
@@ -1116,13 +1115,7 @@ impl<'p> Machine<'p> {
     }
 
     /// `x := x[keys := v]` without copying `x`'s map when it is not shared.
-    fn store_in_place(
-        &mut self,
-        frame: usize,
-        x: VarId,
-        keys: Option<Vec<Key>>,
-        v: Value,
-    ) -> R<()> {
+    fn store_in_place(&mut self, frame: usize, x: VarId, keys: Option<Index>, v: Value) -> R<()> {
         let max = self.limits.max_cells;
         let slot = self.slot_mut(frame, x)?;
         let Some(keys) = keys else {
@@ -1150,7 +1143,14 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
-    fn eval_keys(&self, idx: &[Expr], frame: usize) -> R<Option<Vec<Key>>> {
+    fn eval_keys(&self, idx: &[Expr], frame: usize) -> R<Option<Index>> {
+        if let [i] = idx {
+            let v = self.eval(i, frame)?;
+            if let Value::Map(_) = v {
+                return unsupported("map-typed map index");
+            }
+            return Ok(v.key().map(Index::One));
+        }
         let mut keys = Vec::with_capacity(idx.len());
         for i in idx {
             let v = self.eval(i, frame)?;
@@ -1162,7 +1162,7 @@ impl<'p> Machine<'p> {
                 None => return Ok(None),
             }
         }
-        Ok(Some(keys))
+        Ok(Some(Index::new(keys)))
     }
 
     fn eval_bool(&self, e: &Expr, frame: usize) -> R<Tri> {
@@ -1174,7 +1174,7 @@ impl<'p> Machine<'p> {
         self.ev(e, frame, &mut env, 0)
     }
 
-    fn int(&self, i: BigInt) -> R<Value> {
+    fn int(&self, i: Int) -> R<Value> {
         if i.bits() > self.limits.max_int_bits {
             return Err(Stop::Other(format!(
                 "an integer exceeds {} bits",
@@ -1192,7 +1192,14 @@ impl<'p> Machine<'p> {
         frame: usize,
         env: &mut Vec<(VarId, Value)>,
         depth: usize,
-    ) -> R<Option<Vec<Key>>> {
+    ) -> R<Option<Index>> {
+        if let [i] = idx {
+            let v = self.ev(i, frame, env, depth)?;
+            if let Value::Map(_) = v {
+                return unsupported("map-typed map index");
+            }
+            return Ok(v.key().map(Index::One));
+        }
         let mut keys = Vec::with_capacity(idx.len());
         let mut known = true;
         for i in idx {
@@ -1205,13 +1212,13 @@ impl<'p> Machine<'p> {
                 None => known = false,
             }
         }
-        Ok(known.then_some(keys))
+        Ok(known.then(|| Index::new(keys)))
     }
 
     fn ev(&self, e: &Expr, frame: usize, env: &mut Vec<(VarId, Value)>, depth: usize) -> R<Value> {
         Ok(match e {
             Expr::Bool(b) => Value::Bool(*b),
-            Expr::Int(i) => Value::Int(i.clone()),
+            Expr::Int(i) => Value::Int(Int::from_big(i)),
             Expr::Real(r) => Value::Real(r.clone()),
             Expr::BitVec { .. } => return unsupported("bit-vectors"),
             Expr::Float { .. } => return unsupported("floats"),
@@ -1232,16 +1239,16 @@ impl<'p> Machine<'p> {
                 None => Value::Unknown,
             },
             Expr::Unary(UnOp::Neg, a) => match self.ev(a, frame, env, depth)? {
-                Value::Int(i) => Value::Int(-i),
+                Value::Int(i) => Value::Int(i.neg()),
                 Value::Real(r) => Value::Real(-r),
                 _ => Value::Unknown,
             },
             Expr::Unary(UnOp::ToInt, a) => match self.ev(a, frame, env, depth)? {
-                Value::Real(r) => Value::Int(r.floor().to_integer()),
+                Value::Real(r) => Value::Int(Int::big(r.floor().to_integer())),
                 _ => Value::Unknown,
             },
             Expr::Unary(UnOp::ToReal, a) => match self.ev(a, frame, env, depth)? {
-                Value::Int(i) => Value::Real(num_rational::BigRational::from_integer(i)),
+                Value::Int(i) => Value::Real(num_rational::BigRational::from_integer(i.to_big())),
                 _ => Value::Unknown,
             },
             Expr::Binary(op, a, b) => self.binary(*op, a, b, frame, env, depth)?,
@@ -1422,9 +1429,9 @@ impl<'p> Machine<'p> {
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul => match (x, y) {
                 (Value::Int(p), Value::Int(q)) => self.int(match op {
-                    BinOp::Add => p + q,
-                    BinOp::Sub => p - q,
-                    _ => p * q,
+                    BinOp::Add => p.add(&q),
+                    BinOp::Sub => p.sub(&q),
+                    _ => p.mul(&q),
                 })?,
                 (Value::Real(p), Value::Real(q)) => {
                     let r = match op {
@@ -1446,12 +1453,8 @@ impl<'p> Machine<'p> {
                 // SMT-LIB semantics: x = y*q + r with 0 <= r < |y|; division by zero is
                 // unspecified (any value).
                 (Value::Int(p), Value::Int(q)) if !q.is_zero() => {
-                    let r = p.mod_floor(&q.abs());
-                    if op == BinOp::Mod {
-                        Value::Int(r)
-                    } else {
-                        Value::Int((p - r) / q)
-                    }
+                    let (d, r) = p.div_mod(&q);
+                    Value::Int(if op == BinOp::Mod { r } else { d })
                 }
                 _ => Value::Unknown,
             },
@@ -1478,7 +1481,7 @@ fn as_bool(v: Value) -> R<Tri> {
 fn default_value(ty: &Type, k: i64) -> Value {
     match ty {
         Type::Bool => Value::Bool(false),
-        Type::Int => Value::Int(BigInt::from(k)),
+        Type::Int => Value::Int(Int::from(k)),
         Type::Real => Value::Real(BigRational::from_integer(BigInt::from(k))),
         Type::Map {
             type_params,

@@ -7,8 +7,14 @@
 
 use crate::ir::Type;
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
+use num_traits::Signed;
+use std::borrow::Borrow;
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Deref;
 use std::rc::Rc;
 
 /// An abstract value. Structural equality (`==`) implies that both sides stand for the same set of
@@ -17,7 +23,7 @@ use std::rc::Rc;
 pub enum Value {
     Unknown,
     Bool(bool),
-    Int(BigInt),
+    Int(Int),
     Real(BigRational),
     Map(Rc<MapValue>),
 }
@@ -26,7 +32,7 @@ pub enum Value {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Key {
     Bool(bool),
-    Int(BigInt),
+    Int(Int),
     Real(BigRational),
 }
 
@@ -35,7 +41,199 @@ pub enum Key {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MapValue {
     pub default: Value,
-    pub entries: BTreeMap<Vec<Key>, Value>,
+    pub entries: BTreeMap<Index, Value>,
+}
+
+/// The index of a map cell: its keys, one per index of the map type, ordered (and compared) as the
+/// slice of keys. Most maps have one index, which takes no allocation of its own (a map of a
+/// million cells is copied whenever a saved state shares it, see `Machine::execute`).
+#[derive(Clone, Debug)]
+pub enum Index {
+    One(Key),
+    Many(Vec<Key>),
+}
+
+impl Index {
+    pub fn new(keys: Vec<Key>) -> Index {
+        match <[Key; 1]>::try_from(keys) {
+            Ok([k]) => Index::One(k),
+            Err(keys) => Index::Many(keys),
+        }
+    }
+}
+
+impl Deref for Index {
+    type Target = [Key];
+    fn deref(&self) -> &[Key] {
+        match self {
+            Index::One(k) => std::slice::from_ref(k),
+            Index::Many(ks) => ks,
+        }
+    }
+}
+
+impl Borrow<[Key]> for Index {
+    fn borrow(&self) -> &[Key] {
+        self
+    }
+}
+
+impl PartialEq for Index {
+    fn eq(&self, other: &Index) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Index {}
+
+impl Ord for Index {
+    fn cmp(&self, other: &Index) -> Ordering {
+        (**self).cmp(&**other)
+    }
+}
+
+impl PartialOrd for Index {
+    fn partial_cmp(&self, other: &Index) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A mathematical integer, held in a machine word while it fits: the executor's loops count with
+/// small numbers, and a `BigInt` allocates for every non-zero value (allocation and `BigInt`
+/// comparisons of map keys were half of a million-iteration loop's time). Invariant: `Big` only
+/// outside the range of `i64`, so equal numbers are structurally equal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Int {
+    Small(i64),
+    Big(BigInt),
+}
+
+impl Int {
+    pub fn big(b: BigInt) -> Int {
+        match i64::try_from(&b) {
+            Ok(s) => Int::Small(s),
+            Err(_) => Int::Big(b),
+        }
+    }
+
+    pub fn from_big(b: &BigInt) -> Int {
+        match i64::try_from(b) {
+            Ok(s) => Int::Small(s),
+            Err(_) => Int::Big(b.clone()),
+        }
+    }
+
+    pub fn to_big(&self) -> BigInt {
+        match self {
+            Int::Small(s) => BigInt::from(*s),
+            Int::Big(b) => b.clone(),
+        }
+    }
+
+    /// Bits of the magnitude.
+    pub fn bits(&self) -> u64 {
+        match self {
+            Int::Small(s) => u64::from(64 - s.unsigned_abs().leading_zeros()),
+            Int::Big(b) => b.bits(),
+        }
+    }
+
+    pub fn is_zero(&self) -> bool {
+        matches!(self, Int::Small(0))
+    }
+
+    /// `self op other` by `small` on words, by `big` when that overflows.
+    fn combine(
+        &self,
+        other: &Int,
+        small: fn(i64, i64) -> Option<i64>,
+        big: fn(BigInt, BigInt) -> BigInt,
+    ) -> Int {
+        if let (Int::Small(a), Int::Small(b)) = (self, other)
+            && let Some(r) = small(*a, *b)
+        {
+            return Int::Small(r);
+        }
+        Int::big(big(self.to_big(), other.to_big()))
+    }
+
+    pub fn add(&self, other: &Int) -> Int {
+        self.combine(other, i64::checked_add, |a, b| a + b)
+    }
+
+    pub fn sub(&self, other: &Int) -> Int {
+        self.combine(other, i64::checked_sub, |a, b| a - b)
+    }
+
+    pub fn mul(&self, other: &Int) -> Int {
+        self.combine(other, i64::checked_mul, |a, b| a * b)
+    }
+
+    pub fn neg(&self) -> Int {
+        match self {
+            Int::Small(s) if *s != i64::MIN => Int::Small(-s),
+            _ => Int::big(-self.to_big()),
+        }
+    }
+
+    /// SMT-LIB's `mod` and `div` (`self = q * d + r`, `0 <= r < |d|`), for `d != 0`.
+    pub fn div_mod(&self, d: &Int) -> (Int, Int) {
+        if let (Int::Small(a), Int::Small(b)) = (self, d)
+            && let Some(m) = b.checked_abs()
+            && let Some(r) = a.checked_rem_euclid(m)
+            && let Some(q) = a.checked_sub(r).and_then(|x| x.checked_div(*b))
+        {
+            return (Int::Small(q), Int::Small(r));
+        }
+        let (a, b) = (self.to_big(), d.to_big());
+        let r = a.mod_floor(&b.abs());
+        (Int::big((a - &r) / b), Int::big(r))
+    }
+}
+
+impl Ord for Int {
+    fn cmp(&self, other: &Int) -> Ordering {
+        match (self, other) {
+            (Int::Small(a), Int::Small(b)) => a.cmp(b),
+            // (a `Big` is beyond every `Small`, on the side of its sign)
+            (Int::Small(_), Int::Big(b)) => {
+                if b.is_negative() {
+                    Ordering::Greater
+                } else {
+                    Ordering::Less
+                }
+            }
+            (Int::Big(a), Int::Small(_)) => {
+                if a.is_negative() {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                }
+            }
+            (Int::Big(a), Int::Big(b)) => a.cmp(b),
+        }
+    }
+}
+
+impl PartialOrd for Int {
+    fn partial_cmp(&self, other: &Int) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Int::Small(s) => write!(f, "{s}"),
+            Int::Big(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+impl From<i64> for Int {
+    fn from(i: i64) -> Int {
+        Int::Small(i)
+    }
 }
 
 /// A three-valued truth value: `None` is unknown.
@@ -137,9 +335,9 @@ impl MapValue {
     }
 
     /// Sets the cell at `key`, keeping the representation normalised.
-    pub fn set(&mut self, key: Vec<Key>, v: Value) {
+    pub fn set(&mut self, key: Index, v: Value) {
         if v == self.default {
-            self.entries.remove(&key);
+            self.entries.remove(&*key);
         } else {
             self.entries.insert(key, v);
         }
@@ -205,12 +403,13 @@ pub fn equal(a: &Value, b: &Value, ty: &Type) -> Tri {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_traits::Zero;
 
     fn int(i: i64) -> Value {
-        Value::Int(BigInt::from(i))
+        Value::Int(Int::from(i))
     }
-    fn key(i: i64) -> Vec<Key> {
-        vec![Key::Int(BigInt::from(i))]
+    fn key(i: i64) -> Index {
+        Index::One(Key::Int(Int::from(i)))
     }
     fn int_map() -> Type {
         Type::Map {
@@ -218,6 +417,70 @@ mod tests {
             args: vec![Type::Int],
             result: Box::new(Type::Int),
         }
+    }
+
+    /// Numbers at and around the edges of `i64`, and beyond.
+    fn samples() -> Vec<BigInt> {
+        let mut v: Vec<BigInt> = [0i64, 1, -1, 2, -2, 3, -7, 7, 1 << 31, -(1 << 31)]
+            .into_iter()
+            .map(BigInt::from)
+            .collect();
+        for edge in [BigInt::from(i64::MAX), BigInt::from(i64::MIN)] {
+            for d in -2..=2 {
+                v.push(&edge + d);
+            }
+        }
+        v.push(BigInt::from(i64::MAX) * 3);
+        v.push(BigInt::from(i64::MIN) * 5);
+        v
+    }
+
+    /// Every operation on `Int` agrees with the same operation on `BigInt` (the reference), keeps
+    /// the representation canonical (`Small` exactly within `i64`) and orders as `BigInt` does.
+    #[test]
+    fn small_integers_agree_with_big_ones() {
+        let canonical = |i: &Int, b: &BigInt| {
+            assert_eq!(i.to_big(), *b);
+            assert_eq!(matches!(i, Int::Small(_)), i64::try_from(b).is_ok(), "{b}");
+            assert_eq!(i.bits(), b.bits(), "{b}");
+        };
+        let samples = samples();
+        for a in &samples {
+            let x = Int::from_big(a);
+            canonical(&x, a);
+            canonical(&x.neg(), &-a);
+            assert_eq!(x.to_string(), a.to_string());
+            for b in &samples {
+                let y = Int::from_big(b);
+                canonical(&x.add(&y), &(a + b));
+                canonical(&x.sub(&y), &(a - b));
+                canonical(&x.mul(&y), &(a * b));
+                assert_eq!(x.cmp(&y), a.cmp(b), "{a} vs {b}");
+                assert_eq!(x == y, a == b);
+                if !b.is_zero() {
+                    let r = a.mod_floor(&b.abs());
+                    let q = (a - &r) / b;
+                    let (d, m) = x.div_mod(&y);
+                    canonical(&d, &q);
+                    canonical(&m, &r);
+                }
+            }
+        }
+    }
+
+    /// A one-key index is ordered and found as the slice of its keys.
+    #[test]
+    fn indices_order_as_their_keys() {
+        let k = |i: i64| Key::Int(Int::from(i));
+        let mut m = BTreeMap::new();
+        m.insert(Index::new(vec![k(2)]), 1);
+        m.insert(Index::new(vec![k(1), k(5)]), 2);
+        m.insert(Index::new(vec![k(1)]), 3);
+        let order: Vec<Vec<Key>> = m.keys().map(|i| i.to_vec()).collect();
+        assert_eq!(order, vec![vec![k(1)], vec![k(1), k(5)], vec![k(2)]]);
+        assert_eq!(m.get(&[k(1)][..]), Some(&3));
+        assert_eq!(m.get(&[k(1), k(5)][..]), Some(&2));
+        assert!(matches!(Index::new(vec![k(3)]), Index::One(_)));
     }
 
     #[test]
