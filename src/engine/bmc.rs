@@ -143,6 +143,10 @@ pub struct Unroller<'a, 'p> {
     learned: usize,
     /// The depth at which the unrolling ran out of executions (the program is safe).
     exhausted: Option<usize>,
+    /// No exhaustion check below this depth: one that ran out of time at depth `d` is asked again
+    /// at `2d` (an unrolling the solver cannot show satisfiable in time is usually one of a loop
+    /// that keeps running, and the check took as long as the error query it follows).
+    exhaust_from: usize,
 }
 
 impl<'a, 'p> Unroller<'a, 'p> {
@@ -185,6 +189,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
             cut: false,
             learned: 0,
             exhausted: None,
+            exhaust_from: 0,
         }
     }
 
@@ -405,7 +410,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
     /// add executions, so `unsat` stays a proof. `false` when the solver finds an execution or does
     /// not answer in time.
     fn exhausted(&mut self, limit: Duration) -> bool {
-        if !self.complete || self.depth == 0 {
+        if !self.complete || self.depth == 0 || self.depth < self.exhaust_from {
             return false;
         }
         let Some(session) = self.session.as_mut() else {
@@ -417,8 +422,9 @@ impl<'a, 'p> Unroller<'a, 'p> {
             SatResult::Unsat => true,
             SatResult::Sat => false,
             SatResult::Unknown(_) => {
-                // asked again at the next depth that is due
+                // asked again at twice the depth (the error queries in between go first)
                 self.cut |= shorter;
+                self.exhaust_from = 2 * self.depth;
                 false
             }
         }
