@@ -6,7 +6,8 @@
 //! The executor runs the lowered IR step by step (one CFG edge, or one procedure return, per step) on
 //! an *abstract state*: a call stack of frames (procedure, location, parameter/return/local values, the
 //! globals at the procedure's entry for `old`, the call edge being executed) and the global values. A
-//! value is concrete (`int` as `BigInt`, `real`, `bool`, maps as finitely many cells plus a default) or
+//! value is concrete (`int` as a machine word or a `BigInt`, `real`, `bool`, maps as finitely many
+//! cells plus a default) or
 //! ⊤ (`Value::Unknown`): any value. Unconstrained values are ⊤: uninitialised globals, locals and map
 //! cells, procedure parameters of the entry, constants, `havoc`, results and modified globals of
 //! procedures without a body, applications of functions without a body. Expression evaluation is a

@@ -99,9 +99,9 @@ impl PartialOrd for Index {
 }
 
 /// A mathematical integer, held in a machine word while it fits: the executor's loops count with
-/// small numbers, and a `BigInt` allocates for every non-zero value (allocation and `BigInt`
-/// comparisons of map keys were half of a million-iteration loop's time). Invariant: `Big` only
-/// outside the range of `i64`, so equal numbers are structurally equal.
+/// small numbers, and a `BigInt` allocates for every non-zero value (and compares digit vectors
+/// as a map key). Invariant: `Big` only outside the range of `i64`, so equal numbers are
+/// structurally equal.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Int {
     Small(i64),
