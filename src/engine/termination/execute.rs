@@ -1145,25 +1145,7 @@ impl<'p> Machine<'p> {
     }
 
     fn eval_keys(&self, idx: &[Expr], frame: usize) -> R<Option<Index>> {
-        if let [i] = idx {
-            let v = self.eval(i, frame)?;
-            if let Value::Map(_) = v {
-                return unsupported("map-typed map index");
-            }
-            return Ok(v.key().map(Index::One));
-        }
-        let mut keys = Vec::with_capacity(idx.len());
-        for i in idx {
-            let v = self.eval(i, frame)?;
-            if let Value::Map(_) = v {
-                return unsupported("map-typed map index");
-            }
-            match v.key() {
-                Some(k) => keys.push(k),
-                None => return Ok(None),
-            }
-        }
-        Ok(Some(Index::new(keys)))
+        self.ev_keys(idx, frame, &mut Vec::new(), 0)
     }
 
     fn eval_bool(&self, e: &Expr, frame: usize) -> R<Tri> {
