@@ -12,7 +12,11 @@
 //!   coefficients ±1 and integral rests, where that is exact once strict bounds are made non-strict;
 //!   at most [`MAX_FM_PAIRS`] new constraints); when the conjuncts with `x` mention nothing else
 //!   (a sentence in one variable), it is decided outright, disequalities included;
-//! - unused quantified variables are dropped; conjuncts without quantified variables move outside.
+//! - unused quantified variables are dropped; conjuncts without quantified variables move outside;
+//! - **case split**: when variables remain and an `ite` whose condition `c` does not mention them
+//!   has one in a branch (a read of a C program's memory at a base that may be the one written),
+//!   `∃xs. φ ≡ (c ∧ ∃xs. φ[c:=⊤]) ∨ (¬c ∧ ∃xs. φ[c:=⊥])`, each case simplified and eliminated
+//!   again (at most [`MAX_ITE_SPLITS`] nested splits).
 //!
 //! `∀` is handled as the dual (`∀xs. φ ≡ ¬∃xs. ¬φ`, negation pushed into NNF). What cannot be eliminated
 //! stays quantified. The result is equivalent to the input (property-tested against z3).
@@ -51,10 +55,10 @@ fn go(t: &Term, memo: &mut HashMap<u32, Term>) -> Term {
         TermKind::Quant(q, vs, body) => {
             let b = go(body, memo);
             match q {
-                Quantifier::Exists => elim_exists(vs.clone(), &b),
+                Quantifier::Exists => elim_exists(vs.clone(), &b, MAX_ITE_SPLITS),
                 Quantifier::Forall => {
                     let nb = nnf_neg(&b);
-                    let r = elim_exists(vs.clone(), &nb);
+                    let r = elim_exists(vs.clone(), &nb, MAX_ITE_SPLITS);
                     nnf_neg(&r)
                 }
             }
@@ -84,7 +88,10 @@ pub(crate) fn nnf_neg(t: &Term) -> Term {
     }
 }
 
-fn elim_exists(vs: Vec<Var>, body: &Term) -> Term {
+/// How often one elimination may split on the condition of an `ite` (so at most `2^n` cases).
+const MAX_ITE_SPLITS: u32 = 3;
+
+fn elim_exists(vs: Vec<Var>, body: &Term, splits: u32) -> Term {
     let vs: Vec<Var> = vs.into_iter().filter(|v| body.has_free_var(v)).collect();
     if vs.is_empty() {
         return body.clone();
@@ -93,7 +100,7 @@ fn elim_exists(vs: Vec<Var>, body: &Term) -> Term {
         let parts = body
             .args()
             .iter()
-            .map(|d| elim_exists(vs.clone(), d))
+            .map(|d| elim_exists(vs.clone(), d, splits))
             .collect();
         return Term::or(parts);
     }
@@ -176,9 +183,75 @@ fn elim_exists(vs: Vec<Var>, body: &Term) -> Term {
         .partition(|c| vs.iter().any(|v| c.has_free_var(v)));
     let mut parts = outside;
     if !inside.is_empty() {
-        parts.push(Term::exists(vs, Term::and(inside)));
+        let inside = Term::and(inside);
+        match splittable_condition(&inside, &vs).filter(|_| splits > 0) {
+            // **Case split**: an `ite` whose condition `c` does not mention the quantified
+            // variables (a select over a store at a symbolic index: "are these two bases the
+            // same?") often hides what DER needs; `∃x. φ ≡ (c ∧ ∃x. φ[c:=⊤]) ∨ (¬c ∧ ∃x. φ[c:=⊥])`.
+            Some(c) => {
+                let case = |value: bool| {
+                    let mut memo = HashMap::new();
+                    let body = super::simplify::simplify(&assume(
+                        &inside,
+                        &c,
+                        &Term::bool(value),
+                        &mut memo,
+                    ));
+                    let lit = if value { c.clone() } else { Term::not(&c) };
+                    Term::and(vec![lit, elim_exists(vs.clone(), &body, splits - 1)])
+                };
+                parts.push(Term::or(vec![case(true), case(false)]));
+            }
+            None => parts.push(Term::exists(vs, inside)),
+        }
     }
     Term::and(parts)
+}
+
+/// The condition of the first `ite` (outside nested quantifiers) in `t` that mentions none of `vs`
+/// while one of its branches mentions one of them.
+fn splittable_condition(t: &Term, vs: &[Var]) -> Option<Term> {
+    fn walk(t: &Term, vs: &[Var], seen: &mut std::collections::HashSet<u32>) -> Option<Term> {
+        if !seen.insert(t.id()) || !vs.iter().any(|v| t.has_free_var(v)) {
+            return None;
+        }
+        let TermKind::App(op, args) = t.kind() else {
+            return None;
+        };
+        if *op == Op::Ite
+            && args.len() == 3
+            && !vs.iter().any(|v| args[0].has_free_var(v))
+            && !args[0].has_quantifier()
+        {
+            return Some(args[0].clone());
+        }
+        args.iter().find_map(|a| walk(a, vs, seen))
+    }
+    walk(t, vs, &mut std::collections::HashSet::new())
+}
+
+/// `t` with the occurrences of `c` (outside quantifiers, which may bind its variables) replaced
+/// by `value`.
+fn assume(t: &Term, c: &Term, value: &Term, memo: &mut HashMap<u32, Term>) -> Term {
+    if t.id() == c.id() {
+        return value.clone();
+    }
+    if let Some(r) = memo.get(&t.id()) {
+        return r.clone();
+    }
+    let r = match t.kind() {
+        TermKind::App(_, args) => {
+            let new: Vec<Term> = args.iter().map(|a| assume(a, c, value, memo)).collect();
+            if new.iter().zip(args).all(|(a, b)| a.id() == b.id()) {
+                t.clone()
+            } else {
+                t.with_args(new)
+            }
+        }
+        _ => t.clone(),
+    };
+    memo.insert(t.id(), r.clone());
+    r
 }
 
 /// The positions of the conjuncts that mention `x`.
