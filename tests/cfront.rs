@@ -205,6 +205,22 @@ fn translate_text(name: &str, src: &str) -> Result<String, CError> {
     r
 }
 
+/// `size_t` without a header (a `malloc` declaration copied from glibc) is read with `<stddef.h>`,
+/// as Ultimate's C front end reads it; any other unknown type name stays an input error.
+#[test]
+fn undeclared_size_t_is_read_with_stddef() {
+    let src = "extern void *malloc (size_t __size);\nint main() { int *p = malloc(sizeof(int)); *p = 1; return *p; }\n";
+    let text = translate_text("size_t.c", src).expect("translates");
+    assert!(text.contains("procedure main"), "{text}");
+    // a program's own `size_t` does not clash with the header's
+    let own = "typedef unsigned int size_t;\nsize_t n = 3;\nint main() { return n; }\n";
+    assert!(translate_text("own_size_t.c", own).is_ok());
+    match translate_text("other.c", "my_t x;\nint main() { return 0; }\n") {
+        Err(CError::Invalid(m)) => assert!(m.contains("my_t"), "{m}"),
+        other => panic!("expected an input error, got {other:?}"),
+    }
+}
+
 /// pthreads onto fork/join/atomic: thread ids from the fork counter, joins by id, a mutex as an
 /// atomic test-and-set, `__VERIFIER_atomic_*` calls in atomic blocks.
 #[test]

@@ -292,34 +292,41 @@ fn translate_file_here(
         line,
     };
     let text = preprocess::rewrite_acsl(src).map_err(|e| unsupported(e.what, e.line))?;
-    let pre = if preprocessed_input {
-        text.clone()
-    } else {
-        preprocess::gcc_e(path, &text, arch, inc).map_err(|e| match e {
-            preprocess::PreprocessError::NoCompiler(m) => CError::NoCompiler(m),
-            preprocess::PreprocessError::Failed(m) => CError::Invalid(m),
-        })?
-    };
-    let pre = preprocess::rewrite_gaps(&pre);
-    let map = preprocess::SpanMap::from_markers(&pre, src, preprocessed_input);
-    let config = lang_c::driver::Config::with_gcc();
-    let parsed = match lang_c::driver::parse_preprocessed(&config, pre) {
-        Ok(p) => p,
-        Err(e) => {
-            // gcc accepts the file but lang-c does not: one of lang-c's gaps.
-            if !preprocessed_input {
-                if let Err(preprocess::PreprocessError::Failed(m)) =
-                    preprocess::gcc_syntax_check(path, &text, arch, inc)
-                {
-                    return Err(CError::Invalid(m));
+    let mut with_stddef = false;
+    let (parsed, map) = loop {
+        let pre = if preprocessed_input {
+            text.clone()
+        } else {
+            preprocess::gcc_e(path, &text, arch, inc, with_stddef).map_err(|e| match e {
+                preprocess::PreprocessError::NoCompiler(m) => CError::NoCompiler(m),
+                preprocess::PreprocessError::Failed(m) => CError::Invalid(m),
+            })?
+        };
+        let pre = preprocess::rewrite_gaps(&pre);
+        let map = preprocess::SpanMap::from_markers(&pre, src, preprocessed_input);
+        let config = lang_c::driver::Config::with_gcc();
+        match lang_c::driver::parse_preprocessed(&config, pre) {
+            Ok(p) => break (p, map),
+            Err(e) => {
+                // gcc rejects the file (or accepts it and lang-c does not: one of lang-c's gaps)
+                if !preprocessed_input {
+                    if let Err(preprocess::PreprocessError::Failed(m)) =
+                        preprocess::gcc_syntax_check(path, &text, arch, inc, with_stddef)
+                    {
+                        if !with_stddef && preprocess::undeclared_stddef_type(&m) {
+                            with_stddef = true;
+                            continue;
+                        }
+                        return Err(CError::Invalid(m));
+                    }
                 }
+                let span = map.span(e.offset, e.offset);
+                let line = preprocess::line_of(src, span.start as usize);
+                return Err(unsupported(
+                    "C syntax the parser (lang-c) does not accept".into(),
+                    line,
+                ));
             }
-            let span = map.span(e.offset, e.offset);
-            let line = preprocess::line_of(src, span.start as usize);
-            return Err(unsupported(
-                "C syntax the parser (lang-c) does not accept".into(),
-                line,
-            ));
         }
     };
     // Declarations whose address is taken (or arrays that decay to pointers) live in memory: each

@@ -109,6 +109,7 @@ fn acsl_assert(body: &str, line: usize) -> Result<String, AcslUnsupported> {
     if expr.contains('\\') || expr.contains("==>") || expr.contains("<==>") || expr.contains(';') {
         return Err(unsupported("ACSL logic in an assertion"));
     }
+    let expr = lone_equals_as_equality(&expr);
     if has_side_effect(&expr) {
         return Err(unsupported("ACSL assertion with an assignment"));
     }
@@ -152,6 +153,7 @@ fn contract(t: &str, line: usize) -> Result<String, AcslUnsupported> {
             .replace("\\old", ACSL_OLD)
             .replace("\\true", "1")
             .replace("\\false", "0");
+        let e = lone_equals_as_equality(&e);
         if e.contains('\\') || e.contains("==>") || has_side_effect(&e) {
             return Err(unsupported("ACSL logic in a contract"));
         }
@@ -293,6 +295,25 @@ fn replace_word(pre: &str, word: &str, with: &str) -> String {
 }
 
 /// Whether a C expression's text contains an assignment, `++` or `--` (ACSL terms are pure).
+/// ACSL annotations are pure, so a lone `=` between two terms is read as the relation `==`, as
+/// Ultimate's ACSL grammar reads it (`relation ::= … | EQUAL`, "added to produce better error
+/// messages"): `//@ assert k = 4;` asserts `k == 4`. Compound assignments (`+=`, `<<=`, …) and
+/// `++`/`--` are left as they are, so [`has_side_effect`] still rejects them.
+fn lone_equals_as_equality(e: &str) -> String {
+    let b = e.as_bytes();
+    let mut out = String::with_capacity(e.len() + 4);
+    for (i, c) in e.char_indices() {
+        out.push(c);
+        if c == '='
+            && b.get(i + 1) != Some(&b'=')
+            && !(i > 0 && b"=!<>+-*/%&|^".contains(&b[i - 1]))
+        {
+            out.push('=');
+        }
+    }
+    out
+}
+
 fn has_side_effect(e: &str) -> bool {
     let b = e.as_bytes();
     if e.contains("++") || e.contains("--") {
@@ -360,16 +381,32 @@ fn arch_flags(arch: Arch, ilp32_include: Option<&Path>) -> Vec<String> {
 }
 
 /// Runs `gcc -E` on `text` (the C file `path`, rewritten), with the file's directory as the place for
-/// `#include "…"`. The output keeps line markers.
+/// `#include "…"`. The output keeps line markers. `with_stddef` reads `<stddef.h>` first (see
+/// [`undeclared_stddef_type`]).
 pub fn gcc_e(
     path: &Path,
     text: &str,
     arch: Arch,
     ilp32_include: Option<&Path>,
+    with_stddef: bool,
 ) -> Result<String, PreprocessError> {
     let mut args = vec!["-E".to_string(), "-w".to_string()];
     args.extend(arch_flags(arch, ilp32_include));
+    if with_stddef {
+        args.extend(["-include".to_string(), "stddef.h".to_string()]);
+    }
     run_gcc(path, text, &args)
+}
+
+/// Is gcc's message about a type of `<stddef.h>` used without a declaration — `size_t` in a
+/// declaration of `malloc` copied from glibc instead of `#include <stdlib.h>`? Ultimate's C front
+/// end reads such files, so the translation reads them with `<stddef.h>` (only after this error,
+/// so that a program's own `size_t` never clashes with the header's).
+pub fn undeclared_stddef_type(msg: &str) -> bool {
+    msg.contains("unknown type name")
+        && ["size_t", "ptrdiff_t", "wchar_t"]
+            .iter()
+            .any(|t| msg.contains(&format!("‘{t}’")) || msg.contains(&format!("'{t}'")))
 }
 
 /// `gcc -fsyntax-only`: `Ok` if gcc accepts the file, else its message.
@@ -378,11 +415,16 @@ pub fn gcc_syntax_check(
     text: &str,
     arch: Arch,
     ilp32_include: Option<&Path>,
+    with_stddef: bool,
 ) -> Result<(), PreprocessError> {
     // the file's validity, on the machine's own target (the ILP32 view of the headers is only
     // for the translation)
     let _ = (arch, ilp32_include);
-    run_gcc(path, text, &["-fsyntax-only".to_string(), "-w".to_string()]).map(|_| ())
+    let mut args = vec!["-fsyntax-only".to_string(), "-w".to_string()];
+    if with_stddef {
+        args.extend(["-include".to_string(), "stddef.h".to_string()]);
+    }
+    run_gcc(path, text, &args).map(|_| ())
 }
 
 fn run_gcc(path: &Path, text: &str, args: &[String]) -> Result<String, PreprocessError> {
@@ -564,7 +606,13 @@ mod tests {
         );
         assert!(rewrite_acsl("//@ assert \\forall int i; i == i;\n").is_err());
         assert!(rewrite_acsl("//@ assert x ==> y;\n").is_err());
-        assert!(rewrite_acsl("//@ assert k = 4;\n").is_err());
+        assert_eq!(
+            rewrite_acsl("//@ assert k = 4 && j <= 2;\n").expect("equality"),
+            "__lapidary_acsl_assert(k == 4 && j <= 2);\n"
+        );
+        assert!(rewrite_acsl("//@ assert k += 4;\n").is_err());
+        assert!(rewrite_acsl("//@ assert k <<= 4;\n").is_err());
+        assert!(rewrite_acsl("//@ assert k++ == 4;\n").is_err());
         assert_eq!(
             rewrite_acsl(
                 "/*@ requires (g > i);\n  @ ensures \\result >= \\old(g);\n  @*/\nint f(int i);\n"
