@@ -503,3 +503,43 @@ fn log_dir_records_commands_and_replies() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// z3's incremental core may spin on divisibility facts that its one-shot strategy decides at once
+/// (a bounded search over `x % p == 0` for eleven primes and `x` doubled three times: measured,
+/// two of these checks time out incrementally); the session asks a check with integer `mod`/`div`
+/// that timed out again by the one-shot strategy, so every check here is answered, and correctly.
+#[test]
+fn divisibility_checks_are_answered_by_the_one_shot_strategy() {
+    let Some(mut s) = session_with(SolverKind::Z3, |c| c.with_timeout(Duration::from_secs(3)))
+    else {
+        return;
+    };
+    let primes = [2, 3, 5, 7, 11, 13, 17, 19, 23, 31, 41];
+    let divides = |x: &Term, p: i64| Term::eq(&Term::modulo(x, &int(p)), &int(0));
+    for p in primes {
+        s.push();
+        s.assert(&divides(&v("x"), p));
+        assert_eq!(s.check_sat(), SatResult::Sat);
+    }
+    let mut x = v("x");
+    for k in 1..=3 {
+        let next = v(&format!("x{k}"));
+        s.push();
+        s.assert(&Term::eq(&next, &Term::add(vec![x.clone(), x.clone()])));
+        assert_eq!(s.check_sat(), SatResult::Sat);
+        x = next;
+    }
+    for p in primes {
+        s.push();
+        s.assert(&Term::not(&divides(&x, p)));
+        assert_eq!(s.check_sat(), SatResult::Unsat, "{x} % {p}");
+        s.pop();
+        s.push();
+        s.assert(&divides(&x, p));
+        assert_eq!(s.check_sat(), SatResult::Sat, "{x} % {p}");
+    }
+    s.push();
+    s.assert(&Term::not(&divides(&x, 37)));
+    assert_eq!(s.check_sat(), SatResult::Sat);
+    assert!(s.stats().tactic_retries <= 1, "{:?}", s.stats());
+}

@@ -126,15 +126,39 @@ pub struct SessionStats {
     pub timeouts: u64,
     /// `(error …)` replies seen.
     pub errors: u64,
+    /// Timed-out checks asked again by z3's one-shot strategy (see `Session::check_sat`).
+    pub tactic_retries: u64,
 }
 
 #[derive(Clone, Debug)]
 struct Entry {
     term: Term,
+    /// The term uses integer `mod` or `div` (see [`Session::check_sat`]).
+    divmod: bool,
     /// Printed (quoted) solver label for named assertions.
     label: Option<String>,
     /// The raw label symbol (key of `Session::labels`).
     label_raw: Option<String>,
+}
+
+/// The most an incremental z3 check of assertions with integer `mod`/`div` may take before the
+/// one-shot strategy is asked (see `Session::check_divmod`).
+const DIVMOD_INCREMENTAL: Duration = Duration::from_millis(250);
+
+/// Does `t` use integer `mod` or `div`?
+fn has_int_divmod(t: &Term) -> bool {
+    fn walk(t: &Term, seen: &mut HashSet<u32>) -> bool {
+        if !seen.insert(t.id()) {
+            return false;
+        }
+        match t.kind() {
+            TermKind::App(Op::Mod | Op::IntDiv, _) => true,
+            TermKind::App(_, args) => args.iter().any(|a| walk(a, seen)),
+            TermKind::Quant(_, _, b) => walk(b, seen),
+            _ => false,
+        }
+    }
+    walk(t, &mut HashSet::new())
 }
 
 #[derive(Clone, Debug, Default)]
@@ -226,6 +250,9 @@ pub struct Session {
     stats: SessionStats,
     helper: Option<Box<Session>>,
     buf: String,
+    /// A check with integer `mod`/`div` timed out in z3's incremental core and the one-shot
+    /// strategy answered it: later such checks go to the one-shot strategy directly.
+    divmod_one_shot: bool,
     /// Printed `(assert …)` commands of unlabelled assertions, by term: the engine re-asserts the same
     /// states and letters many times. Symbol names never change until `reset`, which clears it.
     printed: HashMap<Term, Arc<str>, FxBuild>,
@@ -275,6 +302,7 @@ impl Session {
             helper: None,
             buf: String::with_capacity(1024),
             printed: HashMap::default(),
+            divmod_one_shot: false,
         };
         s.ensure_proc()?;
         // Handshake: make sure the solver runs and accepted the options.
@@ -882,8 +910,11 @@ impl Session {
             self.declare_symbols(t);
         }
         self.note_change();
-        if let Some(text) = cached {
+        // integer `mod`/`div` in the printed text (a quoted symbol never contains `(`)
+        let divmod = |text: &str| text.contains("(mod ") || text.contains("(div ");
+        let divmod = if let Some(text) = cached {
             self.emit(&text);
+            divmod(&text)
         } else {
             let mut text = std::mem::take(&mut self.buf);
             text.clear();
@@ -901,10 +932,13 @@ impl Session {
                 }
                 self.printed.insert(t.clone(), Arc::from(text.as_str()));
             }
+            let d = divmod(&text);
             self.buf = text;
-        }
+            d
+        };
         if let Some(level) = self.stack.last_mut() {
             level.entries.push(Entry {
+                divmod,
                 term: t.clone(),
                 label,
                 label_raw,
@@ -945,6 +979,9 @@ impl Session {
     /// `(check-sat)`.
     pub fn check_sat(&mut self) -> SatResult {
         self.close_assumption_scope();
+        if self.cfg.kind == SolverKind::Z3 && self.stack_has_int_divmod() {
+            return self.check_divmod(self.cfg.query_timeout);
+        }
         self.check_with("(check-sat)\n")
     }
 
@@ -960,11 +997,65 @@ impl Session {
             return self.check_sat();
         }
         self.close_assumption_scope();
+        if self.stack_has_int_divmod() {
+            return self.check_divmod(limit);
+        }
         let ms = limit.as_millis().max(1);
         let full = self.cfg.query_timeout.as_millis().max(1);
         self.check_with(&format!(
             "(set-option :timeout {ms})\n(check-sat)\n(set-option :timeout {full})\n"
         ))
+    }
+
+    /// A z3 check of assertions with integer `mod`/`div`. z3's incremental core (what
+    /// `(check-sat)` uses after a `push`) lacks the preprocessing of its one-shot solver and may
+    /// spin on divisibility facts until the limit where the one-shot solver answers at once
+    /// (measured: `ManyFactsAboutX_incorrect.bpl`, a timeout against 0.1 s). So the incremental
+    /// check gets a quarter of `limit`, at most [`DIVMOD_INCREMENTAL`], and a check that timed
+    /// out is asked again by
+    /// `(check-sat-using default)` — the one-shot strategy on the current assertions — in the
+    /// rest (models and unsat cores are read as after `check-sat`); another answer than sat/unsat
+    /// keeps the first one.
+    fn check_divmod(&mut self, limit: Duration) -> SatResult {
+        let start = Instant::now();
+        let limit = match self.cfg.deadline {
+            Some(d) => limit.min(d.saturating_duration_since(start)),
+            None => limit,
+        };
+        let one_shot = |s: &mut Self, rest: Duration| {
+            let ms = rest.as_millis().max(1);
+            s.check_with(&format!("(check-sat-using (try-for default {ms}))\n"))
+        };
+        if self.divmod_one_shot {
+            return one_shot(self, limit);
+        }
+        let first = (limit / 4).min(DIVMOD_INCREMENTAL).as_millis().max(1);
+        let full = self.cfg.query_timeout.as_millis().max(1);
+        let r = self.check_with(&format!(
+            "(set-option :timeout {first})\n(check-sat)\n(set-option :timeout {full})\n"
+        ));
+        if !matches!(r, SatResult::Unknown(UnknownKind::Timeout)) {
+            return r;
+        }
+        let rest = limit.saturating_sub(start.elapsed());
+        if rest < Duration::from_millis(10) {
+            return r;
+        }
+        self.stats.tactic_retries += 1;
+        match one_shot(self, rest) {
+            r2 @ (SatResult::Sat | SatResult::Unsat) => {
+                // the next checks of this session (a deeper search, the same facts) go to the
+                // one-shot strategy at once
+                self.divmod_one_shot = true;
+                r2
+            }
+            _ => r,
+        }
+    }
+
+    /// Does an assertion on the stack use integer `mod` or `div`?
+    fn stack_has_int_divmod(&self) -> bool {
+        self.stack.iter().flat_map(|l| &l.entries).any(|e| e.divmod)
     }
 
     /// `(check-sat-using TACTIC)` on z3 (`tactic` is z3 tactic syntax, e.g. `(then simplify smt)`);
@@ -1019,6 +1110,7 @@ impl Session {
                 self.emit(&text);
                 if let Some(level) = self.stack.last_mut() {
                     level.entries.push(Entry {
+                        divmod: has_int_divmod(l),
                         term: l.clone(),
                         label: None,
                         label_raw: None,
