@@ -1012,10 +1012,9 @@ impl Session {
     /// spin on divisibility facts until the limit where the one-shot solver answers at once
     /// (measured: `ManyFactsAboutX_incorrect.bpl`, a timeout against 0.1 s). So the incremental
     /// check gets a quarter of `limit`, at most [`DIVMOD_INCREMENTAL`], and a check that timed
-    /// out is asked again by
-    /// `(check-sat-using default)` — the one-shot strategy on the current assertions — in the
-    /// rest (models and unsat cores are read as after `check-sat`); another answer than sat/unsat
-    /// keeps the first one.
+    /// out is asked again by `(check-sat-using default)` — the one-shot strategy on the current
+    /// assertions — in the rest (models and unsat cores are read as after `check-sat`); another
+    /// answer than sat/unsat keeps the first one.
     fn check_divmod(&mut self, limit: Duration) -> SatResult {
         let start = Instant::now();
         let limit = match self.cfg.deadline {
