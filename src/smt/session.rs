@@ -145,20 +145,10 @@ struct Entry {
 /// one-shot strategy is asked (see `Session::check_divmod`).
 const DIVMOD_INCREMENTAL: Duration = Duration::from_millis(250);
 
-/// Does `t` use integer `mod` or `div`?
-fn has_int_divmod(t: &Term) -> bool {
-    fn walk(t: &Term, seen: &mut HashSet<u32>) -> bool {
-        if !seen.insert(t.id()) {
-            return false;
-        }
-        match t.kind() {
-            TermKind::App(Op::Mod | Op::IntDiv, _) => true,
-            TermKind::App(_, args) => args.iter().any(|a| walk(a, seen)),
-            TermKind::Quant(_, _, b) => walk(b, seen),
-            _ => false,
-        }
-    }
-    walk(t, &mut HashSet::new())
+/// Does the printed SMT-LIB text of an assertion use integer `mod` or `div`? (A quoted symbol
+/// never contains `(`.)
+fn prints_int_divmod(text: &str) -> bool {
+    text.contains("(mod ") || text.contains("(div ")
 }
 
 #[derive(Clone, Debug, Default)]
@@ -910,11 +900,9 @@ impl Session {
             self.declare_symbols(t);
         }
         self.note_change();
-        // integer `mod`/`div` in the printed text (a quoted symbol never contains `(`)
-        let divmod = |text: &str| text.contains("(mod ") || text.contains("(div ");
         let divmod = if let Some(text) = cached {
             self.emit(&text);
-            divmod(&text)
+            prints_int_divmod(&text)
         } else {
             let mut text = std::mem::take(&mut self.buf);
             text.clear();
@@ -932,7 +920,7 @@ impl Session {
                 }
                 self.printed.insert(t.clone(), Arc::from(text.as_str()));
             }
-            let d = divmod(&text);
+            let d = prints_int_divmod(&text);
             self.buf = text;
             d
         };
@@ -1109,7 +1097,7 @@ impl Session {
                 self.emit(&text);
                 if let Some(level) = self.stack.last_mut() {
                     level.entries.push(Entry {
-                        divmod: has_int_divmod(l),
+                        divmod: prints_int_divmod(&text),
                         term: l.clone(),
                         label: None,
                         label_raw: None,
