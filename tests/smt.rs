@@ -212,6 +212,64 @@ fn qe_light_splits_on_conditions_free_of_the_quantified_variable() {
     assert_eq!(free, n, "qe_light: only {free}/{n} eliminated");
 }
 
+/// `∃a, b, c.` over the transition of a large block: per variable, nested disjunctions of paths,
+/// each a conjunction of guards on the free `x`, `y`, `s` and assignments of the variable (an
+/// intermediate version), beside a frame equality and bound of `c` and conditions on the free
+/// variables alone.
+fn arb_block_paths() -> BoxedStrategy<Term> {
+    let x = || Term::var(&iv("x"));
+    let y = || Term::var(&iv("y"));
+    let guard = (0u8..3, -2i64..3).prop_map(move |(k, c)| match k {
+        0 => Term::eq(&Term::var(&iv("s")), &Term::int(c)),
+        1 => Term::not(&Term::eq(&Term::var(&iv("s")), &Term::int(c))),
+        _ => Term::le(&x(), &Term::int(c)),
+    });
+    let path_guard = guard.clone();
+    let paths = move |v: &'static str| {
+        let assign = (0u8..3, -2i64..3).prop_map(move |(k, c)| {
+            let value = match k {
+                0 => Term::add(vec![x(), Term::int(c)]),
+                1 => Term::add(vec![y(), Term::neg(&x())]),
+                _ => Term::int(c),
+            };
+            Term::eq(&Term::var(&iv(v)), &value)
+        });
+        let path = (
+            prop::collection::vec(path_guard.clone(), 0..3),
+            prop::collection::vec(assign, 1..3),
+        )
+            .prop_map(|(g, a)| Term::and(g.into_iter().chain(a).collect()));
+        path.prop_recursive(2, 12, 3, |inner| {
+            prop::collection::vec(inner, 1..4).prop_map(Term::or)
+        })
+    };
+    (
+        paths("a"),
+        paths("b"),
+        prop::collection::vec(guard, 0..2),
+        any::<bool>(),
+    )
+        .prop_map(move |(a, b, free, frame)| {
+            let mut conj: Vec<Term> = vec![a, b];
+            conj.extend(free);
+            if frame {
+                let c = Term::var(&iv("c"));
+                conj.push(Term::eq(&c, &Term::add(vec![y(), Term::int(1)])));
+                conj.push(Term::ge(&c, &x()));
+            }
+            Term::exists(vec![iv("a"), iv("b"), iv("c")], Term::and(conj))
+        })
+        .boxed()
+}
+
+#[test]
+fn qe_light_eliminates_the_paths_of_a_large_block() {
+    let Some(s) = z3() else { return };
+    let (n, free) = qe_light_checked(&s, arb_block_paths());
+    // the scopes of `a` and `b` split, each path a conjunction DER finishes
+    assert_eq!(free, n, "qe_light: only {free}/{n} eliminated");
+}
+
 /// Conjunctions of bounds and disequalities on `z` (coefficients ±1, sometimes 2; constants or
 /// `x`, `y` on the other side), over Int or Real: what Fourier–Motzkin and the one-variable
 /// decision in `qe_light` eliminate.

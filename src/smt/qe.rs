@@ -1,7 +1,7 @@
 //! Cheap, solver-free partial quantifier elimination (Ultimate's `eliminateLight`, design notes §4.3).
 //!
 //! Bottom-up over the term; for `∃xs. φ`:
-//! - `∃` is pushed over `∨` (`∃x. A ∨ B → (∃x. A) ∨ (∃x. B)`), no distribution of `∧` over `∨`;
+//! - `∃` is pushed over `∨` (`∃x. A ∨ B → (∃x. A) ∨ (∃x. B)`);
 //! - **DER** (destructive equality resolution): a conjunct `x = t` with `x ∉ vars(t)` (either side), a
 //!   linear equality where `x` has coefficient ±1 (any non-zero coefficient for Real), or a Boolean literal
 //!   `x` / `¬x`, is removed and `t` substituted for `x` in the other conjuncts;
@@ -17,6 +17,11 @@
 //!   has one in a branch (a read of a C program's memory at a base that may be the one written),
 //!   `∃xs. φ ≡ (c ∧ ∃xs. φ[c:=⊤]) ∨ (¬c ∧ ∃xs. φ[c:=⊥])`, each case simplified and eliminated
 //!   again (at most [`MAX_ITE_SPLITS`] nested splits).
+//! - **miniscoping**: when variables still remain, the conjuncts are grouped by the quantified
+//!   variables they share, `∃xs. A ∧ B ≡ (∃xs∩vars(A). A) ∧ (∃xs∩vars(B). B)`, and each group is
+//!   eliminated on its own; a group of one disjunction disjunct by disjunct (a large block's paths,
+//!   each with the equalities DER needs). `∧` is not distributed over `∨` (measured: it copies the
+//!   rest of the conjunction into every case and makes the predicates larger for less gain).
 //!
 //! `∀` is handled as the dual (`∀xs. φ ≡ ¬∃xs. ¬φ`, negation pushed into NNF). What cannot be eliminated
 //! stays quantified. The result is equivalent to the input (property-tested against z3).
@@ -91,6 +96,8 @@ pub(crate) fn nnf_neg(t: &Term) -> Term {
 /// How often one elimination may split on the condition of an `ite` (so at most `2^n` cases).
 const MAX_ITE_SPLITS: u32 = 3;
 
+/// `∃vs. body`, see the module docs; `splits` bounds the case splits on `ite` conditions still
+/// allowed.
 fn elim_exists(vs: Vec<Var>, body: &Term, splits: u32) -> Term {
     let vs: Vec<Var> = vs.into_iter().filter(|v| body.has_free_var(v)).collect();
     if vs.is_empty() {
@@ -202,10 +209,58 @@ fn elim_exists(vs: Vec<Var>, body: &Term, splits: u32) -> Term {
                 };
                 parts.push(Term::or(vec![case(true), case(false)]));
             }
-            None => parts.push(Term::exists(vs, inside)),
+            None => parts
+                .push(miniscope(&vs, &inside, splits).unwrap_or_else(|| Term::exists(vs, inside))),
         }
     }
     Term::and(parts)
+}
+
+/// **Miniscoping** of what remains of `∃vs. inside` after the conjunctive rules: the conjuncts in
+/// groups that share no variable of `vs`, each group eliminated on its own (a group of one
+/// disjunction disjunct by disjunct). `None` when there is nothing to split (one group of several
+/// conjuncts, or one conjunct that is not a disjunction).
+fn miniscope(vs: &[Var], inside: &Term, splits: u32) -> Option<Term> {
+    if inside.has_quantifier() {
+        return None;
+    }
+    let conj = inside.conjuncts();
+    // groups of conjuncts connected by shared quantified variables (union–find over conjuncts)
+    let mut parent: Vec<usize> = (0..conj.len()).collect();
+    fn root(parent: &mut [usize], i: usize) -> usize {
+        let mut r = i;
+        while parent[r] != r {
+            r = parent[r];
+        }
+        parent[i] = r;
+        r
+    }
+    for v in vs {
+        for w in mentioning(&conj, v).windows(2) {
+            let (a, b) = (root(&mut parent, w[0]), root(&mut parent, w[1]));
+            parent[a] = b;
+        }
+    }
+    let mut groups: std::collections::BTreeMap<usize, Vec<Term>> = Default::default();
+    for (i, c) in conj.iter().enumerate() {
+        let r = root(&mut parent, i);
+        groups.entry(r).or_default().push(c.clone());
+    }
+    let one_disjunction = conj.len() == 1 && inside.is_app_of(&Op::Or);
+    if groups.len() == 1 && !one_disjunction {
+        return None;
+    }
+    let parts = groups.into_values().map(|g| {
+        let g = Term::and(g);
+        let gvs: Vec<Var> = vs.iter().filter(|v| g.has_free_var(v)).cloned().collect();
+        if g.is_app_of(&Op::And) {
+            // one group of several conjuncts: the conjunctive rules have run on it already
+            Term::exists(gvs, g)
+        } else {
+            elim_exists(gvs, &g, splits)
+        }
+    });
+    Some(Term::and(parts.collect()))
 }
 
 /// The condition of the first `ite` (outside nested quantifiers) in `t` that mentions none of `vs`
