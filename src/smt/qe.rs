@@ -225,33 +225,13 @@ fn miniscope(vs: &[Var], inside: &Term, splits: u32) -> Option<Term> {
         return None;
     }
     let conj = inside.conjuncts();
-    // groups of conjuncts connected by shared quantified variables (union–find over conjuncts)
-    let mut parent: Vec<usize> = (0..conj.len()).collect();
-    fn root(parent: &mut [usize], i: usize) -> usize {
-        let mut r = i;
-        while parent[r] != r {
-            r = parent[r];
-        }
-        parent[i] = r;
-        r
-    }
-    for v in vs {
-        for w in mentioning(&conj, v).windows(2) {
-            let (a, b) = (root(&mut parent, w[0]), root(&mut parent, w[1]));
-            parent[a] = b;
-        }
-    }
-    let mut groups: std::collections::BTreeMap<usize, Vec<Term>> = Default::default();
-    for (i, c) in conj.iter().enumerate() {
-        let r = root(&mut parent, i);
-        groups.entry(r).or_default().push(c.clone());
-    }
+    let groups = conjunct_groups(&conj, |v| vs.contains(v));
     let one_disjunction = conj.len() == 1 && inside.is_app_of(&Op::Or);
     if groups.len() == 1 && !one_disjunction {
         return None;
     }
-    let parts = groups.into_values().map(|g| {
-        let g = Term::and(g);
+    let parts = groups.into_iter().map(|g| {
+        let g = Term::and(g.into_iter().map(|i| conj[i].clone()).collect());
         let gvs: Vec<Var> = vs.iter().filter(|v| g.has_free_var(v)).cloned().collect();
         if g.is_app_of(&Op::And) {
             // one group of several conjuncts: the conjunctive rules have run on it already
@@ -261,6 +241,41 @@ fn miniscope(vs: &[Var], inside: &Term, splits: u32) -> Option<Term> {
         }
     });
     Some(Term::and(parts.collect()))
+}
+
+/// The conjuncts `conj` in groups connected by shared variables that satisfy `links` (union–find):
+/// each group's indices ascending, the groups in the order of their first conjunct.
+pub fn conjunct_groups(conj: &[Term], links: impl Fn(&Var) -> bool) -> Vec<Vec<usize>> {
+    let mut parent: Vec<usize> = (0..conj.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut owner: HashMap<&Var, usize> = HashMap::new();
+    for (i, c) in conj.iter().enumerate() {
+        for v in c.free_vars_ref().iter().filter(|v| links(v)) {
+            if let Some(&j) = owner.get(v) {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                parent[a] = b;
+            } else {
+                owner.insert(v, i);
+            }
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut slot: HashMap<usize, usize> = HashMap::new();
+    for i in 0..conj.len() {
+        let r = root(&mut parent, i);
+        let k = *slot.entry(r).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[k].push(i);
+    }
+    groups
 }
 
 /// The condition of the first `ite` (outside nested quantifiers) in `t` that mentions none of `vs`

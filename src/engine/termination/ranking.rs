@@ -907,43 +907,21 @@ fn drop_detached(formula: &Term, aux: &BTreeSet<Var>, session: &mut Session) -> 
     }
     // (`Term::and` flattens nested conjunctions: the top level holds them all)
     let conj = formula.conjuncts();
-    // Union-find over conjuncts, joined by shared auxiliary variables.
-    let mut parent: Vec<usize> = (0..conj.len()).collect();
-    fn find(p: &mut [usize], mut i: usize) -> usize {
-        while p[i] != i {
-            p[i] = p[p[i]];
-            i = p[i];
-        }
-        i
-    }
-    let mut owner: HashMap<&Var, usize> = HashMap::new();
-    let mut anchored = vec![false; conj.len()];
-    for (i, c) in conj.iter().enumerate() {
-        for v in c.free_vars_ref() {
-            if !aux.contains(v) {
-                anchored[i] = true;
-                continue;
-            }
-            match owner.get(v) {
-                Some(&j) => {
-                    let (a, b) = (find(&mut parent, i), find(&mut parent, j));
-                    parent[a] = b;
-                }
-                None => {
-                    owner.insert(v, i);
-                }
-            }
-        }
-    }
-    let mut parts: BTreeMap<usize, (bool, Vec<usize>)> = BTreeMap::new();
-    for i in 0..conj.len() {
-        let r = find(&mut parent, i);
-        let e = parts.entry(r).or_insert((false, Vec::new()));
-        e.0 |= anchored[i] || conj[i].free_vars_ref().is_empty();
-        e.1.push(i);
-    }
+    // Groups of conjuncts joined by shared auxiliary variables; a group is anchored when one of
+    // its conjuncts mentions another variable or none at all.
+    let parts: Vec<(bool, Vec<usize>)> =
+        crate::smt::qe::conjunct_groups(&conj, |v| aux.contains(v))
+            .into_iter()
+            .map(|g| {
+                let anchored = g.iter().any(|&i| {
+                    let vs = conj[i].free_vars_ref();
+                    vs.is_empty() || vs.iter().any(|v| !aux.contains(v))
+                });
+                (anchored, g)
+            })
+            .collect();
     let mut dropped = vec![false; conj.len()];
-    for (anchored, members) in parts.values() {
+    for (anchored, members) in &parts {
         if *anchored {
             continue;
         }
