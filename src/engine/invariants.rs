@@ -1795,7 +1795,11 @@ struct Affine {
 }
 
 fn dot(a: &[Q], b: &[Q]) -> Q {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    a.iter()
+        .zip(b)
+        .filter(|(x, y)| !x.is_zero() && !y.is_zero())
+        .map(|(x, y)| x * y)
+        .sum()
 }
 
 /// Reduced row echelon form of the rows, zero rows removed.
@@ -1807,7 +1811,7 @@ fn rref(mut rows: Vec<Vec<Q>>, width: usize) -> Vec<Vec<Q>> {
         };
         rows.swap(r, p);
         let inv = rows[r][c].recip();
-        for x in rows[r].iter_mut() {
+        for x in rows[r].iter_mut().filter(|x| !x.is_zero()) {
             *x = &*x * &inv;
         }
         let pivot = rows[r].clone();
@@ -1815,7 +1819,9 @@ fn rref(mut rows: Vec<Vec<Q>>, width: usize) -> Vec<Vec<Q>> {
             if i != r && !row[c].is_zero() {
                 let f = row[c].clone();
                 for (x, y) in row.iter_mut().zip(&pivot) {
-                    *x = &*x - &f * y;
+                    if !y.is_zero() {
+                        *x = &*x - &f * y;
+                    }
                 }
             }
         }
@@ -1877,17 +1883,27 @@ impl Affine {
         let ad0 = dot(coef, &d0);
         let t = (c - dot(coef, &self.point)) / &ad0;
         for (p, d) in self.point.iter_mut().zip(&d0) {
-            *p = &*p + &t * d;
+            if !d.is_zero() {
+                *p = &*p + &t * d;
+            }
         }
         let dirs = std::mem::take(&mut self.dirs)
             .into_iter()
-            .map(|d| {
+            .map(|mut d: Vec<Q>| {
                 let f = dot(coef, &d) / &ad0;
-                d.iter().zip(&d0).map(|(x, y)| x - &f * y).collect()
+                if !f.is_zero() {
+                    for (x, y) in d.iter_mut().zip(&d0) {
+                        if !y.is_zero() {
+                            *x = &*x - &f * y;
+                        }
+                    }
+                }
+                d
             })
             .collect();
-        let n = self.dim();
-        self.dirs = rref(dirs, n);
+        // (Still a basis: the directions were independent and `d0` is gone from each. The
+        // result is not in reduced row echelon form; `transfer` and `join` reduce theirs.)
+        self.dirs = dirs;
         Some(self)
     }
 
