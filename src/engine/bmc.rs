@@ -59,16 +59,11 @@ const MIN_QUERY: Duration = Duration::from_millis(500);
 const MAX_DEPTH: usize = 5_000;
 /// Most traces whose over-approximated operations' values the search learns before it gives up.
 const LEARN_ROUNDS: usize = 64;
-/// A proof by exhaustion is the run's answer only once the CEGAR loop has done
-/// [`EXHAUSTION_ITERATIONS`] iterations, or the run is [`EXHAUSTION_WAIT`] old (or the loop gave
+/// A proof by exhaustion is the run's answer only once the run is this old (or the CEGAR loop gave
 /// up): a CEGAR proof found sooner shows loop invariants, which a user (or a correctness witness)
-/// can read. Counting iterations, not time, keeps the answer the same under load: with a wait of
-/// 300 ms, two examples the loop proves in 0.25 s (3 and 6 iterations) were answered by
-/// exhaustion when the machine was busy. (The proof is answered between two iterations, so a slow
-/// iteration delays it further.)
-const EXHAUSTION_ITERATIONS: usize = 8;
-/// See [`EXHAUSTION_ITERATIONS`].
-const EXHAUSTION_WAIT: Duration = Duration::from_millis(2000);
+/// can read, and most of the loop's proofs of small bounded loops take less. (The proof is
+/// answered between two iterations, so a slow iteration delays it further.)
+const EXHAUSTION_WAIT: Duration = Duration::from_millis(300);
 /// The search runs only when it may run at least this long, and only after the loop has run this
 /// long (starting a solver costs about as much; programs the CEGAR loop decides at once never
 /// start one).
@@ -539,9 +534,8 @@ impl<'a, 'p> Unroller<'a, 'p> {
 
     /// Runs the search between two CEGAR iterations if it is due — it has used less than its
     /// share of the time the rest of the run took — until it has used its share: UNSAFE when a
-    /// trace it finds re-validates, SAFE when the unrolling ran out of executions and the loop
-    /// has waited for its own proof long enough ([`Unroller::exhaustion`]); `None` otherwise (the
-    /// CEGAR loop goes on).
+    /// trace it finds re-validates, SAFE when the unrolling ran out of executions and the run is
+    /// [`EXHAUSTION_WAIT`] old; `None` otherwise (the CEGAR loop goes on).
     pub fn run_due(&mut self, stats: &mut Stats) -> Option<Outcome> {
         if self.exhausted.is_some() {
             return self.exhaustion(stats, false);
@@ -609,8 +603,8 @@ impl<'a, 'p> Unroller<'a, 'p> {
     }
 
     /// What the search found, as an outcome of the run: UNSAFE for a trace that re-validates; SAFE
-    /// by exhaustion (at once if `now`, else as [`Unroller::exhaustion`] says: a CEGAR proof found
-    /// sooner shows its invariants); `None` for anything else. A trace that does
+    /// by exhaustion (at once if `now`, else once the run is [`EXHAUSTION_WAIT`] old: a CEGAR
+    /// proof within that time shows its invariants); `None` for anything else. A trace that does
     /// not re-validate because an over-approximated operation took another value than the
     /// program's teaches the search those values (below); any other ends the search.
     fn conclude(&mut self, found: Found, stats: &mut Stats, now: bool) -> Option<Outcome> {
@@ -665,14 +659,11 @@ impl<'a, 'p> Unroller<'a, 'p> {
         None
     }
 
-    /// SAFE by exhaustion, if the unrolling ran out of executions, and `now`, or the loop has
-    /// done [`EXHAUSTION_ITERATIONS`] iterations, or the run is [`EXHAUSTION_WAIT`] old.
+    /// SAFE by exhaustion, if the unrolling ran out of executions, and `now` or the run is
+    /// [`EXHAUSTION_WAIT`] old.
     fn exhaustion(&self, stats: &mut Stats, now: bool) -> Option<Outcome> {
         let depth = self.exhausted?;
-        if !now
-            && stats.iterations < EXHAUSTION_ITERATIONS
-            && self.created.elapsed() < EXHAUSTION_WAIT
-        {
+        if !now && self.created.elapsed() < EXHAUSTION_WAIT {
             return None;
         }
         let reason = format!(
