@@ -59,10 +59,12 @@ const MIN_QUERY: Duration = Duration::from_millis(500);
 const MAX_DEPTH: usize = 5_000;
 /// Most traces whose over-approximated operations' values the search learns before it gives up.
 const LEARN_ROUNDS: usize = 64;
-/// A proof by exhaustion is the run's answer only once the run is this old (or the CEGAR loop gave
-/// up): a CEGAR proof found sooner shows loop invariants, which a user (or a correctness witness)
-/// can read, and most of the loop's proofs of small bounded loops take less. (The proof is
-/// answered between two iterations, so a slow iteration delays it further.)
+/// A proof by exhaustion is the run's answer only once the run has used this much processor time
+/// (or the CEGAR loop gave up): a CEGAR proof found sooner shows loop invariants, which a user (or
+/// a correctness witness) can read, and most of the loop's proofs of small bounded loops take less.
+/// Processor time (of the process and its solvers), not wall time: on a busy machine the wall
+/// clock of a run grows two or three times as fast, and which proof answers must not depend on the
+/// load. (The proof is answered between two iterations, so a slow iteration delays it further.)
 const EXHAUSTION_WAIT: Duration = Duration::from_millis(300);
 /// The search runs only when it may run at least this long, and only after the loop has run this
 /// long (starting a solver costs about as much; programs the CEGAR loop decides at once never
@@ -136,6 +138,8 @@ pub struct Unroller<'a, 'p> {
     pub time: Duration,
     /// When the run started (the time shares are measured from here).
     created: Instant,
+    /// The processor time used when the run started (see [`Unroller::exhaustion`]).
+    created_cpu: Option<Duration>,
     /// The last query ran out of its shorter limit (see [`Unroller::advance`]).
     cut: bool,
     /// Traces not confirmed for over-approximated operations whose values were learned (see
@@ -186,6 +190,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
             done: !applicable(cfa),
             time: Duration::ZERO,
             created: Instant::now(),
+            created_cpu: crate::smt::cpu_time(),
             cut: false,
             learned: 0,
             exhausted: None,
@@ -534,8 +539,8 @@ impl<'a, 'p> Unroller<'a, 'p> {
 
     /// Runs the search between two CEGAR iterations if it is due — it has used less than its
     /// share of the time the rest of the run took — until it has used its share: UNSAFE when a
-    /// trace it finds re-validates, SAFE when the unrolling ran out of executions and the run is
-    /// [`EXHAUSTION_WAIT`] old; `None` otherwise (the CEGAR loop goes on).
+    /// trace it finds re-validates, SAFE when the unrolling ran out of executions and the run has
+    /// used [`EXHAUSTION_WAIT`]; `None` otherwise (the CEGAR loop goes on).
     pub fn run_due(&mut self, stats: &mut Stats) -> Option<Outcome> {
         if self.exhausted.is_some() {
             return self.exhaustion(stats, false);
@@ -603,7 +608,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
     }
 
     /// What the search found, as an outcome of the run: UNSAFE for a trace that re-validates; SAFE
-    /// by exhaustion (at once if `now`, else once the run is [`EXHAUSTION_WAIT`] old: a CEGAR
+    /// by exhaustion (at once if `now`, else once the run has used [`EXHAUSTION_WAIT`]: a CEGAR
     /// proof within that time shows its invariants); `None` for anything else. A trace that does
     /// not re-validate because an over-approximated operation took another value than the
     /// program's teaches the search those values (below); any other ends the search.
@@ -659,11 +664,15 @@ impl<'a, 'p> Unroller<'a, 'p> {
         None
     }
 
-    /// SAFE by exhaustion, if the unrolling ran out of executions, and `now` or the run is
-    /// [`EXHAUSTION_WAIT`] old.
+    /// SAFE by exhaustion, if the unrolling ran out of executions, and `now` or the run has used
+    /// [`EXHAUSTION_WAIT`] of processor time (of wall time where that cannot be read).
     fn exhaustion(&self, stats: &mut Stats, now: bool) -> Option<Outcome> {
         let depth = self.exhausted?;
-        if !now && self.created.elapsed() < EXHAUSTION_WAIT {
+        let age = match (self.created_cpu, crate::smt::cpu_time()) {
+            (Some(start), Some(t)) => t.saturating_sub(start),
+            _ => self.created.elapsed(),
+        };
+        if !now && age < EXHAUSTION_WAIT {
             return None;
         }
         let reason = format!(

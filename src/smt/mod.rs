@@ -52,6 +52,7 @@ pub use config::{SolverConfig, SolverKind, discover, resolve_path};
 pub use error::SmtError;
 pub use parse::{ParseEnv, ParseError, parse_term, sexp_to_term};
 pub use print::{is_simple_symbol, quote_symbol};
+pub use process::cpu_time;
 pub use qe::{qe_light, weaken_uninterpreted};
 pub use session::{SatResult, Session, SessionStats, UnknownKind};
 pub use simplify::{eval, simplify};

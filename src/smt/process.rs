@@ -27,6 +27,36 @@ const TICK: Duration = Duration::from_millis(10);
 
 static EPOCH: LazyLock<Instant> = LazyLock::new(Instant::now);
 
+/// The process ids of the solver processes alive now (for [`cpu_time`]).
+static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// The processor time this process and its solvers have used so far (user and system, of the
+/// process, of its reaped children and of the solver processes alive now), from `/proc`; `None`
+/// where `/proc` cannot be read. Unlike the wall clock it hardly grows when the machine is busy
+/// with other work, so a decision taken on it does not change with the load.
+pub fn cpu_time() -> Option<Duration> {
+    // Fields after the command name: state is field 3; utime, stime, cutime, cstime are 14–17.
+    fn ticks(stat: &str, fields: std::ops::Range<usize>) -> Option<u64> {
+        let rest = &stat[stat.rfind(')')? + 1..];
+        let all: Vec<&str> = rest.split_whitespace().collect();
+        let mut sum = 0u64;
+        for f in fields {
+            sum += all.get(f - 3)?.parse::<u64>().ok()?;
+        }
+        Some(sum)
+    }
+    let own = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let mut total = ticks(&own, 14..18)?;
+    let live = LIVE.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    for pid in live {
+        if let Ok(s) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            total += ticks(&s, 14..16).unwrap_or(0);
+        }
+    }
+    // `/proc` counts in USER_HZ, 100 per second on every Linux architecture.
+    Some(Duration::from_millis(total * 10))
+}
+
 fn nanos_since_epoch(t: Instant) -> u64 {
     t.saturating_duration_since(*EPOCH)
         .as_nanos()
@@ -134,6 +164,7 @@ impl SolverProcess {
                 source: e,
             })?;
         let pid = child.id();
+        LIVE.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
         let watch = Arc::new(Watch {
             deadline: AtomicU64::new(0),
             fired: AtomicBool::new(false),
@@ -353,6 +384,9 @@ impl SolverProcess {
         let mut c = self.watch.child.lock().unwrap_or_else(|e| e.into_inner());
         let _ = c.kill();
         let _ = c.wait();
+        LIVE.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|p| *p != self.pid);
     }
 }
 
@@ -370,5 +404,49 @@ impl Drop for SolverProcess {
         let mut c = self.watch.child.lock().unwrap_or_else(|e| e.into_inner());
         let _ = c.kill();
         let _ = c.wait();
+        LIVE.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|p| *p != self.pid);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// This thread's processor time in ticks (user and system).
+    fn thread_ticks() -> u64 {
+        let s = std::fs::read_to_string("/proc/thread-self/stat").expect("/proc/thread-self/stat");
+        let rest = &s[s.rfind(')').expect("stat") + 1..];
+        let f: Vec<u64> = rest
+            .split_whitespace()
+            .map(|x| x.parse().unwrap_or(0))
+            .collect();
+        f[11] + f[12]
+    }
+
+    #[test]
+    fn cpu_time_counts_the_process_and_registers_live_solvers() {
+        // `/proc` is there on Linux, the one system the tests run on.
+        let t0 = cpu_time().expect("the processor time from /proc");
+        // Burn 50 ms of this thread's processor time (not of the wall clock: the machine may be
+        // busy); the process's time includes it.
+        let start = thread_ticks();
+        let mut x = 0u64;
+        while thread_ticks() < start + 5 {
+            for i in 0..10_000u64 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+            }
+        }
+        std::hint::black_box(x);
+        let t1 = cpu_time().expect("cpu time");
+        assert!(t1 >= t0 + Duration::from_millis(40), "{t0:?} -> {t1:?}");
+        let Some(session) = crate::smt::z3_for_tests("cpu_time's solver registry") else {
+            return;
+        };
+        let pid = session.pid().expect("a live solver has a pid");
+        assert!(LIVE.lock().unwrap().contains(&pid));
+        drop(session);
+        assert!(!LIVE.lock().unwrap().contains(&pid));
     }
 }
