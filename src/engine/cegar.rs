@@ -243,6 +243,11 @@ const EXECUTION_MAX: Duration = Duration::from_millis(3000);
 /// The limit of the one concrete execution tried when the executed path depends on inputs (it
 /// can only find a violation: a safe program pays all of it).
 const WITNESS_MAX: Duration = Duration::from_millis(1500);
+/// A witness execution that retraces a symbolic path to a specification that may fail on it gets
+/// this multiple of the time the symbolic execution took (the witness's concrete values cost about
+/// as much to compute as ⊤), within this share of the time left.
+const RETRACE_MARGIN: f64 = 1.5;
+const RETRACE_SHARE: f64 = 0.5;
 /// A failing executed path at least this long decides before the CEGAR loop runs (the loop finds
 /// a shorter error trace at once, with its values re-validated; a much longer one not at all).
 const EXECUTION_MIN_UNSAFE_STEPS: u64 = 256;
@@ -290,17 +295,30 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
     if debug() {
         eprintln!("execution: {:?} after {:?}", result, start.elapsed());
     }
-    if matches!(
-        result,
-        ExecResult::Unknown {
-            dependent: true,
-            ..
-        }
-    ) {
+    if let ExecResult::Unknown {
+        dependent: true,
+        retrace,
+        ..
+    } = result
+    {
         // The path depends on inputs: one concrete execution with every input and havoc 0 (a
         // violation on it is real; a million-iteration loop before an assertion over uninitialised
-        // cells has no short error trace for the CEGAR loop).
-        limited.deadline = budget(WITNESS_MAX);
+        // cells has no short error trace for the CEGAR loop). When the symbolic path stopped at a
+        // specification that may fail, the witness retraces that path and decides it there: it
+        // gets the time the path took (and a margin), within a larger share of the time left.
+        let took = start.elapsed();
+        limited.deadline = if retrace && took.mul_f64(RETRACE_MARGIN) > WITNESS_MAX {
+            let now = Instant::now();
+            let want = took.mul_f64(RETRACE_MARGIN);
+            Some(match config.deadline {
+                Some(d) => {
+                    (now + want).min(now + d.saturating_duration_since(now).mul_f64(RETRACE_SHARE))
+                }
+                None => now + want,
+            })
+        } else {
+            budget(WITNESS_MAX)
+        };
         let witness = execute::check_safety(program, &limited, config, &limits, Mode::Witness(0));
         if matches!(witness, ExecResult::Violated(_)) {
             result = witness;

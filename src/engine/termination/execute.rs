@@ -62,7 +62,15 @@
 //!   into an error location was ever possibly enabled: every execution follows a prefix of the
 //!   path (or the path itself, forever), and no specification fails on it.
 //! * An error edge possibly but not definitely enabled stops the analysis (UNKNOWN), as does a
-//!   definitely enabled one on a path that may not be realisable.
+//!   definitely enabled one on a path that may not be realisable. When the path so far covers
+//!   every execution, the UNKNOWN says so (`retrace`): a witness execution (below) follows the
+//!   same path and decides the specification there.
+//! * **Probes**: at a nondeterministic choice (several edges definitely enabled) on a realisable
+//!   path, each edge the executor does not choose is followed, with the executor's choices after
+//!   it, for at most [`PROBE_STEPS`] steps; one that fails a specification on a realisable path
+//!   is UNSAFE as above (the path with one deviation is as realisable as the chosen one; the
+//!   replay takes the same deviation). `while (*) { … } assert e;` thus fails after the first
+//!   iteration count that fails `e`, which the executor, staying in the loop, never reaches.
 //!
 //! The *witness* mode (`Mode::Witness(k)`) is a further attempt for NONTERMINATING and UNSAFE only:
 //! unconstrained inputs and havocs get fixed values (k for numbers, false, constant maps of those)
@@ -128,8 +136,14 @@ pub enum ExecResult {
     /// A reachable abstract state repeats.
     Nonterminating(Lasso),
     /// No verdict; `dependent` says whether the cause was a dependence on unconstrained values (so
-    /// that another mode may help).
-    Unknown { reason: String, dependent: bool },
+    /// that another mode may help); `retrace` (safety) that the execution stopped at a
+    /// specification that may fail depending on them, on a path every execution follows: a
+    /// witness execution retraces the path step for step and decides the specification there.
+    Unknown {
+        reason: String,
+        dependent: bool,
+        retrace: bool,
+    },
     /// ([`Goal::Safety`] only) Every execution follows one path on which no specification can fail:
     /// it ends after `steps` steps, or (`repeats`) its abstract state repeats after them.
     Safe { steps: u64, repeats: bool },
@@ -159,6 +173,9 @@ pub struct Violation {
     /// after the first `i` recorded ones.
     pub trace: Vec<Step>,
     pub omitted: Option<(usize, u64)>,
+    /// The path left the executor's choice once (see [`PROBE_STEPS`]): at this step it took this
+    /// edge instead (the replay takes it too).
+    deviation: Option<(u64, EdgeIndex)>,
 }
 
 /// A violation's trace shows at most this many steps at each end of a longer path.
@@ -167,6 +184,17 @@ pub const TRACE_ENDS: u64 = 40;
 /// (Safety.) Once the path stops covering every execution, it is followed at most this many
 /// steps further: only a violation can then be found, on one path of many (`while (*)`).
 const SAFETY_UNCOVERED_STEPS: u64 = 100_000;
+
+/// (Safety.) At a nondeterministic choice — several edges definitely enabled, on a path some
+/// concrete execution realises — each edge the executor does not choose is *probed*: followed,
+/// with the executor's choices from then on, for at most this many steps. A probe that fails a
+/// specification (realisable throughout) is a violation: the path with that one deviation is
+/// realised by a concrete execution as much as the chosen one (`while (*) { … } assert e;` fails
+/// `e` after the iteration where it first fails, which the executor, always staying in the loop,
+/// never reaches). A probe that does not fail one changes nothing: the state is restored.
+const PROBE_STEPS: u64 = 2_000;
+/// The steps all probes of one execution may take together.
+const PROBE_BUDGET: u64 = 200_000;
 
 /// A lasso: `stem` steps, then `loop_len` steps returning to the same state at `span`.
 #[derive(Clone, Debug)]
@@ -185,6 +213,9 @@ pub struct Lasso {
 enum Stop {
     /// Covering and realisable both failed.
     Dependent(String),
+    /// (Safety.) A specification may fail depending on unconstrained values, on a path every
+    /// execution follows (covering holds).
+    Undecided(String),
     /// Unsupported construct, limit, deadline: no other mode helps.
     Other(String),
 }
@@ -229,6 +260,13 @@ enum StepEnd {
     Blocked,
     /// An edge into this error location is definitely enabled, on a realisable path (safety).
     Violated(ErrorId),
+    /// A probe of another edge at this step failed a specification after `steps` more steps
+    /// (safety; the machine is in the probe's state).
+    Deviated {
+        error: ErrorId,
+        edge: EdgeIndex,
+        steps: u64,
+    },
 }
 
 struct Machine<'p> {
@@ -256,6 +294,15 @@ struct Machine<'p> {
     before_gap: Option<usize>,
     /// Function applications left for the current step (bounds evaluation time).
     fuel: Cell<u64>,
+    /// The number of the step being taken (set by [`Machine::execute`]).
+    now: u64,
+    /// (Safety.) Steps left for probes ([`PROBE_BUDGET`]); whether a probe is running (probes do
+    /// not nest).
+    probe_budget: u64,
+    probing: bool,
+    /// (Replaying a violation found by a probe.) The step and the edge it takes instead of the
+    /// executor's choice.
+    deviation: Option<(u64, EdgeIndex)>,
 }
 
 /// Executes from every entry of `prog` and combines the results: NONTERMINATING if some entry has a
@@ -282,6 +329,7 @@ pub fn check_safety(
             let machine = Machine::new(prog, replay, limits.clone(), mode, v.entry, Goal::Safety);
             let replay = machine.ok().and_then(|mut m| {
                 m.window = Some(window);
+                m.deviation = v.deviation;
                 match m.execute() {
                     Ok(ExecResult::Violated(w)) if w.steps == v.steps && w.error == v.error => {
                         Some(w)
@@ -297,6 +345,7 @@ pub fn check_safety(
                         v.steps
                     ),
                     dependent: false,
+                    retrace: false,
                 },
             }
         }
@@ -312,7 +361,7 @@ fn run_for(prog: &Program, config: &Config, limits: &Limits, mode: Mode, goal: G
     let mut max_steps = 0;
     let mut any_blocked = false;
     let mut any_repeats = false;
-    let mut unknown: Option<(String, bool)> = None;
+    let mut unknown: Option<(String, bool, bool)> = None;
     for &p in &entries {
         if prog.proc(p).body.is_none() {
             continue;
@@ -328,14 +377,18 @@ fn run_for(prog: &Program, config: &Config, limits: &Limits, mode: Mode, goal: G
             }
             ExecResult::Violated(v) => return ExecResult::Violated(v),
             ExecResult::Nonterminating(l) => return ExecResult::Nonterminating(l),
-            ExecResult::Unknown { reason, dependent } => {
+            ExecResult::Unknown {
+                reason,
+                dependent,
+                retrace,
+            } => {
                 let reason = if entries.len() > 1 {
                     format!("{reason}, from entry procedure {}", prog.proc(p).name)
                 } else {
                     reason
                 };
                 if unknown.is_none() {
-                    unknown = Some((reason, dependent));
+                    unknown = Some((reason, dependent, retrace));
                 }
                 if config.timed_out() {
                     break;
@@ -344,7 +397,11 @@ fn run_for(prog: &Program, config: &Config, limits: &Limits, mode: Mode, goal: G
         }
     }
     match unknown {
-        Some((reason, dependent)) => ExecResult::Unknown { reason, dependent },
+        Some((reason, dependent, retrace)) => ExecResult::Unknown {
+            reason,
+            dependent,
+            retrace,
+        },
         None if goal == Goal::Safety => ExecResult::Safe {
             steps: max_steps,
             repeats: any_repeats,
@@ -379,10 +436,17 @@ fn unknown_of(stop: Stop) -> ExecResult {
         Stop::Dependent(reason) => ExecResult::Unknown {
             reason,
             dependent: true,
+            retrace: false,
+        },
+        Stop::Undecided(reason) => ExecResult::Unknown {
+            reason,
+            dependent: true,
+            retrace: true,
         },
         Stop::Other(reason) => ExecResult::Unknown {
             reason,
             dependent: false,
+            retrace: false,
         },
     }
 }
@@ -461,6 +525,14 @@ impl<'p> Machine<'p> {
             window: None,
             before_gap: None,
             fuel: Cell::new(FUEL),
+            now: 0,
+            probe_budget: if goal == Goal::Safety {
+                PROBE_BUDGET
+            } else {
+                0
+            },
+            probing: false,
+            deviation: None,
         };
         if matches!(mode, Mode::Witness(_)) {
             m.not_covering = Some("inputs were fixed to find a witness".into());
@@ -600,10 +672,28 @@ impl<'p> Machine<'p> {
                     gap = r;
                 }
             }
-            match self.step()? {
+            self.now = steps;
+            let end = self.step()?;
+            let mut deviation = None;
+            let end = match end {
+                StepEnd::Deviated {
+                    error,
+                    edge,
+                    steps: more,
+                } => {
+                    deviation = Some((steps, edge));
+                    steps += more;
+                    StepEnd::Violated(error)
+                }
+                end => end,
+            };
+            match end {
                 StepEnd::Continue => {}
                 StepEnd::Returned => return self.finish(steps + 1, false),
                 StepEnd::Blocked => return self.finish(steps, true),
+                StepEnd::Deviated { .. } => {
+                    return Err(Stop::Other("internal: a probe within a probe".into()));
+                }
                 StepEnd::Violated(error) => {
                     let trace = self.record.take().unwrap_or_default();
                     let omitted = self.before_gap.map(|i| {
@@ -616,6 +706,7 @@ impl<'p> Machine<'p> {
                         steps,
                         trace,
                         omitted,
+                        deviation: deviation.or(self.deviation),
                     }));
                 }
             }
@@ -762,6 +853,7 @@ impl<'p> Machine<'p> {
         let mut first_true = None;
         let mut first_unknown = None;
         let mut possible = 0;
+        let mut enabled: Vec<EdgeIndex> = Vec::new();
         for &(id, target) in &edges {
             let stmt = &cfg.graph[id].stmt;
             let guard = match stmt {
@@ -815,10 +907,15 @@ impl<'p> Machine<'p> {
                     }
                     None if self.goal == Goal::Safety => {
                         // Neither answer can follow: the path may fail it, and may not.
-                        return Err(Stop::Dependent(format!(
+                        let why = format!(
                             "a specification may fail depending on unconstrained values (in procedure {})",
                             proc.name
-                        )));
+                        );
+                        return Err(if self.not_covering.is_none() {
+                            Stop::Undecided(why)
+                        } else {
+                            Stop::Dependent(why)
+                        });
                     }
                     None => {
                         let name = proc.name.clone();
@@ -836,6 +933,7 @@ impl<'p> Machine<'p> {
                 Some(true) => {
                     possible += 1;
                     first_true.get_or_insert(id);
+                    enabled.push(id);
                 }
                 None => {
                     possible += 1;
@@ -853,6 +951,28 @@ impl<'p> Machine<'p> {
             };
             self.lose_covering(|| format!("{why} (in procedure {name})"))?;
         }
+        if let Some((at, edge)) = self.deviation
+            && at == self.now
+        {
+            if !enabled.contains(&edge) {
+                return Err(Stop::Other(
+                    "internal: the replay cannot take the probed edge".into(),
+                ));
+            }
+            return self.take_edge(top, edge);
+        }
+        if enabled.len() > 1
+            && self.goal == Goal::Safety
+            && !self.probing
+            && self.window.is_none()
+            && self.not_realisable.is_none()
+        {
+            for &edge in &enabled[1..] {
+                if let Some((error, steps)) = self.probe(top, edge) {
+                    return Ok(StepEnd::Deviated { error, edge, steps });
+                }
+            }
+        }
         let chosen = match (first_true, first_unknown) {
             (Some(e), _) => e,
             (None, Some(e)) => {
@@ -865,6 +985,48 @@ impl<'p> Machine<'p> {
             (None, None) => return Ok(StepEnd::Blocked),
         };
         self.take_edge(top, chosen)
+    }
+
+    /// Follows `edge` (instead of the executor's choice) and then the executor's choices for at
+    /// most [`PROBE_STEPS`] steps (within the budget left): the error and the number of steps
+    /// after `edge`'s when a specification fails on a realisable path — the machine is then in
+    /// that state — else `None`, with the state before the probe restored.
+    fn probe(&mut self, top: usize, edge: EdgeIndex) -> Option<(ErrorId, u64)> {
+        if self.probe_budget == 0 {
+            return None;
+        }
+        let state = self.state.clone();
+        let flags = (
+            self.not_covering.clone(),
+            self.not_realisable.clone(),
+            self.branched,
+        );
+        self.probing = true;
+        let mut found = None;
+        if let Ok(StepEnd::Continue) = self.take_edge(top, edge) {
+            let mut n = 0;
+            while n < PROBE_STEPS && self.probe_budget > 0 {
+                n += 1;
+                self.probe_budget -= 1;
+                if n % 64 == 0 && self.config.timed_out() {
+                    break;
+                }
+                match self.step() {
+                    Ok(StepEnd::Continue) => {}
+                    Ok(StepEnd::Violated(error)) => {
+                        found = Some((error, n));
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        self.probing = false;
+        if found.is_none() {
+            self.state = state;
+            (self.not_covering, self.not_realisable, self.branched) = flags;
+        }
+        found
     }
 
     fn do_return(&mut self) -> R<StepEnd> {
@@ -1674,16 +1836,33 @@ mod tests {
         // the execution with every input 0 fails it, after the whole loop.
         let src = "var a: [int]int; procedure main() modifies a; { var i: int; i := 0; \
                    while (i < 1000) { a[i] := 42; i := i + 1; } assert a[-1] == 42; }";
+        // It stopped there on the one path of every execution: a witness retraces it.
         assert!(
             matches!(
                 safety(src),
                 ExecResult::Unknown {
                     dependent: true,
+                    retrace: true,
                     ..
                 }
             ),
             "{:?}",
             safety(src)
+        );
+        // Not so when the path itself depends on an input.
+        let branching =
+            "procedure main() { var x: int; havoc x; if (x > 0) { x := 1; } assert x > 0; }";
+        assert!(
+            matches!(
+                safety(branching),
+                ExecResult::Unknown {
+                    dependent: true,
+                    retrace: false,
+                    ..
+                }
+            ),
+            "{:?}",
+            safety(branching)
         );
         let ExecResult::Violated(v) = witness_safety(src) else {
             panic!("expected a violation, got {:?}", witness_safety(src));
@@ -1748,6 +1927,48 @@ mod tests {
         };
         assert_eq!(v.omitted, None);
         assert_eq!(v.trace.len() as u64, v.steps + 1);
+    }
+
+    #[test]
+    fn a_probe_of_another_choice_finds_a_violation_after_a_nondeterministic_loop() {
+        // The executor stays in the loop; the probe of the exit after each iteration fails the
+        // assertion once x = 102 (34 iterations).
+        let src =
+            "procedure main() { var x: int; x := 0; while (*) { x := x + 3; } assert x < 100; }";
+        let r = safety(src);
+        let ExecResult::Violated(v) = r else {
+            panic!("expected a violation, got {r:?}");
+        };
+        // By hand: `x := 0`, the loop entry, per iteration the choice and the increment, then
+        // the exit and the failing assertion.
+        assert_eq!(v.steps + 1, 1 + 1 + 34 * 2 + 1 + 1);
+        assert_eq!(v.deviation.map(|(at, _)| at), Some(2 + 34 * 2));
+        let last = v.trace.last().expect("the failing step");
+        assert!(last.statement.contains("x < 100"), "{last:?}");
+        assert_eq!(last.reads, vec![("x".to_string(), "102".to_string())]);
+        // The replay took the probed path: the step before the failing one is the exit.
+        assert_eq!((v.trace.len() as u64, v.omitted), (v.steps + 1, None));
+        let writes: Vec<_> = v.trace.iter().filter(|s| !s.writes.is_empty()).collect();
+        assert_eq!(
+            writes.last().map(|s| s.writes.clone()),
+            Some(vec![("x".to_string(), "102".to_string())])
+        );
+        // The same in witness mode.
+        assert!(matches!(witness_safety(src), ExecResult::Violated(_)));
+    }
+
+    #[test]
+    fn a_probe_claims_no_violation_on_a_path_no_execution_may_realise() {
+        for src in [
+            // After the exit, `assume z == x` depends on an input: the path may not be realised.
+            "procedure main() { var x, z: int; havoc z; x := 0; \
+             while (*) { x := x + 1; } assume z == x; assert z < 5; }",
+            // No iteration count fails the assertion.
+            "procedure main() { var x: int; x := 0; while (*) { x := x + 2; } assert x != 7; }",
+        ] {
+            let r = safety(src);
+            assert!(matches!(r, ExecResult::Unknown { .. }), "{src}: {r:?}");
+        }
     }
 
     #[test]

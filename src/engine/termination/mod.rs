@@ -86,7 +86,9 @@ fn decide(
                 return (terminating(program, steps, blocked), "executor");
             }
             ExecResult::Nonterminating(lasso) => return (nonterminating(lasso, None), "executor"),
-            ExecResult::Unknown { reason, dependent } => (reason, dependent),
+            ExecResult::Unknown {
+                reason, dependent, ..
+            } => (reason, dependent),
             // (Safety answers only.)
             ExecResult::Safe { .. } | ExecResult::Violated(_) => (
                 "internal: a safety answer of the executor".to_string(),
