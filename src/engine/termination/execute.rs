@@ -193,8 +193,10 @@ const SAFETY_UNCOVERED_STEPS: u64 = 100_000;
 /// `e` after the iteration where it first fails, which the executor, always staying in the loop,
 /// never reaches). A probe that does not fail one changes nothing: the state is restored.
 const PROBE_STEPS: u64 = 2_000;
-/// The steps all probes of one execution may take together.
+/// The steps all probes of one execution may take together; a probe is also charged a step per
+/// this many map cells of the state (a write copies a map the saved state shares).
 const PROBE_BUDGET: u64 = 200_000;
+const PROBE_CELLS_PER_STEP: u64 = 32;
 
 /// A lasso: `stem` steps, then `loop_len` steps returning to the same state at `span`.
 #[derive(Clone, Debug)]
@@ -252,6 +254,17 @@ struct Frame {
 struct State {
     globals: Vec<Value>,
     frames: Vec<Frame>,
+}
+
+impl State {
+    /// The map cells of every value.
+    fn cells(&self) -> usize {
+        self.globals
+            .iter()
+            .chain(self.frames.iter().flat_map(|f| f.vars.iter().chain(&f.old)))
+            .map(Value::cells)
+            .sum()
+    }
 }
 
 enum StepEnd {
@@ -739,21 +752,11 @@ impl<'p> Machine<'p> {
                     "timeout (no repetition within {steps} steps)"
                 )));
             }
-            if steps % 1024 == 0 {
-                let cells: usize = self.state.globals.iter().map(Value::cells).sum::<usize>()
-                    + self
-                        .state
-                        .frames
-                        .iter()
-                        .flat_map(|f| f.vars.iter().chain(&f.old))
-                        .map(Value::cells)
-                        .sum::<usize>();
-                if cells > self.limits.max_cells {
-                    return Err(Stop::Other(format!(
-                        "more than {} map cells after {steps} steps",
-                        self.limits.max_cells
-                    )));
-                }
+            if steps % 1024 == 0 && self.state.cells() > self.limits.max_cells {
+                return Err(Stop::Other(format!(
+                    "more than {} map cells after {steps} steps",
+                    self.limits.max_cells
+                )));
             }
             if steps >= self.limits.max_steps {
                 return Err(Stop::Other(format!("no repetition within {steps} steps")));
@@ -992,9 +995,14 @@ impl<'p> Machine<'p> {
     /// after `edge`'s when a specification fails on a realisable path — the machine is then in
     /// that state — else `None`, with the state before the probe restored.
     fn probe(&mut self, top: usize, edge: EdgeIndex) -> Option<(ErrorId, u64)> {
-        if self.probe_budget == 0 {
+        // A write to a map shared with the saved state copies it: each probe is charged for the
+        // state's cells as well as for its steps.
+        let charge = 1 + self.state.cells() as u64 / PROBE_CELLS_PER_STEP;
+        if self.probe_budget < charge {
+            self.probe_budget = 0;
             return None;
         }
+        self.probe_budget -= charge;
         let state = self.state.clone();
         let flags = (
             self.not_covering.clone(),
