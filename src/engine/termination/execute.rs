@@ -194,8 +194,9 @@ const SAFETY_UNCOVERED_STEPS: u64 = 100_000;
 /// never reaches). A probe that does not fail one changes nothing: the state is restored.
 const PROBE_STEPS: u64 = 2_000;
 /// The steps all probes of one execution may take together; a probe is also charged a step per
-/// this many map cells of the state (a write copies a map the saved state shares).
-const PROBE_BUDGET: u64 = 200_000;
+/// this many values and map cells of the state (saving the state copies its values, a write
+/// copies a map the saved state shares).
+const PROBE_BUDGET: u64 = 100_000;
 const PROBE_CELLS_PER_STEP: u64 = 32;
 
 /// A lasso: `stem` steps, then `loop_len` steps returning to the same state at `span`.
@@ -257,13 +258,16 @@ struct State {
 }
 
 impl State {
-    /// The map cells of every value.
-    fn cells(&self) -> usize {
+    /// Every value of the state.
+    fn values(&self) -> impl Iterator<Item = &Value> {
         self.globals
             .iter()
             .chain(self.frames.iter().flat_map(|f| f.vars.iter().chain(&f.old)))
-            .map(Value::cells)
-            .sum()
+    }
+
+    /// The map cells of every value.
+    fn cells(&self) -> usize {
+        self.values().map(Value::cells).sum()
     }
 }
 
@@ -995,9 +999,14 @@ impl<'p> Machine<'p> {
     /// after `edge`'s when a specification fails on a realisable path — the machine is then in
     /// that state — else `None`, with the state before the probe restored.
     fn probe(&mut self, top: usize, edge: EdgeIndex) -> Option<(ErrorId, u64)> {
-        // A write to a map shared with the saved state copies it: each probe is charged for the
-        // state's cells as well as for its steps.
-        let charge = 1 + self.state.cells() as u64 / PROBE_CELLS_PER_STEP;
+        // Saving the state copies its values (a deep call stack has many), and a write to a map
+        // shared with the saved state copies the map: each probe is charged for the state's
+        // values and cells as well as for its steps.
+        if self.probe_budget == 0 {
+            return None;
+        }
+        let size = self.state.values().count() + self.state.cells();
+        let charge = 1 + size as u64 / PROBE_CELLS_PER_STEP;
         if self.probe_budget < charge {
             self.probe_budget = 0;
             return None;
