@@ -275,18 +275,16 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
         return None;
     }
     let start = Instant::now();
-    // [`EXECUTION_SHARE`] of the time left from now, at most `cap`.
-    let budget = |cap: Duration| {
+    // `share` of the time left from now, at most `cap`.
+    let budget = |cap: Duration, share: f64| {
         let now = Instant::now();
         Some(match config.deadline {
-            Some(d) => {
-                (now + cap).min(now + d.saturating_duration_since(now).mul_f64(EXECUTION_SHARE))
-            }
+            Some(d) => (now + cap).min(now + d.saturating_duration_since(now).mul_f64(share)),
             None => now + cap,
         })
     };
     let mut limited = config.clone();
-    limited.deadline = budget(EXECUTION_MAX);
+    limited.deadline = budget(EXECUTION_MAX, EXECUTION_SHARE);
     let limits = execute::Limits {
         max_steps: config.max_exec_steps,
         ..execute::Limits::default()
@@ -306,18 +304,11 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
         // cells has no short error trace for the CEGAR loop). When the symbolic path stopped at a
         // specification that may fail, the witness retraces that path and decides it there: it
         // gets the time the path took (and a margin), within a larger share of the time left.
-        let took = start.elapsed();
-        limited.deadline = if retrace && took.mul_f64(RETRACE_MARGIN) > WITNESS_MAX {
-            let now = Instant::now();
-            let want = took.mul_f64(RETRACE_MARGIN);
-            Some(match config.deadline {
-                Some(d) => {
-                    (now + want).min(now + d.saturating_duration_since(now).mul_f64(RETRACE_SHARE))
-                }
-                None => now + want,
-            })
+        let want = start.elapsed().mul_f64(RETRACE_MARGIN);
+        limited.deadline = if retrace && want > WITNESS_MAX {
+            budget(want, RETRACE_SHARE)
         } else {
-            budget(WITNESS_MAX)
+            budget(WITNESS_MAX, EXECUTION_SHARE)
         };
         let witness = execute::check_safety(program, &limited, config, &limits, Mode::Witness(0));
         if matches!(witness, ExecResult::Violated(_)) {
