@@ -458,3 +458,114 @@ proptest! {
         }
     }
 }
+
+/// A wide application collects its free variables in one sort (not pairwise merges): the same
+/// sorted, duplicate-free set as a narrow one.
+#[test]
+fn free_vars_of_wide_applications() {
+    let vars: Vec<Term> = (0..40)
+        .map(|i| Term::var(&iv(&format!("v{:02}", 39 - i))))
+        .collect();
+    // Every variable twice, in two orders, beside a boolean variable.
+    let mut args: Vec<Term> = vars.iter().map(|v| Term::le(v, &x())).collect();
+    args.extend(vars.iter().rev().map(|v| Term::le(&y(), v)));
+    args.push(Term::var(&bv("p")));
+    let wide = Term::or(args);
+    let got: Vec<String> = wide.free_vars().into_iter().map(|v| v.name).collect();
+    let mut want: Vec<String> = (0..40).map(|i| format!("v{i:02}")).collect();
+    want.extend(["p".into(), "x".into(), "y".into()]);
+    want.sort();
+    assert_eq!(got, want);
+    let sum = Term::add(vars.clone());
+    assert_eq!(sum.free_vars().len(), 40);
+    assert!(wide.symbols().has_var(&iv("v07")));
+    assert!(!sum.symbols().has_var(&iv("x")));
+}
+
+/// Complementary bounds make a conjunction false and a disjunction true, for integers and reals,
+/// whichever side is written first (the bounds check, not literal negation, finds them).
+#[test]
+fn complementary_bounds_simplify() {
+    let s = |t: &Term| simplify(t).to_string();
+    let r = Term::var(&Var::new("r", Sort::Real));
+    let two_x = Term::mul(vec![Term::int(2), x()]);
+    let pairs = [
+        (Term::le(&x(), &Term::int(3)), Term::gt(&x(), &Term::int(3))),
+        (
+            Term::ge(&two_x, &Term::int(7)),
+            Term::lt(&two_x, &Term::int(7)),
+        ),
+        (
+            Term::le(&Term::sub(&x(), &y()), &Term::int(0)),
+            Term::lt(&y(), &x()),
+        ),
+        (
+            Term::le(
+                &r,
+                &Term::real(num_rational::BigRational::from_integer(BigInt::from(1))),
+            ),
+            Term::gt(
+                &r,
+                &Term::real(num_rational::BigRational::from_integer(BigInt::from(1))),
+            ),
+        ),
+        (
+            Term::lt(
+                &r,
+                &Term::real(num_rational::BigRational::from_integer(BigInt::from(1))),
+            ),
+            Term::ge(
+                &r,
+                &Term::real(num_rational::BigRational::from_integer(BigInt::from(1))),
+            ),
+        ),
+    ];
+    for (a, b) in pairs {
+        for (p, q) in [(&a, &b), (&b, &a)] {
+            assert_eq!(
+                s(&Term::and(vec![p.clone(), q.clone()])),
+                "false",
+                "{p} {q}"
+            );
+            assert_eq!(s(&Term::or(vec![p.clone(), q.clone()])), "true", "{p} {q}");
+        }
+    }
+    // Not complementary: a gap (reals) or an overlap stays.
+    let gap = Term::or(vec![
+        Term::lt(
+            &r,
+            &Term::real(num_rational::BigRational::from_integer(BigInt::from(1))),
+        ),
+        Term::gt(
+            &r,
+            &Term::real(num_rational::BigRational::from_integer(BigInt::from(1))),
+        ),
+    ]);
+    assert_ne!(s(&gap), "true");
+    let overlap = Term::and(vec![
+        Term::le(&x(), &Term::int(3)),
+        Term::ge(&x(), &Term::int(3)),
+    ]);
+    assert_ne!(s(&overlap), "false");
+}
+
+/// Sums and differences by units (the fast paths of the linear normal form) and by other factors.
+#[test]
+fn linear_normal_form_units() {
+    let s = |t: &Term| simplify(t).to_string();
+    let d = Term::sub(&x(), &y());
+    assert_eq!(s(&Term::add(vec![d.clone(), Term::sub(&y(), &x())])), "0");
+    assert_eq!(s(&Term::sub(&d, &d)), "0");
+    assert_eq!(s(&Term::neg(&Term::neg(&d))), s(&d));
+    assert_eq!(
+        s(&Term::add(vec![
+            Term::mul(vec![Term::int(3), d.clone()]),
+            Term::mul(vec![Term::int(-3), x()])
+        ])),
+        "(* (- 3) y)"
+    );
+    assert_eq!(
+        s(&Term::le(&Term::neg(&x()), &Term::neg(&Term::int(4)))),
+        "(<= (- x) (- 4))"
+    );
+}

@@ -73,21 +73,45 @@ impl Lin {
             self.terms.remove(&key(t));
         }
     }
+    /// `self += k·o` (a unit `k` without multiplications: rational products normalise by a gcd).
     pub(crate) fn add(&mut self, o: &Lin, k: &BigRational) {
-        for (t, c) in o.terms.values() {
-            self.add_atom(t, c * k);
+        if k.is_one() {
+            for (t, c) in o.terms.values() {
+                self.add_atom(t, c.clone());
+            }
+            self.c += &o.c;
+        } else if (-k).is_one() {
+            for (t, c) in o.terms.values() {
+                self.add_atom(t, -c);
+            }
+            self.c -= &o.c;
+        } else {
+            for (t, c) in o.terms.values() {
+                self.add_atom(t, c * k);
+            }
+            self.c += &o.c * k;
         }
-        self.c += &o.c * k;
     }
     pub(crate) fn scale(&mut self, k: &BigRational) {
+        if k.is_one() {
+            return;
+        }
         if k.is_zero() {
             self.terms.clear();
+        } else if (-k).is_one() {
+            for v in self.terms.values_mut() {
+                v.1 = -std::mem::take(&mut v.1);
+            }
         } else {
             for v in self.terms.values_mut() {
                 v.1 *= k;
             }
         }
-        self.c *= k;
+        self.c = if (-k).is_one() {
+            -std::mem::take(&mut self.c)
+        } else {
+            &self.c * k
+        };
     }
     fn is_const(&self) -> bool {
         self.terms.is_empty()
@@ -672,6 +696,10 @@ fn junction(conj: bool, args: Vec<Term>) -> Term {
     let mut items: Vec<Term> = flat.args().to_vec();
     let ids: std::collections::HashSet<u32> = items.iter().map(Term::id).collect();
     for a in &items {
+        if bound_of(a).is_some() {
+            // A complementary bound is found by the bounds below (an empty or full pair).
+            continue;
+        }
         let na = neg_lit(a);
         if ids.contains(&na.id()) {
             return Term::bool(!conj);

@@ -364,6 +364,10 @@ impl Symbols {
     }
 }
 
+/// Above this many arguments with free variables, an application's variables are collected and
+/// sorted once instead of merged pairwise.
+const WIDE_MERGE: usize = 8;
+
 /// Merges sorted, duplicate-free variable-term lists.
 fn merge_vars(a: &[Term], b: &[Term]) -> Vec<Term> {
     let mut out = Vec::with_capacity(a.len() + b.len());
@@ -1120,15 +1124,26 @@ impl Term {
                     return first.cloned().unwrap_or_else(|| EMPTY.clone());
                 }
                 let mut s = Symbols::default();
+                let with_vars = args
+                    .iter()
+                    .filter(|a| !a.symbols().var_terms.is_empty())
+                    .count();
+                // Pairwise merging is quadratic in the arguments of a wide application (a Farkas
+                // sum over thousands of multipliers): there, one sort of all of them.
+                let wide = with_vars > WIDE_MERGE;
                 for a in args.iter().filter(|a| !a.symbols().is_empty()) {
                     let cs = a.symbols();
-                    if s.var_terms.is_empty() {
-                        s.var_terms = cs.var_terms.clone();
+                    if s.var_terms.is_empty() || wide {
+                        s.var_terms.extend(cs.var_terms.iter().cloned());
                     } else if !cs.var_terms.is_empty() {
                         s.var_terms = merge_vars(&s.var_terms, &cs.var_terms);
                     }
                     s.funs.extend(cs.funs.iter().cloned());
                     s.bound_sorts.extend(cs.bound_sorts.iter().cloned());
+                }
+                if wide {
+                    s.var_terms.sort_by(|a, b| var_of(a).cmp(var_of(b)));
+                    s.var_terms.dedup_by(|a, b| var_of(a) == var_of(b));
                 }
                 if let Op::Uf(f) = op {
                     s.funs.insert(f.clone());
