@@ -1011,6 +1011,10 @@ fn level(
             multiphase,
             per_location,
         };
+        // (Building a template's constraints takes long on a large SCC, past the deadline too.)
+        if timed_out(session.config().deadline) {
+            return Err("timeout".into());
+        }
         match template(voc, enc, scc, prepared, cells, session, shape) {
             Ok((f, s)) => return Ok((f, s, multiphase)),
             Err(e) if depth == 1 && !per_location => last = e,
