@@ -109,6 +109,21 @@ pub struct TerminationStats {
     pub abstraction_states: usize,
     /// Hoare triples of rank certificates sent to the solver.
     pub rank_triples: usize,
+    /// The time of each technique that ran, in the order they first ran (repeated runs summed).
+    #[serde(serialize_with = "phase_secs")]
+    pub phases: Vec<(&'static str, Duration)>,
+}
+
+fn phase_secs<S: serde::Serializer>(
+    ps: &[(&'static str, Duration)],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(ps.len()))?;
+    for (t, d) in ps {
+        m.serialize_entry(t, &((d.as_secs_f64() * 1e4).round() / 1e4))?;
+    }
+    m.end()
 }
 
 fn secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -244,8 +259,18 @@ impl TerminationStats {
         } else {
             &self.decided_by
         };
+        let phases: Vec<String> = self
+            .phases
+            .iter()
+            .map(|(t, d)| format!("{t} {:.3} s", d.as_secs_f64()))
+            .collect();
+        let phases = if phases.is_empty() {
+            "none".to_string()
+        } else {
+            phases.join(", ")
+        };
         format!(
-            "statistics (termination):\n  decided by: {decided}\n  executor runs: {}\n  ranking: {} runs over the program, {} solver checks (program and lassos)\n  Büchi loop: {} iterations, {} lassos, {} ranked, {} finite refinements; {} rank-certificate triples; at most {} abstraction states\n  Floyd–Hoare (Büchi loop): {} predicates, {} states; Hoare triples: {} cache, {} syntactic, {} SMT\n  time: {:.3} s\n",
+            "statistics (termination):\n  decided by: {decided}\n  techniques: {phases}\n  executor runs: {}\n  ranking: {} runs over the program, {} solver checks (program and lassos)\n  Büchi loop: {} iterations, {} lassos, {} ranked, {} finite refinements; {} rank-certificate triples; at most {} abstraction states\n  Floyd–Hoare (Büchi loop): {} predicates, {} states; Hoare triples: {} cache, {} syntactic, {} SMT\n  time: {:.3} s\n",
             self.executor_runs,
             self.ranking_runs,
             self.ranking_queries,
