@@ -22,8 +22,8 @@
 //! 3. [`gnta`] — geometric nontermination arguments for lassos (stem and cycle of the block-encoded
 //!    CFA) with guessed eigenvalues, re-validated in a fresh solver session (NONTERMINATING); when
 //!    step 2 found a loop body with too many paths for one letter, then the fixpoint lassos of
-//!    [`ranking`] (unless step 2 searched them in full) and [`ranking`] again on the sequential encoding (letters are single paths,
-//!    ranking functions per location);
+//!    [`ranking`] (unless step 2 searched them in full) and [`ranking`] again on the sequential
+//!    encoding (letters are single paths, ranking functions per location);
 //! 4. [`buchi`] — Büchi trace abstraction on the sequential encoding: lassos ranked one at a time
 //!    and refined by rank certificates (NCSB), infeasible ones by Floyd–Hoare automata, each lasso
 //!    also checked for a fixpoint and a geometric argument; it decides loops whose paths need
@@ -114,7 +114,7 @@ fn decide(
         lap.end(work, "large-block encoding");
     }
     // Fixpoint lassos first, with a share of the time left: cheap, and a program whose loop maps a
-    // state to itself should not wait for the eigenvalue guesses of every lasso.
+    // state to itself should not wait for the ranking templates or the eigenvalue guesses.
     let mut fixpoint_tried = false;
     if config.uses(T::Ranking) && !config.timed_out() {
         let deadline = share(config, FIXPOINT_FIRST_SHARE);
@@ -315,7 +315,7 @@ const EXECUTOR_FIRST: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The share of the time left for the first search for fixpoint lassos (before the ranking
 /// prover; on T4, before it rather than after decides the same files, the nonterminating ones
-/// sooner: `pgarch.t2.c` 6.5 -> 1.7 s).
+/// sooner: `pgarch.t2.c` 6.5 -> 0.7 s on the bench, BENCHMARKS.md).
 const FIXPOINT_FIRST_SHARE: f64 = 0.2;
 
 /// A deadline `fraction` of the time left from now (none without a deadline).
