@@ -75,43 +75,37 @@ impl Lin {
     }
     /// `self += k·o` (a unit `k` without multiplications: rational products normalise by a gcd).
     pub(crate) fn add(&mut self, o: &Lin, k: &BigRational) {
-        if k.is_one() {
-            for (t, c) in o.terms.values() {
-                self.add_atom(t, c.clone());
-            }
-            self.c += &o.c;
-        } else if (-k).is_one() {
-            for (t, c) in o.terms.values() {
-                self.add_atom(t, -c);
-            }
-            self.c -= &o.c;
-        } else {
-            for (t, c) in o.terms.values() {
-                self.add_atom(t, c * k);
-            }
-            self.c += &o.c * k;
+        let (one, minus_one) = (k.is_one(), (-k).is_one());
+        let times_k = |c: &BigRational| match (one, minus_one) {
+            (true, _) => c.clone(),
+            (_, true) => -c,
+            _ => c * k,
+        };
+        for (t, c) in o.terms.values() {
+            self.add_atom(t, times_k(c));
         }
+        self.c += times_k(&o.c);
     }
+    /// `self := k·self` (a unit `k` without multiplications, as in [`Lin::add`]).
     pub(crate) fn scale(&mut self, k: &BigRational) {
         if k.is_one() {
             return;
         }
         if k.is_zero() {
             self.terms.clear();
-        } else if (-k).is_one() {
-            for v in self.terms.values_mut() {
-                v.1 = -std::mem::take(&mut v.1);
-            }
-        } else {
-            for v in self.terms.values_mut() {
-                v.1 *= k;
-            }
         }
-        self.c = if (-k).is_one() {
-            -std::mem::take(&mut self.c)
-        } else {
-            &self.c * k
+        let minus_one = (-k).is_one();
+        let times_k = |c: &mut BigRational| {
+            *c = if minus_one {
+                -std::mem::take(c)
+            } else {
+                &*c * k
+            }
         };
+        for v in self.terms.values_mut() {
+            times_k(&mut v.1);
+        }
+        times_k(&mut self.c);
     }
     fn is_const(&self) -> bool {
         self.terms.is_empty()
