@@ -18,8 +18,10 @@
 //! is a push/pop.
 //!
 //! [`Unroller::advance`] unrolls and queries until a given instant and can be resumed: the CEGAR
-//! loop calls it between iterations ([`Unroller::run_due`]) with a time share proportional to the
-//! time the loop itself took since, so both make progress whichever needs the time.
+//! loop calls it between iterations, and between the interpolant sequences of one refinement (a
+//! refinement whose quantifier eliminations run into their limits can take seconds), through
+//! [`Unroller::run_due`], with a time share proportional to the time the loop itself took since,
+//! so both make progress whichever needs the time.
 //!
 //! Invariant: the formula at depth `k` is satisfiable iff some error trace of at most `k` letters
 //! of the encoding is feasible, and the selectors true in a model name such a trace. The trace is

@@ -1190,7 +1190,8 @@ impl<'a, 'p> Cegar<'a, 'p> {
                         stats,
                     ) {
                         Ok(()) => {}
-                        Err(reason) => {
+                        Err(Refinement::Overtaken(o)) => break *o,
+                        Err(Refinement::Failed(reason)) => {
                             break if config.timed_out() {
                                 timeout_outcome(stats.clone())
                             } else {
@@ -1442,8 +1443,17 @@ impl Cegar<'_, '_> {
         fh: &mut FloydHoare,
         interpolator: &mut dyn Interpolator,
         stats: &mut Stats,
-    ) -> Result<(), UnknownReason> {
+    ) -> Result<(), Refinement> {
         let (voc, config) = (self.voc, self.config);
+        // Between two sequences, the deep search gets its turn: one refinement can take many
+        // seconds (each quantifier elimination that fails spends its limit), and a shallow error
+        // behind large letters should not wait for the loop to give up.
+        let deep_turn = |stats: &mut Stats| -> Result<(), Refinement> {
+            match self.deep.and_then(|d| d.borrow_mut().run_due(stats)) {
+                Some(o) => Err(Refinement::Overtaken(Box::new(o))),
+                None => Ok(()),
+            }
+        };
         let live = config.interpolation.uses_live();
         // (direction, relax by the unsat core)
         let plan: Vec<(Direction, bool)> = match config.interpolation {
@@ -1466,7 +1476,10 @@ impl Cegar<'_, '_> {
         let mut added_any = false;
         for (k, (direction, relax)) in plan.iter().enumerate() {
             if config.timed_out() {
-                return Err(UnknownReason::Timeout);
+                return Err(UnknownReason::Timeout.into());
+            }
+            if k > 0 {
+                deep_turn(stats)?;
             }
             let settings = Settings {
                 direction: *direction,
@@ -1503,8 +1516,9 @@ impl Cegar<'_, '_> {
             // strongest post, quantified predicates allowed.
             for relax in [true, false] {
                 if config.timed_out() {
-                    return Err(UnknownReason::Timeout);
+                    return Err(UnknownReason::Timeout.into());
                 }
+                deep_turn(stats)?;
                 let settings = Settings {
                     direction: Direction::Forward,
                     live,
@@ -1526,7 +1540,7 @@ impl Cegar<'_, '_> {
             }
         }
         if !added_any {
-            return Err(UnknownReason::Interpolation(errors.join("; ")));
+            return Err(UnknownReason::Interpolation(errors.join("; ")).into());
         }
         if progress(fh, letters)? {
             return Ok(());
@@ -1541,8 +1555,9 @@ impl Cegar<'_, '_> {
         for (direction, use_core) in fallback.into_iter().filter(|x| !plan.contains(x)) {
             let use_core = use_core && core.is_some();
             if config.timed_out() {
-                return Err(UnknownReason::Timeout);
+                return Err(UnknownReason::Timeout.into());
             }
+            deep_turn(stats)?;
             let settings = Settings {
                 direction,
                 live,
@@ -1561,7 +1576,21 @@ impl Cegar<'_, '_> {
                 return Ok(());
             }
         }
-        Err(UnknownReason::NoProgress(fh.last_unknown()))
+        Err(UnknownReason::NoProgress(fh.last_unknown()).into())
+    }
+}
+
+/// Why [`Cegar::refine`] did not refine the abstraction.
+enum Refinement {
+    /// No sequence made progress, for this reason.
+    Failed(UnknownReason),
+    /// The deep search, given its turn between two sequences, answered first.
+    Overtaken(Box<Outcome>),
+}
+
+impl From<UnknownReason> for Refinement {
+    fn from(r: UnknownReason) -> Self {
+        Refinement::Failed(r)
     }
 }
 
@@ -1809,5 +1838,99 @@ mod tests {
             both >= 30 && unsafe_ones >= 5 && both - unsafe_ones >= 5,
             "{both} compared, {unsafe_ones} unsafe"
         );
+    }
+
+    /// An interpolator that fails every sequence slowly (as quantifier elimination that runs
+    /// into its limit does).
+    struct SlowFailure;
+
+    impl Interpolator for SlowFailure {
+        fn interpolants(
+            &mut self,
+            _: &tracecheck::SsaTrace,
+            _: Option<&BTreeSet<(usize, usize)>>,
+            _: Settings,
+            _: &mut Stats,
+        ) -> Result<Vec<Term>, String> {
+            std::thread::sleep(Duration::from_millis(300));
+            Err("slow failure".into())
+        }
+
+        fn project_exists(
+            &mut self,
+            _: Vec<crate::smt::Var>,
+            _: Term,
+            _: &mut Stats,
+        ) -> Result<Term, String> {
+            Err("slow failure".into())
+        }
+    }
+
+    /// Runs the loop on `enc` with the [`SlowFailure`] interpolator and z3 sessions.
+    fn run_with<'a, 'p>(
+        voc: &'a Vocabulary<'p>,
+        c: &'a Cfa,
+        enc: &'a Encoded,
+        config: &'a Config,
+        deep: Option<&'a RefCell<super::super::bmc::Unroller<'a, 'p>>>,
+    ) -> Outcome {
+        let open = |cores| Session::new(session_config(config, SolverKind::Z3, cores));
+        let mut fh = FloydHoare::new(voc, enc, HoareChecker::new(open(false).expect("z3")));
+        let mut trace_session = open(true).expect("z3");
+        let mut checker = SmtTraceChecker {
+            session: &mut trace_session,
+            cores: true,
+        };
+        let mut sessions = Sessions {
+            trace: &mut checker,
+            interpolator: &mut SlowFailure,
+        };
+        let mut stats = Stats::default();
+        match Cegar::new(voc, c, enc, config).with_deep_search(deep).run(
+            &mut fh,
+            &mut sessions,
+            &mut stats,
+        ) {
+            LoopEnd::Done(o) => *o,
+            _ => panic!("the loop does not end on divergence here"),
+        }
+    }
+
+    /// A refinement that fails slowly gives the deep search its turns between its sequences:
+    /// the shallow error (six loop iterations) is found in the first iteration's refinement,
+    /// where without a deep search the loop gives up on interpolation.
+    #[test]
+    fn the_deep_search_overtakes_a_slow_refinement() {
+        if crate::smt::z3_for_tests("the deep search during a refinement").is_none() {
+            return;
+        }
+        let p = crate::ir::test_program(
+            "procedure ULTIMATE.start() {
+               var x, d: int;
+               x := 0;
+               while (true) { havoc d; assume d == 1 || d == 2; x := x + d; assert x < 11; }
+             }",
+        );
+        let voc = Vocabulary::new(&p);
+        let c = cfa::build(&voc, 10_000).expect("cfa");
+        let enc = blocks::encode(&c, &voc, super::super::BlockEncoding::Large).expect("encoding");
+        let config = Config::default();
+        let alone = run_with(&voc, &c, &enc, &config, None);
+        assert_eq!(alone.verdict, super::super::Verdict::Unknown);
+        assert!(
+            matches!(alone.unknown, Some(UnknownReason::Interpolation(_))),
+            "{:?}",
+            alone.reason
+        );
+        let deep = RefCell::new(super::super::bmc::Unroller::new(&voc, &c, &enc, &config));
+        let shared = run_with(&voc, &c, &enc, &config, Some(&deep));
+        assert_eq!(
+            shared.verdict,
+            super::super::Verdict::Unsafe,
+            "{:?}",
+            shared.reason
+        );
+        assert_eq!(shared.stats.iterations, 1);
+        assert!(shared.stats.bmc_runs >= 1);
     }
 }
