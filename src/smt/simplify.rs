@@ -14,7 +14,9 @@
 //! - `ite` with a constant condition or equal branches; Boolean `ite` with constant branches; a
 //!   comparison with an `ite` operand split over the branches when one of them decides;
 //! - `select` over `store` with the same or distinct constant index, otherwise as an `ite` on the
-//!   index equality; `store` over `store` at the same index; `store(b, i, select(b, i))` is `b`;
+//!   index equality; a store that a later store of the same chain overwrites at the same index is
+//!   dropped (`store(store(store(b, i, v), j, u), i, w)` is `store(store(b, j, u), i, w)`, whether
+//!   `i` and `j` alias or not); `store(b, i, select(b, i))` is `b`;
 //! - quantifiers drop unused bound variables.
 //!
 //! This corresponds to the cheap normalisation Ultimate does before its solver-based simplifications
@@ -364,15 +366,12 @@ impl Simp {
                 Term::mk_raw(Op::Select, args)
             }
             Op::Store if n == 3 => {
-                // `store(store(b, i, v), i, w)` is `store(b, i, w)`.
-                if let Some((Op::Store, sa)) = args[0].as_app()
-                    && sa.len() == 3
-                    && sa[1] == args[1]
-                {
-                    return self.app(
-                        &Op::Store,
-                        vec![sa[0].clone(), args[1].clone(), args[2].clone()],
-                    );
+                // `store(store(b, i, v), i, w)` is `store(b, i, w)`, and so is a store at `i`
+                // further down the chain: each store between writes another index or `i` again,
+                // and either way `i` ends up `w` (whether the indices alias or not).
+                let mut args = args;
+                if let Some(base) = without_store_at(&args[0], &args[1], DEAD_STORE_DEPTH) {
+                    args[0] = base;
                 }
                 // `store(b, i, select(b, i))` is `b`.
                 if let Some((Op::Select, sa)) = args[2].as_app()
@@ -906,4 +905,27 @@ fn eval_uncached(
             })
         }
     }
+}
+
+/// How far down a chain of stores [`without_store_at`] looks (chains of a C program's memory can
+/// be long, and each store of one is simplified).
+const DEAD_STORE_DEPTH: usize = 64;
+
+/// The chain of stores `t` without its store at index `i` (the outermost one; a simplified chain
+/// has at most one), if it has one within `depth` stores.
+fn without_store_at(t: &Term, i: &Term, depth: usize) -> Option<Term> {
+    let (Op::Store, sa) = t.as_app()? else {
+        return None;
+    };
+    if sa.len() != 3 {
+        return None;
+    }
+    if sa[1] == *i {
+        return Some(sa[0].clone());
+    }
+    let inner = without_store_at(&sa[0], i, depth.checked_sub(1)?)?;
+    Some(Term::mk_raw(
+        Op::Store,
+        vec![inner, sa[1].clone(), sa[2].clone()],
+    ))
 }
