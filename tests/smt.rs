@@ -786,5 +786,9 @@ fn dead_stores_are_dropped_by_z3() {
             Ok(())
         })
         .unwrap();
-    assert!(*dropped.borrow() >= 32, "only {} chains shortened", dropped.borrow());
+    assert!(
+        *dropped.borrow() >= 32,
+        "only {} chains shortened",
+        dropped.borrow()
+    );
 }

@@ -30,7 +30,10 @@
 //! `f_{l_t}(x_t)` along a run. A component in which no two letters can follow each other
 //! (`Inv(l) ∧ a; b` unsat for all consecutive `a`, `b`) needs no function: a run stays in it for at
 //! most one step. The automaton is block-encoded with large blocks; when a letter's DNF exceeds
-//! [`MAX_DISJUNCTS`] the sequential encoding (letters are single paths) is used instead.
+//! [`MAX_DISJUNCTS`] without invariants and with them (a conjunct `x == c` of a letter, such as an
+//! invariant `mask == 0`, is substituted into the rest before the DNF, which decides the case
+//! splits of an over-approximated `x & mask`), the sequential encoding (letters are single
+//! paths) is used instead.
 //!
 //! Maps: a read `m[e]` that a cyclic letter makes at an index over numeric variables is a *cell*, a
 //! further component of the template; each letter is conjoined with the cells' values before and
@@ -359,7 +362,7 @@ fn certify(
     queries: &mut usize,
 ) -> Result<Certificate, Failure> {
     let reach = reachable_letters(enc);
-    let mut last = String::from("no ranking function found");
+    let mut last = Failure::Other("no ranking function found".into());
     for with_invariants in [false, true] {
         if timed_out(deadline) {
             return Err("timeout".into());
@@ -398,11 +401,18 @@ fn certify(
                     ))),
                 };
             }
-            Err(Failure::TooManyDisjuncts) => return Err(Failure::TooManyDisjuncts),
-            Err(Failure::Other(reason)) => last = reason,
+            // Too many disjuncts without invariants: with them (an invariant `y == 0` decides
+            // the cases of an operation over-approximated by implications over `y`) the letter
+            // may have fewer.
+            Err(e) => {
+                // (too many disjuncts in either round: the caller tries single paths)
+                if !matches!(last, Failure::TooManyDisjuncts) {
+                    last = e;
+                }
+            }
         }
     }
-    Err(Failure::Other(last))
+    Err(last)
 }
 
 /// Looks for a fixpoint lasso (module comment) before `deadline`; the reason if one is found and
@@ -712,6 +722,39 @@ fn map_cells(voc: &Vocabulary, enc: &Encoded, sccs: &[BTreeSet<LetterId>]) -> Ve
 /// A letter's feasible disjuncts and its written numeric variables (pre, post).
 type Prepared0 = (Vec<Vec<Constraint>>, Vec<(Var, Var)>, HashMap<Var, Term>);
 
+/// `φ` with the variables that its conjuncts `x == c` fix to a constant replaced by it in the
+/// other conjuncts (equivalent, the equalities kept): facts of an over-approximated operation,
+/// implications over an operand that a supporting invariant fixes, collapse before the DNF.
+fn with_constants(phi: &Term) -> Term {
+    let conjuncts: Vec<Term> = match phi.as_app() {
+        Some((Op::And, cs)) => cs.to_vec(),
+        _ => return phi.clone(),
+    };
+    let mut fixed: HashMap<Var, Term> = HashMap::new();
+    let mut equalities = Vec::new();
+    for c in &conjuncts {
+        if let Some((Op::Eq, [l, r])) = c.as_app() {
+            let pair = match (l.as_var(), r.as_var()) {
+                (Some(v), None) if r.as_const().is_some() => Some((v, r)),
+                (None, Some(v)) if l.as_const().is_some() => Some((v, l)),
+                _ => None,
+            };
+            if let Some((v, k)) = pair
+                && !fixed.contains_key(v)
+            {
+                fixed.insert(v.clone(), k.clone());
+                equalities.push(c.clone());
+            }
+        }
+    }
+    if fixed.is_empty() {
+        return phi.clone();
+    }
+    let mut out: Vec<Term> = conjuncts.iter().map(|c| c.substitute(&fixed)).collect();
+    out.extend(equalities);
+    crate::smt::simplify(&Term::and(out))
+}
+
 /// The DNF of a letter with its infeasible disjuncts removed; with cells, the letter is first
 /// conjoined with the cells' definitions before and after it, its maps expanded
 /// ([`cells::expand_maps`]).
@@ -723,7 +766,7 @@ fn prepare(
     session: &mut Session,
 ) -> Result<Prepared0, Failure> {
     let letter = &enc.letters[a];
-    let mut formula = letter.tf.formula.clone();
+    let mut formula = with_constants(&letter.tf.formula);
     let mut cell_meanings = Vec::new();
     if !cells.is_empty() {
         let mut conj = vec![formula];
@@ -1773,6 +1816,34 @@ mod tests {
 
     fn int(n: &str) -> Var {
         Var::new(n, Sort::Int)
+    }
+
+    /// A conjunct `y == 0` decides the implications over `y` (the facts of `r = x & y`): the DNF
+    /// of the letter shrinks from too many disjuncts to a few, and the formula stays equivalent.
+    #[test]
+    fn constants_decide_implications_before_the_dnf() {
+        let Some(mut s) = z3() else { return };
+        let (x, y, r) = (int("x"), int("y"), int("r"));
+        let tv = Term::var;
+        let zero = Term::int(0);
+        let ge0 = |v: &Var| Term::ge(&tv(v), &zero);
+        let mut conj = vec![Term::eq(&tv(&y), &zero), Term::gt(&tv(&x), &zero)];
+        for k in 1..=8 {
+            // y >= k ==> r <= y + k: a case split each (`y < k` and `r <= y + k` both agree
+            // with `y == 0`), decided by `y == 0`
+            conj.push(Term::implies(
+                &Term::ge(&tv(&y), &Term::int(k)),
+                &Term::le(&tv(&r), &Term::add(vec![tv(&y), Term::int(k)])),
+            ));
+        }
+        conj.push(Term::implies(&ge0(&y), &Term::le(&tv(&r), &tv(&y))));
+        let phi = crate::smt::simplify(&Term::and(conj));
+        let fixed = with_constants(&phi);
+        assert!(linear::dnf(&phi, MAX_DISJUNCTS).is_err(), "{phi}");
+        let d = linear::dnf(&fixed, MAX_DISJUNCTS).expect("a small DNF");
+        assert_eq!(d.disjuncts.len(), 1, "{fixed}");
+        s.assert(&Term::not(&Term::eq(&phi, &fixed)));
+        assert_eq!(s.check_sat(), SatResult::Unsat, "{phi}\n{fixed}");
     }
 
     /// Parts over auxiliary variables only, connected to nothing else, go (or make the formula
