@@ -488,6 +488,7 @@ fn free_vars_of_wide_applications() {
 fn complementary_bounds_simplify() {
     let s = |t: &Term| simplify(t).to_string();
     let r = Term::var(&Var::new("r", Sort::Real));
+    let one = Term::real(num_rational::BigRational::from_integer(BigInt::from(1)));
     let two_x = Term::mul(vec![Term::int(2), x()]);
     let pairs = [
         (Term::le(&x(), &Term::int(3)), Term::gt(&x(), &Term::int(3))),
@@ -499,26 +500,8 @@ fn complementary_bounds_simplify() {
             Term::le(&Term::sub(&x(), &y()), &Term::int(0)),
             Term::lt(&y(), &x()),
         ),
-        (
-            Term::le(
-                &r,
-                &Term::real(num_rational::BigRational::from_integer(BigInt::from(1))),
-            ),
-            Term::gt(
-                &r,
-                &Term::real(num_rational::BigRational::from_integer(BigInt::from(1))),
-            ),
-        ),
-        (
-            Term::lt(
-                &r,
-                &Term::real(num_rational::BigRational::from_integer(BigInt::from(1))),
-            ),
-            Term::ge(
-                &r,
-                &Term::real(num_rational::BigRational::from_integer(BigInt::from(1))),
-            ),
-        ),
+        (Term::le(&r, &one), Term::gt(&r, &one)),
+        (Term::lt(&r, &one), Term::ge(&r, &one)),
     ];
     for (a, b) in pairs {
         for (p, q) in [(&a, &b), (&b, &a)] {
@@ -531,16 +514,7 @@ fn complementary_bounds_simplify() {
         }
     }
     // Not complementary: a gap (reals) or an overlap stays.
-    let gap = Term::or(vec![
-        Term::lt(
-            &r,
-            &Term::real(num_rational::BigRational::from_integer(BigInt::from(1))),
-        ),
-        Term::gt(
-            &r,
-            &Term::real(num_rational::BigRational::from_integer(BigInt::from(1))),
-        ),
-    ]);
+    let gap = Term::or(vec![Term::lt(&r, &one), Term::gt(&r, &one)]);
     assert_ne!(s(&gap), "true");
     let overlap = Term::and(vec![
         Term::le(&x(), &Term::int(3)),
