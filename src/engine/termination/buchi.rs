@@ -440,12 +440,21 @@ impl<'a, 'p> Run<'a, 'p> {
             }
             work.ranking_attempts += 1;
             match self.rank(&stem, cycle, &mut work.ranking_queries) {
-                Ok(cert) if cert.levels.iter().any(|l| l.once) => {
-                    // The loop cannot run twice in a row after the stem.
-                    let twice: Vec<LetterId> =
-                        stem.iter().chain(cycle).chain(cycle).copied().collect();
-                    if self.feasible(&twice) == Some(false) {
-                        return Step::Finite(twice);
+                Ok(cert) if cert.levels.iter().any(|l| l.bound.is_some()) => {
+                    // The loop cannot run more than `n` steps in a row after the stem: the stem
+                    // and `n + 1` rounds of the cycle are infeasible.
+                    let n = cert
+                        .levels
+                        .iter()
+                        .filter_map(|l| l.bound)
+                        .max()
+                        .unwrap_or(1);
+                    let mut rounds: Vec<LetterId> = stem.to_vec();
+                    for _ in 0..=n {
+                        rounds.extend_from_slice(cycle);
+                    }
+                    if self.feasible(&rounds) == Some(false) {
+                        return Step::Finite(rounds);
                     }
                 }
                 Ok(cert) => return Step::Ranked(Box::new(cert), stem, cycle.to_vec()),
@@ -1125,7 +1134,7 @@ type RankRelation = (Vec<(Var, Term)>, Term, String);
 /// multiphase level before the last).
 fn rank_relation(voc: &Vocabulary, cert: &Certificate, h: LocId, k: usize) -> Option<RankRelation> {
     let levels = &cert.levels;
-    if levels.is_empty() || levels.iter().any(|l| l.once) {
+    if levels.is_empty() || levels.iter().any(|l| l.bound.is_some()) {
         return None;
     }
     for pair in levels.windows(2) {

@@ -29,7 +29,10 @@
 //! `f_l'(x') ≤ f_l(x)` (and `− 1`, `f_l(x) ≥ 0`), the same argument over the sequence of values
 //! `f_{l_t}(x_t)` along a run. A component in which no two letters can follow each other
 //! (`Inv(l) ∧ a; b` unsat for all consecutive `a`, `b`) needs no function: a run stays in it for at
-//! most one step. The automaton is block-encoded with large blocks; when a letter's DNF exceeds
+//! most one step. Where no function is found, the same question for paths of up to
+//! [`MAX_RUN`]` + 1` letters: a component in which no path of `n + 1` letters is feasible is left
+//! after at most `n` steps (`while (x % 4 >= 1) { x := x - 1; }` runs at most three times, which
+//! no function linear over the rationals shows: the bound needs the integers). The automaton is block-encoded with large blocks; when a letter's DNF exceeds
 //! [`MAX_DISJUNCTS`] without invariants and with them (a conjunct `x == c` of a letter, such as an
 //! invariant `mask == 0`, is substituted into the rest before the DNF, which decides the case
 //! splits of an over-approximated `x & mask`), the sequential encoding (letters are single
@@ -91,6 +94,13 @@ const MAX_DISJUNCTS: usize = 64;
 const MAX_FUNCTION_LOCATIONS: usize = 48;
 /// Lexicographic levels per SCC at most.
 const MAX_LEVELS: usize = 16;
+/// Largest bound of a level of bounded runs ([`Level::bound`]).
+const MAX_RUN: usize = 8;
+/// Most paths of one length that a level of bounded runs asks about.
+const MAX_RUN_PATHS: usize = 16;
+/// The limit of one query about runs longer than one step (asked only where no ranking function
+/// was found).
+const RUN_QUERY_LIMIT: Duration = Duration::from_millis(300);
 
 /// Why the synthesis failed: a letter's DNF too large for the templates, or another reason.
 #[derive(Clone, Debug)]
@@ -154,11 +164,13 @@ pub struct Level {
     /// of a letter `l → l'` compare `f_l(x)` with `f_l'(x')`; `f` is then the function at the
     /// smallest location. `None`: `f` at every location.
     pub per_location: Option<BTreeMap<LocId, Vec<Term>>>,
-    /// No two letters of the level can follow each other: `Inv(l) ∧ a; b` is unsat for every pair
-    /// of its letters `a: l → l'`, `b: l' → l''` (a loop whose body runs at most once in a row,
-    /// `while (0 <= x <= 1) { x := 3 * x - 1; }`). `f` is empty and every letter strict: a run
-    /// inside the level has at most one step.
-    pub once: bool,
+    /// `Some(n)`: a run inside the level has at most `n` steps in a row — `Inv(l_1) ∧ a_1 ∧ … ∧
+    /// Inv(l_{n+1}) ∧ a_{n+1}` (composed) is unsat for every path `a_1 … a_{n+1}` of consecutive
+    /// letters of the level, `a_i: l_i → l_{i+1}`. `n = 1`: no two letters can follow each other
+    /// (`while (0 <= x <= 1) { x := 3 * x - 1; }`); `n = 3`: `while (x % 4 >= 1) { x := x - 1; }`,
+    /// whose bound no linear function over the rationals shows (it needs the integers). `f` is
+    /// empty and every letter strict.
+    pub bound: Option<usize>,
 }
 
 impl Level {
@@ -573,19 +585,40 @@ fn synthesize(
         if depth >= MAX_LEVELS {
             return Err("too many lexicographic levels".into());
         }
-        if at_most_once(voc, enc, &scc, &pieces, session) {
-            levels.push(Level {
-                letters: scc.clone(),
-                f: Vec::new(),
-                strict: scc,
-                multiphase: false,
-                per_location: None,
-                once: true,
-            });
+        let bounded = |n: usize, scc: BTreeSet<PieceId>| Level {
+            letters: scc.clone(),
+            f: Vec::new(),
+            strict: scc,
+            multiphase: false,
+            per_location: None,
+            bound: Some(n),
+        };
+        if let Some(n) = bounded_runs(voc, enc, &scc, &pieces, session, 1..=1, None, deadline) {
+            levels.push(bounded(n, scc));
             continue;
         }
-        let ((f, per_location), strict, multiphase) =
-            level(voc, enc, &scc, &prepared, &cells, session, fine)?;
+        let found = level(voc, enc, &scc, &prepared, &cells, session, fine);
+        let ((f, per_location), strict, multiphase) = match found {
+            Ok(found) => found,
+            // Longer bounds only where no ranking function exists (most loops have no bound, and
+            // each length costs queries).
+            Err(e) => match bounded_runs(
+                voc,
+                enc,
+                &scc,
+                &pieces,
+                session,
+                2..=MAX_RUN,
+                Some(RUN_QUERY_LIMIT),
+                deadline,
+            ) {
+                Some(n) => {
+                    levels.push(bounded(n, scc));
+                    continue;
+                }
+                None => return Err(e.into()),
+            },
+        };
         // Cells back to the map reads they stand for.
         let reads: HashMap<Var, Term> = cells
             .iter()
@@ -606,57 +639,112 @@ fn synthesize(
             strict,
             multiphase,
             per_location,
-            once: false,
+            bound: None,
         });
     }
     Ok((pieces, levels))
 }
 
-/// The pairs of letters of the pieces `scc` where the second starts where the first ends.
-fn consecutive(
+/// The paths of `len` consecutive letters (each starting where the previous one ends) among the
+/// letters of the pieces `scc`; `None` when there are more than [`MAX_RUN_PATHS`].
+fn runs(
     enc: &Encoded,
     scc: &BTreeSet<PieceId>,
     pieces: &[Piece],
-) -> Vec<(LetterId, LetterId)> {
+    len: usize,
+) -> Option<Vec<Vec<LetterId>>> {
     let letters: BTreeSet<LetterId> = scc
         .iter()
         .filter_map(|&p| Some(pieces.get(p)?.letter))
         .collect();
-    let mut pairs = Vec::new();
-    for &a in &letters {
-        for &b in &letters {
-            if enc.letters[a].tgt == enc.letters[b].src {
-                pairs.push((a, b));
+    let mut paths: Vec<Vec<LetterId>> = letters.iter().map(|&a| vec![a]).collect();
+    for _ in 1..len {
+        let mut longer = Vec::new();
+        for path in &paths {
+            let end = path.last().map(|&a| enc.letters[a].tgt);
+            for &b in &letters {
+                if Some(enc.letters[b].src) == end {
+                    let mut p = path.clone();
+                    p.push(b);
+                    longer.push(p);
+                    if longer.len() > MAX_RUN_PATHS {
+                        return None;
+                    }
+                }
             }
         }
+        paths = longer;
     }
-    pairs
+    (paths.len() <= MAX_RUN_PATHS).then_some(paths)
 }
 
-/// Whether no two letters of the pieces `scc` can follow each other ([`Level::once`]); the letters
-/// of `enc` carry the supporting invariants at their sources.
-fn at_most_once(
+/// The composition of the letters of `path`, each conjoined with `inv` at its source (`None` for
+/// the invariants the letters of `enc` already carry).
+fn run_formula(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    path: &[LetterId],
+    inv: Option<&Invariants>,
+) -> Result<Term, String> {
+    let mut composed: Option<TransFormula> = None;
+    for &a in path {
+        let l = &enc.letters[a];
+        let mut tf = l.tf.clone();
+        if let Some(inv) = inv {
+            tf.formula = Term::and(vec![inv.term_at(l.src), tf.formula]);
+        }
+        composed = Some(match composed {
+            None => tf,
+            Some(c) => crate::engine::transition::seq(voc, &c, &tf)
+                .map_err(|u| format!("unsupported: {}", u.0))?,
+        });
+    }
+    Ok(composed.map_or_else(Term::tt, |c| c.formula))
+}
+
+/// The least `n` in `bounds` such that no path of `n + 1` consecutive letters of the pieces `scc`
+/// is feasible ([`Level::bound`]), each query within `limit` (the session's own limit if `None`);
+/// the letters of `enc` carry the supporting invariants at their sources. `None` when there is
+/// none, when there are too many paths of some length to ask, or when a query is not answered.
+#[allow(clippy::too_many_arguments)]
+fn bounded_runs(
     voc: &Vocabulary,
     enc: &Encoded,
     scc: &BTreeSet<PieceId>,
     pieces: &[Piece],
     session: &mut Session,
-) -> bool {
-    let pairs = consecutive(enc, scc, pieces);
-    if pairs.len() > 16 {
-        return false;
+    bounds: std::ops::RangeInclusive<usize>,
+    limit: Option<Duration>,
+    deadline: Option<Instant>,
+) -> Option<usize> {
+    for n in bounds {
+        if timed_out(deadline) {
+            return None;
+        }
+        let mut infeasible = true;
+        for path in runs(enc, scc, pieces, n + 1)? {
+            let formula = run_formula(voc, enc, &path, None).ok()?;
+            session.push();
+            session.assert(&formula);
+            let r = match limit {
+                Some(limit) => session.check_sat_within(limit),
+                None => session.check_sat(),
+            };
+            session.pop();
+            match r {
+                SatResult::Unsat => {}
+                SatResult::Sat => {
+                    infeasible = false;
+                    break;
+                }
+                SatResult::Unknown(_) => return None,
+            }
+        }
+        if infeasible {
+            return Some(n);
+        }
     }
-    pairs.into_iter().all(|(a, b)| {
-        let Ok(ab) = crate::engine::transition::seq(voc, &enc.letters[a].tf, &enc.letters[b].tf)
-        else {
-            return false;
-        };
-        session.push();
-        session.assert(&ab.formula);
-        let r = session.check_sat();
-        session.pop();
-        r == SatResult::Unsat
-    })
+    None
 }
 
 /// The non-trivial SCCs of the graph of the pieces `ids`.
@@ -1387,9 +1475,9 @@ pub fn check(
         if level.strict.is_empty() || !level.strict.is_subset(&level.letters) {
             return Err("a level without strict letters".into());
         }
-        if level.once {
+        if level.bound.is_some() {
             if level.strict != level.letters || !level.f.is_empty() {
-                return Err("a level of single steps with a ranking function".into());
+                return Err("a level of bounded runs with a ranking function".into());
             }
             continue;
         }
@@ -1407,19 +1495,19 @@ pub fn check(
         todo.extend(piece_sccs(enc, &cert.pieces, &rest));
     }
     // Conditions.
-    for level in cert.levels.iter().filter(|l| l.once) {
-        for (a, b) in consecutive(enc, &level.letters, &cert.pieces) {
-            let (la, lb) = (&enc.letters[a], &enc.letters[b]);
-            let ab = crate::engine::transition::seq(voc, &la.tf, &lb.tf)
-                .map_err(|u| format!("unsupported: {}", u.0))?;
+    for level in &cert.levels {
+        let Some(n) = level.bound else { continue };
+        let paths = runs(enc, &level.letters, &cert.pieces, n + 1)
+            .ok_or("too many runs of a level of bounded runs to check")?;
+        for path in paths {
             valid(
-                &[inv.term_at(la.src), ab.formula],
+                &[run_formula(voc, enc, &path, Some(inv))?],
                 &Term::ff(),
-                "two steps of a single-step loop are feasible",
+                "a run longer than the bound of its level is feasible",
             )?;
         }
     }
-    for level in cert.levels.iter().filter(|l| !l.once) {
+    for level in cert.levels.iter().filter(|l| l.bound.is_none()) {
         let sort = level.f.first().map(|f| f.sort()).unwrap_or(Sort::Int);
         let (zero, one) = if sort == Sort::Int {
             (Term::int(0), Term::int(1))
@@ -1494,9 +1582,13 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, enc: &Encoded, cert: &Certificate) -> S
             })
             .collect();
         let procs: Vec<String> = heads.into_iter().collect();
-        if level.once {
+        if let Some(n) = level.bound {
+            let steps = match n {
+                1 => "one step".to_string(),
+                n => format!("{n} steps"),
+            };
             parts.push(format!(
-                "at most one step in a row (in {}; {})",
+                "at most {steps} in a row (in {}; {})",
                 procs.join(", "),
                 crate::engine::pretty::letters(level.letters.len())
             ));
@@ -2048,6 +2140,45 @@ mod tests {
         );
         // x := 1 - x stays in [0, 1] forever: never proved.
         let a = answer("procedure main() { var x: int; while (x >= 0 && x <= 1) { x := 1 - x; } }");
+        assert!(!matches!(a, Answer::Terminating(_)), "{a:?}");
+    }
+
+    /// `x % 4 >= 1; x := x - 1` runs at most 3 times in a row (over the integers: no linear
+    /// function over the rationals bounds it); a bound one too small is refused by the check, and
+    /// `x % 4 >= 0` (every x) is never proved.
+    #[test]
+    fn loops_with_a_bounded_number_of_steps() {
+        let Some(mut fresh) = z3() else { return };
+        let src = "procedure main() { var x: int; while (x % 4 >= 1) { x := x - 1; } }";
+        let a = answer(src);
+        assert!(
+            matches!(&a, Answer::Terminating(why) if why.contains("at most 3 steps in a row")),
+            "{a:?}"
+        );
+        let (ast, _) = crate::syntax::parse(src);
+        let (program, _) = crate::ir::check(&ast.expect("parses"));
+        let program = program.expect("checks");
+        let voc = Vocabulary::new(&program);
+        let cfa = cfa::build(&voc, 10_000).expect("cfa");
+        let enc = blocks::encode_all(&cfa, &voc, BlockEncoding::Large).expect("enc");
+        let mut queries = 0;
+        let config = Config::default();
+        let Ok(mut cert) = certificate(&voc, &cfa, &enc, &config, None, false, &mut queries) else {
+            panic!("no certificate")
+        };
+        assert_eq!(cert.levels.iter().filter_map(|l| l.bound).max(), Some(3));
+        assert_eq!(check(&voc, &cfa, &enc, &cert, &mut fresh), Ok(()));
+        for level in &mut cert.levels {
+            level.bound = level.bound.map(|n| n - 1);
+        }
+        let refused = check(&voc, &cfa, &enc, &cert, &mut fresh);
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|e| e.contains("longer than the bound")),
+            "{refused:?}"
+        );
+        let a = answer("procedure main() { var x: int; while (x % 4 >= 0) { x := x - 1; } }");
         assert!(!matches!(a, Answer::Terminating(_)), "{a:?}");
     }
 
