@@ -29,7 +29,8 @@
 //! `f_l'(x') ≤ f_l(x)` (and `− 1`, `f_l(x) ≥ 0`), the same argument over the sequence of values
 //! `f_{l_t}(x_t)` along a run. A component in which no two letters can follow each other
 //! (`Inv(l) ∧ a; b` unsat for all consecutive `a`, `b`) needs no function: a run stays in it for at
-//! most one step. Where no function is found, the same question for paths of up to
+//! most one step (asked before any DNF, so also of letters whose DNF is too large for the
+//! templates). Where no function is found, the same question for paths of up to
 //! [`MAX_RUN`]` + 1` letters: a component in which no path of `n + 1` letters is feasible is left
 //! after at most `n` steps (`while (x % 4 >= 1) { x := x - 1; }` runs at most three times, which
 //! no function linear over the rationals shows: the bound needs the integers). The automaton is block-encoded with large blocks; when a letter's DNF exceeds
@@ -101,6 +102,8 @@ const MAX_RUN_PATHS: usize = 16;
 /// The limit of one query about runs longer than one step (asked only where no ranking function
 /// was found).
 const RUN_QUERY_LIMIT: Duration = Duration::from_millis(300);
+/// The time for the runs longer than one step of one component, all lengths together.
+const RUN_BUDGET: Duration = Duration::from_secs(1);
 
 /// Why the synthesis failed: a letter's DNF too large for the templates, or another reason.
 #[derive(Clone, Debug)]
@@ -548,12 +551,31 @@ fn synthesize(
     let mut prepared: Vec<Prepared> = Vec::new();
     let mut pieces: Vec<Piece> = Vec::new();
     let cells = map_cells(voc, enc, &sccs(enc, reach));
+    // Pieces of letters whose DNF is too large: whole letters, for which only bounded runs are
+    // tried (they need no DNF).
+    let mut whole: BTreeSet<PieceId> = BTreeSet::new();
     for scc in sccs(enc, reach) {
         for a in scc {
             if timed_out(deadline) {
                 return Err("timeout".into());
             }
-            let (disjuncts, writes, meanings) = prepare(voc, enc, a, &cells, session)?;
+            let (disjuncts, writes, meanings) = match prepare(voc, enc, a, &cells, session) {
+                Ok(prepared) => prepared,
+                Err(Failure::TooManyDisjuncts) => {
+                    whole.insert(pieces.len());
+                    pieces.push(Piece {
+                        letter: a,
+                        guard: Term::tt(),
+                    });
+                    prepared.push(Prepared {
+                        letter: a,
+                        constraints: Vec::new(),
+                        writes: Vec::new(),
+                    });
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             let split = disjuncts.len() > 1;
             for d in disjuncts {
                 let guard = if split {
@@ -597,6 +619,19 @@ fn synthesize(
             levels.push(bounded(n, scc));
             continue;
         }
+        if !scc.is_disjoint(&whole) {
+            // No templates over a letter without its DNF (the caller then tries single paths).
+            let longer = 2..=MAX_RUN;
+            let limit = Some(RUN_QUERY_LIMIT);
+            let until = run_deadline(deadline);
+            match bounded_runs(voc, enc, &scc, &pieces, session, longer, limit, until) {
+                Some(n) => {
+                    levels.push(bounded(n, scc));
+                    continue;
+                }
+                None => return Err(Failure::TooManyDisjuncts),
+            }
+        }
         let found = level(voc, enc, &scc, &prepared, &cells, session, fine);
         let ((f, per_location), strict, multiphase) = match found {
             Ok(found) => found,
@@ -610,7 +645,7 @@ fn synthesize(
                 session,
                 2..=MAX_RUN,
                 Some(RUN_QUERY_LIMIT),
-                deadline,
+                run_deadline(deadline),
             ) {
                 Some(n) => {
                     levels.push(bounded(n, scc));
@@ -643,6 +678,13 @@ fn synthesize(
         });
     }
     Ok((pieces, levels))
+}
+
+/// The end of the time for runs longer than one step of one component: [`RUN_BUDGET`] from now,
+/// or `deadline` if sooner.
+fn run_deadline(deadline: Option<Instant>) -> Option<Instant> {
+    let budget = Instant::now() + RUN_BUDGET;
+    Some(deadline.map_or(budget, |d| d.min(budget)))
 }
 
 /// The paths of `len` consecutive letters (each starting where the previous one ends) among the
@@ -2180,6 +2222,34 @@ mod tests {
         );
         let a = answer("procedure main() { var x: int; while (x % 4 >= 0) { x := x - 1; } }");
         assert!(!matches!(a, Answer::Terminating(_)), "{a:?}");
+    }
+
+    /// A loop body of 2^7 paths (too many disjuncts for the templates) that can run only once in
+    /// a row: its large-block letter gets a level of bounded runs without a DNF.
+    #[test]
+    fn bounded_runs_need_no_dnf() {
+        let Some(mut fresh) = z3() else { return };
+        let branches: String = (1..=7)
+            .map(|i| format!("if (*) {{ a{i} := a{i} + 1; }} else {{ a{i} := a{i} - 1; }} "))
+            .collect();
+        let src = format!(
+            "procedure main() {{ var v, w, a1, a2, a3, a4, a5, a6, a7: int; \
+             while (v == 0 && w != 0) {{ {branches} v := w; }} }}"
+        );
+        let (ast, _) = crate::syntax::parse(&src);
+        let (program, _) = crate::ir::check(&ast.expect("parses"));
+        let program = program.expect("checks");
+        let voc = Vocabulary::new(&program);
+        let cfa = cfa::build(&voc, 10_000).expect("cfa");
+        let enc = blocks::encode_all(&cfa, &voc, BlockEncoding::Large).expect("enc");
+        let mut queries = 0;
+        let config = Config::default();
+        let cert = certificate(&voc, &cfa, &enc, &config, None, false, &mut queries);
+        let Ok(cert) = cert else {
+            panic!("no certificate: {cert:?}")
+        };
+        assert_eq!(cert.levels.iter().filter_map(|l| l.bound).max(), Some(1));
+        assert_eq!(check(&voc, &cfa, &enc, &cert, &mut fresh), Ok(()));
     }
 
     #[test]
