@@ -797,7 +797,7 @@ impl<'a, 'p> Run<'a, 'p> {
             queries,
         )
         .map_err(|e| match e {
-            Failure::TooManyDisjuncts => e.to_string(),
+            Failure::TooManyDisjuncts | Failure::TooManyLevels => e.to_string(),
             Failure::Other(s) => s,
         })
     }
