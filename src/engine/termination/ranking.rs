@@ -1953,6 +1953,37 @@ mod tests {
         prove(&program, &config, None)
     }
 
+    /// The ranking certificate of the large-block encoding of `src`, whose largest level bound
+    /// must be `bound` and which must pass [`check`] in `fresh`; then `f` on it.
+    fn with_bounded_certificate(
+        src: &str,
+        bound: usize,
+        fresh: &mut Session,
+        f: impl FnOnce(&Vocabulary, &Cfa, &Encoded, Certificate, &mut Session),
+    ) {
+        with_large_encoding(src, |voc, cfa, enc| {
+            let mut queries = 0;
+            let config = Config::default();
+            let cert = certificate(voc, cfa, enc, &config, None, false, &mut queries);
+            let cert = cert.expect("a certificate");
+            let largest = cert.levels.iter().filter_map(|l| l.bound).max();
+            assert_eq!(largest, Some(bound));
+            assert_eq!(check(voc, cfa, enc, &cert, fresh), Ok(()));
+            f(voc, cfa, enc, cert, fresh)
+        })
+    }
+
+    /// Runs `f` on the CFA of `src` and its large-block encoding.
+    fn with_large_encoding<R>(src: &str, f: impl FnOnce(&Vocabulary, &Cfa, &Encoded) -> R) -> R {
+        let (ast, _) = crate::syntax::parse(src);
+        let (program, _) = crate::ir::check(&ast.expect("parses"));
+        let program = program.expect("checks");
+        let voc = Vocabulary::new(&program);
+        let cfa = cfa::build(&voc, 10_000).expect("cfa");
+        let enc = blocks::encode_all(&cfa, &voc, BlockEncoding::Large).expect("enc");
+        f(&voc, &cfa, &enc)
+    }
+
     fn int(n: &str) -> Var {
         Var::new(n, Sort::Int)
     }
@@ -2178,15 +2209,23 @@ mod tests {
         if z3().is_none() {
             return;
         }
-        // x := 3x - 1 leaves [0, 1]: at most one step in a row.
-        let a =
-            answer("procedure main() { var x: int; while (x >= 0 && x <= 1) { x := 3 * x - 1; } }");
+        // x := 3x - 1 leaves [0, 1]: at most one step in a row; x := 1 - x stays in [0, 1]
+        // forever: never proved.
+        proves_and_never(
+            "procedure main() { var x: int; while (x >= 0 && x <= 1) { x := 3 * x - 1; } }",
+            "at most one step",
+            "procedure main() { var x: int; while (x >= 0 && x <= 1) { x := 1 - x; } }",
+        );
+    }
+
+    /// `proved` is answered TERMINATING with `why` in its reason, `never` is not.
+    fn proves_and_never(proved: &str, why: &str, never: &str) {
+        let a = answer(proved);
         assert!(
-            matches!(&a, Answer::Terminating(why) if why.contains("at most one step")),
+            matches!(&a, Answer::Terminating(reason) if reason.contains(why)),
             "{a:?}"
         );
-        // x := 1 - x stays in [0, 1] forever: never proved.
-        let a = answer("procedure main() { var x: int; while (x >= 0 && x <= 1) { x := 1 - x; } }");
+        let a = answer(never);
         assert!(!matches!(a, Answer::Terminating(_)), "{a:?}");
     }
 
@@ -2197,36 +2236,23 @@ mod tests {
     fn loops_with_a_bounded_number_of_steps() {
         let Some(mut fresh) = z3() else { return };
         let src = "procedure main() { var x: int; while (x % 4 >= 1) { x := x - 1; } }";
-        let a = answer(src);
-        assert!(
-            matches!(&a, Answer::Terminating(why) if why.contains("at most 3 steps in a row")),
-            "{a:?}"
+        proves_and_never(
+            src,
+            "at most 3 steps in a row",
+            "procedure main() { var x: int; while (x % 4 >= 0) { x := x - 1; } }",
         );
-        let (ast, _) = crate::syntax::parse(src);
-        let (program, _) = crate::ir::check(&ast.expect("parses"));
-        let program = program.expect("checks");
-        let voc = Vocabulary::new(&program);
-        let cfa = cfa::build(&voc, 10_000).expect("cfa");
-        let enc = blocks::encode_all(&cfa, &voc, BlockEncoding::Large).expect("enc");
-        let mut queries = 0;
-        let config = Config::default();
-        let Ok(mut cert) = certificate(&voc, &cfa, &enc, &config, None, false, &mut queries) else {
-            panic!("no certificate")
-        };
-        assert_eq!(cert.levels.iter().filter_map(|l| l.bound).max(), Some(3));
-        assert_eq!(check(&voc, &cfa, &enc, &cert, &mut fresh), Ok(()));
-        for level in &mut cert.levels {
-            level.bound = level.bound.map(|n| n - 1);
-        }
-        let refused = check(&voc, &cfa, &enc, &cert, &mut fresh);
-        assert!(
-            refused
-                .as_ref()
-                .is_err_and(|e| e.contains("longer than the bound")),
-            "{refused:?}"
-        );
-        let a = answer("procedure main() { var x: int; while (x % 4 >= 0) { x := x - 1; } }");
-        assert!(!matches!(a, Answer::Terminating(_)), "{a:?}");
+        with_bounded_certificate(src, 3, &mut fresh, |voc, cfa, enc, mut cert, fresh| {
+            for level in &mut cert.levels {
+                level.bound = level.bound.map(|n| n - 1);
+            }
+            let refused = check(voc, cfa, enc, &cert, fresh);
+            assert!(
+                refused
+                    .as_ref()
+                    .is_err_and(|e| e.contains("longer than the bound")),
+                "{refused:?}"
+            );
+        });
     }
 
     /// A loop body of 2^7 paths (too many disjuncts for the templates) that can run only once in
@@ -2241,20 +2267,7 @@ mod tests {
             "procedure main() {{ var v, w, a1, a2, a3, a4, a5, a6, a7: int; \
              while (v == 0 && w != 0) {{ {branches} v := w; }} }}"
         );
-        let (ast, _) = crate::syntax::parse(&src);
-        let (program, _) = crate::ir::check(&ast.expect("parses"));
-        let program = program.expect("checks");
-        let voc = Vocabulary::new(&program);
-        let cfa = cfa::build(&voc, 10_000).expect("cfa");
-        let enc = blocks::encode_all(&cfa, &voc, BlockEncoding::Large).expect("enc");
-        let mut queries = 0;
-        let config = Config::default();
-        let cert = certificate(&voc, &cfa, &enc, &config, None, false, &mut queries);
-        let Ok(cert) = cert else {
-            panic!("no certificate: {cert:?}")
-        };
-        assert_eq!(cert.levels.iter().filter_map(|l| l.bound).max(), Some(1));
-        assert_eq!(check(&voc, &cfa, &enc, &cert, &mut fresh), Ok(()));
+        with_bounded_certificate(&src, 1, &mut fresh, |_, _, _, _, _| {});
     }
 
     /// Branch `i` decreases `x_i` and havocs every later variable: a lexicographic ranking
@@ -2350,15 +2363,11 @@ mod tests {
         }
         let src = "procedure main() { var i, j: int; \
                    while (i > 0) { j := i; while (j > 0) { j := j - 1; } i := i - 1; } }";
-        let (ast, _) = crate::syntax::parse(src);
-        let (program, _) = crate::ir::check(&ast.expect("parses"));
-        let program = program.expect("checks");
-        let voc = Vocabulary::new(&program);
-        let cfa = cfa::build(&voc, 10_000).expect("cfa");
-        let enc = blocks::encode_all(&cfa, &voc, BlockEncoding::Large).expect("enc");
-        let reach = reachable_letters(&enc);
-        let comps = sccs(&enc, &reach);
-        assert_eq!(comps.len(), 1, "one SCC for the two nested loops");
-        assert!(comps[0].len() >= 3);
+        with_large_encoding(src, |_, _, enc| {
+            let reach = reachable_letters(enc);
+            let comps = sccs(enc, &reach);
+            assert_eq!(comps.len(), 1, "one SCC for the two nested loops");
+            assert!(comps[0].len() >= 3);
+        });
     }
 }
