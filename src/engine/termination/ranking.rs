@@ -33,11 +33,12 @@
 //! templates). Where no function is found, the same question for paths of up to
 //! [`MAX_RUN`]` + 1` letters: a component in which no path of `n + 1` letters is feasible is left
 //! after at most `n` steps (`while (x % 4 >= 1) { x := x - 1; }` runs at most three times, which
-//! no function linear over the rationals shows: the bound needs the integers). The automaton is block-encoded with large blocks; when a letter's DNF exceeds
-//! [`MAX_DISJUNCTS`] without invariants and with them (a conjunct `x == c` of a letter, such as an
-//! invariant `mask == 0`, is substituted into the rest before the DNF, which decides the case
-//! splits of an over-approximated `x & mask`), the sequential encoding (letters are single
-//! paths) is used instead.
+//! no function linear over the rationals shows: the bound needs the integers). The automaton is
+//! block-encoded with large blocks; when a letter's DNF exceeds [`MAX_DISJUNCTS`] without
+//! invariants and with them (a conjunct `x == c` of a letter, such as an invariant `mask == 0`, is
+//! substituted into the rest before the DNF, which decides the case splits of an
+//! over-approximated `x & mask`), and its component has no bounded runs, the sequential encoding
+//! (letters are single paths) is used instead.
 //!
 //! Maps: a read `m[e]` that a cyclic letter makes at an index over numeric variables is a *cell*, a
 //! further component of the template; each letter is conjoined with the cells' values before and
@@ -620,43 +621,26 @@ fn synthesize(
             per_location: None,
             bound: Some(n),
         };
-        if let Some(n) = bounded_runs(voc, enc, &scc, &pieces, session, 1..=1, None, deadline) {
+        if let Some(n) = bounded_runs(voc, enc, &scc, &pieces, session, false, deadline) {
             levels.push(bounded(n, scc));
             continue;
         }
-        if !scc.is_disjoint(&whole) {
-            // No templates over a letter without its DNF (the caller then tries single paths).
-            let longer = 2..=MAX_RUN;
-            let limit = Some(RUN_QUERY_LIMIT);
-            let until = run_deadline(deadline);
-            match bounded_runs(voc, enc, &scc, &pieces, session, longer, limit, until) {
-                Some(n) => {
-                    levels.push(bounded(n, scc));
-                    continue;
-                }
-                None => return Err(Failure::TooManyDisjuncts),
-            }
-        }
-        let found = level(voc, enc, &scc, &prepared, &cells, session, fine);
+        // No templates over a letter without its DNF (the caller then tries single paths).
+        let found = if scc.is_disjoint(&whole) {
+            level(voc, enc, &scc, &prepared, &cells, session, fine).map_err(Failure::from)
+        } else {
+            Err(Failure::TooManyDisjuncts)
+        };
         let ((f, per_location), strict, multiphase) = match found {
             Ok(found) => found,
             // Longer bounds only where no ranking function exists (most loops have no bound, and
             // each length costs queries).
-            Err(e) => match bounded_runs(
-                voc,
-                enc,
-                &scc,
-                &pieces,
-                session,
-                2..=MAX_RUN,
-                Some(RUN_QUERY_LIMIT),
-                run_deadline(deadline),
-            ) {
+            Err(e) => match bounded_runs(voc, enc, &scc, &pieces, session, true, deadline) {
                 Some(n) => {
                     levels.push(bounded(n, scc));
                     continue;
                 }
-                None => return Err(e.into()),
+                None => return Err(e),
             },
         };
         // Cells back to the map reads they stand for.
@@ -683,13 +667,6 @@ fn synthesize(
         });
     }
     Ok((pieces, levels))
-}
-
-/// The end of the time for runs longer than one step of one component: [`RUN_BUDGET`] from now,
-/// or `deadline` if sooner.
-fn run_deadline(deadline: Option<Instant>) -> Option<Instant> {
-    let budget = Instant::now() + RUN_BUDGET;
-    Some(deadline.map_or(budget, |d| d.min(budget)))
 }
 
 /// The paths of `len` consecutive letters (each starting where the previous one ends) among the
@@ -749,21 +726,27 @@ fn run_formula(
     Ok(composed.map_or_else(Term::tt, |c| c.formula))
 }
 
-/// The least `n` in `bounds` such that no path of `n + 1` consecutive letters of the pieces `scc`
-/// is feasible ([`Level::bound`]), each query within `limit` (the session's own limit if `None`);
-/// the letters of `enc` carry the supporting invariants at their sources. `None` when there is
-/// none, when there are too many paths of some length to ask, or when a query is not answered.
-#[allow(clippy::too_many_arguments)]
+/// The least `n` such that no path of `n + 1` consecutive letters of the pieces `scc` is feasible
+/// ([`Level::bound`]): `n = 1` within the session's limits, or (`longer`) `2 <= n <= MAX_RUN`
+/// within [`RUN_QUERY_LIMIT`] per query and [`RUN_BUDGET`] in all; the letters of `enc` carry the
+/// supporting invariants at their sources. `None` when there is none, when there are too many
+/// paths of some length to ask, or when a query is not answered.
 fn bounded_runs(
     voc: &Vocabulary,
     enc: &Encoded,
     scc: &BTreeSet<PieceId>,
     pieces: &[Piece],
     session: &mut Session,
-    bounds: std::ops::RangeInclusive<usize>,
-    limit: Option<Duration>,
+    longer: bool,
     deadline: Option<Instant>,
 ) -> Option<usize> {
+    let (bounds, limit, deadline) = if longer {
+        let budget = Instant::now() + RUN_BUDGET;
+        let until = deadline.map_or(budget, |d| d.min(budget));
+        (2..=MAX_RUN, Some(RUN_QUERY_LIMIT), Some(until))
+    } else {
+        (1..=1, None, deadline)
+    };
     for n in bounds {
         if timed_out(deadline) {
             return None;
