@@ -93,10 +93,12 @@ pub fn has_index_quantifier(t: &Term) -> bool {
     }
 }
 
-/// Weakens every positive `∃xs. φ` whose scalars index selects ([`has_index_quantifier`]): a
-/// disjunction mentioning such a scalar is distributed (bounded) and the light QE tried on each
-/// disjunct — `x = k` in one branch substitutes `x`, which may contradict `x ≠ k` —, then the
-/// conjuncts that still mention such a scalar are dropped. Only weakens (see the module comment).
+/// Weakens every positive `∃xs. φ` whose scalars index selects ([`has_index_quantifier`]): two
+/// bounds `e ≤ 0`, `−e ≤ 0` on such a scalar become `e = 0`; a read over a write or an `ite` whose
+/// case depends on such a scalar is split into its two cases, and a disjunction mentioning one is
+/// distributed (both bounded), with the light QE tried on each case — `x = k` in one substitutes
+/// `x`, which may contradict `x ≠ k` or `¬m[k]` —; then the conjuncts that still mention such a
+/// scalar are dropped. Exact up to the dropping, which only weakens (see the module comment).
 pub fn weaken_indices(t: &Term) -> Term {
     if !has_index_quantifier(t) {
         return t.clone();
@@ -131,6 +133,32 @@ fn weaken_index_exists(vs: Vec<Var>, body: &Term, depth: usize) -> Term {
     }
     let mut conj = body.conjuncts();
     if depth < 6 && body.dag_size() <= 4000 {
+        // Bounds `e <= 0` and `-e <= 0` (z3's `qe` writes `x = k` so) on a quantified index are
+        // the equality `e = 0`, which the light QE substitutes.
+        if let Some(merged) = merge_bounds(&conj, &bad) {
+            return weaken_case(vs, merged, depth);
+        }
+        // A case that depends on a quantified index — a read over a write `store(a, i, v)[j]` or an
+        // `ite` — is split into its two cases first: dropping the conjunct would lose what it says
+        // off the index (`∃i. m[i] ∧ store(a, i, v)[k] ≠ b[k]` keeps `a[k] ≠ b[k]` where `i ≠ k`).
+        if let Some((k, guard, then, other)) = conj.iter().enumerate().find_map(|(k, c)| {
+            let (guard, then, other) = split_case(c, &bad)?;
+            Some((k, guard, then, other))
+        }) {
+            conj.remove(k);
+            let cases = [(guard.clone(), then), (Term::not(&guard), other)];
+            return Term::or(
+                cases
+                    .into_iter()
+                    .map(|(g, c)| {
+                        let mut cs = conj.clone();
+                        cs.push(g);
+                        cs.push(c);
+                        weaken_case(vs.clone(), cs, depth)
+                    })
+                    .collect(),
+            );
+        }
         if let Some(k) = conj
             .iter()
             .position(|c| c.is_app_of(&Op::Or) && bad.iter().any(|v| c.has_free_var(v)))
@@ -142,16 +170,7 @@ fn weaken_index_exists(vs: Vec<Var>, body: &Term, depth: usize) -> Term {
                     .map(|x| {
                         let mut cs = conj.clone();
                         cs.push(x.clone());
-                        let t = crate::smt::simplify(&crate::smt::qe_light(&Term::exists(
-                            vs.clone(),
-                            Term::and(cs),
-                        )));
-                        match t.kind() {
-                            TermKind::Quant(Quantifier::Exists, ws, b) => {
-                                weaken_index_exists(ws.clone(), b, depth + 1)
-                            }
-                            _ => weaken_indices(&t),
-                        }
+                        weaken_case(vs.clone(), cs, depth)
                     })
                     .collect(),
             );
@@ -160,6 +179,94 @@ fn weaken_index_exists(vs: Vec<Var>, body: &Term, depth: usize) -> Term {
     conj.retain(|c| !bad.iter().any(|v| c.has_free_var(v)));
     let rest: Vec<Var> = vs.into_iter().filter(|v| !bad.contains(v)).collect();
     Term::exists(rest, Term::and(conj))
+}
+
+/// `conj` with the first pair of bounds `a <= b`, `c <= d` on one of `bad` such that
+/// `(a - b) + (c - d)` is `0` replaced by the equality `a = b`; `None` without such a pair.
+fn merge_bounds(conj: &[Term], bad: &[Var]) -> Option<Vec<Term>> {
+    let bound = |c: &Term| -> Option<Term> {
+        if !c.is_app_of(&Op::Le) || !bad.iter().any(|v| c.has_free_var(v)) {
+            return None;
+        }
+        let a = c.args();
+        Some(Term::sub(&a[0], &a[1]))
+    };
+    let bounds: Vec<(usize, Term)> = conj
+        .iter()
+        .enumerate()
+        .filter_map(|(k, c)| Some((k, bound(c)?)))
+        .collect();
+    for (x, (k, e)) in bounds.iter().enumerate() {
+        for (l, f) in &bounds[x + 1..] {
+            let sum = crate::smt::simplify(&Term::add(vec![e.clone(), f.clone()]));
+            if sum
+                .as_const()
+                .and_then(|v| v.as_rational())
+                .is_some_and(|q| q == num_rational::BigRational::from_integer(0.into()))
+            {
+                let mut out: Vec<Term> = conj
+                    .iter()
+                    .enumerate()
+                    .filter(|(m, _)| m != k && m != l)
+                    .map(|(_, c)| c.clone())
+                    .collect();
+                let a = conj[*k].args();
+                out.push(Term::eq(&a[0], &a[1]));
+                return Some(out);
+            }
+        }
+    }
+    None
+}
+
+/// One case of [`weaken_index_exists`]: the light QE on `∃vs. ⋀cs` (an equality on a quantified
+/// index substitutes it), then the weakening of what is left, one level deeper.
+fn weaken_case(vs: Vec<Var>, cs: Vec<Term>, depth: usize) -> Term {
+    let t = crate::smt::simplify(&crate::smt::qe_light(&Term::exists(vs, Term::and(cs))));
+    match t.kind() {
+        TermKind::Quant(Quantifier::Exists, ws, b) => weaken_index_exists(ws.clone(), b, depth + 1),
+        _ => weaken_indices(&t),
+    }
+}
+
+/// The first case split in `c` on a condition that mentions one of `bad` (outside binders): a read
+/// over a write `store(a, i, v)[j]` (the condition `i = j`, the cases `v` and `a[j]`) or an
+/// `ite(cond, x, y)`. Returns the condition and `c` in each case.
+fn split_case(c: &Term, bad: &[Var]) -> Option<(Term, Term, Term)> {
+    fn find(t: &Term, bad: &[Var]) -> Option<(Term, Term, Term, Term)> {
+        if !bad.iter().any(|v| t.has_free_var(v)) {
+            return None;
+        }
+        let TermKind::App(op, args) = t.kind() else {
+            return None;
+        };
+        if let Some(r) = args.iter().find_map(|x| find(x, bad)) {
+            return Some(r);
+        }
+        let mentions = |x: &Term| bad.iter().any(|v| x.has_free_var(v));
+        match op {
+            Op::Select if args.len() == 2 && args[0].is_app_of(&Op::Store) => {
+                let st = args[0].args();
+                if st.len() == 3 && (mentions(&st[1]) || mentions(&args[1])) {
+                    let cond = Term::eq(&st[1], &args[1]);
+                    return Some((
+                        t.clone(),
+                        cond,
+                        st[2].clone(),
+                        Term::select(&st[0], &args[1]),
+                    ));
+                }
+                None
+            }
+            Op::Ite if args.len() == 3 && mentions(&args[0]) => {
+                Some((t.clone(), args[0].clone(), args[1].clone(), args[2].clone()))
+            }
+            _ => None,
+        }
+    }
+    let (at, cond, then, other) = find(c, bad)?;
+    let case = |x: Term| crate::smt::simplify(&replace(c, &HashMap::from([(at.id(), x)])));
+    Some((cond, case(then), case(other)))
 }
 
 fn weaken_exists(vs: Vec<Var>, body: &Term) -> Term {
@@ -507,6 +614,88 @@ mod tests {
         // A scalar that indexes nothing is left to the real QE.
         let plain = Term::exists(vec![x.clone()], Term::eq(&xt, &kt));
         assert!(!has_index_quantifier(&plain));
+    }
+
+    #[test]
+    fn reads_over_writes_at_an_index_are_split_before_dropping() {
+        let a = Var::new("a", arr());
+        let b = Var::new("b", arr());
+        let m = Var::new("m", Sort::array(Sort::Int, Sort::Bool));
+        let x = Var::new("x", Sort::Int);
+        let k = Var::new("k", Sort::Int);
+        let (at, bt, mt, xt, kt) = (
+            Term::var(&a),
+            Term::var(&b),
+            Term::var(&m),
+            Term::var(&x),
+            Term::var(&k),
+        );
+        let not_m_k = Term::not(&Term::select(&mt, &kt));
+        let differ = Term::not(&Term::eq(&Term::select(&at, &kt), &Term::select(&bt, &kt)));
+        // ∃x. m[x] ∧ ¬m[k] ∧ store(a, x, a[x] + 1)[k] ≠ b[k]: where x = k, m[k] contradicts ¬m[k];
+        // elsewhere the read is a[k]. Dropping the conjunct whole would keep only ¬m[k].
+        let row = Term::select(
+            &Term::store(
+                &at,
+                &xt,
+                &Term::add(vec![Term::select(&at, &xt), Term::int(1)]),
+            ),
+            &kt,
+        );
+        let t = Term::exists(
+            vec![x.clone()],
+            Term::and(vec![
+                Term::select(&mt, &xt),
+                not_m_k.clone(),
+                Term::not(&Term::eq(&row, &Term::select(&bt, &kt))),
+            ]),
+        );
+        let w = crate::smt::simplify(&weaken_indices(&t));
+        assert!(!w.has_quantifier(), "{w}");
+        assert!(w.has_free_var(&a) && w.has_free_var(&b), "{w}");
+        // The same as z3's `qe` writes it: the case x = k as two bounds, then an `ite`.
+        let le = |p: &Term, q: &Term| Term::le(p, q);
+        let t2 = Term::exists(
+            vec![x.clone()],
+            Term::and(vec![
+                Term::select(&mt, &xt),
+                not_m_k.clone(),
+                Term::or(vec![
+                    Term::and(vec![
+                        le(&kt, &xt),
+                        le(&xt, &kt),
+                        Term::not(&Term::eq(
+                            &Term::add(vec![Term::select(&at, &xt), Term::int(1)]),
+                            &Term::select(&bt, &kt),
+                        )),
+                    ]),
+                    Term::and(vec![
+                        Term::not(&Term::eq(&xt, &kt)),
+                        Term::not(&Term::eq(
+                            &Term::ite(&Term::eq(&xt, &kt), &Term::int(0), &Term::select(&at, &kt)),
+                            &Term::select(&bt, &kt),
+                        )),
+                    ]),
+                ]),
+            ]),
+        );
+        let w2 = crate::smt::simplify(&weaken_indices(&t2));
+        assert!(!w2.has_quantifier(), "{w2}");
+        assert!(w2.has_free_var(&a) && w2.has_free_var(&b), "{w2}");
+        // Each weakening is implied by its formula and implies `¬m[k] ∧ a[k] ≠ b[k]`.
+        let Some(mut z3) = crate::smt::z3_for_tests("array weakening tests") else {
+            return;
+        };
+        let exact = Term::and(vec![not_m_k, differ]);
+        for (t, w) in [(&t, &w), (&t2, &w2)] {
+            for (p, q) in [(t, w), (w, &exact)] {
+                z3.push();
+                z3.assert(p);
+                z3.assert(&Term::not(q));
+                assert_eq!(z3.check_sat(), crate::smt::SatResult::Unsat, "{p} => {q}");
+                z3.pop();
+            }
+        }
     }
 
     #[test]

@@ -1511,9 +1511,44 @@ impl Cegar<'_, '_> {
                 break;
             }
         }
+        if !added_any && live {
+            // Every sequence failed (a weakened projection lost the infeasibility). Projecting onto
+            // live variables quantifies away a variable the prefix (backward) or suffix (forward)
+            // does not mention, although a loop's invariant may need it — an index the loop never
+            // writes, read only by the assertion after it. Without that projection the weakest
+            // precondition keeps the index and stays quantifier-free.
+            for (direction, relax) in [
+                (Direction::Backward, true),
+                (Direction::Backward, false),
+                (Direction::Forward, false),
+            ] {
+                if config.timed_out() {
+                    return Err(UnknownReason::Timeout.into());
+                }
+                if relax && core.is_none() {
+                    continue;
+                }
+                deep_turn(stats)?;
+                let settings = Settings {
+                    direction,
+                    live: false,
+                    exact: false,
+                };
+                let used_core = if relax { core } else { None };
+                let Ok(mut preds) = interpolator.interpolants(ssa, used_core, settings, stats)
+                else {
+                    continue;
+                };
+                if interpolate::close_ends(&mut preds, fh.session()).is_ok() {
+                    add_sequence(voc, &preds, locs, confs, fh);
+                    added_any = true;
+                    break;
+                }
+            }
+        }
         if !added_any {
-            // Every sequence failed (a weakened projection lost the infeasibility): the exact
-            // strongest post, quantified predicates allowed.
+            // Every weakened sequence failed: the exact strongest post, quantified predicates
+            // allowed.
             for relax in [true, false] {
                 if config.timed_out() {
                     return Err(UnknownReason::Timeout.into());
