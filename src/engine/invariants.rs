@@ -429,13 +429,33 @@ pub fn synthesize_on(
             push(Term::not(r), &mut cs);
         }
         // (The constants of smallest magnitude: there may be many cells.)
-        for c in consts.iter().take(4) {
-            for r in reads.iter().filter(|r| *r.sort_ref() == Sort::Int) {
-                push(Term::le(r, &Term::int(c.clone())), &mut cs);
-                push(Term::ge(r, &Term::int(c.clone())), &mut cs);
+        let cell_bounds = || {
+            consts.iter().take(4).flat_map(|c| {
+                reads
+                    .iter()
+                    .filter(|r| *r.sort_ref() == Sort::Int)
+                    .take(MAX_TERMINATION_CELLS)
+                    .flat_map(move |r| {
+                        [
+                            Term::le(r, &Term::int(c.clone())),
+                            Term::ge(r, &Term::int(c.clone())),
+                        ]
+                    })
+            })
+        };
+        if !limits.termination_candidates {
+            for t in cell_bounds() {
+                push(t, &mut cs);
             }
         }
         cs.truncate(limits.max_candidates);
+        // For termination, beyond the limit: a cell's bound is the supporting invariant of a loop
+        // that subtracts the cell, which the multipliers of many variables would displace.
+        if limits.termination_candidates {
+            for t in cell_bounds() {
+                push(t, &mut cs);
+            }
+        }
         // Beyond the limit too (they have their own caps, and only map loops have them): the
         // index splits.
         for t in &splits {
@@ -491,6 +511,9 @@ pub fn synthesize_on(
         .count();
     result
 }
+
+/// Cells whose bounds are termination candidates beyond the candidate limit, at most.
+const MAX_TERMINATION_CELLS: usize = 8;
 
 /// The equations among the top-level conjuncts of the letters' formulas that are linear, each as
 /// the difference of its sides (`l - r`, zero when the letter is taken).
