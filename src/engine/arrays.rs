@@ -184,40 +184,39 @@ fn weaken_index_exists(vs: Vec<Var>, body: &Term, depth: usize) -> Term {
 /// `conj` with the first pair of bounds `a <= b`, `c <= d` on one of `bad` such that
 /// `(a - b) + (c - d)` is `0` replaced by the equality `a = b`; `None` without such a pair.
 fn merge_bounds(conj: &[Term], bad: &[Var]) -> Option<Vec<Term>> {
-    let bound = |c: &Term| -> Option<Term> {
-        if !c.is_app_of(&Op::Le) || !bad.iter().any(|v| c.has_free_var(v)) {
-            return None;
-        }
-        let a = c.args();
-        Some(Term::sub(&a[0], &a[1]))
-    };
-    let bounds: Vec<(usize, Term)> = conj
+    // (k, a, b, a - b) for each conjunct `a <= b` on a scalar of `bad`
+    let bounds: Vec<(usize, &Term, &Term, Term)> = conj
         .iter()
         .enumerate()
-        .filter_map(|(k, c)| Some((k, bound(c)?)))
+        .filter_map(|(k, c)| match c.as_app() {
+            Some((Op::Le, [a, b])) if bad.iter().any(|v| c.has_free_var(v)) => {
+                Some((k, a, b, Term::sub(a, b)))
+            }
+            _ => None,
+        })
+        .take(MAX_MERGED_BOUNDS)
         .collect();
-    for (x, (k, e)) in bounds.iter().enumerate() {
-        for (l, f) in &bounds[x + 1..] {
+    let zero = num_rational::BigRational::from_integer(0.into());
+    for (x, (k, a, b, e)) in bounds.iter().enumerate() {
+        for (l, _, _, f) in &bounds[x + 1..] {
             let sum = crate::smt::simplify(&Term::add(vec![e.clone(), f.clone()]));
-            if sum
-                .as_const()
-                .and_then(|v| v.as_rational())
-                .is_some_and(|q| q == num_rational::BigRational::from_integer(0.into()))
-            {
+            if sum.as_const().and_then(|v| v.as_rational()) == Some(zero.clone()) {
                 let mut out: Vec<Term> = conj
                     .iter()
                     .enumerate()
                     .filter(|(m, _)| m != k && m != l)
                     .map(|(_, c)| c.clone())
                     .collect();
-                let a = conj[*k].args();
-                out.push(Term::eq(&a[0], &a[1]));
+                out.push(Term::eq(a, b));
                 return Some(out);
             }
         }
     }
     None
 }
+
+/// Bounds on quantified indices compared pairwise by [`merge_bounds`], at most.
+const MAX_MERGED_BOUNDS: usize = 16;
 
 /// One case of [`weaken_index_exists`]: the light QE on `∃vs. ⋀cs` (an equality on a quantified
 /// index substitutes it), then the weakening of what is left, one level deeper.
