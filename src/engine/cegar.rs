@@ -1511,17 +1511,25 @@ impl Cegar<'_, '_> {
                 break;
             }
         }
-        if !added_any && live {
+        if !added_any {
             // Every sequence failed (a weakened projection lost the infeasibility). Projecting onto
             // live variables quantifies away a variable the prefix (backward) or suffix (forward)
             // does not mention, although a loop's invariant may need it — an index the loop never
-            // writes, read only by the assertion after it. Without that projection the weakest
-            // precondition keeps the index and stays quantifier-free.
-            for (direction, relax) in [
-                (Direction::Backward, true),
-                (Direction::Backward, false),
-                (Direction::Forward, false),
-            ] {
+            // writes, read only by the assertion after it: weakened sequences without that
+            // projection first (the weakest precondition keeps the index and stays
+            // quantifier-free), then the exact strongest post, quantified predicates allowed.
+            // (direction, relax by the unsat core, exact)
+            let non_live = [
+                (Direction::Backward, true, false),
+                (Direction::Backward, false, false),
+                (Direction::Forward, false, false),
+            ];
+            let exact = [
+                (Direction::Forward, true, true),
+                (Direction::Forward, false, true),
+            ];
+            let fallbacks = non_live.iter().filter(|_| live).chain(&exact);
+            for &(direction, relax, exact) in fallbacks {
                 if config.timed_out() {
                     return Err(UnknownReason::Timeout.into());
                 }
@@ -1531,8 +1539,8 @@ impl Cegar<'_, '_> {
                 deep_turn(stats)?;
                 let settings = Settings {
                     direction,
-                    live: false,
-                    exact: false,
+                    live: live && exact,
+                    exact,
                 };
                 let used_core = if relax { core } else { None };
                 let Ok(mut preds) = interpolator.interpolants(ssa, used_core, settings, stats)
@@ -1542,34 +1550,6 @@ impl Cegar<'_, '_> {
                 if interpolate::close_ends(&mut preds, fh.session()).is_ok() {
                     add_sequence(voc, &preds, locs, confs, fh);
                     added_any = true;
-                    break;
-                }
-            }
-        }
-        if !added_any {
-            // Every weakened sequence failed: the exact strongest post, quantified predicates
-            // allowed.
-            for relax in [true, false] {
-                if config.timed_out() {
-                    return Err(UnknownReason::Timeout.into());
-                }
-                deep_turn(stats)?;
-                let settings = Settings {
-                    direction: Direction::Forward,
-                    live,
-                    exact: true,
-                };
-                let used_core = if relax { core } else { None };
-                let Ok(mut preds) = interpolator.interpolants(ssa, used_core, settings, stats)
-                else {
-                    continue;
-                };
-                if interpolate::close_ends(&mut preds, fh.session()).is_ok() {
-                    add_sequence(voc, &preds, locs, confs, fh);
-                    added_any = true;
-                    break;
-                }
-                if core.is_none() {
                     break;
                 }
             }
