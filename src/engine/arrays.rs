@@ -100,15 +100,25 @@ pub fn has_index_quantifier(t: &Term) -> bool {
 /// `x`, which may contradict `x ≠ k` or `¬m[k]` —; then the conjuncts that still mention such a
 /// scalar are dropped. Exact up to the dropping, which only weakens (see the module comment).
 pub fn weaken_indices(t: &Term) -> Term {
+    weaken_indices_at(t, 0)
+}
+
+/// [`weaken_indices`] at `depth` case splits: a case keeps its depth through the existentials the
+/// light QE leaves inside it, so that every path splits at most 6 times (64 cases).
+fn weaken_indices_at(t: &Term, depth: usize) -> Term {
     if !has_index_quantifier(t) {
         return t.clone();
     }
     match t.kind() {
-        TermKind::App(Op::And, args) => Term::and(args.iter().map(weaken_indices).collect()),
-        TermKind::App(Op::Or, args) => Term::or(args.iter().map(weaken_indices).collect()),
+        TermKind::App(Op::And, args) => {
+            Term::and(args.iter().map(|a| weaken_indices_at(a, depth)).collect())
+        }
+        TermKind::App(Op::Or, args) => {
+            Term::or(args.iter().map(|a| weaken_indices_at(a, depth)).collect())
+        }
         TermKind::Quant(Quantifier::Exists, vs, body) => {
-            let body = weaken_indices(body);
-            weaken_index_exists(vs.clone(), &body, 0)
+            let body = weaken_indices_at(body, depth);
+            weaken_index_exists(vs.clone(), &body, depth)
         }
         _ => t.clone(),
     }
@@ -224,7 +234,7 @@ fn weaken_case(vs: Vec<Var>, cs: Vec<Term>, depth: usize) -> Term {
     let t = crate::smt::simplify(&crate::smt::qe_light(&Term::exists(vs, Term::and(cs))));
     match t.kind() {
         TermKind::Quant(Quantifier::Exists, ws, b) => weaken_index_exists(ws.clone(), b, depth + 1),
-        _ => weaken_indices(&t),
+        _ => weaken_indices_at(&t, depth + 1),
     }
 }
 
