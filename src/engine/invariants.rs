@@ -429,32 +429,33 @@ pub fn synthesize_on(
             push(Term::not(r), &mut cs);
         }
         // (The constants of smallest magnitude: there may be many cells.)
-        let cell_bounds = || {
-            consts.iter().take(4).flat_map(|c| {
-                reads
-                    .iter()
-                    .filter(|r| *r.sort_ref() == Sort::Int)
-                    .take(MAX_TERMINATION_CELLS)
-                    .flat_map(move |r| {
-                        [
-                            Term::le(r, &Term::int(c.clone())),
-                            Term::ge(r, &Term::int(c.clone())),
-                        ]
-                    })
-            })
+        // For termination beyond the limit (a cell's bound is the supporting invariant of a loop
+        // that subtracts the cell, which the multipliers of many variables would displace), for
+        // at most `MAX_TERMINATION_CELLS` cells; for safety last within it, for every cell.
+        let cells = if limits.termination_candidates {
+            MAX_TERMINATION_CELLS
+        } else {
+            usize::MAX
         };
+        let mut cell_bounds = Vec::new();
+        for c in consts.iter().take(4) {
+            for r in reads
+                .iter()
+                .filter(|r| *r.sort_ref() == Sort::Int)
+                .take(cells)
+            {
+                cell_bounds.push(Term::le(r, &Term::int(c.clone())));
+                cell_bounds.push(Term::ge(r, &Term::int(c.clone())));
+            }
+        }
         if !limits.termination_candidates {
-            for t in cell_bounds() {
+            for t in cell_bounds.drain(..) {
                 push(t, &mut cs);
             }
         }
         cs.truncate(limits.max_candidates);
-        // For termination, beyond the limit: a cell's bound is the supporting invariant of a loop
-        // that subtracts the cell, which the multipliers of many variables would displace.
-        if limits.termination_candidates {
-            for t in cell_bounds() {
-                push(t, &mut cs);
-            }
+        for t in cell_bounds {
+            push(t, &mut cs);
         }
         // Beyond the limit too (they have their own caps, and only map loops have them): the
         // index splits.
