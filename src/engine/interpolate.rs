@@ -137,6 +137,7 @@ pub fn project_exists(
         return Ok(smt::simplify(&body));
     }
     let start = Instant::now();
+    let body = smt::drop_bounded_mods(&body);
     let t = smt::simplify(&smt::qe_light(&Term::exists(vars, body)));
     // Variables of an uninterpreted sort (Boogie's enumerations) the light QE left: split over the
     // values they are compared with — an over-approximation, so not where the projection must be

@@ -23,7 +23,9 @@
 //!    addition: `z == i * b` for `z := z + b; i := i + 1`, `r == v * w` for `r := z` ([`products`]).
 //!    (f) Cell deltas for cells that several loops (threads) add to at their counters: what the
 //!    loops that have passed the cell added, `a[t] - Σ ite(t < i_f, d_f, 0)`, is the same for two
-//!    maps read at one index, or equal to a value ([`cell_deltas`]).
+//!    maps read at one index, or equal to a value ([`cell_deltas`]). (g) What the letters store,
+//!    over the state after them: `#length[p] == 4 * n` after an allocation ([`store_equalities`];
+//!    with the map candidates).
 //!
 //! The graph may be any encoded automaton ([`synthesize_on`]): the concurrent engine runs the
 //! synthesis on the configurations of a program (every interleaving is a path there, so an
@@ -304,6 +306,16 @@ pub fn synthesize_on(
     } else {
         Vec::new()
     };
+    // What the letters store (`#length[p] == 4 * n` after `#length[p] := 4 * n`).
+    let stored = if limits.map_candidates && !limits.termination_candidates {
+        store_equalities(
+            voc,
+            letters.iter().map(|&a| &enc.letters[a].tf),
+            MAX_STORE_EQUALITIES,
+        )
+    } else {
+        Vec::new()
+    };
     // (Bounds by the two smallest constants only, no congruences or ratios.)
     let consts = if limits.focus != Focus::All {
         consts.into_iter().take(2).collect()
@@ -340,6 +352,9 @@ pub fn synthesize_on(
                     push(t, &mut cs);
                 }
             }
+        }
+        for t in &stored {
+            push(t.clone(), &mut cs);
         }
         // The comparisons the letters make (`assume x + y >= 0` before a loop: LassoRanker's
         // supporting invariants are often a stem's assumption).
@@ -1397,6 +1412,74 @@ fn bool_vars(voc: &Vocabulary, enc: &Encoded, letters: &[usize], max: usize) -> 
         }
     }
     bools
+}
+
+/// Most candidates [`store_equalities`] proposes.
+const MAX_STORE_EQUALITIES: usize = 16;
+
+/// The equalities the letters' stores establish, over the state after the letter: `m[i] == e` for
+/// a conjunct `m' == store(…store(m, i, e)…)` of a letter whose index and value mention only
+/// variables after the letter (post-state variables, or pre-state ones of variables the letter
+/// does not write), numbers or booleans stored at flat indices (`#length[p] == 4 * n` after `p :=
+/// malloc(4 * n)`). A map that one letter allocates and no other writes keeps them; Houdini
+/// judges every location.
+fn store_equalities<'a>(
+    voc: &Vocabulary,
+    letters: impl Iterator<Item = &'a super::transition::TransFormula>,
+    max: usize,
+) -> Vec<Term> {
+    let mut out: Vec<Term> = Vec::new();
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
+    for tf in letters {
+        // A term over the state after the letter, in canonical (pre-state) names.
+        let after = |t: &Term| -> Option<Term> {
+            if contains_select(t) || t.has_quantifier() {
+                return None;
+            }
+            let mut map: HashMap<Var, Term> = HashMap::new();
+            for v in t.free_vars_ref() {
+                let (x, post) = voc.lookup(v)?;
+                if !post && tf.writes.contains(&x) {
+                    return None;
+                }
+                map.insert(v.clone(), Term::var(&voc.pre(x).ok()?));
+            }
+            Some(t.substitute(&map))
+        };
+        let conjuncts: Vec<Term> = match tf.formula.as_app() {
+            Some((Op::And, args)) => args.to_vec(),
+            _ => vec![tf.formula.clone()],
+        };
+        for c in conjuncts {
+            let Some((Op::Eq, [l, r])) = c.as_app() else {
+                continue;
+            };
+            let (m, chain) = match (l.as_var(), r.as_var()) {
+                (Some(v), _) if r.is_app_of(&Op::Store) => (v, r),
+                (_, Some(v)) if l.is_app_of(&Op::Store) => (v, l),
+                _ => continue,
+            };
+            let Some((x, true)) = voc.lookup(m) else {
+                continue;
+            };
+            let Ok(pre) = voc.pre(x) else { continue };
+            let mut cur = chain;
+            while let Some((Op::Store, [inner, i, e])) = cur.as_app() {
+                cur = inner;
+                if !matches!(e.sort_ref(), Sort::Int | Sort::Bool) {
+                    continue;
+                }
+                let (Some(i), Some(e)) = (after(i), after(e)) else {
+                    continue;
+                };
+                let t = Term::eq(&Term::select(&Term::var(&pre), &i), &e);
+                if out.len() < max && seen.insert(t.id()) {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The reads `m[e]` of maps from numbers to numbers (to booleans too with `bool_elements`; `m` a program variable, `e` over numeric program
@@ -2623,6 +2706,40 @@ mod tests {
         };
         assert!(printed.iter().any(|s| s == "x % 3 == 0"), "{printed:?}");
         assert!(printed.iter().any(|s| s == "x <= 501"), "{printed:?}");
+    }
+
+    #[test]
+    fn stored_cells_are_candidates() {
+        // An allocation stores the length `4 * n` at a fresh base; the loop over the object
+        // needs it (with the base's validity) at its head.
+        let src = "var valid: [int]bool; var length: [int]int; \
+                   procedure p() modifies valid, length; { var n, b, i: int; \
+                   assume 1 <= n && n <= 100; havoc b; assume !valid[b]; \
+                   valid[b] := true; length[b] := 4 * n; i := 0; \
+                   while (i < n) { assert valid[b] && 4 * i + 4 <= length[b]; i := i + 1; } }";
+        let map_limits = Limits {
+            map_candidates: true,
+            ..Limits::default()
+        };
+        let Some((printed, _)) = check_with(src, BlockEncoding::Large, &map_limits) else {
+            return;
+        };
+        assert!(
+            printed.iter().any(|s| s == "length[b] == 4 * n"),
+            "{printed:?}"
+        );
+        assert!(
+            printed.iter().any(|s| s == "valid[b] == true"),
+            "{printed:?}"
+        );
+        // without the stores' candidates, neither is found
+        let Some((printed, _)) = check(src, BlockEncoding::Large) else {
+            return;
+        };
+        assert!(
+            printed.iter().all(|s| !s.contains("length[b]")),
+            "{printed:?}"
+        );
     }
 
     #[test]

@@ -984,15 +984,20 @@ pub fn par(
     })
 }
 
-/// Simplifies and eliminates auxiliary variables that are defined by an equality.
+/// Simplifies and eliminates auxiliary variables that are defined by an equality; a `mod` or `div`
+/// whose dividend the formula's own guards keep within one period is dropped
+/// ([`crate::smt::drop_bounded_mods`]: an unsigned conversion of a bounded value).
 pub fn eliminate_aux(tf: TransFormula) -> TransFormula {
     if tf.aux.is_empty() {
         return TransFormula {
-            formula: crate::smt::simplify(&tf.formula),
+            formula: crate::smt::drop_bounded_mods(&crate::smt::simplify(&tf.formula)),
             ..tf
         };
     }
-    let q = Term::exists(tf.aux.iter().cloned().collect(), tf.formula.clone());
+    let q = Term::exists(
+        tf.aux.iter().cloned().collect(),
+        crate::smt::drop_bounded_mods(&tf.formula),
+    );
     let r = crate::smt::simplify(&crate::smt::qe_light(&q));
     // Strip the existentials that remain around the formula and its conjuncts (qe_light scopes
     // them as narrowly as it can): their variables stay auxiliary.

@@ -36,6 +36,7 @@
 
 pub mod arrayval;
 pub mod bench;
+pub mod bounded;
 pub mod config;
 pub mod error;
 pub mod parse;
@@ -48,6 +49,7 @@ pub mod simplify;
 pub mod term;
 
 pub use bench::{BenchReport, bench_smt, bench_smt_with};
+pub use bounded::drop_bounded_mods;
 pub use config::{SolverConfig, SolverKind, discover, resolve_path};
 pub use error::SmtError;
 pub use parse::{ParseEnv, ParseError, parse_term, sexp_to_term};
