@@ -23,9 +23,11 @@
 //!    addition: `z == i * b` for `z := z + b; i := i + 1`, `r == v * w` for `r := z` ([`products`]).
 //!    (f) Cell deltas for cells that several loops (threads) add to at their counters: what the
 //!    loops that have passed the cell added, `a[t] - Σ ite(t < i_f, d_f, 0)`, is the same for two
-//!    maps read at one index, or equal to a value ([`cell_deltas`]). (g) What the letters store,
-//!    over the state after them: `#length[p] == 4 * n` after an allocation ([`store_equalities`];
-//!    with the map candidates).
+//!    maps read at one index, or equal to a value ([`cell_deltas`]). (g) With the map candidates
+//!    (sequential safety): what the letters store, over the state after them (`#length[p] == 4 *
+//!    n` after an allocation, [`store_equalities`]); the strides of variables that only step by
+//!    constants (`p.offset % 4 == 0`, [`strides`]); the guards, also through an equivalence, and
+//!    strict ones weakened by one (`p.offset <= 4 * n` for a loop while `p.offset < 4 * n`).
 //!
 //! The graph may be any encoded automaton ([`synthesize_on`]): the concurrent engine runs the
 //! synthesis on the configurations of a program (every interleaving is a path there, so an
@@ -306,13 +308,35 @@ pub fn synthesize_on(
     } else {
         Vec::new()
     };
-    // What the letters store (`#length[p] == 4 * n` after `#length[p] := 4 * n`).
+    // What the letters store (`#length[p] == 4 * n` after `#length[p] := 4 * n`), and in a program
+    // over maps the strides of variables that only step by constants (`p.offset % 4 == 0`) and the
+    // guards, strict ones also weakened by one (`p.offset <= 4 * n` for a loop while `p.offset < 4 *
+    // n`).
     let stored = if limits.map_candidates && !limits.termination_candidates {
-        store_equalities(
-            voc,
-            letters.iter().map(|&a| &enc.letters[a].tf),
-            MAX_STORE_EQUALITIES,
-        )
+        let tfs = || letters.iter().map(|&a| &enc.letters[a].tf);
+        let mut out = store_equalities(voc, tfs(), MAX_STORE_EQUALITIES);
+        // Strides and guards only for programs over maps (a heap: pointer offsets step by an
+        // object's size and are compared with an end); elsewhere the other templates cover them.
+        let heap = !out.is_empty() || !reads.is_empty();
+        if heap {
+            out.extend(strides(voc, tfs(), &vars));
+        }
+        // (through `a <=> b`, whose atoms hold either way: a C comparison of pointers is
+        // `same_object ==> (t == 1 <=> p.offset < q.offset)`)
+        let formulas: Vec<Term> = tfs()
+            .filter(|_| heap)
+            .map(|tf| expand_iff(&tf.formula))
+            .collect();
+        for g in guard_atoms(voc, formulas.iter(), MAX_GUARDS) {
+            if let Some((Op::Le, [l, r])) = g.as_app() {
+                out.push(crate::smt::simplify(&Term::le(
+                    &Term::sub(l, &Term::int(1)),
+                    r,
+                )));
+            }
+            out.push(g);
+        }
+        out
     } else {
         Vec::new()
     };
@@ -1414,8 +1438,135 @@ fn bool_vars(voc: &Vocabulary, enc: &Encoded, letters: &[usize], max: usize) -> 
     bools
 }
 
+/// `t` with every `a <=> b` (an equality of booleans) written `(a ∧ b) ∨ (¬a ∧ ¬b)`.
+fn expand_iff(t: &Term) -> Term {
+    match t.as_app() {
+        Some((Op::Eq, [a, b])) if *a.sort_ref() == Sort::Bool => {
+            let (a, b) = (expand_iff(a), expand_iff(b));
+            Term::or(vec![
+                Term::and(vec![a.clone(), b.clone()]),
+                Term::and(vec![Term::not(&a), Term::not(&b)]),
+            ])
+        }
+        Some((op @ (Op::And | Op::Or | Op::Not), args)) => {
+            Term::app(op.clone(), args.iter().map(expand_iff).collect())
+        }
+        _ => t.clone(),
+    }
+}
+
 /// Most candidates [`store_equalities`] proposes.
 const MAX_STORE_EQUALITIES: usize = 16;
+/// Most guards proposed with the map candidates (each also weakened by one).
+const MAX_GUARDS: usize = 16;
+
+/// Congruences of variables that only step by constants (P. Granger: "Static analysis of
+/// arithmetical congruences", 1989, restricted to one variable): `x % g == r` when every letter
+/// that writes `x` sets it to a constant or adds a constant to it (through copies within the
+/// letter: `t := p; p := t + 4`), `g` the gcd (at least 2) of the steps and of the constants'
+/// differences, `r` a constant's residue (or, without one, no candidate: the start is unknown).
+fn strides<'a>(
+    voc: &Vocabulary,
+    letters: impl Iterator<Item = &'a super::transition::TransFormula> + Clone,
+    vars: &[PVar],
+) -> Vec<Term> {
+    use num_integer::Integer;
+    let mut out = Vec::new();
+    'vars: for &x in vars {
+        let Ok(pre) = voc.pre(x) else { continue };
+        let mut g = BigInt::zero();
+        let mut start: Option<BigInt> = None;
+        for tf in letters.clone().filter(|tf| tf.writes.contains(&x)) {
+            let conjuncts: Vec<Term> = match tf.formula.as_app() {
+                Some((Op::And, args)) => args.to_vec(),
+                _ => vec![tf.formula.clone()],
+            };
+            // `v' = e` definitions of the letter's written variables, as linear forms (an
+            // equality is `Σ c·a = k` after simplification: solved for a post-state atom with a
+            // unit coefficient)
+            let mut defs: HashMap<PVar, Vec<crate::smt::simplify::Lin>> = HashMap::new();
+            for c in &conjuncts {
+                let Some((Op::Eq, [l, r])) = c.as_app() else {
+                    continue;
+                };
+                if *l.sort_ref() != Sort::Int {
+                    continue;
+                }
+                let d = crate::smt::simplify::lin_of(&Term::sub(l, r));
+                for (t, k) in d.terms.values() {
+                    let Some((y, true)) = t.as_var().and_then(|v| voc.lookup(v)) else {
+                        continue;
+                    };
+                    if !(k.is_one() || (-k).is_one()) {
+                        continue;
+                    }
+                    // y' = -(d - k·y') / k
+                    let mut rest = d.clone();
+                    rest.add_atom(t, -k.clone());
+                    rest.scale(&(-Q::one() / k));
+                    defs.entry(y).or_default().push(rest);
+                }
+            }
+            // x' as the pre-state `x` plus a constant (`Some(Some(c))`) or a constant
+            // (`Some(None)`), through at most four definitions
+            fn chase(
+                voc: &Vocabulary,
+                defs: &HashMap<PVar, Vec<crate::smt::simplify::Lin>>,
+                x: PVar,
+                cur: PVar,
+                visited: &mut Vec<PVar>,
+            ) -> Option<(BigInt, bool)> {
+                if visited.len() > 4 || visited.contains(&cur) {
+                    return None;
+                }
+                visited.push(cur);
+                for l in defs.get(&cur).into_iter().flatten() {
+                    if !l.c.is_integer() {
+                        continue;
+                    }
+                    let c = l.c.to_integer();
+                    let terms: Vec<_> = l.terms.values().collect();
+                    let r = match terms.as_slice() {
+                        [] => Some((c, false)),
+                        [(t, k)] if k.is_one() => match t.as_var().and_then(|v| voc.lookup(v)) {
+                            Some((y, false)) if y == x => Some((c, true)),
+                            Some((y, true)) => chase(voc, defs, x, y, visited)
+                                .map(|(c2, stepped)| (c + c2, stepped)),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    if r.is_some() {
+                        visited.pop();
+                        return r;
+                    }
+                }
+                visited.pop();
+                None
+            }
+            let (offset, found) = match chase(voc, &defs, x, x, &mut Vec::new()) {
+                Some((c, true)) => (c, Some(Some(()))),
+                Some((c, false)) => (c, Some(None)),
+                None => (BigInt::zero(), None),
+            };
+            match found {
+                Some(Some(())) => g = g.gcd(&offset),
+                Some(None) => match &start {
+                    Some(s0) => g = g.gcd(&(&offset - s0)),
+                    None => start = Some(offset),
+                },
+                None => continue 'vars,
+            }
+        }
+        if let Some(s0) = start
+            && g > BigInt::one()
+        {
+            let m = Term::modulo(&Term::var(&pre), &Term::int(g.clone()));
+            out.push(Term::eq(&m, &Term::int(s0.mod_floor(&g))));
+        }
+    }
+    out
+}
 
 /// The equalities the letters' stores establish, over the state after the letter: `m[i] == e` for
 /// a conjunct `m' == store(…store(m, i, e)…)` of a letter whose index and value mention only
@@ -1463,18 +1614,23 @@ fn store_equalities<'a>(
                 continue;
             };
             let Ok(pre) = voc.pre(x) else { continue };
-            let mut cur = chain;
-            while let Some((Op::Store, [inner, i, e])) = cur.as_app() {
-                cur = inner;
-                if !matches!(e.sort_ref(), Sort::Int | Sort::Bool) {
-                    continue;
-                }
-                let (Some(i), Some(e)) = (after(i), after(e)) else {
-                    continue;
-                };
-                let t = Term::eq(&Term::select(&Term::var(&pre), &i), &e);
-                if out.len() < max && seen.insert(t.id()) {
-                    out.push(t);
+            // The stores of the chain, with the cell they write: `m[b][o] := v` of a C memory
+            // map is `store(m, b, store(select(m, b), o, v))` (inner rows up to three deep).
+            let mut work: Vec<(&Term, Term)> = vec![(chain, Term::var(&pre))];
+            while let Some((mut cur, row)) = work.pop() {
+                while let Some((Op::Store, [inner, i, e])) = cur.as_app() {
+                    cur = inner;
+                    let Some(i) = after(i) else { continue };
+                    let cell = Term::select(&row, &i);
+                    if matches!(e.sort_ref(), Sort::Int | Sort::Bool) {
+                        let Some(e) = after(e) else { continue };
+                        let t = Term::eq(&cell, &e);
+                        if out.len() < max && seen.insert(t.id()) {
+                            out.push(t);
+                        }
+                    } else if e.is_app_of(&Op::Store) && work.len() < 3 {
+                        work.push((e, cell));
+                    }
                 }
             }
         }
@@ -2740,6 +2896,46 @@ mod tests {
             printed.iter().all(|s| !s.contains("length[b]")),
             "{printed:?}"
         );
+        // a cell of a two-level memory map (a C string's terminator), read by a later loop
+        let src = "var mem: [int][int]int; procedure p() modifies mem; { var n, b, i: int; \
+                   assume 1 <= n; mem[b][n - 1] := 0; i := 0; \
+                   while (mem[b][i] != 0) { assert i < n - 1; i := i + 1; } }";
+        let Some((printed, _)) = check_with(src, BlockEncoding::Large, &map_limits) else {
+            return;
+        };
+        assert!(
+            printed.iter().any(|s| s == "mem[b][n + -1] == 0"),
+            "{printed:?}"
+        );
+    }
+
+    #[test]
+    fn strides_and_weakened_guards_are_candidates() {
+        // A pointer's offset steps by 4 through a copy (`t := off; off := t + 4`) while a
+        // comparison inside an equivalence (as a C pointer comparison is translated) holds: the
+        // offset stays a multiple of 4 and at most `4 * n`.
+        let src = "var length: [int]int; procedure p() { var n, off, t, b: int; var c: bool; \
+                   assume 0 <= n && n <= 100; assume length[b] == 400; off := 0; \
+                   while (true) { havoc c; assume c <==> off < 4 * n; if (!c) { break; } \
+                   t := off; off := t + 4; assert off <= length[b]; } }";
+        let map_limits = Limits {
+            map_candidates: true,
+            ..Limits::default()
+        };
+        let Some((printed, _)) = check_with(src, BlockEncoding::Large, &map_limits) else {
+            return;
+        };
+        assert!(printed.iter().any(|s| s == "off % 4 == 0"), "{printed:?}");
+        assert!(printed.iter().any(|s| s == "off <= 4 * n"), "{printed:?}");
+        // a variable that also takes an unknown value has no stride (in a program over maps,
+        // where strides are proposed: `z` steps by 6 and keeps its residue)
+        let src = "var m: [int]int; procedure p() { var x, y, z: int; x := 0; z := 0; \
+                   while (*) { if (*) { x := x + 6; } else { x := m[y]; } z := z + 6; assert z != 3; } }";
+        let Some((printed, _)) = check_with(src, BlockEncoding::Large, &map_limits) else {
+            return;
+        };
+        assert!(printed.iter().all(|s| !s.contains("x %")), "{printed:?}");
+        assert!(printed.iter().any(|s| s == "z % 6 == 0"), "{printed:?}");
     }
 
     #[test]
