@@ -135,13 +135,9 @@ impl Ctx {
             return;
         }
         self.parent.insert(ra, rb);
+        // the class's bounds move to its new root
         if let Some((_, i)) = self.bounds.remove(&ra) {
-            let atom = self.atoms.get(&rb).cloned().unwrap_or_else(|| b.clone());
-            let e = self
-                .bounds
-                .entry(rb)
-                .or_insert_with(|| (atom, Interval::TOP));
-            e.1 = e.1.meet(&i);
+            self.bound(b, i);
         }
     }
 
