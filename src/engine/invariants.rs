@@ -1467,93 +1467,27 @@ const MAX_GUARDS: usize = 16;
 /// differences, `r` a constant's residue (or, without one, no candidate: the start is unknown).
 fn strides<'a>(
     voc: &Vocabulary,
-    letters: impl Iterator<Item = &'a super::transition::TransFormula> + Clone,
+    letters: impl Iterator<Item = &'a super::transition::TransFormula>,
     vars: &[PVar],
 ) -> Vec<Term> {
     use num_integer::Integer;
+    // Per letter: what it writes, and the `v' = e` definitions of its written variables as linear
+    // forms (an equality is `Σ c·a = k` after simplification: solved for a post-state atom with a
+    // unit coefficient).
+    let letters: Vec<(&BTreeSet<PVar>, Defs)> = letters
+        .map(|tf| (&tf.writes, definitions(voc, &tf.formula)))
+        .collect();
     let mut out = Vec::new();
     'vars: for &x in vars {
         let Ok(pre) = voc.pre(x) else { continue };
         let mut g = BigInt::zero();
         let mut start: Option<BigInt> = None;
-        for tf in letters.clone().filter(|tf| tf.writes.contains(&x)) {
-            let conjuncts: Vec<Term> = match tf.formula.as_app() {
-                Some((Op::And, args)) => args.to_vec(),
-                _ => vec![tf.formula.clone()],
-            };
-            // `v' = e` definitions of the letter's written variables, as linear forms (an
-            // equality is `Σ c·a = k` after simplification: solved for a post-state atom with a
-            // unit coefficient)
-            let mut defs: HashMap<PVar, Vec<crate::smt::simplify::Lin>> = HashMap::new();
-            for c in &conjuncts {
-                let Some((Op::Eq, [l, r])) = c.as_app() else {
-                    continue;
-                };
-                if *l.sort_ref() != Sort::Int {
-                    continue;
-                }
-                let d = crate::smt::simplify::lin_of(&Term::sub(l, r));
-                for (t, k) in d.terms.values() {
-                    let Some((y, true)) = t.as_var().and_then(|v| voc.lookup(v)) else {
-                        continue;
-                    };
-                    if !(k.is_one() || (-k).is_one()) {
-                        continue;
-                    }
-                    // y' = -(d - k·y') / k
-                    let mut rest = d.clone();
-                    rest.add_atom(t, -k.clone());
-                    rest.scale(&(-Q::one() / k));
-                    defs.entry(y).or_default().push(rest);
-                }
-            }
-            // x' as the pre-state `x` plus a constant (`Some(Some(c))`) or a constant
-            // (`Some(None)`), through at most four definitions
-            fn chase(
-                voc: &Vocabulary,
-                defs: &HashMap<PVar, Vec<crate::smt::simplify::Lin>>,
-                x: PVar,
-                cur: PVar,
-                visited: &mut Vec<PVar>,
-            ) -> Option<(BigInt, bool)> {
-                if visited.len() > 4 || visited.contains(&cur) {
-                    return None;
-                }
-                visited.push(cur);
-                for l in defs.get(&cur).into_iter().flatten() {
-                    if !l.c.is_integer() {
-                        continue;
-                    }
-                    let c = l.c.to_integer();
-                    let terms: Vec<_> = l.terms.values().collect();
-                    let r = match terms.as_slice() {
-                        [] => Some((c, false)),
-                        [(t, k)] if k.is_one() => match t.as_var().and_then(|v| voc.lookup(v)) {
-                            Some((y, false)) if y == x => Some((c, true)),
-                            Some((y, true)) => chase(voc, defs, x, y, visited)
-                                .map(|(c2, stepped)| (c + c2, stepped)),
-                            _ => None,
-                        },
-                        _ => None,
-                    };
-                    if r.is_some() {
-                        visited.pop();
-                        return r;
-                    }
-                }
-                visited.pop();
-                None
-            }
-            let (offset, found) = match chase(voc, &defs, x, x, &mut Vec::new()) {
-                Some((c, true)) => (c, Some(Some(()))),
-                Some((c, false)) => (c, Some(None)),
-                None => (BigInt::zero(), None),
-            };
-            match found {
-                Some(Some(())) => g = g.gcd(&offset),
-                Some(None) => match &start {
-                    Some(s0) => g = g.gcd(&(&offset - s0)),
-                    None => start = Some(offset),
+        for (_, defs) in letters.iter().filter(|(w, _)| w.contains(&x)) {
+            match chase(voc, defs, x, x, &mut Vec::new()) {
+                Some((step, true)) => g = g.gcd(&step),
+                Some((value, false)) => match &start {
+                    Some(s0) => g = g.gcd(&(&value - s0)),
+                    None => start = Some(value),
                 },
                 None => continue 'vars,
             }
@@ -1566,6 +1500,80 @@ fn strides<'a>(
         }
     }
     out
+}
+
+/// The linear definitions of a letter's post-state variables (see [`strides`]).
+type Defs = HashMap<PVar, Vec<crate::smt::simplify::Lin>>;
+
+fn definitions(voc: &Vocabulary, formula: &Term) -> Defs {
+    let conjuncts: &[Term] = match formula.as_app() {
+        Some((Op::And, args)) => args,
+        _ => std::slice::from_ref(formula),
+    };
+    let mut defs = Defs::new();
+    for c in conjuncts {
+        let Some((Op::Eq, [l, r])) = c.as_app() else {
+            continue;
+        };
+        if *l.sort_ref() != Sort::Int {
+            continue;
+        }
+        let d = crate::smt::simplify::lin_of(&Term::sub(l, r));
+        for (t, k) in d.terms.values() {
+            let Some((y, true)) = t.as_var().and_then(|v| voc.lookup(v)) else {
+                continue;
+            };
+            if !(k.is_one() || (-k).is_one()) {
+                continue;
+            }
+            // y' = -(d - k·y') / k
+            let mut rest = d.clone();
+            rest.add_atom(t, -k.clone());
+            rest.scale(&(-Q::one() / k));
+            defs.entry(y).or_default().push(rest);
+        }
+    }
+    defs
+}
+
+/// `cur'` (a post-state variable of the letter of `defs`) as the pre-state `x` plus a constant
+/// (`(c, true)`) or as a constant (`(c, false)`), through at most four definitions.
+fn chase(
+    voc: &Vocabulary,
+    defs: &Defs,
+    x: PVar,
+    cur: PVar,
+    visited: &mut Vec<PVar>,
+) -> Option<(BigInt, bool)> {
+    if visited.len() > 4 || visited.contains(&cur) {
+        return None;
+    }
+    visited.push(cur);
+    let mut found = None;
+    for l in defs.get(&cur).into_iter().flatten() {
+        if !l.c.is_integer() {
+            continue;
+        }
+        let c = l.c.to_integer();
+        let terms: Vec<_> = l.terms.values().collect();
+        found = match terms.as_slice() {
+            [] => Some((c, false)),
+            [(t, k)] if k.is_one() => match t.as_var().and_then(|v| voc.lookup(v)) {
+                Some((y, false)) if y == x => Some((c, true)),
+                // a copy made earlier in the letter
+                Some((y, true)) => {
+                    chase(voc, defs, x, y, visited).map(|(c2, stepped)| (c + c2, stepped))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        if found.is_some() {
+            break;
+        }
+    }
+    visited.pop();
+    found
 }
 
 /// The equalities the letters' stores establish, over the state after the letter: `m[i] == e` for
