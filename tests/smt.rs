@@ -863,7 +863,14 @@ fn arb_bounded_mods() -> BoxedStrategy<Term> {
 fn bounded_mods_are_dropped_equivalently_by_z3() {
     let Some(s) = z3() else { return };
     let dropped = RefCell::new((0usize, 0usize));
-    runner(192)
+    // (a fixed seed: the share asserted below must not depend on the draw)
+    let config = Config {
+        cases: 192,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let rng = proptest::test_runner::TestRng::deterministic_rng(config.rng_algorithm);
+    TestRunner::new_with_rng(config, rng)
         .run(&arb_bounded_mods(), |t| {
             let r = drop_bounded_mods(&t);
             let count = |t: &Term| {
@@ -882,7 +889,7 @@ fn bounded_mods_are_dropped_equivalently_by_z3() {
         .unwrap();
     let (n, fewer) = dropped.into_inner();
     eprintln!("drop_bounded_mods: {fewer}/{n} formulas lost a mod or div");
-    // the strategy is built so that many do: a generator that never exercises the rewrite would
+    // the strategy is built so that many do (about a quarter): a generator that never exercises the rewrite would
     // let this test pass vacuously
     assert!(
         fewer * 5 >= n,
