@@ -365,6 +365,66 @@ fn memory_model_translation() {
     assert!(reach.contains("assume (#valid[p~2.base]"), "{reach}");
 }
 
+/// A variable-length array is a stack object of `n * sizeof(T)` bytes with `n` evaluated where
+/// the declaration is reached and kept for `sizeof`; it dies when its block is left; every
+/// access is checked; as a parameter it is a pointer. What is not translated names its line.
+#[test]
+fn variable_length_array_translation() {
+    let src = "int sum(int n, int b[n]) { return b[0]; }\n\
+        int main(void) { int n = 3;\n\
+        { int a[n]; n = 0; a[2] = 1; unsigned long s = sizeof a; sum(3, a); }\n\
+        return 0; }\n";
+    let text = translate_with("vla.c", src, false).expect("translates");
+    // the size is read once, before `n = 0`
+    let count = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("#vla~").map(|r| r.split(' ').next().unwrap_or("")))
+        .unwrap_or_else(|| panic!("no size variable: {text}"));
+    let vla = format!("#vla~{count}");
+    assert!(text.contains(&format!("{vla} := n~")), "{text}");
+    assert!(text.contains(&format!("] := ({vla} * 4);")), "{text}");
+    // `sizeof a` is that size, in `size_t`
+    assert!(text.contains(&format!(" := (({vla} * 4) % 4294967296);")), "{text}");
+    // the access at a constant index is checked against the length, and the object dies at `}`
+    assert!(text.contains("assert {:check \"valid-deref\"} (#valid[#addr~a~"), "{text}");
+    assert!(text.contains("#valid[#addr~a~"), "{text}");
+    let (back, diags) = syntax::parse(&text);
+    let back = back.unwrap_or_else(|| panic!("{diags:?}"));
+    let (program, diags) = lapidary::ir::check(&back);
+    assert!(
+        program.is_some() && !lapidary::diag::has_errors(&diags),
+        "{diags:?}"
+    );
+    let cases = [
+        (
+            "int main(void) { int n = 2;\nswitch (n) { case 2: { int a[n]; a[0] = 1; } } return 0; }\n",
+            "variable-length array `a` declared in a switch",
+            2,
+        ),
+        (
+            "int main(void) { int n = 2;\ntypedef int row[n]; row r; return 0; }\n",
+            "array of unknown or variable size",
+            2,
+        ),
+        (
+            "int main(void) { int n = 2;\nint a[n]; int (*p)[n] = &a; return 0; }\n",
+            "conversion between pointers to different types",
+            2,
+        ),
+    ];
+    for (src, what, line) in cases {
+        match translate_with("vla_bad.c", src, false) {
+            Err(CError::Unsupported {
+                construct, line: l, ..
+            }) => {
+                assert!(construct.contains(what), "{src}: {construct}");
+                assert_eq!(l, line, "{src}: {construct}");
+            }
+            other => panic!("{src}: expected unsupported, got {other:?}"),
+        }
+    }
+}
+
 /// Function pointers: each function whose address is taken has its own base (`-1`, `-2`, … in
 /// the order of the names, never valid, stack objects below them); a call through a pointer
 /// dispatches over them, and fails its check when the pointer holds none of them.

@@ -71,6 +71,27 @@ fn is_union(tag: &str) -> bool {
     tag.starts_with(UNION_PREFIX)
 }
 
+/// The size expression of a declarator's outermost array type when it declares an array of
+/// known element type (`a[n]`, `*a[n]`, `a[n][3]`; not `(*a)[n]` or `f(…)[n]`).
+fn vla_size(d: &Node<c::Declarator>) -> Option<&Node<c::Expression>> {
+    if !matches!(d.node.kind.node, c::DeclaratorKind::Identifier(_)) {
+        return None;
+    }
+    let suffix = d.node.derived.iter().find(|x| {
+        !matches!(
+            x.node,
+            c::DerivedDeclarator::Pointer(_) | c::DerivedDeclarator::Block(_)
+        )
+    })?;
+    match &suffix.node {
+        c::DerivedDeclarator::Array(a) => match &a.node.size {
+            c::ArraySize::VariableExpression(e) => Some(e),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The length of `int a[] = {…}` until the initialiser gives it.
 const UNKNOWN_LEN: u64 = u64::MAX;
 
@@ -87,6 +108,10 @@ enum CType {
     /// (see the module comment).
     Ptr(Box<CType>),
     Array(Box<CType>, u64),
+    /// A variable-length array (C11 6.7.6.2p4), only as the type of a block-scope object in
+    /// memory: its elements, and the Boogie variable holding its number of elements (the value of
+    /// the size expression when the declaration was reached).
+    Vla(Box<CType>, String),
     /// A string literal: only its truth value (a non-null address) and its being passed to a
     /// function without body are translated.
     Str,
@@ -112,6 +137,7 @@ impl CType {
             CType::Float(t) => t.name().into(),
             CType::Ptr(_) => "pointer".into(),
             CType::Array(..) => "array".into(),
+            CType::Vla(..) => "variable-length array".into(),
             CType::Str => "string literal".into(),
             CType::Struct(t) if is_union(t) => t.clone(),
             CType::Struct(t) => format!("struct {t}"),
@@ -585,6 +611,11 @@ pub struct Translator<'a> {
     pub in_mem: BTreeSet<String>,
     /// The declaration key of each Boogie variable that holds a C variable (for `needs_memory`).
     var_keys: HashMap<String, String>,
+    /// Set while `declarator` reads a block-scope object's declarator whose outermost array
+    /// size is not a constant (see `vla_size`): the Boogie variable holding that size, which
+    /// makes the type a [`CType::Vla`]. `Some("")` while it reads a parameter's declarator,
+    /// whose outermost array type becomes a pointer (C11 6.7.6.3p7): its size is not needed.
+    vla_count: Option<String>,
     /// Parts of the memory model used.
     mem: MemUse,
     /// Temporaries holding the base of a fresh allocation (its `void *` may become a `char *`).
@@ -788,6 +819,7 @@ impl<'a> Translator<'a> {
             void_other: Vec::new(),
             in_mem: BTreeSet::new(),
             var_keys: HashMap::new(),
+            vla_count: None,
             mem: MemUse::default(),
             fresh: BTreeSet::new(),
             strings: Vec::new(),
@@ -1097,7 +1129,16 @@ impl<'a> Translator<'a> {
             let base = self.base_type_decl(&p.node.specifiers);
             let (pname, ty) = match &p.node.declarator {
                 Some(d) => {
+                    // `int a[n]` is `int *a`: a size that is a variable need not be constant
+                    let vla = vla_size(d).is_some_and(|e| {
+                        matches!(e.node, c::Expression::Identifier(_))
+                            && self.const_eval(e).is_none()
+                    });
+                    if vla {
+                        self.vla_count = Some(String::new());
+                    }
                     let (n, t, f) = self.declarator(base, d);
+                    self.vla_count = None;
                     match f {
                         Some(f) => {
                             let sig = self.fn_sig(t, f);
@@ -1538,6 +1579,12 @@ impl<'a> Translator<'a> {
                     ty = match (n, ty) {
                         (_, CType::Other(w)) => CType::Other(w),
                         (Some(n), t) => CType::Array(Box::new(t), n),
+                        (None, t) if k == 0 && self.vla_count.as_deref() == Some("") => {
+                            CType::Array(Box::new(t), UNKNOWN_LEN)
+                        }
+                        (None, t) if k == 0 && self.vla_count.is_some() => {
+                            CType::Vla(Box::new(t), self.vla_count.take().unwrap_or_default())
+                        }
                         (None, _) => CType::Other("array of unknown or variable size".into()),
                     };
                 }
@@ -3381,7 +3428,22 @@ impl<'a> Translator<'a> {
         let base = self.base_type_decl(&d.node.specifiers);
         for id in &d.node.declarators {
             let span = self.sp(id.span);
+            // a variable-length array: its size is evaluated where the declaration is reached
+            if let (
+                None | Some(c::StorageClassSpecifier::Auto | c::StorageClassSpecifier::Register),
+                Some(e),
+            ) = (&storage, vla_size(&id.node.declarator))
+            {
+                if self.const_eval(e).is_none() {
+                    let v = self.expr(e, out)?;
+                    v.int_ty(span)?;
+                    let count = self.new_local("#vla", int_map_type(0, span));
+                    out.push(assign_var(&count, v.to_int(span), span));
+                    self.vla_count = Some(count);
+                }
+            }
             let (name, ty, fdecl) = self.declarator(base.clone(), &id.node.declarator);
+            self.vla_count = None;
             let Some(name) = name else { continue };
             match storage {
                 Some(c::StorageClassSpecifier::Typedef) => {
@@ -3428,6 +3490,14 @@ impl<'a> Translator<'a> {
             }
             if let Some(fd) = fdecl {
                 self.declare_function(&name, ty, fd, None, span, id.span.start);
+                continue;
+            }
+            if let CType::Vla(elem, count) = &ty {
+                if id.node.initializer.is_some() {
+                    return unsupported("initialiser of a variable-length array", span);
+                }
+                let base = self.vla_object(&name, elem, count, span, out)?;
+                self.bind(&name, Binding::Mem { base, ty });
                 continue;
             }
             let ty = self.complete_array(ty, id.node.initializer.as_ref());
@@ -3735,6 +3805,18 @@ impl<'a> Translator<'a> {
             c::Expression::SizeOfVal(s) => {
                 let mut scratch = Vec::new();
                 let v = self.expr(&s.node.0, &mut scratch)?;
+                if let CType::Vla(elem, count) = &v.ty {
+                    // the number of elements the declaration gave times their size
+                    let bytes = arith(
+                        BinOp::Mul,
+                        var(count, span),
+                        lit(&BigInt::from(self.size_of(elem, span)?), span),
+                        span,
+                    );
+                    // in `size_t`: any signed source type reduces it modulo `SIZE_MAX + 1`
+                    let bytes = self.convert(&TV::int(bytes, IntTy::INT), IntTy::SIZE_T, span)?;
+                    return Ok(TV::int(bytes, IntTy::SIZE_T));
+                }
                 let n = self.size_of(&v.ty, span)?;
                 Ok(TV::int(lit(&BigInt::from(n), span), IntTy::SIZE_T))
             }
@@ -3849,8 +3931,8 @@ impl<'a> Translator<'a> {
                             ty: t.ty,
                         })
                     }
-                    (CType::Ptr(_) | CType::Array(..) | CType::Fn(_), _)
-                    | (_, CType::Ptr(_) | CType::Array(..) | CType::Fn(_)) => {
+                    (CType::Ptr(_) | CType::Array(..) | CType::Vla(..) | CType::Fn(_), _)
+                    | (_, CType::Ptr(_) | CType::Array(..) | CType::Vla(..) | CType::Fn(_)) => {
                         let t = self.decay(t, span)?;
                         let f = self.decay(f, span)?;
                         let pt = match (&t.ty, &f.ty) {
@@ -4511,6 +4593,11 @@ impl<'a> Translator<'a> {
         let span = self.sp(e.span);
         match self.lvalue(e, out) {
             Ok(p) if matches!(p.ty(), CType::Array(..)) => return Ok(Some(Ok(p))),
+            Ok(p) if matches!(p.ty(), CType::Vla(..)) => {
+                // indexed as the pointer it decays to: every access checked against its length
+                let v = self.read_place(&p, true, span, out)?;
+                return Ok(Some(Err(self.decay(v, span)?)));
+            }
             Ok(p) if matches!(p.ty(), CType::Ptr(_)) => {
                 let v = self.read_place(&p, true, span, out)?;
                 return Ok(Some(Err(v)));
@@ -5053,7 +5140,7 @@ impl<'a> Translator<'a> {
         };
         for a in &ce.arguments {
             let v = self.expr(a, out)?;
-            let pointer = matches!(v.ty, CType::Ptr(_) | CType::Array(..));
+            let pointer = matches!(v.ty, CType::Ptr(_) | CType::Array(..) | CType::Vla(..));
             if !(matches!(v.ty, CType::Int(_) | CType::Float(_) | CType::Str)
                 || (pointer && reads_only))
             {

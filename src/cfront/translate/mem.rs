@@ -10,7 +10,7 @@
 //! (`#memory_C_DOUBLE: [int][int]C_DOUBLE`, see `float_map`). `#valid: [int]bool` says which
 //! allocations are live and `#length: [int]int` gives their size in bytes. Heap allocations
 //! (`malloc`, `calloc`) have positive bases, stack and global objects (locals or parameters whose
-//! address is taken, arrays that decay to pointers, `alloca`) negative ones, below the bases of the
+//! address is taken, arrays that decay to pointers, variable-length arrays, `alloca`) negative ones, below the bases of the
 //! functions whose address is taken (`-1`, `-2`, …, see `fptr`: never valid, a function is not an
 //! object); `#valid[0]` is false.
 //! An allocation picks a base that is not live, so live objects never overlap. String literals used
@@ -606,7 +606,7 @@ impl<'a> Translator<'a> {
                         (**pt).clone(),
                     ))
                 }
-                CType::Array(..) | CType::Struct(_) => Ok(TV {
+                CType::Array(..) | CType::Vla(..) | CType::Struct(_) => Ok(TV {
                     v: V::Ptr(base.clone(), off.clone()),
                     ty: ty.clone(),
                 }),
@@ -803,7 +803,7 @@ impl<'a> Translator<'a> {
             // a function designator: the function's address (`fptr`)
             return Ok(TV::ptr(b.clone(), o.clone(), tv.ty.clone()));
         }
-        let CType::Array(elem, _) = &tv.ty else {
+        let (CType::Array(elem, _) | CType::Vla(elem, _)) = &tv.ty else {
             return Ok(tv);
         };
         match &tv.v {
@@ -1732,6 +1732,45 @@ impl<'a> Translator<'a> {
                 );
             }
         }
+        Ok(base)
+    }
+
+    /// A new object on the stack for the variable-length array `name` of `count` elements of
+    /// type `elem` (`count` holds the value of its size expression): the Boogie variable holding
+    /// its base, invalidated when the current block is left. Its length is `count` times the
+    /// element size; a size expression that is not positive (undefined, C11 6.7.6.2p5) gives an
+    /// object no access fits in.
+    pub(super) fn vla_object(
+        &mut self,
+        name: &str,
+        elem: &CType,
+        count: &str,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<String> {
+        if !self.f.switches.is_empty() {
+            return unsupported(
+                format!("variable-length array `{name}` declared in a switch"),
+                span,
+            );
+        }
+        let esize = self.size_align(elem, span)?.0;
+        let Some(scope) = self.f.mem_scopes.len().checked_sub(1) else {
+            return unsupported(
+                format!("variable-length array `{name}` outside a function"),
+                span,
+            );
+        };
+        let base = self.new_local(&format!("#addr~{name}"), int_map_type(0, span));
+        let size = arith(
+            BinOp::Mul,
+            var(count, span),
+            lit(&BigInt::from(esize), span),
+            span,
+        );
+        self.alloc(&base, size, false, span, out);
+        self.f.has_mem = true;
+        self.f.mem_scopes[scope].push(base.clone());
         Ok(base)
     }
 
