@@ -14,7 +14,13 @@
 //! loop reads what an earlier one wrote), `b <= k < i + c && k < d` (stores under a guard `i < d`)
 //! and `b <= k < i + c && (k - b) % s == 0` (a stride `i := i + s`), for bounds `b` among the
 //! program's small integer constants and integer variables and constants `d`, `s`, at every
-//! location.
+//! location. A store whose index is a loop counter `i` scaled by `s` plus a rest `r` over other
+//! variables (an element of an array in memory, `#memory_int[p.base][p.offset + 4 * i]`, also
+//! several fields of one row stored in one letter) is a strided fill: the cells
+//! `m[r + s * k] == e[i := k]` are claimed for the counter values `k` it passed, `lo <= k < i`
+//! (ascending), `i < k < hi` (descending, `hi` one above a value the counter starts at, `i := n -
+//! 1`), and `lo <= k < hi` (a later loop), for `lo` 0 or a constant and `hi` a variable or a
+//! positive constant the counter is compared with.
 //!
 //! They are filtered by a Houdini run of their own on top of the invariants the quantifier-free
 //! synthesis proved ([`super::invariants`]), in a z3 session with a short query limit: for every
@@ -39,6 +45,7 @@ use super::invariants::{Invariants, Limits};
 use super::transition::{PVar, Vocabulary};
 use crate::smt::{Op, SatResult, Session, SolverConfig, SolverKind, Sort, Term, Value, Var};
 use num_bigint::BigInt;
+use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -64,6 +71,152 @@ pub(super) struct Fill {
     pub value: Term,
 }
 
+/// A store `m[r + s·i := e]` of a letter whose index is a loop counter `i` (see
+/// [`super::invariants::counters`]) scaled by `s` plus a rest `r` over other pre-state variables
+/// and constants, other than the `i + c` of a [`Fill`]: an element of an array in memory
+/// (`#memory_int[a.base][a.offset + 4 * i]`). The cells it has written are claimed for the values
+/// `k` the counter had: `m[r + s·k] == e[i := k]`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct StridedFill {
+    pub map: Term,
+    pub index: Var,
+    pub scale: BigInt,
+    pub rest: Term,
+    pub value: Term,
+}
+
+/// The strided fills of `t` (see [`StridedFill`]) whose counter is one of `counters`.
+fn collect_strided_fills(
+    voc: &Vocabulary,
+    t: &Term,
+    counters: &BTreeMap<Var, (bool, bool)>,
+    out: &mut BTreeSet<StridedFill>,
+) {
+    // the cells of one row stored one after another (`p[i].x := …; p[i].y := …`): each a fill
+    // of the row
+    let root = |mut m: &Term| {
+        while let Some((Op::Store, [inner, _, _])) = m.as_app() {
+            m = inner;
+        }
+        m.clone()
+    };
+    if let Some((Op::Store, [m, i, e])) = t.as_app()
+        && let m = &root(m)
+        && is_map_path(m)
+        && !e.has_quantifier()
+        && e.free_vars().iter().all(|v| is_pre(voc, v))
+        && m.free_vars().iter().all(|v| is_pre(voc, v))
+        && let Some(lin) = crate::engine::termination::linear::linear(i)
+        && lin.coef.keys().all(|v| is_pre(voc, v))
+    {
+        for (x, s) in &lin.coef {
+            if !counters.contains_key(x) || !s.is_integer() || m.has_free_var(x) {
+                continue;
+            }
+            let rest = lin.add_scaled(&crate::engine::termination::linear::Lin::var(x), &-s);
+            let scale = s.to_integer();
+            if scale.is_one() && rest.coef.is_empty() {
+                continue; // a `Fill`
+            }
+            out.insert(StridedFill {
+                map: m.clone(),
+                index: x.clone(),
+                scale,
+                rest: crate::smt::simplify(&rest.term()),
+                value: e.clone(),
+            });
+        }
+    }
+    for a in t.args() {
+        collect_strided_fills(voc, a, counters, out);
+    }
+}
+
+/// The integer pre-state variables compared with `x` in the letters' atoms (`i < n`: `n`), and
+/// the constants they are compared with.
+fn compared_with(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    letters: &[usize],
+    x: &Var,
+) -> (BTreeSet<Var>, BTreeSet<BigInt>) {
+    let mut vars = BTreeSet::new();
+    let mut consts = BTreeSet::new();
+    for &a in letters {
+        walk(&enc.letters[a].tf.formula, &mut |t| {
+            if let Some((Op::Lt | Op::Le | Op::Gt | Op::Ge, [l, r])) = t.as_app()
+                && (l.has_free_var(x) || r.has_free_var(x))
+            {
+                for v in l.free_vars().into_iter().chain(r.free_vars()) {
+                    if v != *x && v.sort == Sort::Int && is_pre(voc, &v) {
+                        vars.insert(v);
+                    }
+                }
+                for side in [l, r] {
+                    if let Some(Value::Int(c)) = side.as_const() {
+                        consts.insert(c.clone());
+                    }
+                }
+            }
+        });
+    }
+    (vars, consts)
+}
+
+/// The values letters set the pre-state variable `x` to, over the state after the letter (`x :=
+/// n - 1` in the letter that also assigns `n`: `n - 1`): from the linear equations among a
+/// letter's conjuncts with a unit coefficient for `x'`, no `x`, and otherwise post-state variables
+/// (read by their pre-state names) or pre-state variables of variables the letter does not write.
+fn start_values(voc: &Vocabulary, enc: &Encoded, letters: &[usize], x: &Var) -> Vec<Term> {
+    use crate::engine::termination::linear::{Lin, linear};
+    let Some((px, false)) = voc.lookup(x) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Term> = Vec::new();
+    for &a in letters {
+        let tf = &enc.letters[a].tf;
+        if !tf.writes.contains(&px) {
+            continue;
+        }
+        for c in tf.formula.conjuncts() {
+            let Some((Op::Eq, [l, r])) = c.as_app() else {
+                continue;
+            };
+            let Some(d) = linear(&Term::sub(l, r)) else {
+                continue;
+            };
+            let Some((xp, p)) = d
+                .coef
+                .iter()
+                .find(|(v, _)| voc.lookup(v) == Some((px, true)))
+            else {
+                continue;
+            };
+            if !p.abs().is_one() || d.coef.contains_key(x) {
+                continue;
+            }
+            // `p·x' + rest = 0`, so `x' = -rest / p`, read after the letter
+            let rest = d.add_scaled(&Lin::var(xp), &-p).scale(&-p.recip());
+            let mut names: HashMap<Var, Term> = HashMap::new();
+            let readable = rest.coef.keys().all(|v| match voc.lookup(v) {
+                Some((y, true)) => voc.pre(y).is_ok_and(|pre| {
+                    names.insert(v.clone(), Term::var(&pre));
+                    true
+                }),
+                Some((y, false)) => !tf.writes.contains(&y),
+                None => false,
+            });
+            if readable {
+                let e = crate::smt::simplify(&rest.term().substitute(&names));
+                if !out.contains(&e) {
+                    out.push(e);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `inv` extended by the quantified candidates that are inductive relative to it (see the module
 /// comment); `inv` unchanged when there are none or the budget runs out.
 pub fn extend(
@@ -77,11 +230,53 @@ pub fn extend(
     let reach = reachable(enc);
     let letters: Vec<usize> = reach.iter().flat_map(|l| enc.out[*l].clone()).collect();
     let mut fills: BTreeSet<Fill> = BTreeSet::new();
+    let counters = super::invariants::counters(voc, letters.iter().map(|&a| &enc.letters[a].tf));
+    let mut strided: BTreeSet<StridedFill> = BTreeSet::new();
     for &a in &letters {
         collect_fills(voc, &enc.letters[a].tf.formula, &mut fills);
+        collect_strided_fills(voc, &enc.letters[a].tf.formula, &counters, &mut strided);
     }
-    if fills.is_empty() {
+    // A row stored at an index that no letter steps (the memory map's row of a pointer's base,
+    // `#memory_int[p.base := …]`) fills no range: its candidates only cost quantified map
+    // equalities.
+    fills.retain(|f| {
+        !matches!(f.value.sort_ref(), Sort::Array(..)) || counters.contains_key(&f.index)
+    });
+    if super::cegar::debug() {
+        eprintln!("  array fills: {fills:?}\n  strided: {strided:?}\n  counters: {counters:?}");
+    }
+    if fills.is_empty() && strided.is_empty() {
         return inv;
+    }
+    // The ranges of a strided fill's counter values: from 0 or a constant it is compared with,
+    // up to it (ascending), down to a variable or constant it is compared with (descending), and
+    // between those (a later loop reads what the loop wrote).
+    let mut strided_ranges: Vec<(&StridedFill, Vec<Term>, Vec<Term>)> = Vec::new();
+    for f in &strided {
+        let (vs, cs) = compared_with(voc, enc, &letters, &f.index);
+        let mut lows: Vec<Term> = vec![Term::int(0)];
+        lows.extend(
+            cs.iter()
+                .filter(|c| !c.is_zero())
+                .map(|c| Term::int(c.clone())),
+        );
+        let mut highs: Vec<Term> = vs.iter().take(4).map(Term::var).collect();
+        highs.extend(
+            cs.iter()
+                .filter(|c| c.is_positive())
+                .map(|c| Term::int(c.clone())),
+        );
+        // a descending loop's start `i := n - 1` bounds the cells it passed by `n`
+        if counters.get(&f.index).is_some_and(|d| d.1) {
+            for e in start_values(voc, enc, &letters, &f.index).iter().take(2) {
+                highs.push(crate::smt::simplify(&Term::add(vec![
+                    e.clone(),
+                    Term::int(1),
+                ])));
+            }
+        }
+        lows.truncate(3);
+        strided_ranges.push((f, lows, highs));
     }
     let (consts, bounds) = bounds(voc, enc, &letters);
     // Strides of loops that skip cells (`i := i + 2`): the small constants of the program.
@@ -146,6 +341,37 @@ pub fn extend(
                 }
             }
         }
+        for (f, lows, highs) in &strided_ranges {
+            let k = Var::new(format!("k!q{fresh}"), Sort::Int);
+            fresh += 1;
+            let kt = Term::var(&k);
+            let i = Term::var(&f.index);
+            let at = Term::add(vec![
+                f.rest.clone(),
+                Term::mul(vec![Term::int(f.scale.clone()), kt.clone()]),
+            ]);
+            let value = f
+                .value
+                .substitute(&HashMap::from([(f.index.clone(), kt.clone())]));
+            let cell = Term::eq(&Term::select(&f.map, &at), &value);
+            let (up, down) = counters.get(&f.index).copied().unwrap_or_default();
+            let mut push = |form: usize, range: Vec<Term>| {
+                cs.push((form, k.clone(), Term::implies(&Term::and(range), &cell)))
+            };
+            for lo in lows {
+                if up {
+                    push(0, vec![Term::le(lo, &kt), Term::lt(&kt, &i)]);
+                }
+                for hi in highs {
+                    push(2, vec![Term::le(lo, &kt), Term::lt(&kt, hi)]);
+                }
+            }
+            if down {
+                for hi in highs {
+                    push(1, vec![Term::lt(&i, &kt), Term::lt(&kt, hi)]);
+                }
+            }
+        }
         cs.sort_by_key(|(form, _, _)| *form);
         cs.truncate(MAX_CANDIDATES);
         // Ids (the position in this order) identify a candidate across locations.
@@ -168,9 +394,18 @@ pub fn extend(
         return inv;
     };
     let session = &mut own;
+    let t0 = Instant::now();
+    let ncand: usize = cands.values().map(Vec::len).sum();
     let Some(found) = houdini(voc, enc, &letters, &inv, cands, session, limits) else {
         return inv;
     };
+    if super::cegar::debug() {
+        let kept: usize = found.values().map(Vec::len).sum();
+        eprintln!(
+            "  quantified Houdini: {kept} of {ncand} candidates kept in {:?}",
+            t0.elapsed()
+        );
+    }
     // Drop a candidate implied by the ones kept before it (the widest ranges come first): smaller
     // letters and proofs. Any subset of the proven invariants is sound, so an unknown answer
     // simply keeps it.

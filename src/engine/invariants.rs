@@ -632,27 +632,8 @@ fn index_splits(
     // values letters assign to variables (`i' = e`, `e` over pre-state variables other than `i`).
     // (With the directions they are stepped in: up, down.)
     let mut counters: BTreeMap<Var, (bool, bool)> = BTreeMap::new();
-    let mut inits: BTreeMap<Var, Vec<Term>> = BTreeMap::new();
+    let inits = assigned_values(voc, enc, letters);
     for d in letter_equations(enc, letters) {
-        for (x, p) in &d.coef {
-            let (true, Some((px, true))) = (p.abs().is_one(), voc.lookup(x)) else {
-                continue;
-            };
-            let Ok(pre) = voc.pre(px) else { continue };
-            let others_pre = d
-                .coef
-                .keys()
-                .all(|y| y == x || (*y != pre && matches!(voc.lookup(y), Some((_, false)))));
-            if others_pre {
-                // `p·x' + rest = 0`, so `x' = -rest / p`.
-                let rest = d.add_scaled(&crate::engine::termination::linear::Lin::var(x), &-p);
-                let e = crate::smt::simplify(&rest.scale(&-p.recip()).term());
-                let es = inits.entry(pre).or_default();
-                if !es.contains(&e) {
-                    es.push(e);
-                }
-            }
-        }
         if let Some((pre, up)) = counter_step(voc, &d) {
             let dir = counters.entry(pre).or_default();
             if up {
@@ -836,6 +817,34 @@ fn index_splits(
         }
     }
     out
+}
+
+/// The values letters assign to variables: `x' = e` for `e` over pre-state variables other than
+/// `x` (by the pre-state name of `x`).
+fn assigned_values(voc: &Vocabulary, enc: &Encoded, letters: &[usize]) -> BTreeMap<Var, Vec<Term>> {
+    let mut inits: BTreeMap<Var, Vec<Term>> = BTreeMap::new();
+    for d in letter_equations(enc, letters) {
+        for (x, p) in &d.coef {
+            let (true, Some((px, true))) = (p.abs().is_one(), voc.lookup(x)) else {
+                continue;
+            };
+            let Ok(pre) = voc.pre(px) else { continue };
+            let others_pre = d
+                .coef
+                .keys()
+                .all(|y| y == x || (*y != pre && matches!(voc.lookup(y), Some((_, false)))));
+            if others_pre {
+                // `p·x' + rest = 0`, so `x' = -rest / p`.
+                let rest = d.add_scaled(&crate::engine::termination::linear::Lin::var(x), &-p);
+                let e = crate::smt::simplify(&rest.scale(&-p.recip()).term());
+                let es = inits.entry(pre).or_default();
+                if !es.contains(&e) {
+                    es.push(e);
+                }
+            }
+        }
+    }
+    inits
 }
 
 /// The index `i + c` of the cell a fill writes.
@@ -1497,6 +1506,38 @@ fn strides<'a>(
         {
             let m = Term::modulo(&Term::var(&pre), &Term::int(g.clone()));
             out.push(Term::eq(&m, &Term::int(s0.mod_floor(&g))));
+        }
+    }
+    out
+}
+
+/// The loop counters of the letters: the pre-state variables some letter steps by a non-zero
+/// constant (through copies within the letter, as [`strides`] reads them), with the directions
+/// they are stepped in (up, down).
+pub(super) fn counters<'a>(
+    voc: &Vocabulary,
+    letters: impl Iterator<Item = &'a super::transition::TransFormula>,
+) -> BTreeMap<Var, (bool, bool)> {
+    let mut out: BTreeMap<Var, (bool, bool)> = BTreeMap::new();
+    for tf in letters {
+        if tf.writes.is_empty() {
+            continue;
+        }
+        let defs = definitions(voc, &tf.formula);
+        for &x in &tf.writes {
+            let Some((step, true)) = chase(voc, &defs, x, x, &mut Vec::new()) else {
+                continue;
+            };
+            let Ok(pre) = voc.pre(x) else { continue };
+            if pre.sort != Sort::Int || step.is_zero() {
+                continue;
+            }
+            let dir = out.entry(pre).or_default();
+            if step.is_positive() {
+                dir.0 = true;
+            } else {
+                dir.1 = true;
+            }
         }
     }
     out
