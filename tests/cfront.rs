@@ -378,15 +378,25 @@ fn variable_length_array_translation() {
     // the size is read once, before `n = 0`
     let count = text
         .lines()
-        .find_map(|l| l.trim().strip_prefix("#vla~").map(|r| r.split(' ').next().unwrap_or("")))
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("#vla~")
+                .map(|r| r.split(' ').next().unwrap_or(""))
+        })
         .unwrap_or_else(|| panic!("no size variable: {text}"));
     let vla = format!("#vla~{count}");
     assert!(text.contains(&format!("{vla} := n~")), "{text}");
     assert!(text.contains(&format!("] := ({vla} * 4);")), "{text}");
     // `sizeof a` is that size, in `size_t`
-    assert!(text.contains(&format!(" := (({vla} * 4) % 4294967296);")), "{text}");
+    assert!(
+        text.contains(&format!(" := (({vla} * 4) % 4294967296);")),
+        "{text}"
+    );
     // the access at a constant index is checked against the length, and the object dies at `}`
-    assert!(text.contains("assert {:check \"valid-deref\"} (#valid[#addr~a~"), "{text}");
+    assert!(
+        text.contains("assert {:check \"valid-deref\"} (#valid[#addr~a~"),
+        "{text}"
+    );
     assert!(text.contains("#valid[#addr~a~"), "{text}");
     let (back, diags) = syntax::parse(&text);
     let back = back.unwrap_or_else(|| panic!("{diags:?}"));

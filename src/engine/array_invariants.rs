@@ -31,6 +31,10 @@
 //! not proven are dropped. Finally a candidate implied by `Inv(l)` and the ones kept before it is
 //! dropped (any subset of an inductive set's conjuncts that is kept is still implied by it).
 //!
+//! [`instantiate`] gives the letters strengthened with the result a quantifier-free form (each
+//! quantifier replaced by its instances at the cells the letter reads) for a second run of the
+//! quantifier-free synthesis: the facts inductive only together with the quantified invariants.
+//!
 //! Invariant of the result: for every reachable letter `a: l -> l'`, `Inv(l) ∧ Q(l) ∧ a ⇒ Q(l')'`
 //! was answered `unsat` (in the one-at-a-time fallback with a subset of `Q(l)` as hypothesis,
 //! which is stronger), and `Inv` is inductive by itself, so `Inv ∧ Q` is inductive (initiation is
@@ -43,7 +47,9 @@ use super::cfa::{Cfa, LocId};
 use super::hoare::primed;
 use super::invariants::{Invariants, Limits};
 use super::transition::{PVar, Vocabulary};
-use crate::smt::{Op, SatResult, Session, SolverConfig, SolverKind, Sort, Term, Value, Var};
+use crate::smt::{
+    Op, Quantifier, SatResult, Session, SolverConfig, SolverKind, Sort, Term, TermKind, Value, Var,
+};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
@@ -531,6 +537,139 @@ fn walk(t: &Term, f: &mut dyn FnMut(&Term)) {
     for a in t.args() {
         walk(a, f);
     }
+}
+
+/// At most this many instances of one quantified conjunct (see [`instantiate`]).
+const MAX_INSTANCES: usize = 16;
+
+/// The letters of `enc` with every quantified conjunct replaced by its instances at the cells
+/// the rest of the letter reads: for a cell `m[at(k)]` of the body of `∀k. body` (`at` linear in
+/// `k` with an integer coefficient `s`, `m` free of `k`) and a cell `m[t]` of the letter with
+/// `t - at(0)` equal to `s` times a linear term `u`, the body at `k := u` (`∀k. 0 <= k < i ==>
+/// #memory_int[b][o + 4 * k] == 1` read at `#memory_int[b][o + 4 * j]`: the instance at `j`).
+/// Other quantified conjuncts are dropped. An instance `range ==> cell` whose range the rest of
+/// the letter implies (asked in `session`) is the plain `cell`, an equality Karr's analysis reads.
+/// Each letter is weakened (its quantifiers imply their instances), so what is inductive for
+/// these letters is inductive for the originals; where all
+/// quantifiers are instantiated, the letters are quantifier-free again, for the synthesis of the
+/// facts that need the quantified invariants (`sum == i` of a loop summing cells a loop filled
+/// with 1).
+pub fn instantiate(enc: &Encoded, session: &mut Session) -> Encoded {
+    use crate::engine::termination::linear::{Lin, linear};
+    let mut out = enc.clone();
+    for letter in &mut out.letters {
+        let mut conjuncts = Vec::new();
+        let mut stack = vec![letter.tf.formula.clone()];
+        while let Some(t) = stack.pop() {
+            match t.as_app() {
+                Some((Op::And, args)) => stack.extend(args.iter().rev().cloned()),
+                _ => conjuncts.push(t),
+            }
+        }
+        if !conjuncts.iter().any(Term::has_quantifier) {
+            continue;
+        }
+        let (quantified, mut ground): (Vec<Term>, Vec<Term>) =
+            conjuncts.into_iter().partition(Term::has_quantifier);
+        // the cells the letter reads outside its quantifiers
+        let mut cells: Vec<(Term, Lin)> = Vec::new();
+        for g in &ground {
+            walk(g, &mut |t| {
+                if let Some((Op::Select, [m, i])) = t.as_app()
+                    && let Some(l) = linear(i)
+                    && !cells.iter().any(|(c, _)| c == t)
+                {
+                    let _ = m;
+                    cells.push((t.clone(), l));
+                }
+            });
+        }
+        let mut instances: Vec<(Option<Term>, Term)> = Vec::new();
+        for q in &quantified {
+            let TermKind::Quant(Quantifier::Forall, vars, body) = q.kind() else {
+                continue;
+            };
+            let [k] = vars.as_slice() else { continue };
+            if k.sort != Sort::Int || body.has_quantifier() {
+                continue;
+            }
+            let mut made = 0;
+            walk(body, &mut |t| {
+                let Some((Op::Select, [m, at])) = t.as_app() else {
+                    return;
+                };
+                if m.has_free_var(k) || !at.has_free_var(k) {
+                    return;
+                }
+                let Some(la) = linear(at) else { return };
+                let Some(s) = la.coef.get(k).cloned() else {
+                    return;
+                };
+                let base = la.add_scaled(&Lin::var(k), &-s.clone());
+                for (cell, lt) in &cells {
+                    let Some((Op::Select, [m2, _])) = cell.as_app() else {
+                        continue;
+                    };
+                    if m2 != m || made >= MAX_INSTANCES {
+                        continue;
+                    }
+                    let d = lt.add_scaled(&base, &-num_rational::BigRational::one());
+                    let u = d.scale(&s.recip());
+                    if !u.constant.is_integer() || u.coef.values().any(|c| !c.is_integer()) {
+                        continue;
+                    }
+                    let at_u = HashMap::from([(k.clone(), u.term())]);
+                    let inst = |t: &Term| crate::smt::simplify(&t.substitute(&at_u));
+                    let inst = match body.as_app() {
+                        Some((Op::Implies, [range, cell])) => (Some(inst(range)), inst(cell)),
+                        _ => (None, inst(body)),
+                    };
+                    if !instances.contains(&inst) {
+                        instances.push(inst);
+                        made += 1;
+                    }
+                }
+            });
+        }
+        let rest = Term::and(ground.clone());
+        // the cells whose value an instance gives outright, replaced by it in the letter
+        let mut values: HashMap<u32, Term> = HashMap::new();
+        let mut facts = Vec::new();
+        for inst in instances {
+            match inst {
+                (Some(range), cell)
+                    if super::invariants::implied_by(
+                        session,
+                        std::slice::from_ref(&rest),
+                        &range,
+                    ) =>
+                {
+                    if let Some((Op::Eq, [c, v])) = cell.as_app()
+                        && c.is_app_of(&Op::Select)
+                        && {
+                            let mut reads = false;
+                            walk(v, &mut |t| reads |= t.is_app_of(&Op::Select));
+                            !reads
+                        }
+                    {
+                        values.entry(c.id()).or_insert_with(|| v.clone());
+                    }
+                    facts.push(cell)
+                }
+                (Some(range), cell) => facts.push(Term::implies(&range, &cell)),
+                (None, cell) => facts.push(cell),
+            }
+        }
+        if !values.is_empty() {
+            ground = ground
+                .iter()
+                .map(|g| super::arrays::replace(g, &values))
+                .collect();
+        }
+        ground.extend(facts);
+        letter.tf.formula = Term::and(ground);
+    }
+    out
 }
 
 fn timed_out(limits: &Limits) -> bool {

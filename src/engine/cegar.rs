@@ -636,7 +636,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
         return outcome;
     }
     // Declared before the deep search, which they outlive (it is asked again after the loops).
-    let inv_slot: invariants::Invariants;
+    let mut inv_slot: invariants::Invariants;
     let strong_slot: Encoded;
     // Deep error traces: a bounded model check shares the time between iterations.
     let deep = RefCell::new(super::bmc::Unroller::new(voc, &cfa, &enc, config));
@@ -665,6 +665,24 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
                 eprintln!("  invariants: quantifier-free in {:?}", t0.elapsed());
             }
             inv_slot = super::array_invariants::extend(voc, &cfa, &enc, config, &limits, inv);
+            if inv_slot.at.values().flatten().any(Term::has_quantifier) {
+                // The facts that need the quantified invariants (`sum == i` summing cells filled
+                // with 1): synthesised again on the letters they strengthen, instantiated.
+                let ground = super::array_invariants::instantiate(
+                    &invariants::strengthen(voc, &enc, &inv_slot),
+                    fh.session(),
+                );
+                let more = invariants::synthesize(voc, &cfa, &ground, fh.session(), &limits);
+                inv_slot.queries += more.queries;
+                for (l, ts) in more.at {
+                    let at = inv_slot.at.entry(l).or_default();
+                    for t in ts {
+                        if !at.contains(&t) {
+                            at.push(t);
+                        }
+                    }
+                }
+            }
             let inv = &inv_slot;
             stats.invariant_time += t0.elapsed();
             stats.invariant_queries += inv.queries;
