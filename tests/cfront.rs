@@ -305,6 +305,21 @@ fn pthread_constructs_not_translated_are_unsupported() {
     }
 }
 
+/// Each source (saved as `name`) is not translated: the construct names `what` at `line`.
+fn expect_unsupported(name: &str, cases: &[(&str, &str, usize)]) {
+    for &(src, what, line) in cases {
+        match translate_with(name, src, false) {
+            Err(CError::Unsupported {
+                construct, line: l, ..
+            }) => {
+                assert!(construct.contains(what), "{construct}\n{src}");
+                assert_eq!(l, line, "{construct}\n{src}");
+            }
+            other => panic!("expected unsupported, got {other:?}\n{src}"),
+        }
+    }
+}
+
 fn translate_with(name: &str, src: &str, reach_only: bool) -> Result<String, CError> {
     let mut opts = options(Arch::Ilp32);
     opts.reach_only = reach_only;
@@ -422,17 +437,7 @@ fn variable_length_array_translation() {
             2,
         ),
     ];
-    for (src, what, line) in cases {
-        match translate_with("vla_bad.c", src, false) {
-            Err(CError::Unsupported {
-                construct, line: l, ..
-            }) => {
-                assert!(construct.contains(what), "{src}: {construct}");
-                assert_eq!(l, line, "{src}: {construct}");
-            }
-            other => panic!("{src}: expected unsupported, got {other:?}"),
-        }
-    }
+    expect_unsupported("vla_bad.c", &cases);
 }
 
 /// Function pointers: each function whose address is taken has its own base (`-1`, `-2`, … in
@@ -688,17 +693,7 @@ fn memory_constructs_not_translated_are_unsupported() {
             3,
         ),
     ];
-    for (src, what, line) in cases {
-        match translate_with("bad.c", src, false) {
-            Err(CError::Unsupported {
-                construct, line: l, ..
-            }) => {
-                assert!(construct.contains(what), "{construct}\n{src}");
-                assert_eq!(l, line, "{construct}\n{src}");
-            }
-            other => panic!("expected unsupported, got {other:?}\n{src}"),
-        }
-    }
+    expect_unsupported("bad.c", &cases);
 }
 
 /// The checks of each property: every check carries its kind (`{:check "…"}`); `valid-memsafety`

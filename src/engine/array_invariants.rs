@@ -549,11 +549,11 @@ const MAX_INSTANCES: usize = 16;
 /// #memory_int[b][o + 4 * k] == 1` read at `#memory_int[b][o + 4 * j]`: the instance at `j`).
 /// Other quantified conjuncts are dropped. An instance `range ==> cell` whose range the rest of
 /// the letter implies (asked in `session`) is the plain `cell`, an equality Karr's analysis reads.
-/// Each letter is weakened (its quantifiers imply their instances), so what is inductive for
-/// these letters is inductive for the originals; where all
-/// quantifiers are instantiated, the letters are quantifier-free again, for the synthesis of the
-/// facts that need the quantified invariants (`sum == i` of a loop summing cells a loop filled
-/// with 1).
+/// Each letter is weakened (its quantifiers imply their instances, and a cell replaced by the
+/// value an instance gives it keeps that instance as a conjunct), so what is inductive for these
+/// letters is inductive for the originals; where all quantifiers are instantiated, the letters
+/// are quantifier-free again, for the synthesis of the facts that need the quantified invariants
+/// (`sum == i` of a loop summing cells a loop filled with 1).
 pub fn instantiate(enc: &Encoded, session: &mut Session) -> Encoded {
     use crate::engine::termination::linear::{Lin, linear};
     let mut out = enc.clone();
@@ -575,11 +575,10 @@ pub fn instantiate(enc: &Encoded, session: &mut Session) -> Encoded {
         let mut cells: Vec<(Term, Lin)> = Vec::new();
         for g in &ground {
             walk(g, &mut |t| {
-                if let Some((Op::Select, [m, i])) = t.as_app()
+                if let Some((Op::Select, [_, i])) = t.as_app()
                     && let Some(l) = linear(i)
                     && !cells.iter().any(|(c, _)| c == t)
                 {
-                    let _ = m;
                     cells.push((t.clone(), l));
                 }
             });

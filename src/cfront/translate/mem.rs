@@ -1713,26 +1713,9 @@ impl<'a> Translator<'a> {
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<String> {
-        if !self.f.switches.is_empty() {
-            return unsupported(
-                format!("variable `{name}` in memory declared in a switch"),
-                span,
-            );
-        }
         let size = self.size_align(t, span)?.0;
-        let base = self.new_local(&format!("#addr~{name}"), int_map_type(0, span));
-        self.alloc(&base, lit(&BigInt::from(size), span), false, span, out);
-        self.f.has_mem = true;
-        match self.f.mem_scopes.last_mut() {
-            Some(s) => s.push(base.clone()),
-            None => {
-                return unsupported(
-                    format!("variable `{name}` in memory outside a function"),
-                    span,
-                );
-            }
-        }
-        Ok(base)
+        let what = format!("variable `{name}` in memory");
+        self.block_object(name, &what, lit(&BigInt::from(size), span), span, out)
     }
 
     /// A new object on the stack for the variable-length array `name` of `count` elements of
@@ -1748,29 +1731,40 @@ impl<'a> Translator<'a> {
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<String> {
-        if !self.f.switches.is_empty() {
-            return unsupported(
-                format!("variable-length array `{name}` declared in a switch"),
-                span,
-            );
-        }
         let esize = self.size_align(elem, span)?.0;
-        let Some(scope) = self.f.mem_scopes.len().checked_sub(1) else {
-            return unsupported(
-                format!("variable-length array `{name}` outside a function"),
-                span,
-            );
-        };
-        let base = self.new_local(&format!("#addr~{name}"), int_map_type(0, span));
         let size = arith(
             BinOp::Mul,
             var(count, span),
             lit(&BigInt::from(esize), span),
             span,
         );
+        let what = format!("variable-length array `{name}`");
+        self.block_object(name, &what, size, span, out)
+    }
+
+    /// A stack object of `size` bytes for `name` (`what` names it in the unsupported cases: in a
+    /// switch, whose jumps could skip its allocation, or outside a function), in the current
+    /// block's scope.
+    fn block_object(
+        &mut self,
+        name: &str,
+        what: &str,
+        size: b::Expr,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<String> {
+        if !self.f.switches.is_empty() {
+            return unsupported(format!("{what} declared in a switch"), span);
+        }
+        if self.f.mem_scopes.is_empty() {
+            return unsupported(format!("{what} outside a function"), span);
+        }
+        let base = self.new_local(&format!("#addr~{name}"), int_map_type(0, span));
         self.alloc(&base, size, false, span, out);
         self.f.has_mem = true;
-        self.f.mem_scopes[scope].push(base.clone());
+        if let Some(s) = self.f.mem_scopes.last_mut() {
+            s.push(base.clone());
+        }
         Ok(base)
     }
 
