@@ -246,13 +246,7 @@ fn pthreads_become_fork_join_atomic() {
         "{text}"
     );
     // the translation reads back and type-checks
-    let (back, diags) = syntax::parse(&text);
-    let back = back.unwrap_or_else(|| panic!("{diags:?}"));
-    let (program, diags) = lapidary::ir::check(&back);
-    assert!(
-        program.is_some() && !lapidary::diag::has_errors(&diags),
-        "{diags:?}"
-    );
+    assert_reads_back(&text);
 }
 
 /// What is not translated stays unsupported, with its line.
@@ -293,30 +287,38 @@ fn pthread_constructs_not_translated_are_unsupported() {
     ];
     for (body, what, line) in cases {
         let src = format!("{head}{body}");
-        match translate_text("bad.c", &src) {
-            Err(CError::Unsupported {
-                construct, line: l, ..
-            }) => {
-                assert!(construct.contains(what), "{construct}\n{src}");
-                assert_eq!(l, line, "{construct}\n{src}");
-            }
-            other => panic!("expected unsupported, got {other:?}\n{src}"),
-        }
+        expect_unsupported_in(translate_text("bad.c", &src), &src, what, line);
     }
 }
 
-/// Each source (saved as `name`) is not translated: the construct names `what` at `line`.
+/// The Boogie text parses back and type-checks.
+fn assert_reads_back(text: &str) {
+    let (back, diags) = syntax::parse(text);
+    let back = back.unwrap_or_else(|| panic!("{diags:?}"));
+    let (program, diags) = lapidary::ir::check(&back);
+    assert!(
+        program.is_some() && !lapidary::diag::has_errors(&diags),
+        "{diags:?}"
+    );
+}
+
+/// Each source (saved as `name`, ILP32) is not translated: the construct names `what` at `line`.
 fn expect_unsupported(name: &str, cases: &[(&str, &str, usize)]) {
     for &(src, what, line) in cases {
-        match translate_with(name, src, false) {
-            Err(CError::Unsupported {
-                construct, line: l, ..
-            }) => {
-                assert!(construct.contains(what), "{construct}\n{src}");
-                assert_eq!(l, line, "{construct}\n{src}");
-            }
-            other => panic!("expected unsupported, got {other:?}\n{src}"),
+        expect_unsupported_in(translate_with(name, src, false), src, what, line);
+    }
+}
+
+/// The translation of `src` is unsupported: the construct names `what` at `line`.
+fn expect_unsupported_in(r: Result<String, CError>, src: &str, what: &str, line: usize) {
+    match r {
+        Err(CError::Unsupported {
+            construct, line: l, ..
+        }) => {
+            assert!(construct.contains(what), "{construct}\n{src}");
+            assert_eq!(l, line, "{construct}\n{src}");
         }
+        other => panic!("expected unsupported, got {other:?}\n{src}"),
     }
 }
 
@@ -367,13 +369,7 @@ fn memory_model_translation() {
     assert!(text.contains("#valid[h~3.base] := false;"), "{text}");
     // the stack object of x dies when main returns
     assert!(text.contains("#valid[#addr~x~1] := false;"), "{text}");
-    let (back, diags) = syntax::parse(&text);
-    let back = back.unwrap_or_else(|| panic!("{diags:?}"));
-    let (program, diags) = lapidary::ir::check(&back);
-    assert!(
-        program.is_some() && !lapidary::diag::has_errors(&diags),
-        "{diags:?}"
-    );
+    assert_reads_back(&text);
     // under unreach-call the memory checks are assumptions
     let reach = translate_with("mem.c", src, true).expect("translates");
     assert!(!reach.contains("assert"), "{reach}");
@@ -413,13 +409,7 @@ fn variable_length_array_translation() {
         "{text}"
     );
     assert!(text.contains("#valid[#addr~a~"), "{text}");
-    let (back, diags) = syntax::parse(&text);
-    let back = back.unwrap_or_else(|| panic!("{diags:?}"));
-    let (program, diags) = lapidary::ir::check(&back);
-    assert!(
-        program.is_some() && !lapidary::diag::has_errors(&diags),
-        "{diags:?}"
-    );
+    assert_reads_back(&text);
     let cases = [
         (
             "int main(void) { int n = 2;\nswitch (n) { case 2: { int a[n]; a[0] = 1; } } return 0; }\n",
@@ -465,13 +455,7 @@ fn function_pointer_translation() {
         text.contains("assert {:check \"valid-deref\"} false;"),
         "{text}"
     );
-    let (back, diags) = syntax::parse(&text);
-    let back = back.unwrap_or_else(|| panic!("{diags:?}"));
-    let (program, diags) = lapidary::ir::check(&back);
-    assert!(
-        program.is_some() && !lapidary::diag::has_errors(&diags),
-        "{diags:?}"
-    );
+    assert_reads_back(&text);
     // under unreach-call the call of a pointer to no function is an assumption
     let reach = translate_with("fptr.c", src, true).expect("translates");
     assert!(!reach.contains("assert false;"), "{reach}");
