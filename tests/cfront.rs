@@ -430,6 +430,92 @@ fn variable_length_array_translation() {
     expect_unsupported("vla_bad.c", &cases);
 }
 
+/// Bit-fields: a variable's bit-field is a variable holding a value of its width (writes wrap,
+/// an indeterminate one is in that range); in memory it is a cell of its own below every byte
+/// offset, keyed by its lowest bit; structs are laid out as gcc lays them out on i386 and
+/// x86-64. A bit-field in a union is not translated.
+#[test]
+fn bit_field_translation() {
+    let layouts = "struct A { int a:32; long long b:40; };\n\
+        struct B { char c; long long d:40; };\n\
+        struct C { unsigned a:3; unsigned :0; unsigned long long d:40; _Bool e:1; };\n\
+        struct D { char c; int x:4; short s:9; };\n\
+        struct E { long long x:3; char c; };\n\
+        int main(void) { unsigned long long sizes = sizeof(struct A) + 100 * sizeof(struct B)\n\
+        + 10000 * sizeof(struct C) + 1000000 * sizeof(struct D)\n\
+        + 100000000ULL * sizeof(struct E); return 0; }\n";
+    // the sizes gcc -m32 and -m64 give
+    for (arch, sizes) in [(Arch::Ilp32, "404120812"), (Arch::Lp64, "804160816")] {
+        let text = translate_opts("layout.c", layouts, &options(arch)).expect("translates");
+        assert!(
+            text.contains(&format!("sizes~1 := {sizes};")),
+            "{arch:?}\n{text}"
+        );
+    }
+    let src = "struct F { unsigned lo : 4, hi : 4; signed s : 3; };\n\
+        int main(void) { struct F v; v.lo = 17; v.s = v.hi + 1;\n\
+        struct F w; struct F *p = &w; p->hi = v.lo; v.lo = p->s; return 0; }\n";
+    let text = translate_with("bits.c", src, false).expect("translates");
+    // an indeterminate bit-field is in its range; a write wraps (a constant folded)
+    assert!(
+        text.contains("assume ((0 <= v~1.lo) && (v~1.lo <= 15));"),
+        "{text}"
+    );
+    assert!(
+        text.contains("assume ((-(4) <= v~1.s) && (v~1.s <= 3));"),
+        "{text}"
+    );
+    assert!(text.contains("v~1.lo := 1;"), "{text}");
+    assert!(
+        text.contains("v~1.s := ((((v~1.hi + 1) + 4) % 8) - 4);"),
+        "{text}"
+    );
+    // in memory: `hi` is bit 4 of byte 0, `s` bit 0 of byte 1; each access checks its bytes
+    assert!(
+        text.contains("#memory_int[p~3.base][(0 - ((8 * p~3.offset) + 5))] := v~1.lo;"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "assume ((-(4) <= #memory_int[p~3.base][(0 - ((8 * (p~3.offset + 1)) + 1))])"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("((p~3.offset + 1) + 1) <= #length[p~3.base]"),
+        "{text}"
+    );
+    assert_reads_back(&text);
+    let cases = [(
+        "struct F { unsigned lo : 4; };\nunion U { struct F f; int i; };\n\
+         int main(void) { union U u; u.i = 1; return 0; }\n",
+        "struct with bit-fields in a union",
+        3,
+    )];
+    expect_unsupported("bits_bad.c", &cases);
+}
+
+/// A write to a union member gives every integer of another member that overlaps it the bytes
+/// written (little-endian) and keeps its other bytes; an integer reaching beyond the member
+/// written gets an unspecified value.
+#[test]
+fn union_bytes_translation() {
+    let src = "union U { unsigned int i; unsigned char b[4]; short h; };\n\
+        int main(void) { union U u; u.i = 0x11223344u; u.b[1] = 0; u.h = -1; return 0; }\n";
+    let text = translate_with("union.c", src, false).expect("translates");
+    for line in [
+        "u~1.b[1] := ((u~1.i / 256) % 256);",
+        "u~1.h := ((((u~1.i % 65536) + 32768) % 65536) - 32768);",
+        "u~1.i := (((u~1.i - (((u~1.i / 256) % 256) * 256)) + ((u~1.b[1] % 256) * 256)) % 4294967296);",
+        "u~1.b[0] := (u~1.h % 256);",
+        "u~1.i := #t~",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    assert!(text.contains("~unspecified("), "{text}");
+    assert_reads_back(&text);
+}
+
 /// Function pointers: each function whose address is taken has its own base (`-1`, `-2`, … in
 /// the order of the names, never valid, stack objects below them); a call through a pointer
 /// dispatches over them, and fails its check when the pointer holds none of them.
@@ -490,8 +576,9 @@ fn function_pointer_translation() {
     );
 }
 
-/// Unions: members are leaves kept in step by a write (same type: the same value; otherwise an
-/// unspecified, over-approximated value); structs are passed and returned by value, leaf by leaf.
+/// Unions: members are leaves kept in step by a write (same type: the same value; an integer
+/// within the bytes written: those bytes); structs are passed and returned by value, leaf by
+/// leaf.
 #[test]
 fn union_and_struct_value_translation() {
     let src = "union u { int a; int b; char c; };\n\
@@ -499,14 +586,14 @@ fn union_and_struct_value_translation() {
         struct pt swap(struct pt p) { struct pt r = { p.y, p.x }; return r; }\n\
         int main(void) { union u v; v.a = 1; struct pt q = { 1, 2 }; q = swap(q); return v.b; }\n";
     let text = translate_with("union.c", src, false).expect("translates");
-    // the members are leaves; a member of the same type is the same value, another one is
-    // unspecified (an over-approximation)
+    // the members are leaves; a member of the same type is the same value, a `char` the low
+    // byte (nothing is unspecified)
     assert!(text.contains("v~1.b := v~1.a;"), "{text}");
     assert!(
-        text.contains("function {:overapproximation \"unspecified value of a union member\"} ~unspecified(x: int) returns (int);"),
+        text.contains("v~1.c := ((((v~1.a % 256) + 128) % 256) - 128);"),
         "{text}"
     );
-    assert!(text.contains(":= ~unspecified(#t~"), "{text}");
+    assert!(!text.contains("~unspecified"), "{text}");
     // a struct parameter and result are one variable per leaf
     assert!(
         text.contains(

@@ -1,11 +1,11 @@
 //#Unknown the error trace depends on an over-approximation
 //#Unsafe
-// The bytes of `c` after a write of `i` are the implementation's: the havoced value that
-// violates the assertion is not reported.
+// After a write of the member `c`, the bytes of `i` that `c` does not cover take unspecified
+// values (C11 6.2.6.1p7): the havoced value that violates the assertion is not reported.
 int main() {
   union { int i; char c; } u;
-  u.i = 2;
-  char c = u.c;
-  //@ assert c == 2;
+  u.c = 2;
+  int i = u.i;
+  //@ assert i == 2;
   return 0;
 }

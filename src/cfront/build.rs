@@ -99,12 +99,18 @@ pub fn ite(c: Expr, t: Expr, e: Expr, span: Span) -> Expr {
 
 /// `e mod m` for a positive literal modulus (SMT `mod`: the result lies in `0 .. m`).
 pub fn modulo(e: Expr, m: &BigInt, span: Span) -> Expr {
-    match as_lit(&e) {
-        Some(v) => {
+    match (as_lit(&e), &e.kind) {
+        (Some(v), _) => {
             let r = ((v % m) + m) % m;
             lit(&r, span)
         }
-        None => bin(BinOp::Mod, e, lit(m, span), span),
+        // already in `[0, k)` with `k <= m`
+        (None, ExprKind::Binary(BinOp::Mod, _, k))
+            if as_lit(k).is_some_and(|k| k.is_positive() && k <= *m) =>
+        {
+            e
+        }
+        (None, _) => bin(BinOp::Mod, e, lit(m, span), span),
     }
 }
 

@@ -28,6 +28,14 @@ pub enum IntKind {
     LongLong,
     /// GCC's `__int128`.
     Int128,
+    /// A bit-field of `width` bits (C11 6.7.2.1p10) declared with an integer type of `unit` bytes:
+    /// the values of a `width`-bit integer of the signedness declared, its lowest bit at `shift`
+    /// in its first byte (`None`: the struct's layout is unknown).
+    BitField {
+        width: u8,
+        unit: u8,
+        shift: Option<u8>,
+    },
 }
 
 /// A C integer type. `char` is signed (gcc on x86, Ultimate's default).
@@ -80,6 +88,7 @@ impl IntTy {
             },
             IntKind::LongLong => 64,
             IntKind::Int128 => 128,
+            IntKind::BitField { width, .. } => u32::from(width),
         }
     }
 
@@ -87,6 +96,7 @@ impl IntTy {
     pub fn size(self, arch: Arch) -> u64 {
         match self.kind {
             IntKind::Bool => 1,
+            IntKind::BitField { unit, .. } => u64::from(unit),
             _ => u64::from(self.bits(arch) / 8),
         }
     }
@@ -130,6 +140,13 @@ impl IntTy {
             IntKind::Long => 4,
             IntKind::LongLong => 5,
             IntKind::Int128 => 6,
+            // promoted before any use of the rank (see `promote`)
+            IntKind::BitField { unit, .. } => match unit {
+                1 => 1,
+                2 => 2,
+                4 => 3,
+                _ => 5,
+            },
         }
     }
 
@@ -149,12 +166,24 @@ impl IntTy {
             (IntKind::LongLong, false) => "unsigned long long",
             (IntKind::Int128, true) => "__int128",
             (IntKind::Int128, false) => "unsigned __int128",
+            (IntKind::BitField { .. }, true) => "signed bit-field",
+            (IntKind::BitField { .. }, false) => "unsigned bit-field",
         }
     }
 }
 
 /// Integer promotion (C11 6.3.1.1): types of rank below `int` become `int` (all their values fit).
+/// A bit-field becomes `int` if `int` holds all its values, else `unsigned int` if that does (C11
+/// 6.3.1.1p2); a wider one (a gcc extension) keeps the width of its declared type.
 pub fn promote(t: IntTy) -> IntTy {
+    if let IntKind::BitField { width, unit, .. } = t.kind {
+        return match (width, t.signed) {
+            (0..32, _) | (32, true) => IntTy::INT,
+            (32, false) => IntTy::new(IntKind::Int, false),
+            _ if unit <= 4 => IntTy::new(IntKind::Int, t.signed),
+            _ => IntTy::new(IntKind::LongLong, t.signed),
+        };
+    }
     if t.rank() < IntTy::INT.rank() {
         IntTy::INT
     } else {

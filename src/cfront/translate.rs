@@ -125,6 +125,16 @@ enum CType {
     Other(String),
 }
 
+/// A member of a struct with bit-fields, in declaration order, for its layout (`mem::bit_layout`).
+#[derive(Clone, Debug)]
+enum Member {
+    /// A named member (a bit-field has an `IntKind::BitField` type).
+    Field(CType),
+    /// An unnamed bit-field: its declared type and width (0: the next bit-field starts a new
+    /// unit).
+    Unnamed(IntTy, u8),
+}
+
 impl CType {
     fn is_scalar(&self) -> bool {
         matches!(self, CType::Int(_) | CType::Float(_) | CType::Ptr(_))
@@ -556,6 +566,12 @@ pub struct Translator<'a> {
     file_asserts: Vec<b::Stmt>,
     /// Struct tags and their fields (`Err`: the tag is not translated, and why).
     structs: HashMap<String, Result<Vec<(String, CType)>, String>>,
+    /// The array variables of local aggregates declared without an initialiser: their elements'
+    /// ranges are assumed where they are read.
+    indeterminate: BTreeSet<String>,
+    /// The members of each struct with bit-fields in declaration order, unnamed bit-fields
+    /// included, for its layout (`mem::bit_layout`).
+    bit_structs: HashMap<String, Vec<Member>>,
     /// An ACSL contract waiting for the function it precedes; contracts by function.
     pending_contract: Option<&'a Node<c::FunctionDefinition>>,
     contracts: HashMap<String, &'a Node<c::FunctionDefinition>>,
@@ -797,6 +813,8 @@ impl<'a> Translator<'a> {
             statics: 0,
             file_asserts: Vec::new(),
             structs: HashMap::new(),
+            bit_structs: HashMap::new(),
+            indeterminate: BTreeSet::new(),
             pending_contract: None,
             contracts: HashMap::new(),
             in_ensures: false,
@@ -1363,6 +1381,7 @@ impl<'a> Translator<'a> {
             return CType::Struct(tag);
         };
         let mut fields: Result<Vec<(String, CType)>, String> = Ok(Vec::new());
+        let mut members = Vec::new();
         for d in decls {
             let c::StructDeclaration::Field(f) = &d.node else {
                 continue;
@@ -1370,7 +1389,18 @@ impl<'a> Translator<'a> {
             let base = self.base_type_spec(&f.node.specifiers);
             for sd in &f.node.declarators {
                 let field = match (&sd.node.declarator, &sd.node.bit_width) {
-                    (_, Some(_)) => Err("bit-field".to_string()),
+                    (decl, Some(w)) => {
+                        let union = tag.starts_with(UNION_PREFIX);
+                        match self.bit_field(&base, decl.as_ref(), w, union) {
+                            Ok((Some(n), ty, _)) => Ok((n, ty)),
+                            Ok((None, CType::Int(declared), width)) => {
+                                members.push(Member::Unnamed(declared, width));
+                                continue;
+                            }
+                            Ok((None, ..)) => Err("bit-field".to_string()),
+                            Err(e) => Err(e),
+                        }
+                    }
                     (None, None) => Err("anonymous struct member".to_string()),
                     (Some(decl), None) => match self.declarator(base.clone(), decl) {
                         (Some(_), CType::Fn(_), _) => {
@@ -1381,7 +1411,10 @@ impl<'a> Translator<'a> {
                     },
                 };
                 match (field, &mut fields) {
-                    (Ok(fd), Ok(list)) => list.push(fd),
+                    (Ok(fd), Ok(list)) => {
+                        members.push(Member::Field(fd.1.clone()));
+                        list.push(fd)
+                    }
                     (Err(e), Ok(_)) => fields = Err(e),
                     _ => {}
                 }
@@ -1403,6 +1436,37 @@ impl<'a> Translator<'a> {
                 }
             }
         }
+        let bits = |m: &Member| match m {
+            Member::Field(CType::Int(t)) => matches!(t.kind, IntKind::BitField { .. }),
+            Member::Field(_) => false,
+            Member::Unnamed(..) => true,
+        };
+        if members.iter().any(bits) {
+            // a bit-field's position in its storage unit: its cell in memory (`mem::bit_cell`)
+            if let (Ok(list), Ok(layout)) =
+                (&mut fields, self.bit_layout(&members, self.sp(st.span)))
+            {
+                let named = members.iter_mut().filter(|m| matches!(m, Member::Field(_)));
+                for (((_, fty), m), at) in list.iter_mut().zip(named).zip(&layout.shifts) {
+                    if let CType::Int(IntTy {
+                        kind: IntKind::BitField { shift, .. },
+                        ..
+                    }) = fty
+                    {
+                        *shift = Some(*at);
+                        *m = Member::Field(fty.clone());
+                    }
+                }
+            }
+            self.bit_structs.insert(tag.clone(), members);
+        }
+        if let Ok(list) = &fields
+            && tag.starts_with(UNION_PREFIX)
+            && list.iter().any(|(_, t)| self.has_bit_fields(t))
+        {
+            // its members' cells would overlap bit by bit
+            fields = Err("struct with bit-fields in a union".to_string());
+        }
         let same = match (self.structs.get(&tag), &fields) {
             (None, _) => true,
             (Some(old), new) => old == new,
@@ -1416,11 +1480,89 @@ impl<'a> Translator<'a> {
         CType::Struct(tag)
     }
 
+    /// A bit-field declaration `T name : width` (`name` absent: an unnamed bit-field, padding):
+    /// its name, its type (an `IntKind::BitField` of the declared integer type; a `_Bool`
+    /// bit-field is a `_Bool`) and its width; unnamed, the declared type itself.
+    fn bit_field(
+        &mut self,
+        base: &CType,
+        decl: Option<&'a Node<c::Declarator>>,
+        width: &'a Node<c::Expression>,
+        union: bool,
+    ) -> Result<(Option<String>, CType, u8), String> {
+        if union {
+            return Err("bit-field in a union".into());
+        }
+        let (name, ty) = match decl {
+            Some(d) => match self.declarator(base.clone(), d) {
+                (Some(n), ty, None) => (Some(n), ty),
+                _ => return Err("bit-field of a function type".into()),
+            },
+            None => (None, base.clone()),
+        };
+        let CType::Int(t) = ty else {
+            return Err(format!("bit-field of type {}", ty.describe()));
+        };
+        let w = match self.const_eval(width) {
+            Some((v, _)) if v >= BigInt::zero() && v <= BigInt::from(t.bits(self.arch)) => {
+                u8::try_from(&v).map_err(|_| "bit-field width".to_string())?
+            }
+            _ => return Err("bit-field width that is not a constant of the type's width".into()),
+        };
+        let field = match (name.is_some(), t.kind, w) {
+            (true, _, 0) => return Err("named bit-field of width 0".into()),
+            (false, _, _) | (true, IntKind::Bool, _) => t,
+            (true, _, _) => IntTy {
+                kind: IntKind::BitField {
+                    width: w,
+                    unit: u8::try_from(t.size(self.arch)).map_err(|_| "bit-field unit")?,
+                    shift: None,
+                },
+                signed: t.signed,
+            },
+        };
+        Ok((name, CType::Int(field), w))
+    }
+
+    /// Whether a value of type `t` has a bit-field.
+    fn has_bit_fields(&self, t: &CType) -> bool {
+        match t {
+            CType::Array(e, _) => self.has_bit_fields(e),
+            CType::Struct(tag) => {
+                self.bit_structs.contains_key(tag)
+                    || matches!(self.structs.get(tag), Some(Ok(fs)) if fs.iter().any(|(_, t)| self.has_bit_fields(t)))
+            }
+            _ => false,
+        }
+    }
+
     fn struct_fields(&self, tag: &str, span: Span) -> R<Vec<(String, CType)>> {
         match self.structs.get(tag) {
             Some(Ok(f)) => Ok(f.clone()),
             Some(Err(e)) => unsupported(e.clone(), span),
             None => unsupported(format!("incomplete struct {tag}"), span),
+        }
+    }
+
+    /// The integer leaves of a value of type `ty` (see `leaves`) with their types.
+    fn int_leaves(&self, ty: &CType, span: Span) -> R<Vec<(String, usize, IntTy)>> {
+        match ty {
+            CType::Int(t) => Ok(vec![(String::new(), 0, *t)]),
+            CType::Array(e, _) => Ok(self
+                .int_leaves(e, span)?
+                .into_iter()
+                .map(|(p, d, t)| (p, d + 1, t))
+                .collect()),
+            CType::Struct(tag) => {
+                let mut out = Vec::new();
+                for (f, fty) in self.struct_fields(tag, span)? {
+                    for (p, d, t) in self.int_leaves(&fty, span)? {
+                        out.push((format!(".{f}{p}"), d, t));
+                    }
+                }
+                Ok(out)
+            }
+            _ => Ok(Vec::new()),
         }
     }
 
@@ -3542,6 +3684,19 @@ impl<'a> Translator<'a> {
                         (CType::Int(t), None) => out.extend(self.nondet(&leaf, *t, span)),
                         (CType::Int(_) | CType::Float(_) | CType::Ptr(_), Some(_)) => {}
                         _ => out.push(havoc(&leaf, span)),
+                    }
+                }
+                if ini.is_none() && !ty.is_scalar() {
+                    // an indeterminate value is a value of its type: a scalar member's range
+                    // assumed now, an array element's where it is read (`read_place`)
+                    for (path, dims, t) in self.int_leaves(&ty, span)? {
+                        let leaf = format!("{local}{path}");
+                        match dims {
+                            0 => out.push(assume(self.in_range(var(&leaf, span), t, span), span)),
+                            _ => {
+                                self.indeterminate.insert(leaf);
+                            }
+                        }
                     }
                 }
                 self.var_keys.insert(local.clone(), key);

@@ -59,8 +59,16 @@
 //!
 //! A union in memory keeps the invariant: a member's cell is read at its type because the address
 //! of a member is not translated (every write of a member goes through the union, and `union_sync`
-//! writes the other members' cells at their types), and a union with two members of different
-//! types at one offset in one map is not translated (`check_mem_unions`).
+//! writes the other members' cells at their types: an integer overlapping the integer written
+//! takes its bytes, little-endian), and a union with two members of different types at one offset
+//! in one map is not translated (`check_mem_unions`).
+//!
+//! A bit-field has no address: in memory it is a cell of its own in `#memory_int` whose key is
+//! below every byte offset, `-(8 * o + s) - 1` for its lowest bit at bit `s` of byte `o` of the
+//! object (`bit_cell`; distinct bit-fields have distinct lowest bits), holding its value in the
+//! range of its width; an access checks the bytes it touches. Copies of whole objects (rows)
+//! carry these cells along; a character pointer never reads a struct's bytes (above). Bit-fields
+//! in unions are not translated.
 //!
 //! Under `valid-memsafety` (and `valid-memcleanup`) a ghost global `#heap_live` counts the live heap objects (+1 per heap
 //! allocation, -1 per `free`/`realloc` of a non-null pointer, which the free check has shown to be a
@@ -345,6 +353,11 @@ impl<'a> Translator<'a> {
                 let (s, a) = self.size_align(e, span)?;
                 Ok((s * n, a))
             }
+            CType::Struct(tag) if self.bit_structs.contains_key(tag) => {
+                self.struct_fields(tag, span)?;
+                let layout = self.bit_layout(&self.bit_structs[tag], span)?;
+                Ok((layout.size, layout.align))
+            }
             CType::Struct(tag) => {
                 let (mut off, mut al) = (0u64, 1u64);
                 for (_, fty) in self.struct_fields(tag, span)? {
@@ -363,8 +376,103 @@ impl<'a> Translator<'a> {
         }
     }
 
-    /// The byte offset and type of a struct member.
+    /// The layout of a struct with bit-fields as gcc lays it out on x86 (System V psABI,
+    /// `PCC_BITFIELD_TYPE_MATTERS`): a bit-field follows the previous member's bits unless it
+    /// would leave the `sizeof` bytes that start at a multiple of its declared type's alignment,
+    /// where it starts at the next multiple instead (an unnamed one of width 0 moves there too);
+    /// named bit-fields align the struct as their declared type, unnamed ones do not.
+    pub(super) fn bit_layout(&self, members: &[Member], span: Span) -> R<BitLayout> {
+        let (mut bit, mut align) = (0u64, 1u64);
+        let (mut offsets, mut shifts) = (Vec::new(), Vec::new());
+        // the declared type's alignment as a member: i386 aligns 8-byte integers at 4
+        let type_align = |unit: u64| match (unit, self.arch) {
+            (8, Arch::Ilp32) => 4,
+            (u, _) => u,
+        };
+        // the bit-field's first byte and its lowest bit's position in it, once placed
+        let place = |bit: &mut u64, w: u64, unit: u64| {
+            let a = 8 * type_align(unit);
+            if w == 0 || *bit % a + w > 8 * unit {
+                *bit = align_up(*bit, a);
+            }
+            let at = (*bit / 8, *bit % 8);
+            *bit += w;
+            at
+        };
+        for m in members {
+            match m {
+                Member::Field(CType::Int(IntTy {
+                    kind: IntKind::BitField { width, unit, .. },
+                    ..
+                })) => {
+                    let (byte, shift) = place(&mut bit, u64::from(*width), u64::from(*unit));
+                    offsets.push(byte);
+                    shifts.push(u8::try_from(shift).unwrap_or(u8::MAX));
+                    align = align.max(type_align(u64::from(*unit)));
+                }
+                Member::Field(ty) => {
+                    let (s, a) = self.size_align(ty, span)?;
+                    let off = align_up(bit.div_ceil(8), a);
+                    offsets.push(off);
+                    shifts.push(0);
+                    bit = (off + s) * 8;
+                    align = align.max(a);
+                }
+                Member::Unnamed(t, w) => {
+                    place(&mut bit, u64::from(*w), t.size(self.arch));
+                }
+            }
+        }
+        Ok(BitLayout {
+            offsets,
+            shifts,
+            size: align_up(bit.div_ceil(8), align),
+            align,
+        })
+    }
+
+    /// The cell of a bit-field in memory whose first byte is at offset `off`: the number of bytes
+    /// it touches (what an access checks) and the key of its cell, `-(8 * off + shift) - 1` for
+    /// its lowest bit at `shift` in that byte (see the module comment).
+    fn bit_cell(&self, t: IntTy, off: &b::Expr, span: Span) -> R<(u64, b::Expr)> {
+        let IntKind::BitField {
+            width,
+            shift: Some(shift),
+            ..
+        } = t.kind
+        else {
+            return unsupported("bit-field of a struct without a layout, in memory", span);
+        };
+        if self.data_race {
+            // adjacent bit-fields are one memory location (C11 3.14): not instrumented so
+            return unsupported(
+                "bit-field in memory in a program checked for data races",
+                span,
+            );
+        }
+        let bit = arith(
+            BinOp::Add,
+            arith(BinOp::Mul, int(8, span), off.clone(), span),
+            int(i64::from(shift) + 1, span),
+            span,
+        );
+        Ok((
+            (u64::from(shift) + u64::from(width)).div_ceil(8),
+            arith(BinOp::Sub, int(0, span), bit, span),
+        ))
+    }
+
+    /// The byte offset and type of a struct member (of a bit-field: of its first byte, see
+    /// `bit_cell`).
     pub(super) fn field_offset(&self, tag: &str, f: &str, span: Span) -> R<(u64, CType)> {
+        if let Some(members) = self.bit_structs.get(tag) {
+            let offsets = self.bit_layout(members, span)?.offsets;
+            let fields = self.struct_fields(tag, span)?;
+            return match fields.iter().zip(offsets).find(|((n, _), _)| n == f) {
+                Some(((_, ty), off)) => Ok((off, ty.clone())),
+                None => unsupported(format!("unknown struct member `{f}`"), span),
+            };
+        }
         let mut off = 0u64;
         for (name, fty) in self.struct_fields(tag, span)? {
             let (s, a) = self.size_align(&fty, span)?;
@@ -565,10 +673,19 @@ impl<'a> Translator<'a> {
                     ty: lv.ty.clone(),
                 },
                 CType::Float(f) => TV::float(lv.read(span), *f),
-                t => TV {
-                    v: V::Int(lv.read(span)),
-                    ty: t.clone(),
-                },
+                t => {
+                    let e = lv.read(span);
+                    if let (true, CType::Int(it)) = (checked, t)
+                        && !lv.indices.is_empty()
+                        && self.indeterminate.contains(&lv.name())
+                    {
+                        out.push(assume(self.in_range(e.clone(), *it, span), span));
+                    }
+                    TV {
+                        v: V::Int(e),
+                        ty: t.clone(),
+                    }
+                }
             }),
             Place::Mem {
                 base,
@@ -577,6 +694,18 @@ impl<'a> Translator<'a> {
                 safe,
                 ..
             } => match ty {
+                CType::Int(t) if matches!(t.kind, IntKind::BitField { .. }) => {
+                    let (bytes, key) = self.bit_cell(*t, off, span)?;
+                    if checked && !safe {
+                        self.mem_check(base, off, bytes, span, out);
+                    }
+                    self.mem.int = true;
+                    let e = sel2(MEM_INT, base.clone(), key, span);
+                    if checked {
+                        out.push(assume(self.in_range(e.clone(), *t, span), span));
+                    }
+                    Ok(TV::int(e, *t))
+                }
                 CType::Int(t) => {
                     if checked && !safe {
                         self.mem_check(base, off, t.size(self.arch), span, out);
@@ -711,11 +840,21 @@ impl<'a> Translator<'a> {
                 },
                 v,
             ) => {
-                let size = self.size_align(ty, span)?.0;
+                let size = match ty {
+                    CType::Int(t) if matches!(t.kind, IntKind::BitField { .. }) => {
+                        self.bit_cell(*t, off, span)?.0
+                    }
+                    _ => self.size_align(ty, span)?.0,
+                };
                 if !safe {
                     self.mem_check(base, off, size, span, out);
                 }
                 match (ty, v) {
+                    (CType::Int(t), SVal::Int(e)) if matches!(t.kind, IntKind::BitField { .. }) => {
+                        let (_, key) = self.bit_cell(*t, off, span)?;
+                        self.mem.int = true;
+                        out.push(assign(lhs(MEM_INT, vec![base.clone(), key], span), e, span));
+                    }
                     (CType::Int(_), SVal::Int(e)) => {
                         self.mem.int = true;
                         out.push(assign(
@@ -1819,11 +1958,14 @@ impl<'a> Translator<'a> {
     }
 
     /// After a write to the scalar place `p` (see `store_place`), the other members of each union
-    /// `p` is in. A union holds one value at a time (Ultimate's model): a scalar of another
-    /// member at the same offset with the same type is the same value; one whose bytes overlap
-    /// the bytes written, or lie outside the member written (C11 6.2.6.1p7: unspecified), gets an
-    /// unspecified value (an `{:overapproximation}`: a counterexample through it is not reported,
-    /// as the actual bytes are the implementation's); the others are unchanged. In memory a
+    /// `p` is in. A scalar of another member at the same offset with the same type is the same
+    /// value. An integer scalar of another member whose bytes overlap the integer bytes written
+    /// and lie within the member written takes those bytes, little-endian as on every target of
+    /// `--architecture` (C11 6.5.2.3p3 footnote 95: the bytes reinterpreted; `Splice`), keeping
+    /// its other bytes; one that overlaps a pointer or a `_Bool`, or lies partly outside the
+    /// member written (C11 6.2.6.1p7: unspecified), gets an unspecified value (an
+    /// `{:overapproximation}`: a counterexample through it is not reported, as the actual bytes
+    /// are the implementation's); the others are unchanged. In memory a
     /// scalar of another member at the same offset with the same type is the same cell (a union
     /// in memory has no two scalars of different types at one offset in one map, see
     /// `check_mem_unions`).
@@ -1878,7 +2020,52 @@ impl<'a> Translator<'a> {
                             // the bytes of a float read as another type, or the reverse
                             return unsupported("union with a floating member", span);
                         }
-                        let v = self.unspecified(&c.ty, span, out);
+                        let bytes = |t: &CType| match t {
+                            CType::Int(it)
+                                if !matches!(it.kind, IntKind::Bool | IntKind::BitField { .. }) =>
+                            {
+                                Some(*it)
+                            }
+                            _ => None,
+                        };
+                        let exact = match (u.off, bytes(&wty), bytes(&c.ty)) {
+                            (Some(wo), Some(_), Some(ct)) if overlap && c.off + csize <= msize => {
+                                Some((wo, ct))
+                            }
+                            _ => None,
+                        };
+                        let v = match exact {
+                            Some((wo, ct)) => {
+                                if value.is_none() {
+                                    let v = self.read_place(p, false, span, out)?;
+                                    value = Some(self.scalar_value(v, &wty, span)?);
+                                }
+                                let Some(SVal::Int(w)) = value.clone() else {
+                                    return unsupported("union member of this type", span);
+                                };
+                                let cut = Splice {
+                                    write_off: 8 * wo,
+                                    write_size: 8 * wsize,
+                                    cell_off: 8 * c.off,
+                                    cell_size: 8 * csize,
+                                };
+                                let old = if cut.covers() {
+                                    None
+                                } else {
+                                    let o = self.read_place(&target, false, span, out)?;
+                                    match self.scalar_value(o, &c.ty, span)? {
+                                        // its bits: an unsigned value is its own
+                                        SVal::Int(e) if ct.signed => {
+                                            Some(modulo(e, &ct.modulus(self.arch), span))
+                                        }
+                                        SVal::Int(e) => Some(e),
+                                        _ => return unsupported("union member of this type", span),
+                                    }
+                                };
+                                SVal::Int(self.wrap_to(cut.bits(w, old, span), ct, span))
+                            }
+                            None => self.unspecified(&c.ty, span, out),
+                        };
                         self.store_scalar(&target, v, span, out)?;
                     }
                 }
@@ -2090,6 +2277,67 @@ impl<'a> Translator<'a> {
             vars,
             const_map: CONST_MAP.to_string(),
             value: "#race~value".to_string(),
+        }
+    }
+}
+
+/// A struct with bit-fields laid out (`Translator::bit_layout`): each named member's byte offset
+/// (a bit-field's: its first byte's) and bit position in that byte, the size and the alignment.
+pub(super) struct BitLayout {
+    offsets: Vec<u64>,
+    pub shifts: Vec<u8>,
+    size: u64,
+    align: u64,
+}
+
+/// The bits a write of an integer gives an integer that overlaps it (positions and widths in
+/// bits, in one frame: a union's bytes little-endian, a bit-field's storage unit): the cell's
+/// bits in `[max(write_off, cell_off), min(write_off + write_size, cell_off + cell_size))` are
+/// the written value's, its other bits unchanged.
+struct Splice {
+    write_off: u64,
+    write_size: u64,
+    cell_off: u64,
+    cell_size: u64,
+}
+
+impl Splice {
+    /// Whether the write covers every bit of the cell (its old value does not matter).
+    fn covers(&self) -> bool {
+        self.write_off <= self.cell_off
+            && self.cell_off + self.cell_size <= self.write_off + self.write_size
+    }
+
+    /// The cell's new value as an unsigned integer of `cell_size` bits or more (the caller
+    /// converts it to the cell's type, modulo `2^n`): from the written value `w` (any
+    /// representative: `div` and `mod` by powers of two are the bits of its two's complement)
+    /// and, unless the write covers the cell, the cell's old bits `old` (in `[0, 2^cell_size)`).
+    fn bits(&self, w: b::Expr, old: Option<b::Expr>, span: Span) -> b::Expr {
+        let lo = self.write_off.max(self.cell_off);
+        let hi = (self.write_off + self.write_size).min(self.cell_off + self.cell_size);
+        let pow = |bits: u64| BigInt::from(1) << bits;
+        let shifted = |e: b::Expr, bits: u64| match bits {
+            0 => e,
+            n => arith(BinOp::Div, e, lit(&pow(n), span), span),
+        };
+        let scaled = |e: b::Expr, bits: u64| match bits {
+            0 => e,
+            n => arith(BinOp::Mul, e, lit(&pow(n), span), span),
+        };
+        // the written bits, moved to their place in the cell
+        let piece = modulo(shifted(w, lo - self.write_off), &pow(hi - lo), span);
+        let at = lo - self.cell_off;
+        match old {
+            None => scaled(piece, at),
+            Some(old) => {
+                let replaced = modulo(shifted(old.clone(), at), &pow(hi - lo), span);
+                arith(
+                    BinOp::Add,
+                    arith(BinOp::Sub, old, scaled(replaced, at), span),
+                    scaled(piece, at),
+                    span,
+                )
+            }
         }
     }
 }
