@@ -422,12 +422,51 @@ fn variable_length_array_translation() {
             2,
         ),
         (
-            "int main(void) { int n = 2;\nint a[n]; int (*p)[n] = &a; return 0; }\n",
-            "conversion between pointers to different types",
+            "int main(void) { int n = 2;\nint a[n]; int (*p)[n] = &a; return (*p)[0]; }\n",
+            "dereference of a pointer to array of unknown or variable size",
             2,
         ),
     ];
     expect_unsupported("vla_bad.c", &cases);
+}
+
+/// A conversion between pointers to unrelated object types is translated while no pointer of
+/// the type converted to is dereferenced or converted again: it is only passed and compared.
+/// `offsetof` is a constant of the layout.
+#[test]
+fn pointer_conversion_without_access_and_offsetof() {
+    let src = "#include <stddef.h>\n\
+        struct A { int x; }; struct B { long y; };\n\
+        struct C { char c; struct A a[3]; };\n\
+        int same(struct B *b, struct B *c) { return b == c; }\n\
+        int main(void) { struct A a; a.x = 1; struct B *b = (struct B *)&a;\n\
+        unsigned long o = offsetof(struct C, a[2].x);\n\
+        return same(b, 0) + a.x + o; }\n";
+    let text = translate_with("conv.c", src, false).expect("translates");
+    assert!(
+        text.contains("b~2.base, b~2.offset := #addr~a~1, 0;"),
+        "{text}"
+    );
+    assert!(text.contains("o~3 := 12;"), "{text}");
+    assert_reads_back(&text);
+    let head = "struct A { int x; }; struct B { long y; };\n";
+    let cases = [
+        // dereferenced
+        "int main(void) { struct A a; struct B *b = (struct B *)&a;\nreturn b->y; }\n",
+        // converted back, then dereferenced as what it points to
+        "int main(void) { struct A a; struct B *b = (struct B *)&a;\nreturn ((struct A *)b)->x; }\n",
+        // converted again, to `void *`
+        "int main(void) { struct A a; struct B *b = (struct B *)&a; void *v = b;\nreturn 0; }\n",
+    ];
+    for body in cases {
+        let src = format!("{head}{body}");
+        expect_unsupported_in(
+            translate_with("conv_bad.c", &src, false),
+            &src,
+            "conversion between pointers to different types",
+            2,
+        );
+    }
 }
 
 /// Bit-fields: a variable's bit-field is a variable holding a value of its width (writes wrap,
@@ -493,6 +532,26 @@ fn bit_field_translation() {
         3,
     )];
     expect_unsupported("bits_bad.c", &cases);
+}
+
+/// An indeterminate value is a value of its type: a local struct's integer members are assumed
+/// in range where declared, a local array's elements where read (not those of an initialised
+/// array).
+#[test]
+fn indeterminate_aggregates_in_range() {
+    let src = "struct s { unsigned char c; int n; };\n\
+        int main(void) { struct s v; unsigned char a[3]; int b[2] = { 1 };\n\
+        return v.c + a[1] + b[1]; }\n";
+    let text = translate_with("indet.c", src, false).expect("translates");
+    for line in [
+        "assume ((0 <= v~1.c) && (v~1.c <= 255));",
+        "assume ((-(2147483648) <= v~1.n) && (v~1.n <= 2147483647));",
+        "assume ((0 <= a~2[1]) && (a~2[1] <= 255));",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    assert!(!text.contains("<= b~3[1])"), "{text}");
+    assert_reads_back(&text);
 }
 
 /// A write to a union member gives every integer of another member that overlaps it the bytes
@@ -684,7 +743,7 @@ fn memory_constructs_not_translated_are_unsupported() {
             3,
         ),
         (
-            "int main(void) {\nint x; short *s = (short *)&x; return 0; }\n",
+            "int main(void) {\nint x; short *s = (short *)&x; return *s; }\n",
             "conversion between pointers to different types",
             2,
         ),
@@ -699,12 +758,12 @@ fn memory_constructs_not_translated_are_unsupported() {
             3,
         ),
         (
-            "struct s { char c; int i; };\nint main(void) {\nstruct s v; char *p = (char *)&v; return 0; }\n",
+            "struct s { char c; int i; };\nint main(void) {\nstruct s v; char *p = (char *)&v; return *p; }\n",
             "conversion between pointers to different types",
             3,
         ),
         (
-            "struct s { int i; long l; };\nint main(void) {\nstruct s v; long *p = (long *)&v; return 0; }\n",
+            "struct s { int i; long l; };\nint main(void) {\nstruct s v; long *p = (long *)&v; return (int)*p; }\n",
             "conversion between pointers to different types",
             3,
         ),

@@ -604,6 +604,13 @@ pub struct Translator<'a> {
     /// not translated (see `mem::Translator::ptr_compatible`).
     void_char: Vec<(IntTy, Span)>,
     void_other: Vec<(CType, Span)>,
+    /// The pointed-to types of the conversions between object pointers that only
+    /// `mem::foreign_conversions` accepts, where they are.
+    foreign: Vec<(CType, Span)>,
+    /// The pointed-to types of the pointers dereferenced, and of the pointers converted to
+    /// another pointer type (see `mem::foreign_conversions`).
+    derefs: Vec<CType>,
+    converted: Vec<CType>,
     /// Mutexes used (keys of `globals`).
     used_mutexes: BTreeSet<String>,
     /// Only calls of `reach_error` are checked (SV-COMP's `unreach-call`): other checks (`assert`,
@@ -835,6 +842,9 @@ impl<'a> Translator<'a> {
             conv_fns: BTreeSet::new(),
             void_char: Vec::new(),
             void_other: Vec::new(),
+            foreign: Vec::new(),
+            derefs: Vec::new(),
+            converted: Vec::new(),
             in_mem: BTreeSet::new(),
             var_keys: HashMap::new(),
             vla_count: None,
@@ -1842,6 +1852,45 @@ impl<'a> Translator<'a> {
         self.size_align(t, span).map(|(s, _)| s)
     }
 
+    /// `offsetof(type, designator)` (C11 7.19p3): the byte offset of the member the designator
+    /// names, through members and constant array indices.
+    fn offset_of(&mut self, o: &'a c::OffsetOfExpression, span: Span) -> R<u64> {
+        let mut ty = self.type_name(&o.type_name);
+        let member = |this: &mut Self, ty: &mut CType, off: &mut u64, f: &str| -> R<()> {
+            let CType::Struct(tag) = ty.clone() else {
+                return unsupported(format!("offsetof of a member of {}", ty.describe()), span);
+            };
+            let (foff, fty) = this.field_offset(&tag, f, span)?;
+            if matches!(&fty, CType::Int(t) if matches!(t.kind, IntKind::BitField { .. })) {
+                return unsupported("offsetof of a bit-field", span);
+            }
+            *off += foff;
+            *ty = fty;
+            Ok(())
+        };
+        let mut off = 0u64;
+        member(self, &mut ty, &mut off, &o.designator.node.base.node.name)?;
+        for m in &o.designator.node.members {
+            match &m.node {
+                c::OffsetMember::Member(id) => member(self, &mut ty, &mut off, &id.node.name)?,
+                c::OffsetMember::Index(e) => {
+                    let CType::Array(elem, _) = ty.clone() else {
+                        return unsupported("offsetof indexing a non-array", span);
+                    };
+                    let Some(k) = self.const_eval(e).and_then(|(k, _)| k.to_u64()) else {
+                        return unsupported("offsetof with a non-constant index", span);
+                    };
+                    off += k * self.size_of(&elem, span)?;
+                    ty = *elem;
+                }
+                c::OffsetMember::IndirectMember(_) => {
+                    return unsupported("offsetof with `->`", span);
+                }
+            }
+        }
+        Ok(off)
+    }
+
     // ----- constant expressions ------------------------------------------------------------
 
     fn const_eval(&mut self, e: &'a Node<c::Expression>) -> Option<(BigInt, IntTy)> {
@@ -1862,6 +1911,10 @@ impl<'a> Translator<'a> {
             c::Expression::SizeOfTy(s) => {
                 let t = self.type_name(&s.node.0);
                 let n = self.size_of(&t, Span::default()).ok()?;
+                Some((BigInt::from(n), IntTy::SIZE_T))
+            }
+            c::Expression::OffsetOf(o) => {
+                let n = self.offset_of(&o.node, Span::default()).ok()?;
                 Some((BigInt::from(n), IntTy::SIZE_T))
             }
             c::Expression::UnaryOperator(u) => {
@@ -2542,6 +2595,7 @@ impl<'a> Translator<'a> {
             .then(|| self.race_shared(race_leaves, main_span, &mut decls, &mut modifies));
         self.memory_decls(main_span, &mut decls, &mut modifies);
         self.void_pointer_worlds()?;
+        self.foreign_conversions()?;
         let arg = |n: Option<&str>| b::FunArg {
             name: n.map(|n| ident(n, main_span)),
             ty: int_map_type(0, main_span),
@@ -4155,7 +4209,10 @@ impl<'a> Translator<'a> {
                 let p = self.compound_literal(&cl.node, span, out)?;
                 self.read_place(&p, true, span, out)
             }
-            c::Expression::OffsetOf(_) => unsupported("offsetof", span),
+            c::Expression::OffsetOf(o) => {
+                let n = self.offset_of(&o.node, span)?;
+                Ok(TV::int(lit(&BigInt::from(n), span), IntTy::SIZE_T))
+            }
             c::Expression::VaArg(va) => self.va_arg(&va.node, span, out),
         }
     }

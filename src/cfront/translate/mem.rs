@@ -38,8 +38,11 @@
 //! `pthread_join` writes its `void *` result where its argument points whatever the casts on the
 //! argument (every object pointer has the representation of a `void *`): into a pointer (the
 //! conversion from `void *` above) or an integer of the size of a pointer (its address, below).
-//! Every other pointer conversion is unsupported. Values written are always in the range of their
-//! type, so a read assumes that range (which also gives indeterminate values their type's range).
+//! Any other conversion between object pointers is accepted only when no pointer to the type
+//! converted to is dereferenced or converted again anywhere in the program (such a pointer is
+//! only passed around and compared, `foreign_conversions`); every other pointer conversion is
+//! unsupported. Values written are always in the range of their type, so a read assumes that
+//! range (which also gives indeterminate values their type's range).
 //!
 //! Integer–pointer conversions (explicit casts; a comparison of a pointer with an integer compares
 //! `(uintptr_t)` of both, as gcc): an integer `i` becomes the pointer `{0, (uintptr_t) i}`, to no
@@ -1214,6 +1217,9 @@ impl<'a> Translator<'a> {
         if from == to {
             return Ok(());
         }
+        if !self.converted.contains(from) {
+            self.converted.push(from.clone());
+        }
         match (from, to) {
             // a function has no cells: any function pointer type may hold its address (a call
             // checks the function's type, see `call_pointer`)
@@ -1249,8 +1255,27 @@ impl<'a> Translator<'a> {
             {
                 Ok(())
             }
-            _ => unsupported("conversion between pointers to different types", span),
+            // a pointer that is only passed around and compared: kept when no pointer of the
+            // type converted to is dereferenced or converted again (`foreign_conversions`)
+            _ => {
+                self.foreign.push((to.clone(), span));
+                Ok(())
+            }
         }
+    }
+
+    /// A conversion between pointers to different object types that none of the rules above
+    /// accepts is translated only when no pointer to the type converted to is dereferenced (by
+    /// `*`, `->`, `[]` or a memory function) or converted to another pointer type anywhere in
+    /// the program: then no cell is ever read or written through such a pointer, which may
+    /// point to an object of another type (the memory-model invariant stands).
+    pub(super) fn foreign_conversions(&self) -> R<()> {
+        for (to, span) in &self.foreign {
+            if self.derefs.contains(to) || self.converted.contains(to) {
+                return unsupported("conversion between pointers to different types", *span);
+            }
+        }
+        Ok(())
     }
 
     /// The types of the objects that start a struct (its first member, that member's first member
@@ -1480,6 +1505,7 @@ impl<'a> Translator<'a> {
         let (CType::Ptr(pt), V::Ptr(b, o)) = (&tv.ty, &tv.v) else {
             return unsupported(format!("dereference of {}", tv.ty.describe()), span);
         };
+        self.note_deref(pt);
         match &**pt {
             CType::Void => unsupported("dereference of a `void *`", span),
             CType::Other(w) => unsupported(format!("dereference of a pointer to {w}"), span),
@@ -1490,6 +1516,13 @@ impl<'a> Translator<'a> {
                 safe: false,
                 unions: Vec::new(),
             }),
+        }
+    }
+
+    /// Records that cells are accessed through a pointer to `t` (see `foreign_conversions`).
+    fn note_deref(&mut self, t: &CType) {
+        if !self.derefs.contains(t) {
+            self.derefs.push(t.clone());
         }
     }
 
@@ -1632,6 +1665,7 @@ impl<'a> Translator<'a> {
                 let (CType::Ptr(dt), V::Ptr(db, dof)) = (&dst.ty, &dst.v) else {
                     return unsupported(format!("`{name}` of {}", dst.ty.describe()), span);
                 };
+                self.note_deref(dt);
                 // the bytes written must cover whole objects of the (known) pointed-to type
                 let esize = match &**dt {
                     CType::Void => {
