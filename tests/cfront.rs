@@ -469,6 +469,25 @@ fn pointer_conversion_without_access_and_offsetof() {
     }
 }
 
+/// `memset`/`memcpy` of a size that is not a constant: whole objects are zeroed or copied by
+/// rows; any other execution is not followed (an over-approximation).
+#[test]
+fn memset_memcpy_of_whole_objects() {
+    let src = "#include <stdlib.h>\n#include <string.h>\n\
+        int main(void) { int n = 3; int *a = malloc(n * sizeof(int)); int *b = malloc(n * sizeof(int));\n\
+        memset(a, 0, n * sizeof(int)); memcpy(b, a, n * sizeof(int)); return 0; }\n";
+    let text = translate_with("memwhole.c", src, false).expect("translates");
+    for line in [
+        "#memory_int[a~2.base] := ~const~int(0);",
+        "#memory_int[b~4.base] := #memory_int[a~2.base];",
+        "~memPart(",
+        "assert {:check \"valid-deref\"} (#valid[a~2.base] && ((0 <= a~2.offset)",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    assert_reads_back(&text);
+}
+
 /// Bit-fields: a variable's bit-field is a variable holding a value of its width (writes wrap,
 /// an indeterminate one is in that range); in memory it is a cell of its own below every byte
 /// offset, keyed by its lowest bit; structs are laid out as gcc lays them out on i386 and
@@ -525,12 +544,21 @@ fn bit_field_translation() {
         "{text}"
     );
     assert_reads_back(&text);
-    let cases = [(
-        "struct F { unsigned lo : 4; };\nunion U { struct F f; int i; };\n\
-         int main(void) { union U u; u.i = 1; return 0; }\n",
-        "struct with bit-fields in a union",
-        3,
-    )];
+    let cases = [
+        (
+            "struct F { unsigned lo : 4; };\nunion U { struct F f; int i; };\n\
+             int main(void) { union U u; u.i = 1; return 0; }\n",
+            "struct with bit-fields in a union",
+            3,
+        ),
+        // its bit-fields' cells lie below the bytes copied
+        (
+            "#include <string.h>\nstruct F { unsigned lo : 4; };\n\
+             int main(void) { struct F a, b;\nmemcpy(&b, &a, sizeof a); return 0; }\n",
+            "`memcpy` of a struct with bit-fields",
+            4,
+        ),
+    ];
     expect_unsupported("bits_bad.c", &cases);
 }
 

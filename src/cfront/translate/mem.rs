@@ -114,6 +114,9 @@ fn float_map_key(t: FloatTy) -> String {
 fn float_const_map(t: FloatTy) -> String {
     format!("~const~{}", t.boogie())
 }
+/// The `{:overapproximation}` marker of a `memset`/`memcpy` of a non-constant size that covers part
+/// of an object (`Translator::mem_whole`: not followed).
+pub(super) const MEM_PART: &str = "memPart";
 /// The `{:overapproximation}` function giving the unspecified value of a union member that
 /// another member's write changed (`Translator::union_sync`).
 pub(super) const UNSPECIFIED: &str = "~unspecified";
@@ -1519,6 +1522,96 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// `memset(p, 0, n)` / `memcpy(p, q, n)` of a size `n` that is not a constant: exact when
+    /// it covers whole objects (`p` and `q` at offset 0, `n` the length of `p`'s object: its
+    /// memory rows are zeroed or copied, `q`'s object checked to hold `n` bytes); any other
+    /// execution is not followed (an over-approximation: a counterexample through it answers
+    /// UNKNOWN, and no proof assumes it away).
+    fn mem_whole(
+        &mut self,
+        name: &str,
+        set: bool,
+        vals: &[TV],
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<TV> {
+        let dst = self.decay(vals[0].clone(), span)?;
+        let src = self.decay(vals[1].clone(), span)?;
+        let (CType::Ptr(dt), V::Ptr(db, dof)) = (&dst.ty, &dst.v) else {
+            return unsupported(format!("`{name}` of {}", dst.ty.describe()), span);
+        };
+        self.note_deref(dt);
+        if matches!(**dt, CType::Void) {
+            return unsupported(format!("`{name}` through a `void *`"), span);
+        }
+        if self.has_bit_fields(dt) {
+            return unsupported(format!("`{name}` of a struct with bit-fields"), span);
+        }
+        if self.data_race {
+            return unsupported(format!("`{name}` of a non-constant size"), span);
+        }
+        if set && !as_lit(&vals[1].to_int(span)).is_some_and(|v| v.is_zero()) {
+            return unsupported("`memset` with a value other than 0", span);
+        }
+        let n = self.convert(&vals[2], IntTy::SIZE_T, span)?;
+        let (db, dof) = (db.clone(), dof.clone());
+        self.mem.valid = true;
+        let fits = |b: &b::Expr, o: &b::Expr| {
+            and(
+                sel(VALID, b.clone(), span),
+                and(
+                    bin(BinOp::Le, int(0, span), o.clone(), span),
+                    bin(
+                        BinOp::Le,
+                        arith(BinOp::Add, o.clone(), n.clone(), span),
+                        sel(LENGTH, b.clone(), span),
+                        span,
+                    ),
+                    span,
+                ),
+                span,
+            )
+        };
+        out.extend(self.check(Check::Deref, fits(&db, &dof), span));
+        let at_start = |o: &b::Expr| bin(BinOp::Eq, o.clone(), int(0, span), span);
+        let mut whole = and(
+            at_start(&dof),
+            bin(BinOp::Eq, n.clone(), sel(LENGTH, db.clone(), span), span),
+            span,
+        );
+        let mut rows = Vec::new();
+        if set {
+            self.zero_row(&db, span, &mut rows);
+        } else {
+            let (CType::Ptr(st), V::Ptr(sb, so)) = (&src.ty, &src.v) else {
+                return unsupported(format!("`{name}` of {}", src.ty.describe()), span);
+            };
+            if **st != **dt {
+                return unsupported(format!("`{name}` between different types"), span);
+            }
+            let (sb, so) = (sb.clone(), so.clone());
+            out.extend(self.check(Check::Deref, fits(&sb, &so), span));
+            whole = and(whole, at_start(&so), span);
+            self.mem.int = true;
+            self.mem.ptr = true;
+            let floats: Vec<String> = self.float_maps().into_iter().map(float_map).collect();
+            let maps = [MEM_INT, MEM_BASE, MEM_OFF]
+                .into_iter()
+                .chain(floats.iter().map(String::as_str));
+            for m in maps {
+                rows.push(assign(
+                    lhs(m, vec![db.clone()], span),
+                    sel(m, sb.clone(), span),
+                    span,
+                ));
+            }
+        }
+        let mut part = Vec::new();
+        self.not_followed(MEM_PART, vec![n.clone()], None, span, &mut part);
+        out.push(if_(whole, rows, part, span));
+        Ok(dst)
+    }
+
     /// Records that cells are accessed through a pointer to `t` (see `foreign_conversions`).
     fn note_deref(&mut self, t: &CType) {
         if !self.derefs.contains(t) {
@@ -1655,17 +1748,21 @@ impl<'a> Translator<'a> {
                     return unsupported(format!("`{name}` with other than three arguments"), span);
                 };
                 let vals = self.args(args, out)?;
-                let Some(len) = as_lit(&vals[2].to_int(span)).and_then(|v| v.to_u64()) else {
-                    return unsupported(format!("`{name}` of a non-constant size"), span);
-                };
                 let _ = (d, x, n);
                 let set = name.ends_with("memset");
+                let Some(len) = as_lit(&vals[2].to_int(span)).and_then(|v| v.to_u64()) else {
+                    return self.mem_whole(name, set, &vals, span, out);
+                };
                 let dst = self.decay(vals[0].clone(), span)?;
                 let src = self.decay(vals[1].clone(), span)?;
                 let (CType::Ptr(dt), V::Ptr(db, dof)) = (&dst.ty, &dst.v) else {
                     return unsupported(format!("`{name}` of {}", dst.ty.describe()), span);
                 };
                 self.note_deref(dt);
+                if self.has_bit_fields(dt) {
+                    // the cells of its bit-fields lie below the bytes copied (`bit_cell`)
+                    return unsupported(format!("`{name}` of a struct with bit-fields"), span);
+                }
                 // the bytes written must cover whole objects of the (known) pointed-to type
                 let esize = match &**dt {
                     CType::Void => {
