@@ -566,9 +566,6 @@ pub struct Translator<'a> {
     file_asserts: Vec<b::Stmt>,
     /// Struct tags and their fields (`Err`: the tag is not translated, and why).
     structs: HashMap<String, Result<Vec<(String, CType)>, String>>,
-    /// The array variables of local aggregates declared without an initialiser: their elements'
-    /// ranges are assumed where they are read.
-    indeterminate: BTreeSet<String>,
     /// The members of each struct with bit-fields in declaration order, unnamed bit-fields
     /// included, for its layout (`mem::bit_layout`).
     bit_structs: HashMap<String, Vec<Member>>,
@@ -821,7 +818,6 @@ impl<'a> Translator<'a> {
             file_asserts: Vec::new(),
             structs: HashMap::new(),
             bit_structs: HashMap::new(),
-            indeterminate: BTreeSet::new(),
             pending_contract: None,
             contracts: HashMap::new(),
             in_ensures: false,
@@ -3744,12 +3740,9 @@ impl<'a> Translator<'a> {
                     // an indeterminate value is a value of its type: a scalar member's range
                     // assumed now, an array element's where it is read (`read_place`)
                     for (path, dims, t) in self.int_leaves(&ty, span)? {
-                        let leaf = format!("{local}{path}");
-                        match dims {
-                            0 => out.push(assume(self.in_range(var(&leaf, span), t, span), span)),
-                            _ => {
-                                self.indeterminate.insert(leaf);
-                            }
+                        if dims == 0 {
+                            let leaf = var(&format!("{local}{path}"), span);
+                            out.push(assume(self.in_range(leaf, t, span), span));
                         }
                     }
                 }

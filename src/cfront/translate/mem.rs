@@ -681,9 +681,10 @@ impl<'a> Translator<'a> {
                 CType::Float(f) => TV::float(lv.read(span), *f),
                 t => {
                     let e = lv.read(span);
+                    // an array element may be indeterminate (also after a copy of the array,
+                    // a struct passed or returned): a value of its type
                     if let (true, CType::Int(it)) = (checked, t)
                         && !lv.indices.is_empty()
-                        && self.indeterminate.contains(&lv.name())
                     {
                         out.push(assume(self.in_range(e.clone(), *it, span), span));
                     }
