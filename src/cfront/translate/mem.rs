@@ -1523,6 +1523,47 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// The operands of `memset(p, 0, n)` / `memcpy(p, q, n)`: the type `p` points to and the
+    /// `{base, offset}` of `p` and (`memcpy`) of `q`, which points to the same type. Not through a
+    /// `void *`, not of structs with bit-fields (their cells lie below the bytes copied,
+    /// `bit_cell`), `memset` only with 0.
+    #[allow(clippy::type_complexity)]
+    fn mem_operands(
+        &mut self,
+        name: &str,
+        set: bool,
+        vals: &[TV],
+        span: Span,
+    ) -> R<(CType, (b::Expr, b::Expr), Option<(b::Expr, b::Expr)>)> {
+        let dst = self.decay(vals[0].clone(), span)?;
+        let (CType::Ptr(dt), V::Ptr(db, dof)) = (&dst.ty, &dst.v) else {
+            return unsupported(format!("`{name}` of {}", dst.ty.describe()), span);
+        };
+        self.note_deref(dt);
+        if matches!(**dt, CType::Void) {
+            return unsupported(format!("`{name}` through a `void *`"), span);
+        }
+        if self.has_bit_fields(dt) {
+            return unsupported(format!("`{name}` of a struct with bit-fields"), span);
+        }
+        if set && !as_lit(&vals[1].to_int(span)).is_some_and(|v| v.is_zero()) {
+            return unsupported("`memset` with a value other than 0", span);
+        }
+        let src = if set {
+            None
+        } else {
+            let src = self.decay(vals[1].clone(), span)?;
+            let (CType::Ptr(st), V::Ptr(sb, so)) = (&src.ty, &src.v) else {
+                return unsupported(format!("`{name}` of {}", src.ty.describe()), span);
+            };
+            if **st != **dt {
+                return unsupported(format!("`{name}` between different types"), span);
+            }
+            Some((sb.clone(), so.clone()))
+        };
+        Ok(((**dt).clone(), (db.clone(), dof.clone()), src))
+    }
+
     /// `memset(p, 0, n)` / `memcpy(p, q, n)` of a size `n` that is not a constant: exact when
     /// it covers whole objects (`p` and `q` at offset 0, `n` the length of `p`'s object: its
     /// memory rows are zeroed or copied, `q`'s object checked to hold `n` bytes); any other
@@ -1536,26 +1577,11 @@ impl<'a> Translator<'a> {
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<TV> {
-        let dst = self.decay(vals[0].clone(), span)?;
-        let src = self.decay(vals[1].clone(), span)?;
-        let (CType::Ptr(dt), V::Ptr(db, dof)) = (&dst.ty, &dst.v) else {
-            return unsupported(format!("`{name}` of {}", dst.ty.describe()), span);
-        };
-        self.note_deref(dt);
-        if matches!(**dt, CType::Void) {
-            return unsupported(format!("`{name}` through a `void *`"), span);
-        }
-        if self.has_bit_fields(dt) {
-            return unsupported(format!("`{name}` of a struct with bit-fields"), span);
-        }
+        let (_, (db, dof), src) = self.mem_operands(name, set, vals, span)?;
         if self.data_race {
             return unsupported(format!("`{name}` of a non-constant size"), span);
         }
-        if set && !as_lit(&vals[1].to_int(span)).is_some_and(|v| v.is_zero()) {
-            return unsupported("`memset` with a value other than 0", span);
-        }
         let n = self.convert(&vals[2], IntTy::SIZE_T, span)?;
-        let (db, dof) = (db.clone(), dof.clone());
         self.mem.valid = true;
         let fits = |b: &b::Expr, o: &b::Expr| {
             and(
@@ -1581,16 +1607,7 @@ impl<'a> Translator<'a> {
             span,
         );
         let mut rows = Vec::new();
-        if set {
-            self.zero_row(&db, span, &mut rows);
-        } else {
-            let (CType::Ptr(st), V::Ptr(sb, so)) = (&src.ty, &src.v) else {
-                return unsupported(format!("`{name}` of {}", src.ty.describe()), span);
-            };
-            if **st != **dt {
-                return unsupported(format!("`{name}` between different types"), span);
-            }
-            let (sb, so) = (sb.clone(), so.clone());
+        if let Some((sb, so)) = src {
             out.extend(self.check(Check::Deref, fits(&sb, &so), span));
             whole = and(whole, at_start(&so), span);
             self.mem.int = true;
@@ -1606,11 +1623,13 @@ impl<'a> Translator<'a> {
                     span,
                 ));
             }
+        } else {
+            self.zero_row(&db, span, &mut rows);
         }
         let mut part = Vec::new();
         self.not_followed(MEM_PART, vec![n.clone()], None, span, &mut part);
         out.push(if_(whole, rows, part, span));
-        Ok(dst)
+        self.decay(vals[0].clone(), span)
     }
 
     /// Records that cells are accessed through a pointer to `t` (see `foreign_conversions`).
@@ -1754,44 +1773,16 @@ impl<'a> Translator<'a> {
                 let Some(len) = as_lit(&vals[2].to_int(span)).and_then(|v| v.to_u64()) else {
                     return self.mem_whole(name, set, &vals, span, out);
                 };
-                let dst = self.decay(vals[0].clone(), span)?;
-                let src = self.decay(vals[1].clone(), span)?;
-                let (CType::Ptr(dt), V::Ptr(db, dof)) = (&dst.ty, &dst.v) else {
-                    return unsupported(format!("`{name}` of {}", dst.ty.describe()), span);
-                };
-                self.note_deref(dt);
-                if self.has_bit_fields(dt) {
-                    // the cells of its bit-fields lie below the bytes copied (`bit_cell`)
-                    return unsupported(format!("`{name}` of a struct with bit-fields"), span);
-                }
+                let (dt, (db, dof), src_parts) = self.mem_operands(name, set, &vals, span)?;
                 // the bytes written must cover whole objects of the (known) pointed-to type
-                let esize = match &**dt {
-                    CType::Void => {
-                        return unsupported(format!("`{name}` through a `void *`"), span);
-                    }
-                    t => self.size_align(t, span)?.0,
-                };
+                let esize = self.size_align(&dt, span)?.0;
                 if esize == 0 || len % esize != 0 || len > MAX_INIT_CELLS {
                     return unsupported(format!("`{name}` of part of an object"), span);
                 }
-                if set && !as_lit(&vals[1].to_int(span)).is_some_and(|v| v.is_zero()) {
-                    return unsupported("`memset` with a value other than 0", span);
-                }
-                let (db, dof) = (db.clone(), dof.clone());
                 self.mem_check(&db, &dof, len, span, out);
-                let src_parts = if set {
-                    None
-                } else {
-                    let (CType::Ptr(st), V::Ptr(sb, so)) = (&src.ty, &src.v) else {
-                        return unsupported(format!("`{name}` of {}", src.ty.describe()), span);
-                    };
-                    if **st != **dt {
-                        return unsupported(format!("`{name}` between different types"), span);
-                    }
-                    let (sb, so) = (sb.clone(), so.clone());
-                    self.mem_check(&sb, &so, len, span, out);
-                    Some((sb, so))
-                };
+                if let Some((sb, so)) = &src_parts {
+                    self.mem_check(sb, so, len, span, out);
+                }
                 self.mem.int = true;
                 self.mem.ptr = true;
                 let floats = self.float_maps();
@@ -1821,7 +1812,7 @@ impl<'a> Translator<'a> {
                         out.push(assign(lhs(m, vec![db.clone(), dk.clone()], span), v, span));
                     }
                 }
-                Ok(dst)
+                self.decay(vals[0].clone(), span)
             })(),
             "memmove" | "strcpy" | "strlen" | "strcmp" | "strncpy" | "strcat" => {
                 unsupported(format!("call of library function `{name}`"), span)
