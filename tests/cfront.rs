@@ -961,3 +961,39 @@ fn property_checks_translation() {
         );
     }
 }
+
+/// The string functions are loops over the characters in memory, every access checked; `memset`
+/// sets integers by their bytes. Operands of other types are not translated.
+#[test]
+fn string_functions_and_memset_bytes() {
+    let src = "#include <string.h>\n\
+        int main(void) { char b[8]; int a[2]; strcpy(b, \"ab\"); strcat(b, \"c\");\n\
+        unsigned long n = strlen(b) + strnlen(b, 2); int c = strcmp(b, \"abd\") + strncmp(b, \"x\", 1);\n\
+        char *p = strchr(b, 'b'); char *q = strrchr(b, 'c'); strncpy(b, \"z\", 3); strncat(b, \"yy\", 1);\n\
+        memset(a, 1, sizeof a); memset(b, c, 8); return 0; }\n";
+    let text = translate_with("strings.c", src, false).expect("translates");
+    assert!(text.matches("while (true)").count() >= 9, "{text}");
+    for line in [
+        // `memset(a, 1, …)`: each int is 0x01010101
+        ":= 16843009;",
+        // `strcmp`: a result of the sign of the difference
+        "<==>",
+        "assert {:check \"valid-deref\"}",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    assert_reads_back(&text);
+    let cases = [
+        (
+            "#include <string.h>\nint main(void) { int a[2]; int v = 3;\nmemset(a, v, sizeof a); return 0; }\n",
+            "with a value known only at run time",
+        ),
+        (
+            "#include <string.h>\nint main(void) { int a[2] = {1, 0};\nreturn strlen((const char *) a); }\n",
+            "conversion between pointers to different types",
+        ),
+    ];
+    for (src, what) in cases {
+        expect_unsupported_in(translate_with("strings_bad.c", src, false), src, what, 3);
+    }
+}

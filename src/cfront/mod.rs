@@ -192,6 +192,9 @@ pub struct CMap {
     pub statements: Vec<Span>,
     /// The loops: the statement and where its body starts (a `for` declares variables before).
     pub loops: Vec<(Span, u32)>,
+    /// The loops the translation made for a library function (`strlen`, …), at the call: no
+    /// loop of the C program, so no place for a witness's loop invariant.
+    pub library_loops: Vec<Span>,
 }
 
 /// A C function with a body that the translation made a procedure.

@@ -31,6 +31,7 @@ mod atomic;
 mod float;
 mod fptr;
 mod mem;
+mod strings;
 use float::FloatTy;
 use mem::{MemUse, SVal, is_null_ptr};
 
@@ -5155,6 +5156,9 @@ impl<'a> Translator<'a> {
                 return r;
             }
             if let Some(r) = self.mem_call(name, ce, span, out) {
+                return r;
+            }
+            if let Some(r) = self.string_call(name, ce, span, out) {
                 return r;
             }
             if let Some(r) = self.atomic_builtin(name, ce, span, out) {

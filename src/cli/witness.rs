@@ -173,6 +173,9 @@ pub fn correctness_yaml(proof: &[LoopInvariant], info: &WitnessInfo) -> String {
     let mut content = String::new();
     for inv in proof.iter().filter(|i| !i.summary) {
         let Some(span) = inv.span else { continue };
+        if info.map.library_loops.contains(&span) {
+            continue;
+        }
         let Some(function) = info
             .map
             .functions

@@ -1526,7 +1526,7 @@ impl<'a> Translator<'a> {
     /// The operands of `memset(p, 0, n)` / `memcpy(p, q, n)`: the type `p` points to and the
     /// `{base, offset}` of `p` and (`memcpy`) of `q`, which points to the same type. Not through a
     /// `void *`, not of structs with bit-fields (their cells lie below the bytes copied,
-    /// `bit_cell`), `memset` only with 0.
+    /// `bit_cell`). The value of `memset`: see `memset_value`.
     #[allow(clippy::type_complexity)]
     fn mem_operands(
         &mut self,
@@ -1546,9 +1546,6 @@ impl<'a> Translator<'a> {
         if self.has_bit_fields(dt) {
             return unsupported(format!("`{name}` of a struct with bit-fields"), span);
         }
-        if set && !as_lit(&vals[1].to_int(span)).is_some_and(|v| v.is_zero()) {
-            return unsupported("`memset` with a value other than 0", span);
-        }
         let src = if set {
             None
         } else {
@@ -1564,6 +1561,53 @@ impl<'a> Translator<'a> {
         Ok(((**dt).clone(), (db.clone(), dof.clone()), src))
     }
 
+    /// The value every object of type `t` holds after `memset(p, v, …)` sets each of its bytes to
+    /// `(unsigned char) v` (C11 7.24.6.1): `None` for 0 (every memory map zeroed); for an integer
+    /// type the bytes read as one integer, little-endian (`memset(a, 1, …)` makes an `int` hold
+    /// `0x01010101`, `memset(a, -1, …)` makes it `-1`), for a one-byte type also of a `v` known
+    /// only at run time. Other types (pointers, floats, structs) with other than 0: unsupported.
+    fn memset_value(&self, t: &CType, v: &TV, span: Span) -> R<Option<b::Expr>> {
+        let e = v.to_int(span);
+        let known = as_lit(&e);
+        if known.as_ref().is_some_and(|x| x.is_zero()) {
+            return Ok(None);
+        }
+        let CType::Int(it) = t else {
+            return unsupported(
+                format!("`memset` of {} with a value other than 0", t.describe()),
+                span,
+            );
+        };
+        let size = it.size(self.arch);
+        match known {
+            Some(x) => {
+                let byte: BigInt = ((x % 256) + 256) % 256;
+                if it.kind == IntKind::Bool && byte > BigInt::from(1) {
+                    return unsupported(
+                        "`memset` of a `_Bool` with a value other than 0 or 1",
+                        span,
+                    );
+                }
+                let mut u = BigInt::zero();
+                for _ in 0..size {
+                    u = (u << 8) + &byte;
+                }
+                if it.signed && u >= (BigInt::from(1) << (8 * size - 1)) {
+                    u -= BigInt::from(1) << (8 * size);
+                }
+                Ok(Some(lit(&u, span)))
+            }
+            None if size == 1 && it.kind != IntKind::Bool => Ok(Some(self.convert(v, *it, span)?)),
+            None => unsupported(
+                format!(
+                    "`memset` of {} with a value known only at run time",
+                    t.describe()
+                ),
+                span,
+            ),
+        }
+    }
+
     /// `memset(p, 0, n)` / `memcpy(p, q, n)` of a size `n` that is not a constant: exact when
     /// it covers whole objects (`p` and `q` at offset 0, `n` the length of `p`'s object: its
     /// memory rows are zeroed or copied, `q`'s object checked to hold `n` bytes); any other
@@ -1577,7 +1621,12 @@ impl<'a> Translator<'a> {
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<TV> {
-        let (_, (db, dof), src) = self.mem_operands(name, set, vals, span)?;
+        let (dt, (db, dof), src) = self.mem_operands(name, set, vals, span)?;
+        let value = if set {
+            self.memset_value(&dt, &vals[1], span)?
+        } else {
+            None
+        };
         if self.data_race {
             return unsupported(format!("`{name}` of a non-constant size"), span);
         }
@@ -1623,6 +1672,12 @@ impl<'a> Translator<'a> {
                     span,
                 ));
             }
+        } else if let Some(v) = value {
+            // the rows of the other maps are not read through a pointer to this integer type
+            self.mem.int = true;
+            self.mem.const_map = true;
+            let row = ex(b::ExprKind::Call(ident(CONST_MAP, span), vec![v]), span);
+            rows.push(assign(lhs(MEM_INT, vec![db.clone()], span), row, span));
         } else {
             self.zero_row(&db, span, &mut rows);
         }
@@ -1633,7 +1688,7 @@ impl<'a> Translator<'a> {
     }
 
     /// Records that cells are accessed through a pointer to `t` (see `foreign_conversions`).
-    fn note_deref(&mut self, t: &CType) {
+    pub(super) fn note_deref(&mut self, t: &CType) {
         if !self.derefs.contains(t) {
             self.derefs.push(t.clone());
         }
@@ -1779,7 +1834,27 @@ impl<'a> Translator<'a> {
                 if esize == 0 || len % esize != 0 || len > MAX_INIT_CELLS {
                     return unsupported(format!("`{name}` of part of an object"), span);
                 }
+                let value = if set {
+                    self.memset_value(&dt, &vals[1], span)?
+                } else {
+                    None
+                };
                 self.mem_check(&db, &dof, len, span, out);
+                if let Some(v) = value {
+                    // each integer object holds the bytes set (read only through its type)
+                    self.mem.int = true;
+                    let vt = self.temp(span);
+                    out.push(assign_var(&vt, v, span));
+                    for k in (0..len).step_by(esize as usize) {
+                        let dk = arith(BinOp::Add, dof.clone(), lit(&BigInt::from(k), span), span);
+                        out.push(assign(
+                            lhs(MEM_INT, vec![db.clone(), dk], span),
+                            var(&vt, span),
+                            span,
+                        ));
+                    }
+                    return self.decay(vals[0].clone(), span);
+                }
                 if let Some((sb, so)) = &src_parts {
                     self.mem_check(sb, so, len, span, out);
                 }
@@ -1814,9 +1889,7 @@ impl<'a> Translator<'a> {
                 }
                 self.decay(vals[0].clone(), span)
             })(),
-            "memmove" | "strcpy" | "strlen" | "strcmp" | "strncpy" | "strcat" => {
-                unsupported(format!("call of library function `{name}`"), span)
-            }
+            "memmove" => unsupported(format!("call of library function `{name}`"), span),
             "getenv" => (|| {
                 // null, or a string of the environment: an object of static storage with
                 // arbitrary characters before its terminating zero
