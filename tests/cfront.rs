@@ -807,7 +807,7 @@ fn memory_constructs_not_translated_are_unsupported() {
             2,
         ),
         (
-            "int main(void) {\nint x; int *p = &x; goto l; l: return 0; }\n",
+            "int main(void) {\ngoto l; { int x; int *p = &x; l: return 0; } }\n",
             "`goto` in function `main`",
             1,
         ),
@@ -995,5 +995,38 @@ fn string_functions_and_memset_bytes() {
     ];
     for (src, what) in cases {
         expect_unsupported_in(translate_with("strings_bad.c", src, false), src, what, 3);
+    }
+}
+
+/// A condition wait releases the mutex and takes it again (a spurious wake-up); signals change
+/// nothing. A `goto` in a function whose stack objects all belong to its outermost block and
+/// precede every label and `goto` is translated; one that could skip an allocation is not.
+#[test]
+fn condition_variables_and_goto_with_memory() {
+    let src = "#include <pthread.h>\npthread_mutex_t m; pthread_cond_t c; int r;\n\
+        void *w(void *a) { pthread_mutex_lock(&m); r = 1; pthread_cond_signal(&c); pthread_mutex_unlock(&m); return 0; }\n\
+        int main(void) { pthread_t t; pthread_cond_init(&c, 0); pthread_create(&t, 0, w, 0);\n\
+        pthread_mutex_lock(&m); while (!r) pthread_cond_wait(&c, &m); pthread_mutex_unlock(&m);\n\
+        pthread_cond_broadcast(&c); pthread_cond_destroy(&c); return 0; }\n";
+    let text = translate_text("cond.c", src).expect("translates");
+    let wait = "~m := 0;\n    atomic {\n      assume (~m == 0);\n      ~m := 1;";
+    assert!(text.contains(wait), "{text}");
+    assert_reads_back(&text);
+    let src = "int main(void) {\nint x = 0; int *p = &x;\nl: if (*p < 3) { *p += 1; goto l; }\nreturn x; }\n";
+    let text = translate_text("goto.c", src).expect("translates");
+    assert!(text.contains("goto L~l;"), "{text}");
+    assert_reads_back(&text);
+    for src in [
+        // the object is allocated after the label: jumping back would allocate it again
+        "int main(void) {\nint i = 0;\nl: i++; int x; int *p = &x; if (i < 3) goto l; return 0; }\n",
+        // the object of a nested block, which the jump leaves without invalidating it
+        "int main(void) {\nint i = 0;\n{ int x; int *p = &x; if (i < 3) goto l; }\nl: return 0; }\n",
+    ] {
+        expect_unsupported_in(
+            translate_text("goto_bad.c", src),
+            src,
+            "`goto` in function `main`, which has variables in memory",
+            1,
+        );
     }
 }

@@ -517,10 +517,16 @@ struct FnCtx {
     /// The stack objects of each open block (Boogie variables holding their bases), invalidated
     /// when the block is left.
     mem_scopes: Vec<Vec<String>>,
-    /// The function has objects on the stack / contains a `goto`: the two together are not
-    /// translated (a jump could skip an allocation or leave a block without invalidating it).
-    has_mem: bool,
+    /// The function has a stack object of a block allocated in a nested block, or after a label
+    /// or a `goto` / contains a `goto`: the two together are not translated (a jump could skip
+    /// the allocation, or leave the block without invalidating the object). Objects of the
+    /// function's outermost block allocated before every label and `goto` live until the function
+    /// returns wherever its jumps go (C11 6.2.4p6: an object's lifetime is its whole block);
+    /// `alloca` objects, allocated where reached, live until the function returns anyway.
+    late_objects: bool,
     gotos: bool,
+    /// A label or a `goto` has been translated.
+    jumps_seen: bool,
     /// Translating a loop condition or step (nesting depth).
     loop_header: usize,
     breaks: Vec<BreakTarget>,
@@ -2256,7 +2262,7 @@ impl<'a> Translator<'a> {
             .map(|(n, _)| assign_var(n, int(0, span), span))
             .collect();
         body.splice(0..0, zeroes);
-        if self.f.has_mem && self.f.gotos {
+        if self.f.late_objects && self.f.gotos {
             return unsupported(
                 format!("`goto` in function `{name}`, which has variables in memory"),
                 span,
@@ -3346,6 +3352,7 @@ impl<'a> Translator<'a> {
             }
             c::Statement::Goto(l) => {
                 self.f.gotos = true;
+                self.f.jumps_seen = true;
                 out.push(goto(&format!("L~{}", l.node.name), span))
             }
             c::Statement::Continue => match self.f.loops.last_mut() {
@@ -3411,7 +3418,10 @@ impl<'a> Translator<'a> {
             }
             c::Statement::Labeled(l) => {
                 match &l.node.label.node {
-                    c::Label::Identifier(i) => out.push(label(&format!("L~{}", i.node.name), span)),
+                    c::Label::Identifier(i) => {
+                        self.f.jumps_seen = true;
+                        out.push(label(&format!("L~{}", i.node.name), span))
+                    }
                     c::Label::Case(e) => {
                         let Some(sw) = self.f.switches.len().checked_sub(1) else {
                             return unsupported("`case` outside a switch", span);
@@ -5692,6 +5702,63 @@ impl<'a> Translator<'a> {
                     _ => {}
                 }
                 zero(span)
+            })(),
+            // Condition variables. POSIX allows spurious wake-ups (`pthread_cond_wait` may return
+            // without a signal), so a wait that releases the mutex and takes it again at any later
+            // point is one of its behaviours, and every behaviour a signal allows is one of
+            // those: exact for safety (a wait that blocks forever only removes executions).
+            // Signals, inits and destroys then change nothing.
+            "pthread_cond_init"
+            | "pthread_cond_destroy"
+            | "pthread_cond_signal"
+            | "pthread_cond_broadcast" => (|| {
+                let expected = if name == "pthread_cond_init" { 2 } else { 1 };
+                if args.len() != expected {
+                    return unsupported(format!("`{name}` with a wrong number of arguments"), span);
+                }
+                if args[1..].iter().any(|a| !is_null(&a.node)) {
+                    return unsupported("condition variable attributes", span);
+                }
+                if !is_inert(&args[0].node) {
+                    self.expr(&args[0], out)?;
+                }
+                zero(span)
+            })(),
+            "pthread_cond_wait" | "pthread_cond_timedwait" => (|| {
+                let expected = if name == "pthread_cond_wait" { 2 } else { 3 };
+                if args.len() != expected {
+                    return unsupported(format!("`{name}` with a wrong number of arguments"), span);
+                }
+                for a in [&args[0]].into_iter().chain(args.get(2)) {
+                    if !is_inert(&a.node) {
+                        self.expr(a, out)?;
+                    }
+                }
+                let m = self.mutex(&args[1], span)?;
+                out.push(assign_var(&m, int(0, span), span));
+                out.push(stmt(
+                    b::StmtKind::Atomic(vec![
+                        assume(bin(BinOp::Eq, var(&m, span), int(0, span), span), span),
+                        assign_var(&m, int(1, span), span),
+                    ]),
+                    span,
+                ));
+                if name == "pthread_cond_wait" {
+                    return zero(span);
+                }
+                // woken, or timed out (`ETIMEDOUT`, 110 on Linux)
+                let r = self.temp(span);
+                out.push(havoc(&r, span));
+                out.push(assume(
+                    bin(
+                        BinOp::Or,
+                        bin(BinOp::Eq, var(&r, span), int(0, span), span),
+                        bin(BinOp::Eq, var(&r, span), int(110, span), span),
+                        span,
+                    ),
+                    span,
+                ));
+                Ok(TV::int(var(&r, span), IntTy::INT))
             })(),
             _ if name.starts_with("pthread_") => unsupported(format!("pthreads (`{name}`)"), span),
             _ => return None,

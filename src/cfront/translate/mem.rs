@@ -1737,7 +1737,6 @@ impl<'a> Translator<'a> {
                     }
                     if !heap {
                         // freed when the function returns
-                        self.f.has_mem = true;
                         if let Some(s) = self.f.mem_scopes.first_mut() {
                             s.push(t.clone());
                         }
@@ -2096,7 +2095,10 @@ impl<'a> Translator<'a> {
         }
         let base = self.new_local(&format!("#addr~{name}"), int_map_type(0, span));
         self.alloc(&base, size, false, span, out);
-        self.f.has_mem = true;
+        // the parameters' scope, then the function body's block
+        if self.f.mem_scopes.len() > 2 || self.f.jumps_seen {
+            self.f.late_objects = true;
+        }
         if let Some(s) = self.f.mem_scopes.last_mut() {
             s.push(base.clone());
         }
