@@ -1016,9 +1016,21 @@ fn condition_variables_and_goto_with_memory() {
     let text = translate_text("goto.c", src).expect("translates");
     assert!(text.contains("goto L~l;"), "{text}");
     assert_reads_back(&text);
+    // declared after the label: allocated once, when the function starts (its lifetime is the
+    // block); a compound literal met again is the same object (C11 6.5.2.5p15)
+    let src = "struct s { int i; };\nint main(void) {\nstruct s *p = 0, *q; int j = 0;\n\
+        again: q = p, p = &((struct s) { j++ }); int x; int *r = &x;\nif (j < 2) goto again;\n\
+        return p == q; }\n";
+    let text = translate_text("goto_literal.c", src).expect("translates");
+    let label = text.find("L~again:").expect("label");
+    for base in ["#addr~literal", "#addr~x"] {
+        let alloc = text.find(&format!("havoc {base}")).expect("allocation");
+        assert!(alloc < label, "{base}\n{text}");
+    }
+    assert_reads_back(&text);
     for src in [
-        // the object is allocated after the label: jumping back would allocate it again
-        "int main(void) {\nint i = 0;\nl: i++; int x; int *p = &x; if (i < 3) goto l; return 0; }\n",
+        // a variable-length array after the label: jumping back allocates it again
+        "int main(void) {\nint i = 1;\nl: i++; int v[i]; int *p = v; if (i < 3) goto l; return 0; }\n",
         // the object of a nested block, which the jump leaves without invalidating it
         "int main(void) {\nint i = 0;\n{ int x; int *p = &x; if (i < 3) goto l; }\nl: return 0; }\n",
     ] {

@@ -527,6 +527,12 @@ struct FnCtx {
     gotos: bool,
     /// A label or a `goto` has been translated.
     jumps_seen: bool,
+    /// The function contains a `goto`: the objects of its outermost block (not variable-length
+    /// arrays) are allocated when it starts, in `hoisted` (their lifetime is the whole block,
+    /// C11 6.2.4p6: a jump back over a declaration or a compound literal meets the same object,
+    /// 6.5.2.5p15).
+    hoist: bool,
+    hoisted: Vec<b::Stmt>,
     /// Translating a loop condition or step (nesting depth).
     loop_header: usize,
     breaks: Vec<BreakTarget>,
@@ -682,6 +688,18 @@ impl<'ast> lang_c::visit::Visit<'ast> for ThreadRoutines {
             }
         }
         lang_c::visit::visit_call_expression(self, call, span);
+    }
+}
+
+/// Whether a function body contains a `goto`.
+struct HasGoto(bool);
+
+impl<'ast> lang_c::visit::Visit<'ast> for HasGoto {
+    fn visit_statement(&mut self, s: &'ast c::Statement, span: &'ast lang_c::span::Span) {
+        if matches!(s, c::Statement::Goto(_)) {
+            self.0 = true;
+        }
+        lang_c::visit::visit_statement(self, s, span);
     }
 }
 
@@ -2242,6 +2260,13 @@ impl<'a> Translator<'a> {
                 .collect(),
             None => Vec::new(),
         };
+        let mut jumps = HasGoto(false);
+        lang_c::visit::Visit::visit_statement(
+            &mut jumps,
+            &fd.node.statement.node,
+            &fd.node.statement.span,
+        );
+        self.f.hoist = jumps.0;
         self.stmt(&fd.node.statement, &mut body)?;
         body.extend(self.free_scopes(0, span));
         self.f.mem_scopes.pop();
@@ -2260,6 +2285,7 @@ impl<'a> Translator<'a> {
             .iter()
             .filter(|(n, _)| n.starts_with("#addr~"))
             .map(|(n, _)| assign_var(n, int(0, span), span))
+            .chain(std::mem::take(&mut self.f.hoisted))
             .collect();
         body.splice(0..0, zeroes);
         if self.f.late_objects && self.f.gotos {

@@ -2049,7 +2049,7 @@ impl<'a> Translator<'a> {
     ) -> R<String> {
         let size = self.size_align(t, span)?.0;
         let what = format!("variable `{name}` in memory");
-        self.block_object(name, &what, lit(&BigInt::from(size), span), span, out)
+        self.block_object(name, &what, lit(&BigInt::from(size), span), true, span, out)
     }
 
     /// A new object on the stack for the variable-length array `name` of `count` elements of
@@ -2073,17 +2073,19 @@ impl<'a> Translator<'a> {
             span,
         );
         let what = format!("variable-length array `{name}`");
-        self.block_object(name, &what, size, span, out)
+        self.block_object(name, &what, size, false, span, out)
     }
 
     /// A stack object of `size` bytes for `name` (`what` names it in the unsupported cases: in a
     /// switch, whose jumps could skip its allocation, or outside a function), in the current
-    /// block's scope.
+    /// block's scope. `hoistable`: its size is a constant, so that it may be allocated when the
+    /// function starts (`FnCtx::hoist`).
     fn block_object(
         &mut self,
         name: &str,
         what: &str,
         size: b::Expr,
+        hoistable: bool,
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<String> {
@@ -2094,10 +2096,17 @@ impl<'a> Translator<'a> {
             return unsupported(format!("{what} outside a function"), span);
         }
         let base = self.new_local(&format!("#addr~{name}"), int_map_type(0, span));
-        self.alloc(&base, size, false, span, out);
         // the parameters' scope, then the function body's block
-        if self.f.mem_scopes.len() > 2 || self.f.jumps_seen {
-            self.f.late_objects = true;
+        let outermost = self.f.mem_scopes.len() <= 2;
+        if hoistable && outermost && self.f.hoist {
+            let mut hoisted = std::mem::take(&mut self.f.hoisted);
+            self.alloc(&base, size, false, span, &mut hoisted);
+            self.f.hoisted = hoisted;
+        } else {
+            self.alloc(&base, size, false, span, out);
+            if !outermost || self.f.jumps_seen {
+                self.f.late_objects = true;
+            }
         }
         if let Some(s) = self.f.mem_scopes.last_mut() {
             s.push(base.clone());
