@@ -983,6 +983,12 @@ fn string_functions_and_memset_bytes() {
         assert!(text.contains(line), "{line}\n{text}");
     }
     assert_reads_back(&text);
+    // a copy that ends inside a `short`: its first byte from the source, the other kept
+    let src = "#include <string.h>\nint main(void) { short a[2] = { 1, 0 }; memcpy(a + 1, a, 1); return a[1]; }\n";
+    let text = translate_with("partial.c", src, false).expect("translates");
+    assert!(text.contains("(#memory_int[#addr~a~1][0] % 256)"), "{text}");
+    assert!(text.contains("#memory_int[#addr~a~1][2] := #t~"), "{text}");
+    assert_reads_back(&text);
     let cases = [
         (
             "#include <string.h>\nint main(void) { int a[2]; int v = 3;\nmemset(a, v, sizeof a); return 0; }\n",

@@ -1561,6 +1561,58 @@ impl<'a> Translator<'a> {
         Ok(((**dt).clone(), (db.clone(), dof.clone()), src))
     }
 
+    /// The integer of type `t` at `{b, at}` (its access checked by the caller), in its range.
+    fn int_cell(
+        &mut self,
+        b: &b::Expr,
+        at: &b::Expr,
+        t: IntTy,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> b::Expr {
+        let e = sel2(MEM_INT, b.clone(), at.clone(), span);
+        out.push(assume(self.in_range(e.clone(), t, span), span));
+        e
+    }
+
+    /// The integer of type `t` at `{db, dof + at}` with its first `bytes` bytes (fewer than its
+    /// size) replaced by those of `w` (little-endian; `w` any representative of the bytes): the
+    /// end of a `memcpy`/`memset` that stops inside it (C11 7.24.2.1: the bytes are copied).
+    #[allow(clippy::too_many_arguments)]
+    fn partial_int(
+        &mut self,
+        db: &b::Expr,
+        dof: &b::Expr,
+        at: u64,
+        bytes: u64,
+        t: IntTy,
+        w: b::Expr,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        let ut = IntTy::new(t.kind, false);
+        let dk = arith(BinOp::Add, dof.clone(), lit(&BigInt::from(at), span), span);
+        let old = self.int_cell(db, &dk, t, span, out);
+        let old = self.convert(&TV::int(old, t), ut, span)?;
+        let size = t.size(self.arch);
+        let splice = Splice {
+            write_off: 0,
+            write_size: 8 * bytes,
+            cell_off: 0,
+            cell_size: 8 * size,
+        };
+        let new = splice.bits(w, Some(old), span);
+        let new = self.convert(&TV::int(new, ut), t, span)?;
+        let nt = self.temp(span);
+        out.push(assign_var(&nt, new, span));
+        out.push(assign(
+            lhs(MEM_INT, vec![db.clone(), dk], span),
+            var(&nt, span),
+            span,
+        ));
+        Ok(())
+    }
+
     /// The value every object of type `t` holds after `memset(p, v, …)` sets each of its bytes to
     /// `(unsigned char) v` (C11 7.24.6.1): `None` for 0 (every memory map zeroed); for an integer
     /// type the bytes read as one integer, little-endian (`memset(a, 1, …)` makes an `int` hold
@@ -1828,23 +1880,30 @@ impl<'a> Translator<'a> {
                     return self.mem_whole(name, set, &vals, span, out);
                 };
                 let (dt, (db, dof), src_parts) = self.mem_operands(name, set, &vals, span)?;
-                // the bytes written must cover whole objects of the (known) pointed-to type
+                // the bytes written cover whole objects of the (known) pointed-to type, but for
+                // the last bytes of an integer (`partial_int`)
                 let esize = self.size_align(&dt, span)?.0;
-                if esize == 0 || len % esize != 0 || len > MAX_INIT_CELLS {
+                let int_elem = matches!(&dt, CType::Int(t)
+                    if !matches!(t.kind, IntKind::Bool | IntKind::BitField { .. }));
+                if esize == 0 || (len % esize != 0 && !int_elem) || len > MAX_INIT_CELLS {
                     return unsupported(format!("`{name}` of part of an object"), span);
                 }
+                let whole = len - len % esize;
                 let value = if set {
                     self.memset_value(&dt, &vals[1], span)?
                 } else {
                     None
                 };
                 self.mem_check(&db, &dof, len, span, out);
-                if let Some(v) = value {
+                if let Some((sb, so)) = &src_parts {
+                    self.mem_check(sb, so, len, span, out);
+                }
+                self.mem.int = true;
+                let vt = value.map(|v| {
                     // each integer object holds the bytes set (read only through its type)
-                    self.mem.int = true;
                     let vt = self.temp(span);
                     out.push(assign_var(&vt, v, span));
-                    for k in (0..len).step_by(esize as usize) {
+                    for k in (0..whole).step_by(esize as usize) {
                         let dk = arith(BinOp::Add, dof.clone(), lit(&BigInt::from(k), span), span);
                         out.push(assign(
                             lhs(MEM_INT, vec![db.clone(), dk], span),
@@ -1852,39 +1911,53 @@ impl<'a> Translator<'a> {
                             span,
                         ));
                     }
-                    return self.decay(vals[0].clone(), span);
-                }
-                if let Some((sb, so)) = &src_parts {
-                    self.mem_check(sb, so, len, span, out);
-                }
-                self.mem.int = true;
-                self.mem.ptr = true;
-                let floats = self.float_maps();
-                let mut maps: Vec<(String, b::Expr)> = [MEM_INT, MEM_BASE, MEM_OFF]
-                    .into_iter()
-                    .map(|m| (m.to_string(), int(0, span)))
-                    .collect();
-                maps.extend(
-                    floats
+                    vt
+                });
+                if vt.is_none() {
+                    self.mem.ptr = true;
+                    let floats = self.float_maps();
+                    let mut maps: Vec<(String, b::Expr)> = [MEM_INT, MEM_BASE, MEM_OFF]
                         .into_iter()
-                        .map(|t| (float_map(t), self.float_zero(t, span))),
-                );
-                for k in 0..len {
-                    let k = lit(&BigInt::from(k), span);
-                    let dk = arith(BinOp::Add, dof.clone(), k.clone(), span);
-                    for (m, zero) in &maps {
-                        let m = m.as_str();
-                        let v = match &src_parts {
-                            None => zero.clone(),
-                            Some((sb, so)) => sel2(
-                                m,
-                                sb.clone(),
-                                arith(BinOp::Add, so.clone(), k.clone(), span),
-                                span,
-                            ),
-                        };
-                        out.push(assign(lhs(m, vec![db.clone(), dk.clone()], span), v, span));
+                        .map(|m| (m.to_string(), int(0, span)))
+                        .collect();
+                    maps.extend(
+                        floats
+                            .into_iter()
+                            .map(|t| (float_map(t), self.float_zero(t, span))),
+                    );
+                    for k in 0..whole {
+                        let k = lit(&BigInt::from(k), span);
+                        let dk = arith(BinOp::Add, dof.clone(), k.clone(), span);
+                        for (m, zero) in &maps {
+                            let m = m.as_str();
+                            let v = match &src_parts {
+                                None => zero.clone(),
+                                Some((sb, so)) => sel2(
+                                    m,
+                                    sb.clone(),
+                                    arith(BinOp::Add, so.clone(), k.clone(), span),
+                                    span,
+                                ),
+                            };
+                            out.push(assign(lhs(m, vec![db.clone(), dk.clone()], span), v, span));
+                        }
                     }
+                }
+                if let (CType::Int(t), true) = (&dt, whole < len) {
+                    let w = match (&src_parts, &vt) {
+                        (Some((sb, so)), _) => {
+                            let at = arith(
+                                BinOp::Add,
+                                so.clone(),
+                                lit(&BigInt::from(whole), span),
+                                span,
+                            );
+                            self.int_cell(sb, &at, *t, span, out)
+                        }
+                        (None, Some(vt)) => var(vt, span),
+                        (None, None) => int(0, span),
+                    };
+                    self.partial_int(&db, &dof, whole, len - whole, *t, w, span, out)?;
                 }
                 self.decay(vals[0].clone(), span)
             })(),
