@@ -517,12 +517,11 @@ struct FnCtx {
     /// The stack objects of each open block (Boogie variables holding their bases), invalidated
     /// when the block is left.
     mem_scopes: Vec<Vec<String>>,
-    /// The function has a stack object of a block allocated in a nested block, or after a label
-    /// or a `goto` / contains a `goto`: the two together are not translated (a jump could skip
-    /// the allocation, or leave the block without invalidating the object). Objects of the
-    /// function's outermost block allocated before every label and `goto` live until the function
-    /// returns wherever its jumps go (C11 6.2.4p6: an object's lifetime is its whole block);
-    /// `alloca` objects, allocated where reached, live until the function returns anyway.
+    /// The function has a stack object of a nested block, or one of its outermost block that is
+    /// not allocated when it starts (`hoist`: a variable-length array) met after a label or a
+    /// `goto` / contains a `goto`: the two together are not translated (a jump could leave the
+    /// block without invalidating the object, or skip or repeat its allocation). `alloca`
+    /// objects, allocated where reached, live until the function returns anyway.
     late_objects: bool,
     gotos: bool,
     /// A label or a `goto` has been translated.
