@@ -1048,3 +1048,29 @@ fn condition_variables_and_goto_with_memory() {
         );
     }
 }
+
+/// GNU `typeof` (of an expression, not evaluated, or of a type) and case ranges; designator
+/// lists naming sub-objects, each followed by an item with its own designation.
+#[test]
+fn typeof_case_ranges_and_nested_designators() {
+    let src = "struct P { int x; int y[2]; };\n\
+        int main(void) { int k = 2; __typeof__(k++) z = k; typeof(struct P) q = { .y[1] = 7, .x = 1 };\n\
+        switch (z) { case 1 ... 3: z = 0; break; case 4: z = 1; } return z + q.y[1]; }\n";
+    let text = translate_with("gnu.c", src, false).expect("translates");
+    for line in [
+        // `typeof` does not evaluate `k++`
+        "z~3 := k~1;",
+        "((1 <= #t~",
+        "q~4.y[1] := 7;",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    assert_reads_back(&text);
+    let src = "struct P { int x; int y[2]; };\nint main(void) {\nstruct P p = { .y[0] = 1, 2 }; return p.x; }\n";
+    expect_unsupported_in(
+        translate_with("designators_bad.c", src, false),
+        src,
+        "initialiser after a nested designation without designation",
+        3,
+    );
+}

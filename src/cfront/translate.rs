@@ -502,7 +502,8 @@ enum BreakTarget {
 
 struct SwitchCtx {
     ty: IntTy,
-    cases: Vec<(Option<BigInt>, String)>,
+    /// The values of each case (a GNU case range `lo ... hi`, or `lo` alone), `None`: `default`.
+    cases: Vec<(Option<(BigInt, BigInt)>, String)>,
 }
 
 #[derive(Default)]
@@ -1371,7 +1372,20 @@ impl<'a> Translator<'a> {
                         _ => CType::Other(format!("type `{}`", n.node.name)),
                     };
                 }
-                c::TypeSpecifier::TypeOf(_) => return CType::Other("typeof".into()),
+                // GNU `typeof`: the type of an expression, which is not evaluated (translated
+                // into a scratch buffer, as for `sizeof`), or of a type name
+                c::TypeSpecifier::TypeOf(t) => {
+                    return match &t.node {
+                        c::TypeOf::Type(tn) => self.type_name(tn),
+                        c::TypeOf::Expression(e) => {
+                            let mut scratch = Vec::new();
+                            match self.expr(e, &mut scratch) {
+                                Ok(v) if !matches!(v.ty, CType::Str | CType::Vla(..)) => v.ty,
+                                _ => CType::Other("typeof".into()),
+                            }
+                        }
+                    };
+                }
             }
         }
         if void {
@@ -3262,6 +3276,28 @@ impl<'a> Translator<'a> {
                     }
                     _ => return unsupported("designated initialiser", span),
                 },
+                [first, rest @ ..] if braced => {
+                    // a designator list names a sub-object (C11 6.7.9p17); the initialisation
+                    // would go on after it, inside the aggregate it is in, so the next item must
+                    // designate its own sub-object
+                    if items
+                        .get(*pos + 1)
+                        .is_some_and(|it| it.node.designation.is_empty())
+                    {
+                        return unsupported(
+                            "initialiser after a nested designation without designation",
+                            span,
+                        );
+                    }
+                    let k0 = self.designator_index(&first.node, ty, span)?;
+                    if k0 >= n {
+                        return unsupported("initialiser beyond the aggregate's size", span);
+                    }
+                    let (ety, p, ix) = self.agg_elem(ty, k0, path, idx, span)?;
+                    self.fill_designated(&ety, p, ix, rest, &item.node.initializer, given, span)?;
+                    *pos += 1;
+                    continue;
+                }
                 _ => return unsupported("designated initialiser", span),
             }
             if k >= n {
@@ -3299,6 +3335,69 @@ impl<'a> Translator<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The element or member of the aggregate `ty` a designator names.
+    fn designator_index(&mut self, d: &'a c::Designator, ty: &CType, span: Span) -> R<u64> {
+        match (d, ty) {
+            (c::Designator::Index(e), CType::Array(..)) => {
+                match self.const_eval(e).and_then(|(v, _)| v.to_u64()) {
+                    Some(v) => Ok(v),
+                    None => unsupported("non-constant array designator", span),
+                }
+            }
+            (c::Designator::Member(m), CType::Struct(tag)) => {
+                let fields = self.struct_fields(tag, span)?;
+                match fields.iter().position(|(f, _)| *f == m.node.name) {
+                    Some(i) => Ok(i as u64),
+                    None => unsupported("designator of an unknown field", span),
+                }
+            }
+            _ => unsupported("designated initialiser", span),
+        }
+    }
+
+    /// Initialises the sub-object of `ty` (at `path`/`idx`) that the designators `ds` name with
+    /// `ini` (the rest of a designator list, C11 6.7.9p17).
+    #[allow(clippy::too_many_arguments)]
+    fn fill_designated(
+        &mut self,
+        ty: &CType,
+        path: String,
+        idx: Vec<u64>,
+        ds: &'a [Node<c::Designator>],
+        ini: &'a Node<c::Initializer>,
+        given: &mut Given<'a>,
+        span: Span,
+    ) -> R<()> {
+        let Some((d, rest)) = ds.split_first() else {
+            return match &ini.node {
+                c::Initializer::List(_) => self.fill(ty, path, idx, ini, given, span),
+                c::Initializer::Expression(e) if ty.is_scalar() => {
+                    given.insert((path, idx), Init::Expr(e));
+                    Ok(())
+                }
+                c::Initializer::Expression(e) if char_array_string(ty, e).is_some() => {
+                    self.fill_string(ty, &path, &idx, e, given, span)
+                }
+                c::Initializer::Expression(e) if self.is_struct_value(e, ty) => {
+                    self.agg_given.push((path, idx, ty.clone(), e));
+                    Ok(())
+                }
+                c::Initializer::Expression(_) => {
+                    unsupported("designated aggregate initialised without braces", span)
+                }
+            };
+        };
+        let Some(n) = self.agg_len(ty, span)? else {
+            return unsupported(format!("initialiser of {}", ty.describe()), span);
+        };
+        let k = self.designator_index(&d.node, ty, span)?;
+        if k >= n {
+            return unsupported("initialiser beyond the aggregate's size", span);
+        }
+        let (ety, p, ix) = self.agg_elem(ty, k, &path, &idx, span)?;
+        self.fill_designated(&ety, p, ix, rest, ini, given, span)
     }
 
     // ----- statements -------------------------------------------------------------------------
@@ -3457,7 +3556,27 @@ impl<'a> Translator<'a> {
                         let t = self.f.switches[sw].ty;
                         let v = ints::convert(&v, t, self.arch);
                         let name = self.fresh_label("case");
-                        self.f.switches[sw].cases.push((Some(v), name.clone()));
+                        self.f.switches[sw]
+                            .cases
+                            .push((Some((v.clone(), v)), name.clone()));
+                        out.push(label(&name, span));
+                    }
+                    c::Label::CaseRange(r) => {
+                        let Some(sw) = self.f.switches.len().checked_sub(1) else {
+                            return unsupported("`case` outside a switch", span);
+                        };
+                        let (Some((lo, _)), Some((hi, _))) =
+                            (self.const_eval(&r.node.low), self.const_eval(&r.node.high))
+                        else {
+                            return unsupported("non-constant case label", span);
+                        };
+                        let t = self.f.switches[sw].ty;
+                        let lo = ints::convert(&lo, t, self.arch);
+                        let hi = ints::convert(&hi, t, self.arch);
+                        let name = self.fresh_label("case");
+                        self.f.switches[sw]
+                            .cases
+                            .push((Some((lo, hi)), name.clone()));
                         out.push(label(&name, span));
                     }
                     c::Label::Default => {
@@ -3468,7 +3587,6 @@ impl<'a> Translator<'a> {
                         self.f.switches[sw].cases.push((None, name.clone()));
                         out.push(label(&name, span));
                     }
-                    c::Label::CaseRange(_) => return unsupported("case range", span),
                 }
                 self.stmt(&l.node.statement, out)?;
             }
@@ -3493,12 +3611,19 @@ impl<'a> Translator<'a> {
                 let mut default = None;
                 for (v, l) in ctx.map(|c| c.cases).unwrap_or_default() {
                     match v {
-                        Some(v) => out.push(if_(
-                            bin(BinOp::Eq, var(&tmp, span), lit(&v, span), span),
-                            vec![goto(&l, span)],
-                            Vec::new(),
-                            span,
-                        )),
+                        Some((lo, hi)) => {
+                            let c = if lo == hi {
+                                bin(BinOp::Eq, var(&tmp, span), lit(&lo, span), span)
+                            } else {
+                                bin(
+                                    BinOp::And,
+                                    bin(BinOp::Le, lit(&lo, span), var(&tmp, span), span),
+                                    bin(BinOp::Le, var(&tmp, span), lit(&hi, span), span),
+                                    span,
+                                )
+                            };
+                            out.push(if_(c, vec![goto(&l, span)], Vec::new(), span))
+                        }
                         None => default = Some(l),
                     }
                 }
