@@ -1869,13 +1869,17 @@ impl<'a> Translator<'a> {
                 ));
                 Ok(TV::void(span))
             })(),
-            "memset" | "__builtin_memset" | "memcpy" | "__builtin_memcpy" => (|| {
+            "memset" | "__builtin_memset" | "memcpy" | "__builtin_memcpy" | "memmove"
+            | "__builtin_memmove" => (|| {
                 let [d, x, n] = args else {
                     return unsupported(format!("`{name}` with other than three arguments"), span);
                 };
                 let vals = self.args(args, out)?;
                 let _ = (d, x, n);
                 let set = name.ends_with("memset");
+                // `memmove`: the source's bytes are all read before any is written (the objects
+                // may overlap, C11 7.24.2.2)
+                let moving = name.ends_with("memmove");
                 let Some(len) = as_lit(&vals[2].to_int(span)).and_then(|v| v.to_u64()) else {
                     return self.mem_whole(name, set, &vals, span, out);
                 };
@@ -1899,6 +1903,22 @@ impl<'a> Translator<'a> {
                     self.mem_check(sb, so, len, span, out);
                 }
                 self.mem.int = true;
+                // the source integer whose first bytes end the copy, read before any write
+                let last = match (&dt, whole < len, &src_parts) {
+                    (CType::Int(t), true, Some((sb, so))) => {
+                        let at = arith(
+                            BinOp::Add,
+                            so.clone(),
+                            lit(&BigInt::from(whole), span),
+                            span,
+                        );
+                        let e = self.int_cell(sb, &at, *t, span, out);
+                        let lt = self.temp(span);
+                        out.push(assign_var(&lt, e, span));
+                        Some(var(&lt, span))
+                    }
+                    _ => None,
+                };
                 let vt = value.map(|v| {
                     // each integer object holds the bytes set (read only through its type)
                     let vt = self.temp(span);
@@ -1913,22 +1933,30 @@ impl<'a> Translator<'a> {
                     }
                     vt
                 });
+                let last = match (last, &vt, whole < len) {
+                    (Some(w), _, _) => Some(w),
+                    (None, _, false) => None,
+                    (None, Some(vt), true) => Some(var(vt, span)),
+                    (None, None, true) => Some(int(0, span)),
+                };
                 if vt.is_none() {
                     self.mem.ptr = true;
                     let floats = self.float_maps();
-                    let mut maps: Vec<(String, b::Expr)> = [MEM_INT, MEM_BASE, MEM_OFF]
-                        .into_iter()
-                        .map(|m| (m.to_string(), int(0, span)))
-                        .collect();
+                    let mut maps: Vec<(String, b::Expr, Option<FloatTy>)> =
+                        [MEM_INT, MEM_BASE, MEM_OFF]
+                            .into_iter()
+                            .map(|m| (m.to_string(), int(0, span), None))
+                            .collect();
                     maps.extend(
                         floats
                             .into_iter()
-                            .map(|t| (float_map(t), self.float_zero(t, span))),
+                            .map(|t| (float_map(t), self.float_zero(t, span), Some(t))),
                     );
+                    let mut writes = Vec::new();
                     for k in 0..whole {
                         let k = lit(&BigInt::from(k), span);
                         let dk = arith(BinOp::Add, dof.clone(), k.clone(), span);
-                        for (m, zero) in &maps {
+                        for (m, zero, ft) in &maps {
                             let m = m.as_str();
                             let v = match &src_parts {
                                 None => zero.clone(),
@@ -1939,29 +1967,30 @@ impl<'a> Translator<'a> {
                                     span,
                                 ),
                             };
-                            out.push(assign(lhs(m, vec![db.clone(), dk.clone()], span), v, span));
+                            let v = if moving {
+                                let t = match ft {
+                                    Some(f) => self.float_temp(*f, span),
+                                    None => self.temp(span),
+                                };
+                                out.push(assign_var(&t, v, span));
+                                var(&t, span)
+                            } else {
+                                v
+                            };
+                            writes.push(assign(
+                                lhs(m, vec![db.clone(), dk.clone()], span),
+                                v,
+                                span,
+                            ));
                         }
                     }
+                    out.extend(writes);
                 }
-                if let (CType::Int(t), true) = (&dt, whole < len) {
-                    let w = match (&src_parts, &vt) {
-                        (Some((sb, so)), _) => {
-                            let at = arith(
-                                BinOp::Add,
-                                so.clone(),
-                                lit(&BigInt::from(whole), span),
-                                span,
-                            );
-                            self.int_cell(sb, &at, *t, span, out)
-                        }
-                        (None, Some(vt)) => var(vt, span),
-                        (None, None) => int(0, span),
-                    };
+                if let (CType::Int(t), Some(w)) = (&dt, last) {
                     self.partial_int(&db, &dof, whole, len - whole, *t, w, span, out)?;
                 }
                 self.decay(vals[0].clone(), span)
             })(),
-            "memmove" => unsupported(format!("call of library function `{name}`"), span),
             "getenv" => (|| {
                 // null, or a string of the environment: an object of static storage with
                 // arbitrary characters before its terminating zero
