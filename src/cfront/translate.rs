@@ -6383,7 +6383,8 @@ const LIBC: &[&str] = &[
     "pow", "exp", "log", "sin", "cos", "floor", "ceil", "fabs", "fmin", "fmax", "isdigit",
     "isalpha", "isalnum", "isspace", "isupper", "islower", "toupper", "tolower", "getchar",
     "fgetc", "getc", "scanf", "fscanf", "sscanf", "sprintf", "snprintf", "fprintf", "time",
-    "clock", "getenv", "qsort", "bsearch", "ffs", "div", "ldiv",
+    "clock", "getenv", "qsort", "bsearch", "ffs", "div", "ldiv", "strdup", "strndup", "strnlen",
+    "strncat",
 ];
 
 /// The operation and operand type (`None`: the operands' own types) of a GCC overflow builtin.

@@ -18,6 +18,8 @@
 //!   null. They return `d`.
 //! - `strchr(s, c)`, `strrchr(s, c)`: the first / last character equal to `(char) c` (the null
 //!   counts, 7.24.5.2p2), or a null pointer.
+//! - `strdup(s)`, `strndup(s, n)` (POSIX): a new heap object holding the characters (at most `n`)
+//!   and a null; like `malloc`, it never fails.
 //!
 //! Invariant: the pointer operands are evaluated once, before the loop, into temporaries (a write
 //! of the loop cannot change where it reads or writes), and they point to one-byte integer types
@@ -44,8 +46,8 @@ impl<'a> Translator<'a> {
     ) -> Option<R<TV>> {
         let name = name.strip_prefix("__builtin_").unwrap_or(name);
         let arity = match name {
-            "strlen" => 1,
-            "strcmp" | "strcpy" | "strcat" | "strchr" | "strrchr" | "strnlen" => 2,
+            "strlen" | "strdup" => 1,
+            "strcmp" | "strcpy" | "strcat" | "strchr" | "strrchr" | "strnlen" | "strndup" => 2,
             "strncmp" | "strncpy" | "strncat" => 3,
             _ => return None,
         };
@@ -64,6 +66,29 @@ impl<'a> Translator<'a> {
                     };
                     let n = self.string_length(&s, max.as_deref(), span, out)?;
                     Ok(TV::int(var(&n, span), IntTy::SIZE_T))
+                }
+                "strdup" | "strndup" => {
+                    // a new heap object of the length (at most `n`) plus one, the characters
+                    // copied and a null after them (POSIX; it never fails, as `malloc`)
+                    let s = self.string_operand(name, &vals[0], span, out)?;
+                    let max = match vals.get(1) {
+                        Some(n) => Some(self.count_operand(n, span, out)?),
+                        None => None,
+                    };
+                    let n = self.string_length(&s, max.as_deref(), span, out)?;
+                    let base = self.temp(span);
+                    let size = arith(BinOp::Add, var(&n, span), int(1, span), span);
+                    self.alloc(&base, size, true, span, out);
+                    let (off, count) = (self.temp(span), self.temp(span));
+                    out.push(assign_var(&off, int(0, span), span));
+                    out.push(assign_var(&count, var(&n, span), span));
+                    let d = Str {
+                        base: base.clone(),
+                        off,
+                        ty: s.ty,
+                    };
+                    self.string_copy(&d, &s, Some(&count), false, true, span, out)?;
+                    Ok(TV::ptr(var(&base, span), int(0, span), CType::Int(s.ty)))
                 }
                 "strcmp" | "strncmp" => {
                     let a = self.string_operand(name, &vals[0], span, out)?;
