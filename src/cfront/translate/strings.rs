@@ -60,10 +60,7 @@ impl<'a> Translator<'a> {
             match name {
                 "strlen" | "strnlen" => {
                     let s = self.string_operand(name, &vals[0], span, out)?;
-                    let max = match vals.get(1) {
-                        Some(n) => Some(self.count_operand(n, span, out)?),
-                        None => None,
-                    };
+                    let max = self.count_operand(vals.get(1), span, out)?;
                     let n = self.string_length(&s, max.as_deref(), span, out)?;
                     Ok(TV::int(var(&n, span), IntTy::SIZE_T))
                 }
@@ -71,10 +68,7 @@ impl<'a> Translator<'a> {
                     // a new heap object of the length (at most `n`) plus one, the characters
                     // copied and a null after them (POSIX; it never fails, as `malloc`)
                     let s = self.string_operand(name, &vals[0], span, out)?;
-                    let max = match vals.get(1) {
-                        Some(n) => Some(self.count_operand(n, span, out)?),
-                        None => None,
-                    };
+                    let max = self.count_operand(vals.get(1), span, out)?;
                     let n = self.string_length(&s, max.as_deref(), span, out)?;
                     let base = self.temp(span);
                     let size = arith(BinOp::Add, var(&n, span), int(1, span), span);
@@ -93,22 +87,16 @@ impl<'a> Translator<'a> {
                 "strcmp" | "strncmp" => {
                     let a = self.string_operand(name, &vals[0], span, out)?;
                     let b2 = self.string_operand(name, &vals[1], span, out)?;
-                    let max = match vals.get(2) {
-                        Some(n) => Some(self.count_operand(n, span, out)?),
-                        None => None,
-                    };
+                    let max = self.count_operand(vals.get(2), span, out)?;
                     self.string_compare(&a, &b2, max.as_deref(), span, out)
                 }
                 "strcpy" | "strncpy" | "strcat" | "strncat" => {
                     let d = self.string_operand(name, &vals[0], span, out)?;
                     let s = self.string_operand(name, &vals[1], span, out)?;
-                    let max = match vals.get(2) {
-                        Some(n) => Some(self.count_operand(n, span, out)?),
-                        None => None,
-                    };
+                    let max = self.count_operand(vals.get(2), span, out)?;
                     // where the copy starts: `d`, or the null of `d`
                     let start = self.temp(span);
-                    if name.starts_with("strcat") || name == "strncat" {
+                    if matches!(name, "strcat" | "strncat") {
                         let n = self.string_length(&d, None, span, out)?;
                         out.push(assign_var(
                             &start,
@@ -168,12 +156,18 @@ impl<'a> Translator<'a> {
         Ok(Str { base, off, ty })
     }
 
-    /// A `size_t` count operand in a fresh temporary.
-    fn count_operand(&mut self, v: &TV, span: Span, out: &mut Vec<b::Stmt>) -> R<String> {
+    /// The `size_t` count operand of the `n` forms in a fresh temporary (`None`: no such operand).
+    fn count_operand(
+        &mut self,
+        v: Option<&TV>,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<Option<String>> {
+        let Some(v) = v else { return Ok(None) };
         let n = self.convert(v, IntTy::SIZE_T, span)?;
         let t = self.temp(span);
         out.push(assign_var(&t, n, span));
-        Ok(t)
+        Ok(Some(t))
     }
 
     /// Reads the character `k` places after the start of `s` (checked).
