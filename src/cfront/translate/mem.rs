@@ -1904,41 +1904,44 @@ impl<'a> Translator<'a> {
                 }
                 self.mem.int = true;
                 // the source integer whose first bytes end the copy, read before any write
-                let last = match (&dt, whole < len, &src_parts) {
-                    (CType::Int(t), true, Some((sb, so))) => {
-                        let at = arith(
-                            BinOp::Add,
-                            so.clone(),
-                            lit(&BigInt::from(whole), span),
-                            span,
-                        );
-                        let e = self.int_cell(sb, &at, *t, span, out);
-                        let lt = self.temp(span);
-                        out.push(assign_var(&lt, e, span));
-                        Some(var(&lt, span))
-                    }
-                    _ => None,
-                };
                 let vt = value.map(|v| {
-                    // each integer object holds the bytes set (read only through its type)
                     let vt = self.temp(span);
                     out.push(assign_var(&vt, v, span));
+                    vt
+                });
+                // the bytes that end the copy inside an integer: the source's (read before any
+                // write), the byte set, or 0
+                let last = match (whole < len, &src_parts, &vt) {
+                    (false, ..) => None,
+                    (true, Some((sb, so)), _) => match &dt {
+                        CType::Int(t) => {
+                            let at = arith(
+                                BinOp::Add,
+                                so.clone(),
+                                lit(&BigInt::from(whole), span),
+                                span,
+                            );
+                            let e = self.int_cell(sb, &at, *t, span, out);
+                            let lt = self.temp(span);
+                            out.push(assign_var(&lt, e, span));
+                            Some(var(&lt, span))
+                        }
+                        _ => None,
+                    },
+                    (true, None, Some(vt)) => Some(var(vt, span)),
+                    (true, None, None) => Some(int(0, span)),
+                };
+                if let Some(vt) = &vt {
+                    // each integer object holds the bytes set (read only through its type)
                     for k in (0..whole).step_by(esize as usize) {
                         let dk = arith(BinOp::Add, dof.clone(), lit(&BigInt::from(k), span), span);
                         out.push(assign(
                             lhs(MEM_INT, vec![db.clone(), dk], span),
-                            var(&vt, span),
+                            var(vt, span),
                             span,
                         ));
                     }
-                    vt
-                });
-                let last = match (last, &vt, whole < len) {
-                    (Some(w), _, _) => Some(w),
-                    (None, _, false) => None,
-                    (None, Some(vt), true) => Some(var(vt, span)),
-                    (None, None, true) => Some(int(0, span)),
-                };
+                }
                 if vt.is_none() {
                     self.mem.ptr = true;
                     let floats = self.float_maps();
