@@ -71,7 +71,8 @@ procedure t() modifies x; { var i: int; atomic { i := 0; while (i < 2) { x := x 
 
 #[test]
 fn composing_atomic_blocks_keeps_every_verdict() {
-    let dir = std::env::temp_dir().join(format!("lapidary-atomic-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lapidary-atomic-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut failures = Vec::new();
     for (i, (what, expected, src)) in CASES.iter().enumerate() {

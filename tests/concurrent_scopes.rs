@@ -85,7 +85,8 @@ procedure t2() modifies z; { z := 1; assert f(0) == 1; }"#,
 
 #[test]
 fn every_predicate_scope_gives_the_right_verdict() {
-    let dir = std::env::temp_dir().join(format!("lapidary-scopes-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lapidary-scopes-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut failures = Vec::new();
     for (i, (what, expected, src)) in CASES.iter().enumerate() {

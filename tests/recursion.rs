@@ -82,7 +82,8 @@ procedure main() modifies g; { g := 0; call f(3); assert g == 3; }"#,
 
 #[test]
 fn recursive_programs_get_the_right_verdicts() {
-    let dir = std::env::temp_dir().join(format!("lapidary-recursion-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lapidary-recursion-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut failures = Vec::new();
     for (i, (what, expected, src)) in CASES.iter().enumerate() {

@@ -469,7 +469,8 @@ fn z3_qe_and_simplify() {
 
 #[test]
 fn log_dir_records_commands_and_replies() {
-    let dir = std::env::temp_dir().join(format!("lapidary-smt-log-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lapidary-smt-log-{}", std::process::id()));
     let Some(mut s) = session_with(SolverKind::Z3, |c| c.with_log_dir(&dir)) else {
         return;
     };

@@ -225,7 +225,8 @@ fn a_join_in_a_merged_pool_takes_the_thread_its_id_names() {
 
 #[test]
 fn verdicts_via_the_cli() {
-    let dir = std::env::temp_dir().join(format!("lapidary-tm-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lapidary-tm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut failures = Vec::new();
     for (name, src, expected) in [

@@ -14,7 +14,8 @@ use std::process::Command;
 #[test]
 fn violation_witness_is_written_and_lints() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("lapidary-witness-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lapidary-witness-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let program = root.join("examples/c/array_bounds_unsafe.c");
     let out = Command::new(env!("CARGO_BIN_EXE_verify"))
@@ -149,7 +150,8 @@ fn yaml_waypoints(text: &str) -> Vec<(String, String, String, String)> {
 #[test]
 fn violation_witness_states_the_path_in_c_terms() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("lapidary-witness-c-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lapidary-witness-c-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let program = root.join("examples/c/witness_branch_call_unsafe.c");
     let out = Command::new(env!("CARGO_BIN_EXE_verify"))
@@ -230,7 +232,8 @@ fn violation_witness_states_the_path_in_c_terms() {
 #[test]
 fn correctness_witness_names_variables_in_scope() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("lapidary-witness-s-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lapidary-witness-s-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = Command::new(env!("CARGO_BIN_EXE_verify"))
         .arg(root.join("examples/c/witness_scopes_safe.c"))
