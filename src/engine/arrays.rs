@@ -48,15 +48,30 @@ fn is_array(v: &Var) -> bool {
 /// Weakens `t` (see module docs): positive existentials over arrays (reached through `and`, `or` and
 /// `exists`) lose their array variables. Other occurrences are left alone.
 pub fn weaken(t: &Term) -> Term {
+    let mut cases = MAX_CASES;
+    weaken_within(t, &mut cases)
+}
+
+/// The cases all distributions of one [`weaken`] may create together: each distribution
+/// multiplies the cases of the ones below it, so a formula with a few dozen disjunctions over an
+/// array (a loop over a string, unrolled) would otherwise grow without bound. Past the budget a
+/// disjunction stays whole (precision is lost, the result is still weaker).
+const MAX_CASES: usize = 256;
+
+fn weaken_within(t: &Term, cases: &mut usize) -> Term {
     if !t.has_array_quantifier() {
         return t.clone();
     }
     match t.kind() {
-        TermKind::App(Op::And, args) => Term::and(args.iter().map(weaken).collect()),
-        TermKind::App(Op::Or, args) => Term::or(args.iter().map(weaken).collect()),
+        TermKind::App(Op::And, args) => {
+            Term::and(args.iter().map(|a| weaken_within(a, cases)).collect())
+        }
+        TermKind::App(Op::Or, args) => {
+            Term::or(args.iter().map(|a| weaken_within(a, cases)).collect())
+        }
         TermKind::Quant(Quantifier::Exists, vs, body) => {
-            let body = weaken(body);
-            weaken_exists(vs.clone(), &body)
+            let body = weaken_within(body, cases);
+            weaken_exists(vs.clone(), &body, cases)
         }
         _ => t.clone(),
     }
@@ -278,12 +293,12 @@ fn split_case(c: &Term, bad: &[Var]) -> Option<(Term, Term, Term)> {
     Some((cond, case(then), case(other)))
 }
 
-fn weaken_exists(vs: Vec<Var>, body: &Term) -> Term {
+fn weaken_exists(vs: Vec<Var>, body: &Term, cases: &mut usize) -> Term {
     if body.is_app_of(&Op::Or) {
         return Term::or(
             body.args()
                 .iter()
-                .map(|d| weaken_exists(vs.clone(), d))
+                .map(|d| weaken_exists(vs.clone(), d, cases))
                 .collect(),
         );
     }
@@ -295,8 +310,10 @@ fn weaken_exists(vs: Vec<Var>, body: &Term) -> Term {
         .iter()
         .position(|c| c.is_app_of(&Op::Or) && vs.iter().any(|v| is_array(v) && c.has_free_var(v)))
         && body.dag_size() <= 4000
+        && conj[k].args().len() <= *cases
     {
         let d = conj.remove(k);
+        *cases -= d.args().len();
         let disjuncts: Vec<Term> = d
             .args()
             .iter()
@@ -312,7 +329,7 @@ fn weaken_exists(vs: Vec<Var>, body: &Term) -> Term {
                 .map(|b| {
                     let t =
                         crate::smt::simplify(&crate::smt::qe_light(&Term::exists(vs.clone(), b)));
-                    weaken(&t)
+                    weaken_within(&t, cases)
                 })
                 .collect(),
         );
