@@ -6,7 +6,8 @@ use lapidary::syntax;
 use std::path::Path;
 
 fn options(arch: Arch) -> Options {
-    let dir = std::env::temp_dir().join(format!("lapidary-cfront-test-inc-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lapidary-cfront-test-inc-{}", std::process::id()));
     for (rel, text) in cfront::preprocess::ILP32_STUBS {
         let f = dir.join(rel);
         std::fs::create_dir_all(f.parent().expect("parent")).expect("mkdir");
@@ -84,7 +85,8 @@ fn unsupported_constructs_name_the_line() {
 
 #[test]
 fn architecture_changes_long() {
-    let dir = std::env::temp_dir().join(format!("lapidary-cfront-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lapidary-cfront-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp");
     let f = dir.join("long.c");
     let src = "int main() { unsigned long x = 4294967295UL; x = x + 1; return x == 0; }\n";
@@ -195,7 +197,8 @@ fn mangled_programs_never_panic() {
 }
 
 fn translate_text(name: &str, src: &str) -> Result<String, CError> {
-    let dir = std::env::temp_dir().join(format!("lapidary-cfront-pt-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lapidary-cfront-pt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp");
     let f = dir.join(name);
     std::fs::write(&f, src).expect("write");
@@ -329,7 +332,8 @@ fn translate_with(name: &str, src: &str, reach_only: bool) -> Result<String, CEr
 }
 
 fn translate_opts(name: &str, src: &str, opts: &Options) -> Result<String, CError> {
-    let dir = std::env::temp_dir().join(format!("lapidary-cfront-mem-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lapidary-cfront-mem-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp");
     let f = dir.join(name);
     std::fs::write(&f, src).expect("write");
@@ -618,7 +622,8 @@ fn function_pointer_translation() {
     assert!(text.contains("p~3.base, p~3.offset := -(2), 0;"), "{text}");
     assert!(text.contains("#valid[-(1)] := false;"), "{text}");
     assert!(text.contains("#valid[-(2)] := false;"), "{text}");
-    assert!(text.contains("assume (#addr~x~1 < -(2));"), "{text}");
+    // `x` is allocated once (in `main`'s outermost block): the base after the functions'
+    assert!(text.contains("#addr~x~1 := -(3);"), "{text}");
     assert!(
         text.contains("if (((p~3.base == -(1)) && (p~3.offset == 0))) {"),
         "{text}"
@@ -1050,9 +1055,11 @@ fn condition_variables_and_goto_with_memory() {
         again: q = p, p = &((struct s) { j++ }); int x; int *r = &x;\nif (j < 2) goto again;\n\
         return p == q; }\n";
     let text = translate_text("goto_literal.c", src).expect("translates");
-    let label = text.find("L~again:").expect("label");
+    let line = |p: &dyn Fn(&str) -> bool| text.lines().position(|l| p(l.trim_start()));
+    let label = line(&|l| l.starts_with("L~again:")).expect("label");
     for base in ["#addr~literal", "#addr~x"] {
-        let alloc = text.find(&format!("havoc {base}")).expect("allocation");
+        // `main` runs once: the objects of its outermost block have fixed bases
+        let alloc = line(&|l| l.starts_with(base) && l.contains(":= -(")).expect("allocation");
         assert!(alloc < label, "{base}\n{text}");
     }
     assert_reads_back(&text);
@@ -1095,4 +1102,49 @@ fn typeof_case_ranges_and_nested_designators() {
         "initialiser after a nested designation without designation",
         3,
     );
+}
+
+/// Objects allocated at most once per execution have fixed bases below the functions' (`main`'s
+/// outermost block when nothing calls `main`, globals and string literals in memory); every other
+/// stack object lies below all of them, so no two live objects share a base.
+#[test]
+fn fixed_bases_for_objects_allocated_once() {
+    let src = "char g[4] = \"abc\";\n\
+        int f(void) { int y = 1; int *p = &y; return *p; }\n\
+        int main(void) { int a = 5; int *q = &a; const char *t = \"lit\"; char *pg = g;\n\
+        for (int i = 0; i < 2; i++) { int z = i; int *pz = &z; a += *pz; }\n\
+        return *q + f() + pg[0] + t[0]; }\n";
+    let text = translate_with("fixed.c", src, false).expect("translates");
+    let fixed: Vec<&str> = text
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.contains(" := -(") && !l.contains(".base"))
+        .collect();
+    // `a`, `g` and the string literal, once each, at -1, -2, -3 in some order
+    assert_eq!(fixed.len(), 3, "{text}");
+    for name in ["#addr~a~", "#addr~g", "#str~"] {
+        assert!(fixed.iter().any(|l| l.starts_with(name)), "{name}\n{text}");
+    }
+    for k in 1..=3 {
+        assert!(
+            fixed.iter().any(|l| l.ends_with(&format!(":= -({k});"))),
+            "{k}\n{text}"
+        );
+    }
+    // the objects of a callee and of a loop body are allocated anew each time, below them
+    for name in ["#addr~y~", "#addr~z~"] {
+        let bound = text
+            .lines()
+            .map(str::trim_start)
+            .find(|l| l.starts_with(&format!("assume ({name}")))
+            .unwrap_or_else(|| panic!("{name}\n{text}"));
+        assert!(bound.ends_with("< -(3));"), "{bound}\n{text}");
+    }
+    assert_reads_back(&text);
+    // `main` named by an expression may run more than once: its objects are not fixed
+    let src =
+        "int n;\nint main(void) { int a = n; int *q = &a; n++; if (n < 2) main(); return *q; }\n";
+    let text = translate_with("again.c", src, false).expect("translates");
+    assert!(!text.contains(" := -("), "{text}");
+    assert!(text.contains("havoc #addr~a~"), "{text}");
 }

@@ -335,7 +335,10 @@ fn translate_file_here(
     // Declarations whose address is taken (or arrays that decay to pointers) live in memory: each
     // is found by a translation that needs it there and restarts with it (the set only grows, and
     // is bounded by the number of declarations).
+    // Likewise the number of objects with a fixed base (at most one restart: the number does
+    // not depend on the one a translation starts with).
     let mut in_mem = std::collections::BTreeSet::new();
+    let mut fixed_bases = 0;
     loop {
         let mut tr = translate::Translator::new(arch, &map);
         tr.reach_only = opts.reach_only;
@@ -344,8 +347,12 @@ fn translate_file_here(
         tr.memsafety = opts.memsafety;
         tr.memcleanup = opts.memcleanup;
         tr.in_mem = in_mem.clone();
+        tr.fixed_bases = fixed_bases;
         match tr.translate(&parsed.unit) {
             Ok(p) => return Ok(p),
+            Err(u) if u.fixed_bases.is_some_and(|n| n != fixed_bases) => {
+                fixed_bases = u.fixed_bases.unwrap_or(0);
+            }
             Err(u) => match u.needs_memory {
                 Some(key) if !in_mem.contains(&key) => {
                     in_mem.insert(key);

@@ -44,6 +44,9 @@ pub struct Unsupported {
     /// must live in memory (its address is taken or it is an array that decays to a pointer); the
     /// translation is restarted with it there.
     pub needs_memory: Option<String>,
+    /// Not a limit of the translation: it made this many objects with a fixed base, not the
+    /// number it started with (`Translator::fixed_bases`); it is restarted with this number.
+    pub fixed_bases: Option<usize>,
 }
 
 type R<T> = Result<T, Unsupported>;
@@ -53,6 +56,7 @@ fn unsupported<T>(what: impl Into<String>, span: Span) -> R<T> {
         what: what.into(),
         span,
         needs_memory: None,
+        fixed_bases: None,
     })
 }
 
@@ -62,6 +66,7 @@ fn needs_memory<T>(key: &str, span: Span) -> R<T> {
         what: format!("internal: `{key}` must live in memory"),
         span,
         needs_memory: Some(key.to_string()),
+        fixed_bases: None,
     })
 }
 
@@ -660,6 +665,15 @@ pub struct Translator<'a> {
     /// The base variables of compound literals at file scope (objects of static storage, C11
     /// 6.5.2.5p5), allocated and initialised where the global initialiser that contains them is.
     static_literals: Vec<String>,
+    /// The number of objects with a fixed base (`mem::alloc_fixed`) the previous translation
+    /// made: dynamic stack objects are allocated below all of them. A translation that makes
+    /// another number is restarted with it (`Unsupported::fixed_bases`).
+    pub fixed_bases: usize,
+    /// The objects with a fixed base made so far.
+    fixed_made: usize,
+    /// `main` runs once: it is the entry and no expression names it (no call, no address), so
+    /// the objects of its outermost block are allocated once per execution.
+    main_once: bool,
 }
 
 /// The fork counter: the thread id of the next `pthread_create` (as Ultimate's `#pthreadsForks`).
@@ -688,6 +702,19 @@ impl<'ast> lang_c::visit::Visit<'ast> for ThreadRoutines {
             }
         }
         lang_c::visit::visit_call_expression(self, call, span);
+    }
+}
+
+/// Whether an expression names `main` (a call of it, its address): then `main` may run more
+/// than once.
+struct NamesMain(bool);
+
+impl<'ast> lang_c::visit::Visit<'ast> for NamesMain {
+    fn visit_expression(&mut self, e: &'ast c::Expression, span: &'ast lang_c::span::Span) {
+        if matches!(e, c::Expression::Identifier(i) if i.node.name == "main") {
+            self.0 = true;
+        }
+        lang_c::visit::visit_expression(self, e, span);
     }
 }
 
@@ -874,6 +901,9 @@ impl<'a> Translator<'a> {
             strings: Vec::new(),
             used_strings: BTreeSet::new(),
             static_literals: Vec::new(),
+            fixed_bases: 0,
+            fixed_made: 0,
+            main_once: false,
         }
     }
 
@@ -1092,6 +1122,9 @@ impl<'a> Translator<'a> {
         for e in entries.iter().rev() {
             self.enqueue(e);
         }
+        let mut names_main = NamesMain(false);
+        lang_c::visit::Visit::visit_translation_unit(&mut names_main, unit);
+        self.main_once = entries[0] == "main" && !names_main.0;
         while let Some(name) = self.queue.pop() {
             self.function(&name)?;
         }
@@ -1249,6 +1282,7 @@ impl<'a> Translator<'a> {
                     what: "two ACSL contracts for one function".into(),
                     span,
                     needs_memory: None,
+                    fixed_bases: None,
                 });
             }
         }
@@ -1285,6 +1319,7 @@ impl<'a> Translator<'a> {
                     what: "two ACSL contracts for one function".into(),
                     span,
                     needs_memory: None,
+                    fixed_bases: None,
                 });
             }
             return;
@@ -2534,13 +2569,7 @@ impl<'a> Translator<'a> {
                     }));
                     modifies.push(ident(&base, span));
                     let size = self.size_of(&ty, span)?;
-                    self.alloc(
-                        &base,
-                        lit(&BigInt::from(size), span),
-                        false,
-                        span,
-                        &mut allocs,
-                    );
+                    self.alloc_fixed(&base, lit(&BigInt::from(size), span), span, &mut allocs);
                     // static storage: zero-initialised
                     self.zero_object(&var(&base, span), span, &mut allocs);
                     Place::Mem {
@@ -2850,6 +2879,14 @@ impl<'a> Translator<'a> {
                     scope: Span::new(0, u32::MAX as usize),
                 });
             }
+        }
+        if self.fixed_made != self.fixed_bases {
+            return Err(Unsupported {
+                what: "internal: the number of objects with a fixed base changed".into(),
+                span: main_span,
+                needs_memory: None,
+                fixed_bases: Some(self.fixed_made),
+            });
         }
         let notes = super::Notes {
             memtrack_open: self.memsafety && self.mem.heap,
@@ -4560,7 +4597,7 @@ impl<'a> Translator<'a> {
             let base = format!("#lit~{}", self.static_literals.len());
             self.static_literals.push(base.clone());
             let size = self.size_align(&ty, span)?.0;
-            self.alloc(&base, lit(&BigInt::from(size), span), false, span, out);
+            self.alloc_fixed(&base, lit(&BigInt::from(size), span), span, out);
             self.zero_object(&var(&base, span), span, out);
             base
         } else {

@@ -15,7 +15,11 @@
 //! object); `#valid[0]` is false.
 //! An allocation picks a base that is not live, so live objects never overlap. String literals used
 //! as pointers are `char` arrays of static storage (one object per occurrence), compound literals
-//! objects of their block (at file scope, of static storage).
+//! objects of their block (at file scope, of static storage). An object allocated at most once in
+//! an execution (of static storage, or in the outermost block of a `main` that nothing calls) has
+//! a fixed base instead, `-(F + k)` for the `k`-th of them and `F` functions whose address is
+//! taken; every other stack object lies below them (`alloc_fixed`: exact, as the program cannot
+//! tell one free base from another).
 //!
 //! Invariant (what makes the per-kind maps faithful): a memory cell is only read at the type it
 //! was written with. The translation guarantees it by accepting conversions between pointer types
@@ -542,13 +546,15 @@ impl<'a> Translator<'a> {
         self.mem.valid = true;
         let bv = var(base, span);
         out.push(havoc(base, span));
-        // functions whose address is taken have the bases -1, -2, … (`fn_base`)
+        // functions whose address is taken have the bases -1, -2, … (`fn_base`), the objects
+        // with a fixed base the next ones (`alloc_fixed`)
         let functions = self.address_taken().count() as i64;
+        let fixed = self.fixed_bases as i64;
         out.push(assume(
             if heap {
                 bin(BinOp::Gt, bv.clone(), int(0, span), span)
             } else {
-                bin(BinOp::Lt, bv.clone(), int(-functions, span), span)
+                bin(BinOp::Lt, bv.clone(), int(-functions - fixed, span), span)
             },
             span,
         ));
@@ -569,6 +575,40 @@ impl<'a> Translator<'a> {
                 ));
             }
         }
+    }
+
+    /// A new object of `size` bytes on the stack (or of static storage) that is allocated at most
+    /// once in an execution: its base in `base` is the next fixed one, `-(F + k)` for the `k`-th
+    /// such object and `F` functions whose address is taken. Live from here on.
+    ///
+    /// Exact: every other stack object lies below all fixed bases (`alloc`), heap objects are
+    /// positive, functions above; so no other object ever has a fixed base, and the base is one of
+    /// those `alloc` could pick. Which free base an allocation picks is not observable: a
+    /// program compares bases only for equality (an order between pointers into different
+    /// objects is any answer, a pointer's address an `{:overapproximation}` of its base and
+    /// offset, see `ptr_arith`, `ptr_to_int`), so the executions with any other choice are
+    /// these with the bases renamed. A fixed base keeps every state concrete, which lets the
+    /// executor run a program with objects in memory, and makes two objects' distinctness a
+    /// fact of the constants rather than of `#valid`.
+    pub(super) fn alloc_fixed(
+        &mut self,
+        base: &str,
+        size: b::Expr,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) {
+        self.mem.valid = true;
+        self.fixed_made += 1;
+        let functions = self.address_taken().count() as i64;
+        let b = -functions - self.fixed_made as i64;
+        out.push(assign_var(base, int(b, span), span));
+        let bv = var(base, span);
+        out.push(assign(
+            lhs(VALID, vec![bv.clone()], span),
+            boolean(true, span),
+            span,
+        ));
+        out.push(assign(lhs(LENGTH, vec![bv], span), size, span));
     }
 
     /// Under `valid-memsafety`, counts the heap object `{b, o}` (null or a live heap object's start,
@@ -2203,10 +2243,19 @@ impl<'a> Translator<'a> {
         let base = self.new_local(&format!("#addr~{name}"), int_map_type(0, span));
         // the parameters' scope, then the function body's block
         let outermost = self.f.mem_scopes.len() <= 2;
+        // `main`'s outermost block runs once (with a `goto`, its objects are allocated when it
+        // starts; without one, its declarations are in no loop)
+        let once = self.main_once && self.f.name == "main" && outermost;
         if hoistable && outermost && self.f.hoist {
             let mut hoisted = std::mem::take(&mut self.f.hoisted);
-            self.alloc(&base, size, false, span, &mut hoisted);
+            if once {
+                self.alloc_fixed(&base, size, span, &mut hoisted);
+            } else {
+                self.alloc(&base, size, false, span, &mut hoisted);
+            }
             self.f.hoisted = hoisted;
+        } else if once && self.f.loops.is_empty() && self.f.loop_header == 0 && !self.f.hoist {
+            self.alloc_fixed(&base, size, span, out);
         } else {
             self.alloc(&base, size, false, span, out);
             if !outermost || self.f.jumps_seen {
@@ -2528,7 +2577,7 @@ impl<'a> Translator<'a> {
             }));
             modifies.push(ident(&base, span));
             let n = bytes.len() as i64 + 1;
-            self.alloc(&base, int(n, span), false, span, out);
+            self.alloc_fixed(&base, int(n, span), span, out);
             self.mem.int = true;
             for (i, c) in bytes.iter().chain(std::iter::once(&0u8)).enumerate() {
                 // `char` is signed
