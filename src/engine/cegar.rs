@@ -145,18 +145,19 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
     }
     // A short executed path decided: the engines may still find a proof with invariants, within a
     // share of the time left (waiting out the whole limit for one turned answers into timeouts).
-    let outcome = match (&executed, config.deadline) {
-        (Some(_), Some(d)) => {
+    let outcome = match &executed {
+        Some(_) => {
             let now = Instant::now();
+            let budget = config.deadline.map_or(EXECUTED_ENGINE_MAX, |d| {
+                d.saturating_duration_since(now)
+                    .mul_f64(EXECUTED_ENGINE_SHARE)
+                    .min(EXECUTED_ENGINE_MAX)
+            });
             let mut limited = config.clone();
-            limited.deadline = Some(
-                now + d
-                    .saturating_duration_since(now)
-                    .mul_f64(EXECUTED_ENGINE_SHARE),
-            );
+            limited.deadline = Some(now + budget);
             run_engines(program, &limited, start)
         }
-        _ => run_engines(program, config, start),
+        None => run_engines(program, config, start),
     };
     match executed {
         Some(mut o) if outcome.verdict == super::Verdict::Unknown => {
@@ -255,8 +256,12 @@ const EXECUTION_MIN_UNSAFE_STEPS: u64 = 256;
 /// when the loop does not decide (its proof has loop invariants to show).
 const EXECUTION_MIN_SAFE_STEPS: u64 = 10_000;
 
-/// The share of the time left that the engines get after a short executed path decided.
+/// The share of the time left that the engines get after a short executed path decided, and at
+/// most this long: the executed answer is complete, the engines only add a proof with invariants
+/// (a string function's loops over a constant string have none the loop finds quickly; at the
+/// default limit the answer came after 24 s).
 const EXECUTED_ENGINE_SHARE: f64 = 0.4;
+const EXECUTED_ENGINE_MAX: Duration = Duration::from_secs(2);
 
 /// Safety by execution, for a program whose control flow does not depend on unconstrained values
 /// ([`super::termination::execute::check_safety`]; a loop that runs a million times before its
