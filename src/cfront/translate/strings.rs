@@ -9,9 +9,10 @@
 //!
 //! - `strlen(s)`, `strnlen(s, n)`: the number of characters before the first null (at most `n`).
 //! - `strcmp(a, b)`, `strncmp(a, b, n)`: characters compared as `unsigned char` (7.24.4p1) up to
-//!   the first difference or null (or `n` characters); the result is any `int` of the sign of the
-//!   first difference: the standard fixes only the sign, so a program that tests `== -1` is not
-//!   verified against one library's choice.
+//!   the first difference or null (or `n` characters); the result is 0 for equal strings (in a
+//!   branch of its own, so that a run on concrete strings keeps it concrete) and otherwise any
+//!   `int` of the sign of the first difference: the standard fixes only the sign, so a program
+//!   that tests `== -1` is not verified against one library's choice.
 //! - `strcpy(d, s)`, `strcat(d, s)`: the characters of `s` up to and including its null, written
 //!   from `d` (`strcat`: from the null of `d`); `strncpy(d, s, n)` writes exactly `n` characters,
 //!   nulls after the end of `s` (7.24.2.4p3); `strncat(d, s, n)` at most `n` characters, then a
@@ -272,8 +273,9 @@ impl<'a> Translator<'a> {
             body.push(break_if(stop, span));
             Ok(())
         })?;
+        // 0 when equal (a branch of its own, so that a run on concrete strings keeps the result
+        // of equal ones concrete); otherwise any `int` of the difference's sign
         let r = self.temp(span);
-        out.push(havoc(&r, span));
         let d = var(&diff, span);
         let rv = var(&r, span);
         let sign = |op: BinOp, e: &b::Expr| bin(op, e.clone(), int(0, span), span);
@@ -283,8 +285,17 @@ impl<'a> Translator<'a> {
             bin(BinOp::Iff, sign(BinOp::Gt, &rv), sign(BinOp::Gt, &d), span),
             span,
         );
-        out.push(assume(same, span));
-        out.push(assume(self.in_range(rv.clone(), IntTy::INT, span), span));
+        let unequal = vec![
+            havoc(&r, span),
+            assume(same, span),
+            assume(self.in_range(rv.clone(), IntTy::INT, span), span),
+        ];
+        out.push(if_(
+            sign(BinOp::Eq, &d),
+            vec![assign_var(&r, int(0, span), span)],
+            unequal,
+            span,
+        ));
         Ok(TV::int(rv, IntTy::INT))
     }
 
