@@ -335,8 +335,8 @@ fn translate_file_here(
     // Declarations whose address is taken (or arrays that decay to pointers) live in memory: each
     // is found by a translation that needs it there and restarts with it (the set only grows, and
     // is bounded by the number of declarations).
-    // Likewise the number of objects with a fixed base (at most one restart: the number does
-    // not depend on the one a translation starts with).
+    // Likewise the number of objects with a fixed base: it does not depend on the number a
+    // translation starts with, so it settles with `in_mem` (one more restart at most).
     let mut in_mem = std::collections::BTreeSet::new();
     let mut fixed_bases = 0;
     loop {
@@ -350,9 +350,10 @@ fn translate_file_here(
         tr.fixed_bases = fixed_bases;
         match tr.translate(&parsed.unit) {
             Ok(p) => return Ok(p),
-            Err(u) if u.fixed_bases.is_some_and(|n| n != fixed_bases) => {
-                fixed_bases = u.fixed_bases.unwrap_or(0);
-            }
+            Err(translate::Unsupported {
+                fixed_bases: Some(n),
+                ..
+            }) if n != fixed_bases => fixed_bases = n,
             Err(u) => match u.needs_memory {
                 Some(key) if !in_mem.contains(&key) => {
                     in_mem.insert(key);
