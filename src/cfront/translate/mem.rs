@@ -102,6 +102,16 @@ pub(super) const VALID: &str = "#valid";
 pub(super) const LENGTH: &str = "#length";
 pub(super) const MEM_INT: &str = "#memory_int";
 
+/// `#valid[b] := true; #length[b] := size`: the object at base `b` is live with `size` bytes.
+fn make_live(b: &b::Expr, size: b::Expr, span: Span, out: &mut Vec<b::Stmt>) {
+    out.push(assign(
+        lhs(VALID, vec![b.clone()], span),
+        boolean(true, span),
+        span,
+    ));
+    out.push(assign(lhs(LENGTH, vec![b.clone()], span), size, span));
+}
+
 /// The memory map of a float type (`#memory_C_DOUBLE: [int][int]C_DOUBLE`), a data kind of its own.
 pub(super) fn float_map(t: FloatTy) -> String {
     format!("#memory_{}", t.boogie())
@@ -559,12 +569,7 @@ impl<'a> Translator<'a> {
             span,
         ));
         out.push(assume(not(sel(VALID, bv.clone(), span), span), span));
-        out.push(assign(
-            lhs(VALID, vec![bv.clone()], span),
-            boolean(true, span),
-            span,
-        ));
-        out.push(assign(lhs(LENGTH, vec![bv], span), size, span));
+        make_live(&bv, size, span, out);
         if heap {
             self.mem.heap = true;
             if self.counts_heap() {
@@ -602,13 +607,7 @@ impl<'a> Translator<'a> {
         let functions = self.address_taken().count() as i64;
         let b = -functions - self.fixed_made as i64;
         out.push(assign_var(base, int(b, span), span));
-        let bv = var(base, span);
-        out.push(assign(
-            lhs(VALID, vec![bv.clone()], span),
-            boolean(true, span),
-            span,
-        ));
-        out.push(assign(lhs(LENGTH, vec![bv], span), size, span));
+        make_live(&var(base, span), size, span, out);
     }
 
     /// Under `valid-memsafety`, counts the heap object `{b, o}` (null or a live heap object's start,
