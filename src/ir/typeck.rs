@@ -216,7 +216,9 @@ impl<'e, 'a> Checker<'e, 'a> {
         let mut functions = Vec::new();
         for f in &env.funcs {
             let d = f.decl;
-            let builtin = attr_str(&d.attrs, "builtin");
+            // standard Boogie writes bit-vector operations `{:bvbuiltin "bvadd"}`, Ultimate's
+            // dialect `{:builtin "bvadd"}`: both name the SMT function
+            let builtin = attr_str(&d.attrs, "builtin").or_else(|| attr_str(&d.attrs, "bvbuiltin"));
             let inline = d.attrs.iter().any(|a| {
                 a.name.name == "inline"
                     && !a.args.iter().any(|x| {
