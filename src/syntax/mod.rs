@@ -253,6 +253,18 @@ fn convert_error(src: &str, e: ParseError<usize, Tok<'_>, LexError>) -> Diagnost
                 Tok::Implies | Tok::Explies if after_expr => {
                     d.with_help("`==>` and `<==` cannot be mixed without parentheses")
                 }
+                Tok::Ident("div" | "mod") => d.with_help(
+                    "Boogie 2's `div` and `mod` are written `/` and `%` in Ultimate's dialect",
+                ),
+                _ if src.get(..l).is_some_and(|b| {
+                    b.trim_end().ends_with("lambda")
+                        && !b.trim_end().trim_end_matches("lambda").ends_with(|c: char| {
+                            c.is_alphanumeric() || "_.$#'`~^\\?".contains(c)
+                        })
+                }) =>
+                {
+                    d.with_help("lambda expressions are not part of Ultimate's dialect")
+                }
                 _ => {
                     let mut d = with_expected(d, &expected);
                     let text = src.get(l..r).unwrap_or("");
