@@ -16,7 +16,7 @@ int main() {
   if (p.y[1] != 7 || p.y[0] != 0) __VERIFIER_error();
   unsigned long o = __builtin_offsetof(struct P, y);
   if (o != 4) __VERIFIER_error();
-  if (_Alignof(long) < 4) __VERIFIER_error();
+  if (_Alignof(long long) < 4) __VERIFIER_error();
   int arr[] = { [2] = 5, [0] = 1 };
   if (sizeof arr != 12) __VERIFIER_error();
   return 0;

@@ -168,6 +168,10 @@ pub(super) struct MemUse {
 /// The over-approximated address of an object pointer (`~ptrToInt(base, offset)`, see the module
 /// comment).
 pub(super) const PTR_TO_INT: &str = "ptrToInt";
+
+/// `alignof` of an 8-byte scalar on i386, 4 or 8 (see `Translator::align_of`): the
+/// `{:overapproximation}` function `~alignof` of a fresh argument.
+pub(super) const ALIGNOF: &str = "alignof";
 /// Applied where an integer too large to be outside every object becomes a pointer (see the module
 /// comment).
 pub(super) const INT_TO_PTR: &str = "intToPtr";
