@@ -36,6 +36,12 @@ struct Search<'a, 'p> {
     tried: usize,
     path: Vec<(EdgeId, SsaStep)>,
     unknown: Option<crate::smt::UnknownKind>,
+    /// Complete paths through over-approximated edges whose operations were evaluated
+    /// (`confirm_concrete`), at most [`CONCRETE_PATHS`]; why the last was not confirmed, and the
+    /// facts learned on the way.
+    concrete_tries: usize,
+    concrete_fail: Option<(String, String)>,
+    points: Vec<Term>,
 }
 
 impl Search<'_, '_> {
@@ -44,7 +50,7 @@ impl Search<'_, '_> {
     fn go(&mut self, i: usize, loc: LocId, started: bool, ssa: &SsaBuilder) -> bool {
         if i == self.letters.len() {
             return match self.session.check_sat() {
-                SatResult::Sat => true,
+                SatResult::Sat => self.confirm(),
                 SatResult::Unsat => false,
                 SatResult::Unknown(r) => {
                     self.unknown = Some(r);
@@ -95,6 +101,49 @@ impl Search<'_, '_> {
         false
     }
 }
+
+impl Search<'_, '_> {
+    /// A complete feasible path through over-approximated edges is an execution only if the
+    /// operations, evaluated, allow it (`confirm_concrete`, in a scope of its own, kept when it
+    /// succeeds): the letters' other paths (the other branch inside a loop body) may be the
+    /// execution where this one is not.
+    fn confirm(&mut self) -> bool {
+        let Some(what) = self
+            .path
+            .iter()
+            .find_map(|(e, _)| self.cfa.full_edges()[*e].overapprox.clone())
+        else {
+            return true;
+        };
+        if self.concrete_tries >= CONCRETE_PATHS {
+            return false;
+        }
+        self.concrete_tries += 1;
+        self.session.push();
+        // a model again: the solver drops it at `push`
+        if self.session.check_sat() != SatResult::Sat {
+            self.session.pop();
+            return false;
+        }
+        match confirm_concrete(
+            self.voc,
+            self.cfa,
+            &self.path,
+            self.session,
+            &mut self.points,
+        ) {
+            Ok(()) => true,
+            Err(why) => {
+                self.session.pop();
+                self.concrete_fail = Some((what, why));
+                false
+            }
+        }
+    }
+}
+
+/// How many complete paths of one trace `Search::confirm` evaluates.
+const CONCRETE_PATHS: usize = 8;
 
 fn show(v: &Value) -> String {
     super::pretty::value(v)
@@ -171,6 +220,9 @@ pub fn build(
         tried: 0,
         path: Vec::new(),
         unknown: None,
+        concrete_tries: 0,
+        concrete_fail: None,
+        points: Vec::new(),
     };
     // The recursive function definitions (∀-axioms) hold in every execution.
     for d in definitions {
@@ -178,7 +230,14 @@ pub fn build(
     }
     session_push_base(search.session);
     let found = search.go(0, start, false, &SsaBuilder::default());
+    points.append(&mut search.points);
     if !found {
+        if let Some((what, why)) = search.concrete_fail {
+            return Err(format!(
+                "the error trace depends on an over-approximation ({what}{why}); no violation is \
+                 reported"
+            ));
+        }
         let with = if definitions.is_empty() {
             ""
         } else {
@@ -190,18 +249,6 @@ pub fn build(
             }
             None => format!("counterexample could not be re-validated{with}"),
         });
-    }
-    if let Some(what) = search
-        .path
-        .iter()
-        .find_map(|(e, _)| cfa.full_edges()[*e].overapprox.clone())
-    {
-        if let Err(why) = confirm_concrete(voc, cfa, &search.path, search.session, points) {
-            return Err(format!(
-                "the error trace depends on an over-approximation ({what}{why}); no violation is \
-                 reported"
-            ));
-        }
     }
     // Array and uninterpreted values are rendered from the same model; a shape we cannot read is
     // said so, not guessed.
