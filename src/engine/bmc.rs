@@ -61,13 +61,19 @@ const MIN_QUERY: Duration = Duration::from_millis(500);
 const MAX_DEPTH: usize = 5_000;
 /// Most traces whose over-approximated operations' values the search learns before it gives up.
 const LEARN_ROUNDS: usize = 64;
-/// A proof by exhaustion is the run's answer only once the run has used this much processor time
-/// (or the CEGAR loop gave up): a CEGAR proof found sooner shows loop invariants, which a user (or
-/// a correctness witness) can read, and most of the loop's proofs of small bounded loops take less.
-/// Processor time (of the process and its solvers), not wall time: on a busy machine the wall
-/// clock of a run grows two or three times as fast, and which proof answers must not depend on the
-/// load. (The proof is answered between two iterations, so a slow iteration delays it further.)
-const EXHAUSTION_WAIT: Duration = Duration::from_millis(300);
+/// A proof by exhaustion is the run's answer only once the CEGAR loop has run this many more
+/// iterations after it was found, or the run has used [`EXHAUSTION_WAIT`] (or the loop gave up): a
+/// CEGAR proof found sooner shows loop invariants, which a user (or a correctness witness) can
+/// read, and most of the loop's proofs of small bounded loops take a few iterations. Counted in
+/// iterations, so that which proof answers does not depend on the machine's speed or load (a
+/// limit in processor time alone made examples whose loop needs about that long answer either
+/// way from run to run).
+const EXHAUSTION_ITERATIONS: usize = 8;
+/// The processor time (of the process and its solvers, not wall time: on a busy machine the wall
+/// clock grows two or three times as fast) after which a proof by exhaustion answers even if the
+/// loop's iterations are slow. (The proof is answered between two iterations, so a slow iteration
+/// delays it further.)
+const EXHAUSTION_WAIT: Duration = Duration::from_secs(2);
 /// The search runs only when it may run at least this long, and only after the loop has run this
 /// long (starting a solver costs about as much; programs the CEGAR loop decides at once never
 /// start one).
@@ -147,8 +153,10 @@ pub struct Unroller<'a, 'p> {
     /// Traces not confirmed for over-approximated operations whose values were learned (see
     /// [`Unroller::conclude`]).
     learned: usize,
-    /// The depth at which the unrolling ran out of executions (the program is safe).
+    /// The depth at which the unrolling ran out of executions (the program is safe), and the
+    /// CEGAR iterations done then.
     exhausted: Option<usize>,
+    exhausted_iteration: usize,
     /// No exhaustion check below this depth: one that ran out of time at depth `d` is asked again
     /// at `2d` (an unrolling the solver cannot show satisfiable in time is usually one of a loop
     /// that keeps running, and the check took as long as the error query it follows).
@@ -196,6 +204,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
             cut: false,
             learned: 0,
             exhausted: None,
+            exhausted_iteration: 0,
             exhaust_from: 0,
         }
     }
@@ -621,6 +630,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
                 self.done = true;
                 self.session = None;
                 self.exhausted = Some(depth);
+                self.exhausted_iteration = stats.iterations;
                 return self.exhaustion(stats, now);
             }
             Found::Pending | Found::Done => return None,
@@ -666,15 +676,17 @@ impl<'a, 'p> Unroller<'a, 'p> {
         None
     }
 
-    /// SAFE by exhaustion, if the unrolling ran out of executions, and `now` or the run has used
-    /// [`EXHAUSTION_WAIT`] of processor time (of wall time where that cannot be read).
+    /// SAFE by exhaustion, if the unrolling ran out of executions, and `now`, or the CEGAR loop
+    /// has run [`EXHAUSTION_ITERATIONS`] iterations since, or the run has used [`EXHAUSTION_WAIT`]
+    /// of processor time (of wall time where that cannot be read).
     fn exhaustion(&self, stats: &mut Stats, now: bool) -> Option<Outcome> {
         let depth = self.exhausted?;
         let age = match (self.created_cpu, crate::smt::cpu_time()) {
             (Some(start), Some(t)) => t.saturating_sub(start),
             _ => self.created.elapsed(),
         };
-        if !now && age < EXHAUSTION_WAIT {
+        let waited = stats.iterations >= self.exhausted_iteration + EXHAUSTION_ITERATIONS;
+        if !now && !waited && age < EXHAUSTION_WAIT {
             return None;
         }
         let reason = format!(
