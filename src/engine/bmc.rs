@@ -73,7 +73,7 @@ const EXHAUSTION_ITERATIONS: usize = 8;
 /// clock grows two or three times as fast) after which a proof by exhaustion answers even if the
 /// loop's iterations are slow. (The proof is answered between two iterations, so a slow iteration
 /// delays it further.)
-const EXHAUSTION_WAIT: Duration = Duration::from_secs(2);
+const EXHAUSTION_WAIT: Duration = Duration::from_secs(1);
 /// The search runs only when it may run at least this long, and only after the loop has run this
 /// long (starting a solver costs about as much; programs the CEGAR loop decides at once never
 /// start one).
