@@ -550,8 +550,9 @@ impl<'a, 'p> Unroller<'a, 'p> {
 
     /// Runs the search between two CEGAR iterations if it is due — it has used less than its
     /// share of the time the rest of the run took — until it has used its share: UNSAFE when a
-    /// trace it finds re-validates, SAFE when the unrolling ran out of executions and the run has
-    /// used [`EXHAUSTION_WAIT`]; `None` otherwise (the CEGAR loop goes on).
+    /// trace it finds re-validates, SAFE when the unrolling ran out of executions and the loop has
+    /// had its time for a proof of its own (see [`Unroller::exhaustion`]); `None` otherwise (the
+    /// CEGAR loop goes on).
     pub fn run_due(&mut self, stats: &mut Stats) -> Option<Outcome> {
         if self.exhausted.is_some() {
             return self.exhaustion(stats, false);
@@ -619,8 +620,9 @@ impl<'a, 'p> Unroller<'a, 'p> {
     }
 
     /// What the search found, as an outcome of the run: UNSAFE for a trace that re-validates; SAFE
-    /// by exhaustion (at once if `now`, else once the run has used [`EXHAUSTION_WAIT`]: a CEGAR
-    /// proof within that time shows its invariants); `None` for anything else. A trace that does
+    /// by exhaustion (at once if `now`, else once the loop has had [`EXHAUSTION_ITERATIONS`] or
+    /// the run [`EXHAUSTION_WAIT`]: a CEGAR proof within that shows its invariants); `None` for
+    /// anything else. A trace that does
     /// not re-validate because an over-approximated operation took another value than the
     /// program's teaches the search those values (below); any other ends the search.
     fn conclude(&mut self, found: Found, stats: &mut Stats, now: bool) -> Option<Outcome> {
