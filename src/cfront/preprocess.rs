@@ -18,9 +18,10 @@ pub struct AcslUnsupported {
 }
 
 /// Rewrites every ACSL comment `//@ assert e;` / `/*@ assert e; */` into `__lapidary_acsl_assert(e);`
-/// and `//@ ghost code` into `code` (same lines: a block comment's newlines are kept). `\true`/`\false` become `1`/`0`. Any other ACSL
-/// annotation (contracts, loop invariants, logic connectives such as `==>`) is reported:
-/// Ultimate checks those too, so ignoring one could hide a violation.
+/// and `//@ ghost code` into `code` (same lines: a block comment's newlines are kept).
+/// `\true`/`\false` become `1`/`0`, the connectives `==>` and `<==>` C (`connectives`). Any other
+/// ACSL annotation (loop invariants, quantifiers, `\valid`, …) is reported: Ultimate checks those
+/// too, so ignoring one could hide a violation.
 pub fn rewrite_acsl(src: &str) -> Result<String, AcslUnsupported> {
     let bytes = src.as_bytes();
     let mut out = String::with_capacity(src.len());
@@ -106,7 +107,10 @@ fn acsl_assert(body: &str, line: usize) -> Result<String, AcslUnsupported> {
         return Err(unsupported("ACSL assertion without `;`"));
     };
     let expr = expr.replace("\\true", "1").replace("\\false", "0");
-    if expr.contains('\\') || expr.contains("==>") || expr.contains("<==>") || expr.contains(';') {
+    let Some(expr) = connectives(&expr) else {
+        return Err(unsupported("ACSL logic in an assertion"));
+    };
+    if expr.contains('\\') || expr.contains(';') {
         return Err(unsupported("ACSL logic in an assertion"));
     }
     let expr = lone_equals_as_equality(&expr);
@@ -153,8 +157,11 @@ fn contract(t: &str, line: usize) -> Result<String, AcslUnsupported> {
             .replace("\\old", ACSL_OLD)
             .replace("\\true", "1")
             .replace("\\false", "0");
+        let Some(e) = connectives(&e) else {
+            return Err(unsupported("ACSL logic in a contract"));
+        };
         let e = lone_equals_as_equality(&e);
-        if e.contains('\\') || e.contains("==>") || has_side_effect(&e) {
+        if e.contains('\\') || has_side_effect(&e) {
             return Err(unsupported("ACSL logic in a contract"));
         }
         calls.push_str(&format!(" {f}({});", e.trim()));
@@ -312,6 +319,105 @@ fn lone_equals_as_equality(e: &str) -> String {
         }
     }
     out
+}
+
+/// ACSL's implication `a ==> b` (right-associative, below `||`) and equivalence `a <==> b` (left,
+/// below `==>`) as C: `(!(a) || (b))` and `(!(a) == !(b))`, inside parentheses and arguments too.
+/// `None` where a connective sits beside a conditional `?:` at the same level (whose precedence
+/// relative to them this does not model) or the brackets do not balance.
+fn connectives(e: &str) -> Option<String> {
+    if !e.contains("==>") {
+        return Some(e.to_string());
+    }
+    // the top-level positions of `pat` (outside brackets), not inside a longer `<==>`
+    let top = |e: &str, pat: &str| -> Option<Vec<usize>> {
+        let b = e.as_bytes();
+        let (mut depth, mut at) = (0i32, Vec::new());
+        for i in 0..b.len() {
+            match b[i] {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                _ => {}
+            }
+            if depth < 0 {
+                return None;
+            }
+            if depth == 0 && e[i..].starts_with(pat) && !(pat == "==>" && i > 0 && b[i - 1] == b'<')
+            {
+                at.push(i);
+            }
+        }
+        (depth == 0).then_some(at)
+    };
+    let iff = top(e, "<==>")?;
+    let imp = top(e, "==>")?;
+    if (!iff.is_empty() || !imp.is_empty()) && !top(e, "?")?.is_empty() {
+        return None;
+    }
+    if !iff.is_empty() {
+        let mut parts = Vec::new();
+        let mut from = 0;
+        for &i in &iff {
+            parts.push(connectives(&e[from..i])?);
+            from = i + 4;
+        }
+        parts.push(connectives(&e[from..])?);
+        let mut acc = parts[0].trim().to_string();
+        for p in &parts[1..] {
+            acc = format!("(!({acc}) == !({}))", p.trim());
+        }
+        return Some(acc);
+    }
+    if let Some(&i) = imp.first() {
+        let (a, b) = (connectives(&e[..i])?, connectives(&e[i + 3..])?);
+        return Some(format!("(!({}) || ({}))", a.trim(), b.trim()));
+    }
+    // inside brackets: each top-level group, and each argument of a call
+    let mut out = String::with_capacity(e.len() + 16);
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in e.char_indices() {
+        match c {
+            '(' | '[' => {
+                if depth == 0 {
+                    out.push_str(&e[start..=i]);
+                    start = i + 1;
+                }
+                depth += 1;
+            }
+            ')' | ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    let inner: Option<Vec<String>> = split_top(&e[start..i])
+                        .iter()
+                        .map(|a| connectives(a))
+                        .collect();
+                    out.push_str(&inner?.join(","));
+                    start = i;
+                }
+            }
+            _ => {}
+        }
+    }
+    out.push_str(&e[start..]);
+    Some(out)
+}
+
+/// `e` split at its top-level commas.
+fn split_top(e: &str) -> Vec<&str> {
+    let (mut depth, mut from, mut parts) = (0i32, 0usize, Vec::new());
+    for (i, c) in e.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&e[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&e[from..]);
+    parts
 }
 
 fn has_side_effect(e: &str) -> bool {
@@ -605,7 +711,20 @@ mod tests {
             "int i = 0;\n"
         );
         assert!(rewrite_acsl("//@ assert \\forall int i; i == i;\n").is_err());
-        assert!(rewrite_acsl("//@ assert x ==> y;\n").is_err());
+        assert_eq!(
+            rewrite_acsl("//@ assert x > 0 ==> y > 0 ==> z;\n").expect("implication"),
+            "__lapidary_acsl_assert((!(x > 0) || ((!(y > 0) || (z)))));\n"
+        );
+        assert_eq!(
+            rewrite_acsl("//@ assert a <==> b || c ==> d;\n").expect("equivalence"),
+            "__lapidary_acsl_assert((!(a) == !((!(b || c) || (d)))));\n"
+        );
+        assert_eq!(
+            rewrite_acsl("//@ assert (p ==> q) && f(x, y ==> z);\n").expect("nested"),
+            "__lapidary_acsl_assert(((!(p) || (q))) && f(x,(!(y) || (z))));\n"
+        );
+        assert!(rewrite_acsl("//@ assert x ? y : z ==> w;\n").is_err());
+        assert!(rewrite_acsl("//@ assert (x ==> y;\n").is_err());
         assert_eq!(
             rewrite_acsl("//@ assert k = 4 && j <= 2;\n").expect("equality"),
             "__lapidary_acsl_assert(k == 4 && j <= 2);\n"
