@@ -520,9 +520,12 @@ fn z3_output_reads_back_equivalently() {
     runner(48)
         .run(&arb_quantified(), |t| {
             let mut ss = s.borrow_mut();
-            let r = ss
-                .qe(&t)
-                .map_err(|e| TestCaseError::fail(format!("{e} for {t}")))?;
+            let r = match ss.qe(&t) {
+                Ok(r) => r,
+                // a refusal is sound (a division by zero, whose z3 results were not equivalent)
+                Err(SmtError::Unsupported(_)) => return Ok(()),
+                Err(e) => return Err(TestCaseError::fail(format!("{e} for {t}"))),
+            };
             equivalent(&mut ss, &t, &r)?;
             Ok(())
         })
