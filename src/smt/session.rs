@@ -1766,6 +1766,33 @@ pub(crate) fn startup_commands(cfg: &SolverConfig) -> String {
     s
 }
 
+/// `t` has a `div` or `mod` whose divisor is the constant 0.
+fn divides_by_zero(t: &Term) -> bool {
+    use super::term::{Op, TermKind, Value};
+    use num_traits::Zero;
+    let mut stack = vec![t.clone()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.id()) {
+            continue;
+        }
+        match t.kind() {
+            TermKind::App(op, args) => {
+                if matches!(op, Op::IntDiv | Op::Mod)
+                    && matches!(args.get(1).and_then(|d| d.as_const()),
+                        Some(Value::Int(z)) if z.is_zero())
+                {
+                    return true;
+                }
+                stack.extend(args.iter().cloned());
+            }
+            TermKind::Quant(_, _, b) => stack.push(b.clone()),
+            _ => {}
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::render_float;
@@ -1799,31 +1826,4 @@ mod tests {
         );
         assert_eq!(render("(fp #b0 #b0)"), None);
     }
-}
-
-/// `t` has a `div` or `mod` whose divisor is the constant 0.
-fn divides_by_zero(t: &Term) -> bool {
-    use super::term::{Op, TermKind, Value};
-    use num_traits::Zero;
-    let mut stack = vec![t.clone()];
-    let mut seen = std::collections::HashSet::new();
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t.id()) {
-            continue;
-        }
-        match t.kind() {
-            TermKind::App(op, args) => {
-                if matches!(op, Op::IntDiv | Op::Mod)
-                    && matches!(args.get(1).and_then(|d| d.as_const()),
-                        Some(Value::Int(z)) if z.is_zero())
-                {
-                    return true;
-                }
-                stack.extend(args.iter().cloned());
-            }
-            TermKind::Quant(_, _, b) => stack.push(b.clone()),
-            _ => {}
-        }
-    }
-    false
 }
