@@ -1480,7 +1480,7 @@ impl Session {
         // z3's result for a formula with a division by zero (an unspecified value in SMT-LIB) is
         // not always equivalent (measured with z3 5.4.0: `∃x z. y = x mod 2 ∨ (p ⇒ (div 0 0) mod
         // 1 > 0)` came back as `¬p ∨ 0 ≤ y ≤ 3`); refusing is always sound
-        if divides_by_zero(t) {
+        if t.has_division_by_zero() {
             return Err(SmtError::Unsupported(
                 "quantifier elimination with a division by zero".into(),
             ));
@@ -1764,33 +1764,6 @@ pub(crate) fn startup_commands(cfg: &SolverConfig) -> String {
         }
     }
     s
-}
-
-/// `t` has a `div` or `mod` whose divisor is the constant 0.
-fn divides_by_zero(t: &Term) -> bool {
-    use super::term::{Op, TermKind, Value};
-    use num_traits::Zero;
-    let mut stack = vec![t.clone()];
-    let mut seen = std::collections::HashSet::new();
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t.id()) {
-            continue;
-        }
-        match t.kind() {
-            TermKind::App(op, args) => {
-                if matches!(op, Op::IntDiv | Op::Mod)
-                    && matches!(args.get(1).and_then(|d| d.as_const()),
-                        Some(Value::Int(z)) if z.is_zero())
-                {
-                    return true;
-                }
-                stack.extend(args.iter().cloned());
-            }
-            TermKind::Quant(_, _, b) => stack.push(b.clone()),
-            _ => {}
-        }
-    }
-    false
 }
 
 #[cfg(test)]

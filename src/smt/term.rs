@@ -1223,6 +1223,30 @@ impl Term {
     pub fn has_quantifier(&self) -> bool {
         self.0.has_quant
     }
+    /// Does `self` contain a `div` or `mod` whose divisor is the constant 0? (Each shared
+    /// subterm visited once.)
+    pub fn has_division_by_zero(&self) -> bool {
+        let mut stack = vec![self.clone()];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t.id()) {
+                continue;
+            }
+            match t.kind() {
+                TermKind::App(op, args) => {
+                    let zero = matches!(args.get(1).and_then(Term::as_const),
+                        Some(Value::Int(z)) if z.is_zero());
+                    if matches!(op, Op::IntDiv | Op::Mod) && zero {
+                        return true;
+                    }
+                    stack.extend(args.iter().cloned());
+                }
+                TermKind::Quant(_, _, b) => stack.push(b.clone()),
+                _ => {}
+            }
+        }
+        false
+    }
     /// Does `self` contain a quantifier that binds a variable of an array sort?
     pub fn has_array_quantifier(&self) -> bool {
         if !self.has_quantifier() {
