@@ -27,7 +27,12 @@
 //! When no single `f` exists for a component, one function `f_l` per location is tried (Alias,
 //! Darte, Feautrier & Gonnord, SAS 2010): the conditions of a letter `a: l → l'` then read
 //! `f_l'(x') ≤ f_l(x)` (and `− 1`, `f_l(x) ≥ 0`), the same argument over the sequence of values
-//! `f_{l_t}(x_t)` along a run. A component in which no two letters can follow each other
+//! `f_{l_t}(x_t)` along a run. Then piecewise functions (Leike & Heizmann, TACAS 2014):
+//! `f_l(x) = ite(g(x) <= 0, f_l¹(x), f_l²(x))` for a discriminator `g` guessed from the comparisons
+//! the letters make (a branch condition `x <= y` gives `g = x - y`), which keeps the template
+//! linear: each letter's conditions are asked once per pair of halves before and after it (`g <= 0`
+//! or `g >= 1`, which cover the integers), an unsatisfiable pair skipped; `min(x, y)` ranks a loop
+//! that lowers the smaller variable and forgets the other. A component in which no two letters can follow each other
 //! (`Inv(l) ∧ a; b` unsat for all consecutive `a`, `b`) needs no function: a run stays in it for at
 //! most one step (asked before any DNF, so also of letters whose DNF is too large for the
 //! templates). Where no function is found, the same question for paths of up to
@@ -75,7 +80,7 @@
 //! of recursive functions asserted).
 
 use super::cells;
-use super::linear::{self, Constraint, Q};
+use super::linear::{self, Constraint, Lin, Q, Rel};
 use crate::engine::blocks::{self, Encoded, LetterId};
 use crate::engine::cfa::{self, Cfa, LocId};
 use crate::engine::hoare::primed;
@@ -83,7 +88,7 @@ use crate::engine::invariants::{self, Invariants};
 use crate::engine::transition::{PVar, TransFormula, Vocabulary};
 use crate::engine::{BlockEncoding, Config, pretty};
 use crate::ir::Program;
-use crate::smt::{Op, SatResult, Session, SolverConfig, Sort, Term, Value, Var};
+use crate::smt::{Op, SatResult, Session, SolverConfig, Sort, Term, TermKind, Value, Var};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Zero};
@@ -1171,6 +1176,7 @@ fn level(
             depth,
             multiphase,
             per_location,
+            disc: None,
         };
         // (Building a template's constraints takes long on a large SCC, past the deadline too.)
         if timed_out(session.config().deadline) {
@@ -1182,16 +1188,96 @@ fn level(
             Err(_) => {}
         }
     }
+    // A piecewise ranking function (LassoRanker's piecewise template, Leike & Heizmann, TACAS
+    // 2014) with its discriminator guessed from the letters' own comparisons, which makes the
+    // template linear: `min(x, y)` is `ite(x - y <= 0, x, y)`.
+    let started = Instant::now();
+    for g in discriminators(voc, enc, scc, prepared) {
+        if timed_out(session.config().deadline) || started.elapsed() > PIECEWISE_BUDGET {
+            break;
+        }
+        let shape = Shape {
+            depth: 1,
+            multiphase: false,
+            per_location,
+            disc: Some(&g),
+        };
+        if let Ok((f, s)) = template(voc, enc, scc, prepared, cells, session, shape) {
+            return Ok((f, s, false));
+        }
+    }
     Err(last)
+}
+
+/// At most this many discriminators are tried for a piecewise ranking function, within
+/// [`PIECEWISE_BUDGET`].
+const MAX_DISCRIMINATORS: usize = 6;
+const PIECEWISE_BUDGET: Duration = Duration::from_millis(1500);
+
+/// Candidate discriminators of a piecewise ranking function on the pieces `scc`: the comparisons
+/// `g <= 0` the pieces' constraints make between the pre-state values of integer program
+/// variables (a loop's branch conditions), scaled to coprime integer coefficients, each once (up
+/// to the complement `g >= 1`, which gives the same two halves), in order of appearance.
+fn discriminators(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    scc: &BTreeSet<PieceId>,
+    prepared: &[Prepared],
+) -> Vec<Lin> {
+    let mut pvars = BTreeSet::new();
+    for &a in scc {
+        numeric_pvars(voc, &enc.letters[prepared[a].letter].tf.formula, &mut pvars);
+    }
+    let pres: BTreeSet<Var> = pvars.iter().filter_map(|&x| voc.pre(x).ok()).collect();
+    let mut out: Vec<Lin> = Vec::new();
+    for &a in scc {
+        for c in &prepared[a].constraints {
+            if c.rel == Rel::Eq
+                || c.lin.coef.is_empty()
+                || c.lin
+                    .coef
+                    .keys()
+                    .any(|v| v.sort != Sort::Int || !pres.contains(v))
+            {
+                continue;
+            }
+            // integer coefficients (a strict inequality is already tightened), divided by their gcd
+            let mut l = BigInt::one();
+            for q in c.lin.coef.values().chain([&c.lin.constant]) {
+                l = l.lcm(q.denom());
+            }
+            let mut lin = Lin::constant(Q::zero()).add_scaled(&c.lin, &Q::from_integer(l));
+            let mut gcd = BigInt::zero();
+            for q in lin.coef.values() {
+                gcd = gcd.gcd(&q.to_integer());
+            }
+            if !gcd.is_one() && !gcd.is_zero() {
+                // (the constant rounds up: `2x - 3 <= 0` is `x - 1 <= 0` over the integers)
+                let k = Q::from_integer(gcd);
+                lin.coef.values_mut().for_each(|q| *q /= &k);
+                lin.constant = (&lin.constant / &k).ceil();
+            }
+            let complement = Lin::constant(Q::one()).add_scaled(&lin, &-Q::one());
+            if !out.contains(&lin) && !out.contains(&complement) {
+                out.push(lin);
+            }
+            if out.len() >= MAX_DISCRIMINATORS {
+                return out;
+            }
+        }
+    }
+    out
 }
 
 /// The shape of a template: components, nested or multiphase, one function per location or one
 /// for all.
 #[derive(Clone, Copy, Debug)]
-struct Shape {
+struct Shape<'g> {
     depth: usize,
     multiphase: bool,
     per_location: bool,
+    /// A piecewise function's discriminator (depth 1, not multiphase).
+    disc: Option<&'g Lin>,
 }
 
 /// One query for the template of `depth` components (module comment; `depth` 1 is the affine
@@ -1213,6 +1299,7 @@ fn template(
         depth,
         multiphase,
         per_location,
+        disc,
     } = shape;
     let mut pvars = BTreeSet::new();
     for &a in scc {
@@ -1233,11 +1320,14 @@ fn template(
     } else {
         Vec::new()
     };
-    let slot = |l: LocId| -> usize { locations.iter().position(|&m| m == l).unwrap_or(0) };
+    // With a discriminator `g`, two functions per location: one where `g <= 0`, one where
+    // `g >= 1` (slots `2j` and `2j + 1`).
+    let halves = if disc.is_some() { 2 } else { 1 };
+    let slot = |l: LocId| -> usize { locations.iter().position(|&m| m == l).unwrap_or(0) * halves };
     // comps[k][slot]: pre variable → its coefficient, and the constant of component k.
     let comps: Vec<Vec<(BTreeMap<Var, Var>, Var)>> = (0..depth)
         .map(|k| {
-            (0..locations.len().max(1))
+            (0..locations.len().max(1) * halves)
                 .map(|j| {
                     let coef = pres
                         .iter()
@@ -1265,8 +1355,39 @@ fn template(
     for &a in scc {
         let p = &prepared[a];
         let letter = &enc.letters[p.letter];
-        let (src, tgt) = (slot(letter.src), slot(letter.tgt));
         let post_of: BTreeMap<&Var, &Var> = p.writes.iter().map(|(x, y)| (x, y)).collect();
+        // The cases of the letter: its constraints, and the slots before and after it.
+        let cases: Vec<(Vec<Constraint>, usize, usize)> = match disc {
+            None => vec![(p.constraints.clone(), slot(letter.src), slot(letter.tgt))],
+            Some(g) => {
+                let after = Lin {
+                    coef: g
+                        .coef
+                        .iter()
+                        .map(|(v, c)| ((*post_of.get(v).unwrap_or(&v)).clone(), c.clone()))
+                        .collect(),
+                    constant: g.constant.clone(),
+                };
+                let mut cases = Vec::new();
+                for h in 0..2 {
+                    for h2 in 0..2 {
+                        let mut d = p.constraints.clone();
+                        d.push(half(g, h));
+                        d.push(half(&after, h2));
+                        // Farkas' lemma is complete only for satisfiable hypotheses; an
+                        // unsatisfiable case needs no condition.
+                        session.push();
+                        session.assert(&Term::and(d.iter().map(Constraint::term).collect()));
+                        let r = session.check_sat();
+                        session.pop();
+                        if r != SatResult::Unsat {
+                            cases.push((d, slot(letter.src) + h, slot(letter.tgt) + h2));
+                        }
+                    }
+                }
+                cases
+            }
+        };
         let s = Var::new(format!("rank@s{a}"), Sort::Bool);
         let delta = Var::new(format!("rank@d{a}"), Sort::Real);
         let (st, dt) = (Term::var(&s), Term::var(&delta));
@@ -1278,72 +1399,75 @@ fn template(
             conj.push(Term::eq(&dt, &real(Q::one())));
         }
         strict_vars.push((a, s));
-        // Goals `g·y + h <= 0`: f_0(x') - f_0(x) + δ <= 0, and for k >= 1
-        // f_k(x') - f_k(x) - f_{k-1}(x) <= 0 (`f(x')` at the target's slot, `f(x)` at the
-        // source's; a variable the letter does not write keeps its pre variable after it).
-        let mut goals: Vec<(BTreeMap<Var, Term>, Term)> = Vec::new();
-        for (k, comp) in comps.iter().enumerate() {
-            let (after, after_c0) = &comp[tgt];
-            let (before, before_c0) = &comp[src];
-            let mut g: BTreeMap<Var, Vec<Term>> = BTreeMap::new();
-            for v in &pres {
-                let at = post_of.get(v).map_or(v, |p| *p);
-                g.entry(at.clone()).or_default().push(Term::var(&after[v]));
-                g.entry(v.clone()).or_default().push(neg(&before[v]));
-            }
-            let mut h = vec![Term::var(after_c0), neg(before_c0)];
-            if k == 0 {
-                h.push(dt.clone());
-            } else if multiphase {
-                // f_k(x') - f_k(x) + 1 - Σ_{j<k} [m_jk]·f_j(x) <= 0
-                h.push(real(Q::one()));
-                for (j, prev) in comps.iter().enumerate().take(k) {
-                    let (prev, prev_c0) = &prev[src];
-                    let m = Term::var(&Var::new(format!("rank@m{a}_{k}_{j}"), Sort::Bool));
-                    let sel = |c: &Var| Term::ite(&m, &neg(c), &real(Q::zero()));
+        for (d, src, tgt) in &cases {
+            let (src, tgt) = (*src, *tgt);
+            // Goals `g·y + h <= 0`: f_0(x') - f_0(x) + δ <= 0, and for k >= 1
+            // f_k(x') - f_k(x) - f_{k-1}(x) <= 0 (`f(x')` at the target's slot, `f(x)` at the
+            // source's; a variable the letter does not write keeps its pre variable after it).
+            let mut goals: Vec<(BTreeMap<Var, Term>, Term)> = Vec::new();
+            for (k, comp) in comps.iter().enumerate() {
+                let (after, after_c0) = &comp[tgt];
+                let (before, before_c0) = &comp[src];
+                let mut g: BTreeMap<Var, Vec<Term>> = BTreeMap::new();
+                for v in &pres {
+                    let at = post_of.get(v).map_or(v, |p| *p);
+                    g.entry(at.clone()).or_default().push(Term::var(&after[v]));
+                    g.entry(v.clone()).or_default().push(neg(&before[v]));
+                }
+                let mut h = vec![Term::var(after_c0), neg(before_c0)];
+                if k == 0 {
+                    h.push(dt.clone());
+                } else if multiphase {
+                    // f_k(x') - f_k(x) + 1 - Σ_{j<k} [m_jk]·f_j(x) <= 0
+                    h.push(real(Q::one()));
+                    for (j, prev) in comps.iter().enumerate().take(k) {
+                        let (prev, prev_c0) = &prev[src];
+                        let m = Term::var(&Var::new(format!("rank@m{a}_{k}_{j}"), Sort::Bool));
+                        let sel = |c: &Var| Term::ite(&m, &neg(c), &real(Q::zero()));
+                        for (pre, c) in prev {
+                            g.entry(pre.clone()).or_default().push(sel(c));
+                        }
+                        h.push(sel(prev_c0));
+                    }
+                } else {
+                    let (prev, prev_c0) = &comps[k - 1][src];
                     for (pre, c) in prev {
+                        g.entry(pre.clone()).or_default().push(neg(c));
+                    }
+                    h.push(neg(prev_c0));
+                }
+                let g = g.into_iter().map(|(v, ts)| (v, Term::add(ts))).collect();
+                goals.push((g, Term::add(h)));
+            }
+            for (g, h) in &goals {
+                conj.push(linear::farkas(d, g, h, &mut mult));
+            }
+            if multiphase {
+                // -Σ_i [n_i]·f_i(x) + 1 <= 0 with some n_i.
+                let mut g: BTreeMap<Var, Vec<Term>> = BTreeMap::new();
+                let mut h = vec![real(Q::one())];
+                let mut some = Vec::new();
+                for (i, comp) in comps.iter().enumerate() {
+                    let (coef, c0) = &comp[src];
+                    let n = Term::var(&Var::new(format!("rank@n{a}_{i}"), Sort::Bool));
+                    let sel = |c: &Var| Term::ite(&n, &neg(c), &real(Q::zero()));
+                    for (pre, c) in coef {
                         g.entry(pre.clone()).or_default().push(sel(c));
                     }
-                    h.push(sel(prev_c0));
+                    h.push(sel(c0));
+                    some.push(n);
                 }
+                let g = g.into_iter().map(|(v, ts)| (v, Term::add(ts))).collect();
+                conj.push(Term::or(some));
+                conj.push(linear::farkas(d, &g, &Term::add(h), &mut mult));
             } else {
-                let (prev, prev_c0) = &comps[k - 1][src];
-                for (pre, c) in prev {
-                    g.entry(pre.clone()).or_default().push(neg(c));
-                }
-                h.push(neg(prev_c0));
+                // -f_last(x) <= 0
+                let (last, last_c0) = &comps[depth - 1][src];
+                let bnd: BTreeMap<Var, Term> =
+                    last.iter().map(|(v, c)| (v.clone(), neg(c))).collect();
+                let bounded = linear::farkas(d, &bnd, &neg(last_c0), &mut mult);
+                conj.push(Term::implies(&st, &bounded));
             }
-            let g = g.into_iter().map(|(v, ts)| (v, Term::add(ts))).collect();
-            goals.push((g, Term::add(h)));
-        }
-        let d = &p.constraints;
-        for (g, h) in &goals {
-            conj.push(linear::farkas(d, g, h, &mut mult));
-        }
-        if multiphase {
-            // -Σ_i [n_i]·f_i(x) + 1 <= 0 with some n_i.
-            let mut g: BTreeMap<Var, Vec<Term>> = BTreeMap::new();
-            let mut h = vec![real(Q::one())];
-            let mut some = Vec::new();
-            for (i, comp) in comps.iter().enumerate() {
-                let (coef, c0) = &comp[src];
-                let n = Term::var(&Var::new(format!("rank@n{a}_{i}"), Sort::Bool));
-                let sel = |c: &Var| Term::ite(&n, &neg(c), &real(Q::zero()));
-                for (pre, c) in coef {
-                    g.entry(pre.clone()).or_default().push(sel(c));
-                }
-                h.push(sel(c0));
-                some.push(n);
-            }
-            let g = g.into_iter().map(|(v, ts)| (v, Term::add(ts))).collect();
-            conj.push(Term::or(some));
-            conj.push(linear::farkas(d, &g, &Term::add(h), &mut mult));
-        } else {
-            // -f_last(x) <= 0
-            let (last, last_c0) = &comps[depth - 1][src];
-            let bnd: BTreeMap<Var, Term> = last.iter().map(|(v, c)| (v.clone(), neg(c))).collect();
-            let bounded = linear::farkas(d, &bnd, &neg(last_c0), &mut mult);
-            conj.push(Term::implies(&st, &bounded));
         }
     }
     conj.push(Term::or(
@@ -1412,14 +1536,39 @@ fn template(
             })
             .collect()
     };
+    // With a discriminator, the function of location `j` is `ite(g <= 0, f_2j, f_2j+1)`.
+    let at = |j: usize| -> Vec<Term> {
+        match disc {
+            None => function(j),
+            Some(g) => {
+                let cond = half(g, 0).term();
+                function(2 * j)
+                    .iter()
+                    .zip(function(2 * j + 1))
+                    .map(|(f, f2)| Term::ite(&cond, f, &f2))
+                    .collect()
+            }
+        }
+    };
     let per_location = per_location.then(|| {
         locations
             .iter()
             .enumerate()
-            .map(|(j, l)| (*l, function(j)))
+            .map(|(j, l)| (*l, at(j)))
             .collect::<BTreeMap<LocId, Vec<Term>>>()
     });
-    Ok(((function(0), per_location), strict))
+    Ok(((at(0), per_location), strict))
+}
+
+/// The half of a discriminator `g` (integer coefficients over integer variables): `g <= 0` (0) or
+/// `g >= 1` (1), which cover every integer state.
+fn half(g: &Lin, h: usize) -> Constraint {
+    let lin = if h == 0 {
+        g.clone()
+    } else {
+        Lin::constant(Q::one()).add_scaled(g, &-Q::one())
+    };
+    Constraint { lin, rel: Rel::Le }
 }
 
 /// Re-checks a certificate in `fresh` (see the module comment); `Err` names the first condition not
@@ -1633,6 +1782,12 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, enc: &Encoded, cert: &Certificate) -> S
             format!("multiphase ({})", fs.join(", "))
         } else if fs.len() > 1 {
             format!("nested ({})", fs.join(", "))
+        } else if level
+            .f
+            .iter()
+            .any(|f| matches!(f.kind(), TermKind::App(Op::Ite, _)))
+        {
+            format!("piecewise {}", fs.join(""))
         } else {
             fs.join("")
         };
