@@ -1545,7 +1545,18 @@ fn template(
                 function(2 * j)
                     .iter()
                     .zip(function(2 * j + 1))
-                    .map(|(f, f2)| Term::ite(&cond, f, &f2))
+                    .map(|(f, f2)| {
+                        // (a piece over integers only is an Int term, one with a real a Real one)
+                        let real = |t: &Term| match t.sort() {
+                            Sort::Int => Term::to_real(t),
+                            _ => t.clone(),
+                        };
+                        if f.sort() == f2.sort() {
+                            Term::ite(&cond, f, &f2)
+                        } else {
+                            Term::ite(&cond, &real(f), &real(&f2))
+                        }
+                    })
                     .collect()
             }
         }
