@@ -77,6 +77,26 @@ fn is_union(tag: &str) -> bool {
     tag.starts_with(UNION_PREFIX)
 }
 
+/// `d` declares a function (`f(…)`, `*f(…)`), not an object.
+fn declares_function(d: &Node<c::Declarator>) -> bool {
+    matches!(d.node.kind.node, c::DeclaratorKind::Identifier(_))
+        && d.node
+            .derived
+            .iter()
+            .find(|x| {
+                !matches!(
+                    x.node,
+                    c::DerivedDeclarator::Pointer(_) | c::DerivedDeclarator::Block(_)
+                )
+            })
+            .is_some_and(|x| {
+                matches!(
+                    x.node,
+                    c::DerivedDeclarator::Function(_) | c::DerivedDeclarator::KRFunction(_)
+                )
+            })
+}
+
 /// The size expression of a declarator's outermost array type when it declares an array of
 /// known element type (`a[n]`, `*a[n]`, `a[n][3]`; not `(*a)[n]` or `f(…)[n]`).
 fn vla_size(d: &Node<c::Declarator>) -> Option<&Node<c::Expression>> {
@@ -628,6 +648,11 @@ pub struct Translator<'a> {
     converted: Vec<CType>,
     /// Mutexes used (keys of `globals`).
     used_mutexes: BTreeSet<String>,
+    /// Where an object of an `_Atomic`-qualified type is first declared (directly or through a
+    /// typedef of `atomic_typedefs`): its read-modify-write operations (`++`, `+=`) are atomic in
+    /// C11, which the translation does not model, so a program with threads is not translated.
+    atomic_use: Option<Span>,
+    atomic_typedefs: BTreeSet<String>,
     /// Only calls of `reach_error` are checked (SV-COMP's `unreach-call`): other checks (`assert`,
     /// ACSL assertions, division by zero, array bounds, static assertions, memory safety) become
     /// assumptions.
@@ -878,6 +903,8 @@ impl<'a> Translator<'a> {
             forks: false,
             atomic_markers: false,
             used_mutexes: BTreeSet::new(),
+            atomic_use: None,
+            atomic_typedefs: BTreeSet::new(),
             reach_only: false,
             data_race: false,
             overflow: false,
@@ -1153,6 +1180,18 @@ impl<'a> Translator<'a> {
     }
 
     fn global_declaration(&mut self, d: &'a Node<c::Declaration>) -> R<()> {
+        // The parameters of a function declared without a body are no objects (`<stdatomic.h>`
+        // declares `atomic_flag_clear(volatile atomic_flag *)`).
+        let before = self.atomic_use;
+        let r = self.global_declaration_inner(d);
+        let ids = &d.node.declarators;
+        if !ids.is_empty() && ids.iter().all(|id| declares_function(&id.node.declarator)) {
+            self.atomic_use = before;
+        }
+        r
+    }
+
+    fn global_declaration_inner(&mut self, d: &'a Node<c::Declaration>) -> R<()> {
         let storage = Self::storage(&d.node.specifiers);
         let base = self.base_type_decl(&d.node.specifiers);
         for id in &d.node.declarators {
@@ -1161,6 +1200,7 @@ impl<'a> Translator<'a> {
             let span = self.sp(id.span);
             if storage == Some(c::StorageClassSpecifier::Typedef) {
                 let ty = self.typedef_type(ty, fdecl);
+                self.atomic_typedef(&name, &d.node.specifiers);
                 self.scopes[0].insert(name, Binding::Typedef(ty));
                 continue;
             }
@@ -1345,8 +1385,39 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// Records the first declaration of an `_Atomic` object (see `atomic_use`).
+    fn note_atomic(&mut self, span: lang_c::span::Span) {
+        if self.atomic_use.is_none() {
+            self.atomic_use = Some(self.sp(span));
+        }
+    }
+
+    /// A typedef `name` declared with `specs` names an `_Atomic` type: qualified there, or a
+    /// typedef of one.
+    fn atomic_typedef(&mut self, name: &str, specs: &[Node<c::DeclarationSpecifier>]) {
+        let atomic = specs.iter().any(|s| match &s.node {
+            c::DeclarationSpecifier::TypeQualifier(q) => q.node == c::TypeQualifier::Atomic,
+            c::DeclarationSpecifier::TypeSpecifier(t) => matches!(&t.node,
+                c::TypeSpecifier::TypedefName(n) if self.atomic_typedefs.contains(&n.node.name)),
+            _ => false,
+        });
+        if atomic {
+            self.atomic_typedefs.insert(name.to_string());
+        }
+    }
+
     /// The type named by declaration specifiers (enum constants are bound on the way).
     fn base_type_decl(&mut self, specs: &'a [Node<c::DeclarationSpecifier>]) -> CType {
+        // (a typedef's qualifier counts where the typedef names an object's type)
+        let typedef = Self::storage(specs) == Some(c::StorageClassSpecifier::Typedef);
+        if !typedef {
+            if let Some(q) = specs.iter().find(|s| {
+                matches!(&s.node, c::DeclarationSpecifier::TypeQualifier(q)
+                    if q.node == c::TypeQualifier::Atomic)
+            }) {
+                self.note_atomic(q.span);
+            }
+        }
         let ts: Vec<&'a Node<c::TypeSpecifier>> = specs
             .iter()
             .filter_map(|s| match &s.node {
@@ -1358,6 +1429,12 @@ impl<'a> Translator<'a> {
     }
 
     fn base_type_spec(&mut self, specs: &'a [Node<c::SpecifierQualifier>]) -> CType {
+        if let Some(q) = specs.iter().find(|s| {
+            matches!(&s.node, c::SpecifierQualifier::TypeQualifier(q)
+                if q.node == c::TypeQualifier::Atomic)
+        }) {
+            self.note_atomic(q.span);
+        }
         let ts: Vec<&'a Node<c::TypeSpecifier>> = specs
             .iter()
             .filter_map(|s| match &s.node {
@@ -1398,6 +1475,9 @@ impl<'a> Translator<'a> {
                     return CType::Int(IntTy::INT);
                 }
                 c::TypeSpecifier::TypedefName(n) => {
+                    if self.atomic_typedefs.contains(&n.node.name) {
+                        self.note_atomic(n.span);
+                    }
                     return match self.lookup(&n.node.name) {
                         Some(Binding::Typedef(t)) => t.clone(),
                         // the address of the next extra argument (`Translator::varargs`)
@@ -1770,6 +1850,14 @@ impl<'a> Translator<'a> {
             .count();
         let mut ty = base;
         for der in &derived[..npre] {
+            if let c::DerivedDeclarator::Pointer(quals) = &der.node {
+                if let Some(q) = quals.iter().find(|q| {
+                    matches!(&q.node, c::PointerQualifier::TypeQualifier(t)
+                        if t.node == c::TypeQualifier::Atomic)
+                }) {
+                    self.note_atomic(q.span);
+                }
+            }
             ty = match &der.node {
                 c::DerivedDeclarator::Pointer(_) => match ty {
                     CType::Other(w) if w.contains("function") => CType::Other(w),
@@ -2660,6 +2748,11 @@ impl<'a> Translator<'a> {
                 // another thread could call one between a call's setting `#va.base` and the
                 // callee's reading it
                 return unsupported("variadic function in a program with threads", main_span);
+            }
+            if let Some(span) = self.atomic_use {
+                // C11's `_Atomic` makes `++`, `--` and compound assignments of the object one
+                // atomic step, which the translation does not (it would split them)
+                return unsupported("`_Atomic` object in a program with threads", span);
             }
             extra.push((FORK_COUNTER.into(), main_span, None));
         }
@@ -3863,6 +3956,7 @@ impl<'a> Translator<'a> {
             match storage {
                 Some(c::StorageClassSpecifier::Typedef) => {
                     let ty = self.typedef_type(ty, fdecl);
+                    self.atomic_typedef(&name, &d.node.specifiers);
                     self.bind(&name, Binding::Typedef(ty));
                     continue;
                 }
