@@ -1215,9 +1215,10 @@ const MAX_DISCRIMINATORS: usize = 6;
 const PIECEWISE_BUDGET: Duration = Duration::from_millis(1500);
 
 /// Candidate discriminators of a piecewise ranking function on the pieces `scc`: the comparisons
-/// `g <= 0` the pieces' constraints make between the pre-state values of integer program
-/// variables (a loop's branch conditions), scaled to coprime integer coefficients, each once (up
-/// to the complement `g >= 1`, which gives the same two halves), in order of appearance.
+/// `g <= 0` the pieces' constraints make between the pre-state values of numeric program
+/// variables (a loop's branch conditions), scaled to integer coefficients (coprime over integer
+/// variables), each once (up to the complement, which gives the same two halves), in order of
+/// appearance.
 fn discriminators(
     voc: &Vocabulary,
     enc: &Encoded,
@@ -1234,13 +1235,11 @@ fn discriminators(
         for c in &prepared[a].constraints {
             if c.rel == Rel::Eq
                 || c.lin.coef.is_empty()
-                || c.lin
-                    .coef
-                    .keys()
-                    .any(|v| v.sort != Sort::Int || !pres.contains(v))
+                || c.lin.coef.keys().any(|v| !pres.contains(v))
             {
                 continue;
             }
+            let ints = c.lin.coef.keys().all(|v| v.sort == Sort::Int);
             // integer coefficients (a strict inequality is already tightened), divided by their gcd
             let mut l = BigInt::one();
             for q in c.lin.coef.values().chain([&c.lin.constant]) {
@@ -1251,13 +1250,13 @@ fn discriminators(
             for q in lin.coef.values() {
                 gcd = gcd.gcd(&q.to_integer());
             }
-            if !gcd.is_one() && !gcd.is_zero() {
+            if ints && !gcd.is_one() && !gcd.is_zero() {
                 // (the constant rounds up: `2x - 3 <= 0` is `x - 1 <= 0` over the integers)
                 let k = Q::from_integer(gcd);
                 lin.coef.values_mut().for_each(|q| *q /= &k);
                 lin.constant = (&lin.constant / &k).ceil();
             }
-            let complement = Lin::constant(Q::one()).add_scaled(&lin, &-Q::one());
+            let complement = half(&lin, 1).lin;
             if !out.contains(&lin) && !out.contains(&complement) {
                 out.push(lin);
             }
@@ -1571,15 +1570,26 @@ fn template(
     Ok(((at(0), per_location), strict))
 }
 
-/// The half of a discriminator `g` (integer coefficients over integer variables): `g <= 0` (0) or
-/// `g >= 1` (1), which cover every integer state.
+/// The half of a discriminator `g`: `g <= 0` (0), or (1) `g >= 1` when `g` is over integer
+/// variables (with integer coefficients: the halves cover every integer state), else `g > 0`.
 fn half(g: &Lin, h: usize) -> Constraint {
-    let lin = if h == 0 {
-        g.clone()
+    if h == 0 {
+        return Constraint {
+            lin: g.clone(),
+            rel: Rel::Le,
+        };
+    }
+    if g.coef.keys().all(|v| v.sort == Sort::Int) {
+        Constraint {
+            lin: Lin::constant(Q::one()).add_scaled(g, &-Q::one()),
+            rel: Rel::Le,
+        }
     } else {
-        Lin::constant(Q::one()).add_scaled(g, &-Q::one())
-    };
-    Constraint { lin, rel: Rel::Le }
+        Constraint {
+            lin: Lin::constant(Q::zero()).add_scaled(g, &-Q::one()),
+            rel: Rel::Lt,
+        }
+    }
 }
 
 /// Re-checks a certificate in `fresh` (see the module comment); `Err` names the first condition not
