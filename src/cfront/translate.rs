@@ -653,6 +653,10 @@ pub struct Translator<'a> {
     /// C11, which the translation does not model, so a program with threads is not translated.
     atomic_use: Option<Span>,
     atomic_typedefs: BTreeSet<String>,
+    /// Globals declared `_Atomic` by themselves (`_Atomic int c;`, `atomic_int c;`: keys of
+    /// `globals`): their `++`, `--` and compound assignments are one atomic step (`atomic_rmw`);
+    /// one that is not an integer or lives in memory is not translated in a program with threads.
+    atomic_globals: BTreeSet<String>,
     /// Only calls of `reach_error` are checked (SV-COMP's `unreach-call`): other checks (`assert`,
     /// ACSL assertions, division by zero, array bounds, static assertions, memory safety) become
     /// assumptions.
@@ -905,6 +909,7 @@ impl<'a> Translator<'a> {
             used_mutexes: BTreeSet::new(),
             atomic_use: None,
             atomic_typedefs: BTreeSet::new(),
+            atomic_globals: BTreeSet::new(),
             reach_only: false,
             data_race: false,
             overflow: false,
@@ -1188,6 +1193,30 @@ impl<'a> Translator<'a> {
         if !ids.is_empty() && ids.iter().all(|id| declares_function(&id.node.declarator)) {
             self.atomic_use = before;
         }
+        // `_Atomic int c;`: atomic globals whose read-modify-writes are translated atomically
+        let specs = &d.node.specifiers;
+        let atomic = specs.iter().any(|s| match &s.node {
+            c::DeclarationSpecifier::TypeQualifier(q) => q.node == c::TypeQualifier::Atomic,
+            c::DeclarationSpecifier::TypeSpecifier(t) => matches!(&t.node,
+                c::TypeSpecifier::TypedefName(n) if self.atomic_typedefs.contains(&n.node.name)),
+            _ => false,
+        });
+        let plain = |id: &Node<c::InitDeclarator>| {
+            let dd = &id.node.declarator.node;
+            dd.derived.is_empty() && matches!(dd.kind.node, c::DeclaratorKind::Identifier(_))
+        };
+        if atomic
+            && Self::storage(specs) != Some(c::StorageClassSpecifier::Typedef)
+            && !ids.is_empty()
+            && ids.iter().all(plain)
+        {
+            self.atomic_use = before;
+            for id in ids {
+                if let c::DeclaratorKind::Identifier(i) = &id.node.declarator.node.kind.node {
+                    self.atomic_globals.insert(i.node.name.clone());
+                }
+            }
+        }
         r
     }
 
@@ -1383,6 +1412,15 @@ impl<'a> Translator<'a> {
                 );
             }
         }
+    }
+
+    /// `e` names an `_Atomic` global (see `atomic_globals`) in the current scope.
+    fn atomic_rmw(&self, e: &c::Expression) -> bool {
+        let c::Expression::Identifier(i) = e else {
+            return false;
+        };
+        matches!(self.lookup(&i.node.name), Some(Binding::Global(key))
+            if self.atomic_globals.contains(key))
     }
 
     /// Records the first declaration of an `_Atomic` object (see `atomic_use`).
@@ -2672,6 +2710,8 @@ impl<'a> Translator<'a> {
                 })
                 .collect();
             for (key, name, ty, mem, ini, span) in used {
+                // (accesses to an `_Atomic` global are all atomic: they never race)
+                let atomic = self.atomic_globals.contains(&key);
                 done.insert(key);
                 let root = if mem {
                     let base = format!("#addr{name}");
@@ -2695,7 +2735,9 @@ impl<'a> Translator<'a> {
                 } else {
                     for (path, dims, elem) in self.leaves(&ty, span)? {
                         let leaf = format!("{name}{path}");
-                        race_leaves.push((leaf.clone(), dims));
+                        if !atomic {
+                            race_leaves.push((leaf.clone(), dims));
+                        }
                         decls.push(b::Decl::Var(b::VarDecl {
                             attrs: Vec::new(),
                             vars: vec![typed(&leaf, leaf_type(dims, elem, span), span)],
@@ -2751,8 +2793,18 @@ impl<'a> Translator<'a> {
             }
             if let Some(span) = self.atomic_use {
                 // C11's `_Atomic` makes `++`, `--` and compound assignments of the object one
-                // atomic step, which the translation does not (it would split them)
+                // atomic step, which the translation does only for atomic globals
                 return unsupported("`_Atomic` object in a program with threads", span);
+            }
+            for key in &self.atomic_globals {
+                if let Some(g) = self.globals.get(key) {
+                    if g.mem || !matches!(g.ty, CType::Int(_)) {
+                        return unsupported(
+                            "`_Atomic` global in memory or not of an integer type, in a program with threads",
+                            g.span,
+                        );
+                    }
+                }
             }
             extra.push((FORK_COUNTER.into(), main_span, None));
         }
@@ -4819,18 +4871,28 @@ impl<'a> Translator<'a> {
                 if !ty.is_scalar() {
                     return unsupported(format!("increment of {}", ty.describe()), span);
                 }
-                let old = self.read_place(&lv, true, span, out)?;
+                // an `_Atomic` global: read, compute and write in one atomic step
+                let atomic = self.atomic_rmw(&u.operand.node);
                 let post = matches!(u.operator.node, U::PostIncrement | U::PostDecrement);
-                let old = self.snapshot(old, post, span, out);
-                let one = TV::int(int(1, span), IntTy::INT);
-                let op = if matches!(u.operator.node, U::PostIncrement | U::PreIncrement) {
-                    BinOp::Add
-                } else {
-                    BinOp::Sub
+                let mut rmw = Vec::new();
+                let old = {
+                    let o: &mut Vec<b::Stmt> = if atomic { &mut rmw } else { &mut *out };
+                    let old = self.read_place(&lv, true, span, o)?;
+                    let old = self.snapshot(old, post, span, o);
+                    let one = TV::int(int(1, span), IntTy::INT);
+                    let op = if matches!(u.operator.node, U::PostIncrement | U::PreIncrement) {
+                        BinOp::Add
+                    } else {
+                        BinOp::Sub
+                    };
+                    let new = self.arith_op(op, old.clone(), one, span, o)?;
+                    let val = self.scalar_value(new, &ty, span)?;
+                    self.store_place(&lv, val, span, o)?;
+                    old
                 };
-                let new = self.arith_op(op, old.clone(), one, span, out)?;
-                let val = self.scalar_value(new, &ty, span)?;
-                self.store_place(&lv, val, span, out)?;
+                if atomic {
+                    out.push(stmt(b::StmtKind::Atomic(rmw), span));
+                }
                 if post {
                     Ok(old)
                 } else {
@@ -4996,15 +5058,28 @@ impl<'a> Translator<'a> {
             return unsupported(format!("assignment to {}", ty.describe()), span);
         }
         let r = self.expr(&bo.rhs, out)?;
-        let val = match compound {
-            None => self.scalar_value(r, &ty, span)?,
-            Some(op) => {
-                let cur = self.read_place(&lv, true, span, out)?;
-                let res = self.arith(op, cur, r, span, out)?;
-                self.scalar_value(res, &ty, span)?
-            }
-        };
-        self.store_place(&lv, val, span, out)?;
+        // a compound assignment to an `_Atomic` global: the right operand is evaluated first, then
+        // read, compute and write are one atomic step
+        let atomic = compound.is_some() && self.atomic_rmw(&bo.lhs.node);
+        // (its value is taken before the atomic step: another thread may write what it reads
+        // between the two)
+        let r = self.snapshot(r, atomic, span, out);
+        let mut rmw = Vec::new();
+        {
+            let o: &mut Vec<b::Stmt> = if atomic { &mut rmw } else { &mut *out };
+            let val = match compound {
+                None => self.scalar_value(r, &ty, span)?,
+                Some(op) => {
+                    let cur = self.read_place(&lv, true, span, o)?;
+                    let res = self.arith(op, cur, r, span, o)?;
+                    self.scalar_value(res, &ty, span)?
+                }
+            };
+            self.store_place(&lv, val, span, o)?;
+        }
+        if atomic {
+            out.push(stmt(b::StmtKind::Atomic(rmw), span));
+        }
         self.read_place(&lv, false, span, out)
     }
 
