@@ -1195,12 +1195,7 @@ impl<'a> Translator<'a> {
         }
         // `_Atomic int c;`: atomic globals whose read-modify-writes are translated atomically
         let specs = &d.node.specifiers;
-        let atomic = specs.iter().any(|s| match &s.node {
-            c::DeclarationSpecifier::TypeQualifier(q) => q.node == c::TypeQualifier::Atomic,
-            c::DeclarationSpecifier::TypeSpecifier(t) => matches!(&t.node,
-                c::TypeSpecifier::TypedefName(n) if self.atomic_typedefs.contains(&n.node.name)),
-            _ => false,
-        });
+        let atomic = self.atomic_specs(specs);
         let plain = |id: &Node<c::InitDeclarator>| {
             let dd = &id.node.declarator.node;
             dd.derived.is_empty() && matches!(dd.kind.node, c::DeclaratorKind::Identifier(_))
@@ -1430,16 +1425,19 @@ impl<'a> Translator<'a> {
         }
     }
 
-    /// A typedef `name` declared with `specs` names an `_Atomic` type: qualified there, or a
-    /// typedef of one.
-    fn atomic_typedef(&mut self, name: &str, specs: &[Node<c::DeclarationSpecifier>]) {
-        let atomic = specs.iter().any(|s| match &s.node {
+    /// Declaration specifiers name an `_Atomic` type: qualified there, or a typedef of one.
+    fn atomic_specs(&self, specs: &[Node<c::DeclarationSpecifier>]) -> bool {
+        specs.iter().any(|s| match &s.node {
             c::DeclarationSpecifier::TypeQualifier(q) => q.node == c::TypeQualifier::Atomic,
             c::DeclarationSpecifier::TypeSpecifier(t) => matches!(&t.node,
                 c::TypeSpecifier::TypedefName(n) if self.atomic_typedefs.contains(&n.node.name)),
             _ => false,
-        });
-        if atomic {
+        })
+    }
+
+    /// A typedef `name` declared with `specs` names an `_Atomic` type (`atomic_specs`).
+    fn atomic_typedef(&mut self, name: &str, specs: &[Node<c::DeclarationSpecifier>]) {
+        if self.atomic_specs(specs) {
             self.atomic_typedefs.insert(name.to_string());
         }
     }
