@@ -329,29 +329,9 @@ fn connectives(e: &str) -> Option<String> {
     if !e.contains("==>") {
         return Some(e.to_string());
     }
-    // the top-level positions of `pat` (outside brackets), not inside a longer `<==>`
-    let top = |e: &str, pat: &str| -> Option<Vec<usize>> {
-        let b = e.as_bytes();
-        let (mut depth, mut at) = (0i32, Vec::new());
-        for i in 0..b.len() {
-            match b[i] {
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => depth -= 1,
-                _ => {}
-            }
-            if depth < 0 {
-                return None;
-            }
-            if depth == 0 && e[i..].starts_with(pat) && !(pat == "==>" && i > 0 && b[i - 1] == b'<')
-            {
-                at.push(i);
-            }
-        }
-        (depth == 0).then_some(at)
-    };
-    let iff = top(e, "<==>")?;
-    let imp = top(e, "==>")?;
-    if (!iff.is_empty() || !imp.is_empty()) && !top(e, "?")?.is_empty() {
+    let iff = top_level(e, "<==>")?;
+    let imp = top_level(e, "==>")?;
+    if (!iff.is_empty() || !imp.is_empty()) && !top_level(e, "?")?.is_empty() {
         return None;
     }
     if !iff.is_empty() {
@@ -387,7 +367,7 @@ fn connectives(e: &str) -> Option<String> {
             ')' | ']' => {
                 depth -= 1;
                 if depth == 0 {
-                    let inner: Option<Vec<String>> = split_top(&e[start..i])
+                    let inner: Option<Vec<String>> = split_top(&e[start..i])?
                         .iter()
                         .map(|a| connectives(a))
                         .collect();
@@ -402,22 +382,37 @@ fn connectives(e: &str) -> Option<String> {
     Some(out)
 }
 
-/// `e` split at its top-level commas.
-fn split_top(e: &str) -> Vec<&str> {
-    let (mut depth, mut from, mut parts) = (0i32, 0usize, Vec::new());
-    for (i, c) in e.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(&e[from..i]);
-                from = i + 1;
-            }
+/// The top-level positions of `pat` in `e` (outside brackets; `==>` not inside a longer `<==>`);
+/// `None` when the brackets do not balance.
+fn top_level(e: &str, pat: &str) -> Option<Vec<usize>> {
+    let b = e.as_bytes();
+    let (mut depth, mut at) = (0i32, Vec::new());
+    for i in 0..b.len() {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
             _ => {}
         }
+        if depth < 0 {
+            return None;
+        }
+        if depth == 0 && e[i..].starts_with(pat) && !(pat == "==>" && i > 0 && b[i - 1] == b'<') {
+            at.push(i);
+        }
+    }
+    (depth == 0).then_some(at)
+}
+
+/// `e` split at its top-level commas (`None`: unbalanced brackets).
+fn split_top(e: &str) -> Option<Vec<&str>> {
+    let mut parts = Vec::new();
+    let mut from = 0;
+    for i in top_level(e, ",")? {
+        parts.push(&e[from..i]);
+        from = i + 1;
     }
     parts.push(&e[from..]);
-    parts
+    Some(parts)
 }
 
 fn has_side_effect(e: &str) -> bool {

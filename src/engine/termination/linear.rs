@@ -135,7 +135,7 @@ impl Constraint {
 
     /// Over integer variables: integral coefficients, `e < 0` as `e + 1 <= 0`, and `e <= 0` divided
     /// by the gcd of the coefficients with the constant rounded (exact over the integers).
-    fn tighten(self) -> Constraint {
+    pub fn tighten(self) -> Constraint {
         if !self.lin.all_int() || self.lin.is_constant() {
             return self;
         }

@@ -1214,22 +1214,32 @@ fn level(
 const MAX_DISCRIMINATORS: usize = 6;
 const PIECEWISE_BUDGET: Duration = Duration::from_millis(1500);
 
+/// The pre-state variables of the numeric program variables the pieces `scc` mention.
+fn pre_vars(
+    voc: &Vocabulary,
+    enc: &Encoded,
+    scc: &BTreeSet<PieceId>,
+    prepared: &[Prepared],
+) -> Vec<Var> {
+    let mut pvars = BTreeSet::new();
+    for &a in scc {
+        numeric_pvars(voc, &enc.letters[prepared[a].letter].tf.formula, &mut pvars);
+    }
+    pvars.iter().filter_map(|&x| voc.pre(x).ok()).collect()
+}
+
 /// Candidate discriminators of a piecewise ranking function on the pieces `scc`: the comparisons
 /// `g <= 0` the pieces' constraints make between the pre-state values of numeric program
-/// variables (a loop's branch conditions), scaled to integer coefficients (coprime over integer
-/// variables), each once (up to the complement, which gives the same two halves), in order of
-/// appearance.
+/// variables (a loop's branch conditions; over integer variables with coprime integer
+/// coefficients, `Constraint::tighten`), each once (up to the complement, which gives the same two
+/// halves), in order of appearance.
 fn discriminators(
     voc: &Vocabulary,
     enc: &Encoded,
     scc: &BTreeSet<PieceId>,
     prepared: &[Prepared],
 ) -> Vec<Lin> {
-    let mut pvars = BTreeSet::new();
-    for &a in scc {
-        numeric_pvars(voc, &enc.letters[prepared[a].letter].tf.formula, &mut pvars);
-    }
-    let pres: BTreeSet<Var> = pvars.iter().filter_map(|&x| voc.pre(x).ok()).collect();
+    let pres: BTreeSet<Var> = pre_vars(voc, enc, scc, prepared).into_iter().collect();
     let mut out: Vec<Lin> = Vec::new();
     for &a in scc {
         for c in &prepared[a].constraints {
@@ -1239,23 +1249,8 @@ fn discriminators(
             {
                 continue;
             }
-            let ints = c.lin.coef.keys().all(|v| v.sort == Sort::Int);
-            // integer coefficients (a strict inequality is already tightened), divided by their gcd
-            let mut l = BigInt::one();
-            for q in c.lin.coef.values().chain([&c.lin.constant]) {
-                l = l.lcm(q.denom());
-            }
-            let mut lin = Lin::constant(Q::zero()).add_scaled(&c.lin, &Q::from_integer(l));
-            let mut gcd = BigInt::zero();
-            for q in lin.coef.values() {
-                gcd = gcd.gcd(&q.to_integer());
-            }
-            if ints && !gcd.is_one() && !gcd.is_zero() {
-                // (the constant rounds up: `2x - 3 <= 0` is `x - 1 <= 0` over the integers)
-                let k = Q::from_integer(gcd);
-                lin.coef.values_mut().for_each(|q| *q /= &k);
-                lin.constant = (&lin.constant / &k).ceil();
-            }
+            // (integer coefficients, coprime: as the DNF's own constraints)
+            let lin = c.clone().tighten().lin;
             let complement = half(&lin, 1).lin;
             if !out.contains(&lin) && !out.contains(&complement) {
                 out.push(lin);
@@ -1300,11 +1295,7 @@ fn template(
         per_location,
         disc,
     } = shape;
-    let mut pvars = BTreeSet::new();
-    for &a in scc {
-        numeric_pvars(voc, &enc.letters[prepared[a].letter].tf.formula, &mut pvars);
-    }
-    let mut pres: Vec<Var> = pvars.iter().filter_map(|&x| voc.pre(x).ok()).collect();
+    let mut pres = pre_vars(voc, enc, scc, prepared);
     pres.extend(cells.iter().map(|c| c.pre.clone()));
     // Locations with a function of their own (one slot for all without `per_location`).
     let locations: Vec<LocId> = if per_location {
@@ -1586,7 +1577,7 @@ fn half(g: &Lin, h: usize) -> Constraint {
         }
     } else {
         Constraint {
-            lin: Lin::constant(Q::zero()).add_scaled(g, &-Q::one()),
+            lin: g.scale(&-Q::one()),
             rel: Rel::Lt,
         }
     }
