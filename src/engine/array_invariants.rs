@@ -26,7 +26,10 @@
 //! synthesis proved ([`super::invariants`]), in a z3 session with a short query limit: for every
 //! letter `a: l -> l'` the query `Inv(l) ∧ Q(l) ∧ a ∧ Inv(l')' ∧ ∨_j ¬body_j(c_j)'` (the negated
 //! candidates of `l'`, each instantiated at a fresh constant `c_j`, so that a model names a
-//! falsified candidate by a ground value) drops the candidates it falsifies; on `unknown` each
+//! falsified candidate by a ground value) drops the candidates it falsifies, at their own
+//! constants or at the value of another falsified one's (every candidate is evaluated in the model
+//! at those points: a model rarely falsifies more than one or two instances by itself, and one
+//! candidate at a time took hundreds of queries on an n-bit counter's array); on `unknown` each
 //! candidate of `l'` is asked alone (with only its own copy at `l` as the hypothesis), and those
 //! not proven are dropped. Finally a candidate implied by `Inv(l)` and the ones kept before it is
 //! dropped (any subset of an inductive set's conjuncts that is kept is still implied by it).
@@ -708,22 +711,29 @@ fn houdini(
         let pre = quantified(cands.get(&letter.src).map_or(&[][..], |v| v));
         let post_inv = primed(voc, &inv.term_at(letter.tgt), letter);
         // Each negated candidate at its own fresh constant: a model names the falsified ones.
-        let instances: Vec<Term> = posts
-            .iter()
-            .enumerate()
-            .map(|(j, (_, k, body))| {
-                let c = Var::new(format!("k!w{j}"), Sort::Int);
-                let inst = body.substitute(&HashMap::from([(k.clone(), Term::var(&c))]));
-                primed(voc, &inst, letter)
-            })
+        // A candidate is often false where the model falsifies another one: with the probe,
+        // every candidate is also evaluated at the model's witness points of the others.
+        let at = |j: usize, point: &Term| {
+            let (_, k, body) = &posts[j];
+            let inst = body.substitute(&HashMap::from([(k.clone(), point.clone())]));
+            primed(voc, &inst, letter)
+        };
+        let witnesses: Vec<Term> = (0..posts.len())
+            .map(|j| Term::var(&Var::new(format!("k!w{j}"), Sort::Int)))
             .collect();
+        let instances: Vec<Term> = (0..posts.len()).map(|j| at(j, &witnesses[j])).collect();
+        let probe = Probe {
+            witnesses: &witnesses,
+            at: &at,
+        };
         let hyp = Term::and(vec![
             inv.term_at(letter.src),
             Term::and(pre),
             letter.tf.formula.clone(),
             post_inv.clone(),
         ]);
-        let keep: Option<Vec<bool>> = match ask(session, &hyp, &instances, QUERY_LIMIT) {
+        let answer = ask(session, &hyp, &instances, Some(&probe), QUERY_LIMIT);
+        let keep: Option<Vec<bool>> = match answer {
             Answer::Valid => None,
             Answer::Falsified(keep) => Some(keep),
             Answer::Unknown => {
@@ -748,7 +758,7 @@ fn houdini(
                         post_inv.clone(),
                     ]);
                     keep.push(matches!(
-                        ask(session, &hyp, &instances[j..j + 1], SINGLE_LIMIT),
+                        ask(session, &hyp, &instances[j..j + 1], None, SINGLE_LIMIT),
                         Answer::Valid
                     ));
                 }
@@ -770,7 +780,53 @@ fn houdini(
         }
     }
     cands.retain(|_, v| !v.is_empty());
+    if super::cegar::debug() {
+        eprintln!("  quantified Houdini: {queries} queries");
+    }
     Some(cands)
+}
+
+/// Drops the kept candidates that the current model falsifies at the witness point of a
+/// candidate it falsifies.
+fn probe_points(session: &mut Session, p: &Probe, keep: &mut [bool]) {
+    let points: Vec<Term> = keep
+        .iter()
+        .zip(p.witnesses)
+        .filter(|(k, _)| !**k)
+        .map(|(_, w)| w.clone())
+        .collect();
+    let Ok(vals) = session.get_values(&points) else {
+        return;
+    };
+    let points: BTreeSet<BigInt> = vals
+        .into_iter()
+        .filter_map(|(_, v)| match v {
+            Value::Int(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    let alive: Vec<usize> = (0..keep.len()).filter(|&j| keep[j]).collect();
+    let mut terms = Vec::new();
+    let mut owner = Vec::new();
+    'fill: for pt in &points {
+        let pt = Term::int(pt.clone());
+        for &j in &alive {
+            if terms.len() >= MAX_PROBES {
+                break 'fill;
+            }
+            terms.push((p.at)(j, &pt));
+            owner.push(j);
+        }
+    }
+    if let Ok(vals) = session.get_values(&terms)
+        && vals.len() == terms.len()
+    {
+        for ((_, v), j) in vals.iter().zip(owner) {
+            if matches!(v, Value::Bool(false)) {
+                keep[j] = false;
+            }
+        }
+    }
 }
 
 enum Answer {
@@ -781,9 +837,27 @@ enum Answer {
     Unknown,
 }
 
+/// The candidates of a query at other points: `at(j, p)` is candidate `j` (primed) at the index
+/// `p`; `witnesses[j]` the constant at which the query negates candidate `j`.
+struct Probe<'a> {
+    witnesses: &'a [Term],
+    at: &'a dyn Fn(usize, &Term) -> Term,
+}
+
+/// At most this many probe terms are evaluated in one model (candidates times distinct points).
+const MAX_PROBES: usize = 2048;
+
 /// Is `hyp ∧ ∨_j ¬instances_j` unsatisfiable (within `limit`)? On `sat`, which instances the model
-/// keeps.
-fn ask(session: &mut Session, hyp: &Term, instances: &[Term], limit: Duration) -> Answer {
+/// keeps: with a `probe`, an instance is dropped also when the model falsifies its candidate at
+/// the point where it falsifies another one (the model satisfies `hyp`, so such a candidate is not
+/// inductive relative to the current set either, which is exactly Houdini's reason to drop one).
+fn ask(
+    session: &mut Session,
+    hyp: &Term,
+    instances: &[Term],
+    probe: Option<&Probe>,
+    limit: Duration,
+) -> Answer {
     session.push();
     session.assert(hyp);
     session.assert(&Term::or(instances.iter().map(Term::not).collect()));
@@ -800,6 +874,10 @@ fn ask(session: &mut Session, hyp: &Term, instances: &[Term], limit: Duration) -
                 if keep.iter().all(|k| *k) {
                     Answer::Falsified(vec![false; instances.len()])
                 } else {
+                    let mut keep = keep;
+                    if let Some(p) = probe {
+                        probe_points(session, p, &mut keep);
+                    }
                     Answer::Falsified(keep)
                 }
             }
@@ -814,4 +892,64 @@ fn ask(session: &mut Session, hyp: &Term, instances: &[Term], limit: Duration) -
     };
     session.pop();
     answer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `a` is 1 at index 3 and 0 elsewhere; of the candidates `a[k] <= 0`, `a[k] == 0`,
+    /// `2 * a[k] <= 1`, `a[k] >= 0`, `a[k] <= 1` the first three are false exactly at 3. A model
+    /// falsifies one of them at its witness point, 3, where it also falsifies the other two: all
+    /// three are dropped in one query, the true ones kept.
+    #[test]
+    fn a_model_drops_every_candidate_false_at_a_witness_point() {
+        let Some(mut session) = crate::smt::z3_for_tests("quantified Houdini tests") else {
+            return;
+        };
+        let a = Term::var(&Var::new("a", Sort::array(Sort::Int, Sort::Int)));
+        let i = Var::new("i", Sort::Int);
+        let ti = Term::var(&i);
+        let shape = Term::forall(
+            vec![i.clone()],
+            Term::eq(
+                &Term::select(&a, &ti),
+                &Term::ite(&Term::eq(&ti, &Term::int(3)), &Term::int(1), &Term::int(0)),
+            ),
+        );
+        let k = Var::new("k", Sort::Int);
+        let cell = Term::select(&a, &Term::var(&k));
+        let bodies = [
+            Term::le(&cell, &Term::int(0)),
+            Term::eq(&cell, &Term::int(0)),
+            Term::le(&Term::mul(vec![Term::int(2), cell.clone()]), &Term::int(1)),
+            Term::ge(&cell, &Term::int(0)),
+            Term::le(&cell, &Term::int(1)),
+        ];
+        let witnesses: Vec<Term> = (0..bodies.len())
+            .map(|j| Term::var(&Var::new(format!("k!w{j}"), Sort::Int)))
+            .collect();
+        let at_point =
+            |j: usize, p: &Term| bodies[j].substitute(&HashMap::from([(k.clone(), p.clone())]));
+        let instances: Vec<Term> = (0..bodies.len())
+            .map(|j| at_point(j, &witnesses[j]))
+            .collect();
+        let probe = Probe {
+            witnesses: &witnesses,
+            at: &at_point,
+        };
+        let limit = Duration::from_secs(5);
+        match ask(&mut session, &shape, &instances, Some(&probe), limit) {
+            Answer::Falsified(keep) => assert_eq!(keep, vec![false, false, false, true, true]),
+            _ => panic!("the first three candidates are false at 3"),
+        }
+        // Without the probe only the candidates falsified at their own witness are dropped, and
+        // the true ones are never dropped.
+        match ask(&mut session, &shape, &instances, None, limit) {
+            Answer::Falsified(keep) => {
+                assert!(keep[3] && keep[4] && !(keep[0] && keep[1] && keep[2]))
+            }
+            _ => panic!("sat expected"),
+        }
+    }
 }
