@@ -18,6 +18,8 @@ enum Rmw {
     And,
     Or,
     Xor,
+    /// `~(old & val)`.
+    Nand,
 }
 
 impl Rmw {
@@ -28,15 +30,17 @@ impl Rmw {
             "and" => Rmw::And,
             "or" => Rmw::Or,
             "xor" => Rmw::Xor,
+            "nand" => Rmw::Nand,
             _ => return None,
         })
     }
 
+    /// The operator (for `Nand`: the `&` before the complement).
     fn op(self) -> c::BinaryOperator {
         match self {
             Rmw::Add => c::BinaryOperator::Plus,
             Rmw::Sub => c::BinaryOperator::Minus,
-            Rmw::And => c::BinaryOperator::BitwiseAnd,
+            Rmw::And | Rmw::Nand => c::BinaryOperator::BitwiseAnd,
             Rmw::Or => c::BinaryOperator::BitwiseOr,
             Rmw::Xor => c::BinaryOperator::BitwiseXor,
         }
@@ -49,7 +53,8 @@ enum Op {
     LoadN,
     /// `__atomic_load(ptr, ret, order)`: `*ret = *ptr`.
     Load,
-    /// `__atomic_store_n(ptr, val, order)`, `__sync_lock_release(ptr)` (stores 0).
+    /// `__atomic_store_n(ptr, val, order)`, `__sync_lock_release(ptr)` and
+    /// `__atomic_clear(ptr, order)` (store 0).
     StoreN { zero: bool },
     /// `__atomic_store(ptr, val, order)`: `*ptr = *val`.
     Store,
@@ -67,6 +72,8 @@ enum Op {
     CompareExchange { by_ref: bool },
     /// `__sync_bool_compare_and_swap(ptr, old, new)` (`value`: `__sync_val_…`, the old value).
     CompareSwap { value: bool },
+    /// `__atomic_test_and_set(ptr, order)`: `*ptr = 1`; whether `*ptr` was set before.
+    TestAndSet,
     /// `__atomic_thread_fence`, `__atomic_signal_fence`, `__sync_synchronize`: nothing.
     Fence,
 }
@@ -83,6 +90,8 @@ fn classify(name: &str) -> Option<(Op, usize)> {
             "compare_exchange_n" => (Op::CompareExchange { by_ref: false }, 6),
             "compare_exchange" => (Op::CompareExchange { by_ref: true }, 6),
             "thread_fence" | "signal_fence" => (Op::Fence, 1),
+            "test_and_set" => (Op::TestAndSet, 2),
+            "clear" => (Op::StoreN { zero: true }, 2),
             _ => {
                 if let Some(op) = rest.strip_prefix("fetch_").and_then(Rmw::of) {
                     (Op::Fetch { rmw: op, old: true }, 3)
@@ -254,6 +263,11 @@ impl<'a> Translator<'a> {
                 self.store_place(&place, v, span, &mut block)?;
                 TV::void(span)
             }
+            Op::TestAndSet => {
+                let v = self.scalar_value(TV::int(int(1, span), IntTy::INT), &ty, span)?;
+                self.store_place(&place, v, span, &mut block)?;
+                TV::boolean(old.to_bool(span)?)
+            }
             Op::ExchangeN => {
                 let v = self.scalar_value(vals[1].clone(), &ty, span)?;
                 self.store_place(&place, v, span, &mut block)?;
@@ -300,6 +314,18 @@ impl<'a> Translator<'a> {
                     _ => {
                         let r =
                             self.arith(rmw.op(), old.clone(), vals[1].clone(), span, &mut block)?;
+                        let r = if matches!(rmw, Rmw::Nand) {
+                            let p = r.int_ty(span)?;
+                            let e = self.convert(&r, p, span)?;
+                            let c = if p.signed {
+                                arith(BinOp::Sub, neg(e, span), int(1, span), span)
+                            } else {
+                                arith(BinOp::Sub, lit(&p.max(self.arch), span), e, span)
+                            };
+                            TV::int(c, p)
+                        } else {
+                            r
+                        };
                         self.convert(&r, t, span)?
                     }
                 };

@@ -1,0 +1,28 @@
+//#Unsafe
+// A spinlock from __atomic_test_and_set / __atomic_clear, released before the increment: the two
+// increments may interleave and one be lost.
+#include <assert.h>
+#include <pthread.h>
+#include <stdbool.h>
+
+bool lock = false;
+int counter = 0;
+
+void *worker(void *arg) {
+  while (__atomic_test_and_set(&lock, __ATOMIC_ACQUIRE)) {
+  }
+  __atomic_clear(&lock, __ATOMIC_RELEASE);
+  int c = counter;
+  counter = c + 1;
+  return 0;
+}
+
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, worker, 0);
+  pthread_create(&b, 0, worker, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(counter == 2);
+  return 0;
+}
