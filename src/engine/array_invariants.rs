@@ -27,9 +27,9 @@
 //! letter `a: l -> l'` the query `Inv(l) ∧ Q(l) ∧ a ∧ Inv(l')' ∧ ∨_j ¬body_j(c_j)'` (the negated
 //! candidates of `l'`, each instantiated at a fresh constant `c_j`, so that a model names a
 //! falsified candidate by a ground value) drops the candidates it falsifies, at their own
-//! constants or at the value of another falsified one's (every candidate is evaluated in the model
-//! at those points: a model rarely falsifies more than one or two instances by itself, and one
-//! candidate at a time took hundreds of queries on an n-bit counter's array); on `unknown` each
+//! constants or at the constant of another falsified one (every candidate is evaluated in the
+//! model at those points: a model rarely falsifies more than one or two instances by itself, and
+//! one candidate at a time took hundreds of queries on an n-bit counter's array); on `unknown` each
 //! candidate of `l'` is asked alone (with only its own copy at `l` as the hypothesis), and those
 //! not proven are dropped. Finally a candidate implied by `Inv(l)` and the ones kept before it is
 //! dropped (any subset of an inductive set's conjuncts that is kept is still implied by it).
@@ -712,7 +712,7 @@ fn houdini(
         let post_inv = primed(voc, &inv.term_at(letter.tgt), letter);
         // Each negated candidate at its own fresh constant: a model names the falsified ones.
         // A candidate is often false where the model falsifies another one: with the probe,
-        // every candidate is also evaluated at the model's witness points of the others.
+        // every candidate is also evaluated at the witness points of the falsified ones.
         let at = |j: usize, point: &Term| {
             let (_, k, body) = &posts[j];
             let inst = body.substitute(&HashMap::from([(k.clone(), point.clone())]));
