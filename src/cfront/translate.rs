@@ -4970,19 +4970,24 @@ impl<'a> Translator<'a> {
             U::Complement => {
                 let v = self.expr(&u.operand, out)?;
                 let p = ints::promote(v.int_ty(span)?);
-                let e = self.convert(&v, p, span)?;
-                let r = if p.signed {
-                    arith(BinOp::Sub, neg(e, span), int(1, span), span)
-                } else {
-                    arith(BinOp::Sub, lit(&p.max(self.arch), span), e, span)
-                };
-                Ok(TV::int(r, p))
+                self.complement(&v, p, span)
             }
             U::Negate => {
                 let v = self.expr(&u.operand, out)?;
                 Ok(TV::boolean(not(v.to_bool(span)?, span)))
             }
         }
+    }
+
+    /// `~v` in the (promoted) type `p`: `-v - 1` if signed, `max - v` if not.
+    fn complement(&self, v: &TV, p: IntTy, span: Span) -> R<TV> {
+        let e = self.convert(v, p, span)?;
+        let r = if p.signed {
+            arith(BinOp::Sub, neg(e, span), int(1, span), span)
+        } else {
+            arith(BinOp::Sub, lit(&p.max(self.arch), span), e, span)
+        };
+        Ok(TV::int(r, p))
     }
 
     fn binary(

@@ -789,21 +789,18 @@ fn houdini(
 }
 
 /// Drops the kept candidates that the current model falsifies at the witness point of a
-/// candidate it falsifies.
-fn probe_points(session: &mut Session, p: &Probe, keep: &mut [bool]) {
-    let points: Vec<Term> = keep
+/// candidate it falsifies (`witness_values`: the model's values of `p.witnesses`).
+fn probe_points(
+    session: &mut Session,
+    p: &Probe,
+    witness_values: &[(Term, Value)],
+    keep: &mut [bool],
+) {
+    let points: BTreeSet<BigInt> = keep
         .iter()
-        .zip(p.witnesses)
-        .filter(|(k, _)| !**k)
-        .map(|(_, w)| w.clone())
-        .collect();
-    let Ok(vals) = session.get_values(&points) else {
-        return;
-    };
-    let points: BTreeSet<BigInt> = vals
-        .into_iter()
-        .filter_map(|(_, v)| match v {
-            Value::Int(i) => Some(i),
+        .zip(witness_values)
+        .filter_map(|(k, (_, v))| match v {
+            Value::Int(i) if !*k => Some(i.clone()),
             _ => None,
         })
         .collect();
@@ -865,26 +862,31 @@ fn ask(
     session.assert(&Term::or(instances.iter().map(Term::not).collect()));
     let answer = match session.check_sat_within(limit) {
         SatResult::Unsat => Answer::Valid,
-        SatResult::Sat => match session.get_values(instances) {
-            Ok(vals) if vals.len() == instances.len() => {
-                let keep: Vec<bool> = vals
-                    .iter()
-                    .map(|(_, v)| matches!(v, Value::Bool(true)))
-                    .collect();
-                // The model falsifies the disjunction, so some instance must be false; be safe
-                // regardless.
-                if keep.iter().all(|k| *k) {
-                    Answer::Falsified(vec![false; instances.len()])
-                } else {
-                    let mut keep = keep;
-                    if let Some(p) = probe {
-                        probe_points(session, p, &mut keep);
+        SatResult::Sat => {
+            // the instances' values and, with a probe, the witness points, in one request
+            let mut asked = instances.to_vec();
+            asked.extend(probe.iter().flat_map(|p| p.witnesses.iter().cloned()));
+            match session.get_values(&asked) {
+                Ok(vals) if vals.len() == asked.len() => {
+                    let (inst, points) = vals.split_at(instances.len());
+                    let mut keep: Vec<bool> = inst
+                        .iter()
+                        .map(|(_, v)| matches!(v, Value::Bool(true)))
+                        .collect();
+                    // The model falsifies the disjunction, so some instance must be false; be
+                    // safe regardless.
+                    if keep.iter().all(|k| *k) {
+                        Answer::Falsified(vec![false; instances.len()])
+                    } else {
+                        if let Some(p) = probe {
+                            probe_points(session, p, points, &mut keep);
+                        }
+                        Answer::Falsified(keep)
                     }
-                    Answer::Falsified(keep)
                 }
+                _ => Answer::Falsified(vec![false; instances.len()]),
             }
-            _ => Answer::Falsified(vec![false; instances.len()]),
-        },
+        }
         SatResult::Unknown(r) => {
             if super::cegar::debug() {
                 eprintln!("  quantified Houdini: unknown ({r})");

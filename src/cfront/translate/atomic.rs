@@ -315,14 +315,7 @@ impl<'a> Translator<'a> {
                         let r =
                             self.arith(rmw.op(), old.clone(), vals[1].clone(), span, &mut block)?;
                         let r = if matches!(rmw, Rmw::Nand) {
-                            let p = r.int_ty(span)?;
-                            let e = self.convert(&r, p, span)?;
-                            let c = if p.signed {
-                                arith(BinOp::Sub, neg(e, span), int(1, span), span)
-                            } else {
-                                arith(BinOp::Sub, lit(&p.max(self.arch), span), e, span)
-                            };
-                            TV::int(c, p)
+                            self.complement(&r, r.int_ty(span)?, span)?
                         } else {
                             r
                         };
