@@ -9,7 +9,7 @@ use lapidary::engine::cegar::{Cegar, LoopEnd, Sessions};
 use lapidary::engine::cfa;
 use lapidary::engine::floyd_hoare::FloydHoare;
 use lapidary::engine::hoare::HoareChecker;
-use lapidary::engine::interpolate::{Interpolator, PostImages, Settings};
+use lapidary::engine::interpolate::{Direction, Interpolator, PostImages, Settings};
 use lapidary::engine::tracecheck::{Feasibility, SmtTraceChecker, SsaTrace, TraceChecker};
 use lapidary::engine::transition::Vocabulary;
 use lapidary::engine::{BlockEncoding, Config, Stats, Verdict};
@@ -174,4 +174,65 @@ fn a_lying_interpolator_never_yields_safe() {
     );
     assert_eq!(verdict, Verdict::Unknown);
     assert!(checks >= 1 && sequences >= 1);
+}
+
+/// A sequence given an instant that has passed (`Settings::until`: another member's proof is due)
+/// gives up before its first projection; the same sequence without one is computed.
+#[test]
+fn a_sequence_past_its_instant_gives_up() {
+    let p = program(
+        "
+procedure main() {
+  var x, y: int;
+  x := 0;
+  y := x + 1;
+  assert y == 1;
+}",
+    );
+    let voc = Vocabulary::new(&p);
+    let cfa = cfa::build_with(&voc, Config::default().max_locations, 1).expect("cfa");
+    let enc = blocks::encode(&cfa, &voc, BlockEncoding::None).expect("encoding");
+    // The error trace: from the initial location to an error location, one letter at a time.
+    let mut path = Vec::new();
+    let mut at = enc.init;
+    while cfa.error_of(at).is_none() {
+        let next = enc.out[at]
+            .iter()
+            .map(|a| &enc.letters[*a])
+            .find(|l| path.len() < 10 && l.tgt != at)
+            .expect("a letter towards the error");
+        path.push(&next.tf);
+        at = next.tgt;
+    }
+    let ssa = lapidary::engine::tracecheck::ssa(&voc, &path);
+    let (Some(mut qe), Some(mut check)) = (session(false), session(false)) else {
+        return;
+    };
+    let mut images = PostImages {
+        voc: &voc,
+        qe: &mut qe,
+    };
+    let mut stats = Stats::default();
+    for direction in [Direction::Forward, Direction::Backward] {
+        let settings = |until| Settings {
+            direction,
+            live: true,
+            exact: false,
+            until,
+        };
+        let past = Instant::now() - Duration::from_millis(1);
+        let given_up = images.interpolants(&ssa, None, settings(Some(past)), &mut stats);
+        assert!(
+            given_up.is_err_and(|e| e.contains("interrupted")),
+            "{direction:?}"
+        );
+        let later = Instant::now() + Duration::from_secs(60);
+        for until in [None, Some(later)] {
+            let mut seq = images
+                .interpolants(&ssa, None, settings(until), &mut stats)
+                .expect("a sequence");
+            assert_eq!(seq.len(), path.len() + 1);
+            lapidary::engine::interpolate::close_ends(&mut seq, &mut check).expect("true … false");
+        }
+    }
 }

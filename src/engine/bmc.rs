@@ -678,6 +678,20 @@ impl<'a, 'p> Unroller<'a, 'p> {
         None
     }
 
+    /// When the proof by exhaustion the search holds becomes the run's answer if the CEGAR loop has
+    /// not answered by then (see [`Unroller::exhaustion`]): `None` without such a proof. Processor
+    /// time is estimated to pass as fast as wall time (the loop waits for its solvers, whose time
+    /// counts), so the instant may come a little early on a busy machine; the loop then gives its
+    /// turn back a little early, nothing worse.
+    pub fn answer_due(&self) -> Option<Instant> {
+        self.exhausted?;
+        let age = match (self.created_cpu, crate::smt::cpu_time()) {
+            (Some(start), Some(t)) => t.saturating_sub(start),
+            _ => self.created.elapsed(),
+        };
+        Some(Instant::now() + EXHAUSTION_WAIT.saturating_sub(age))
+    }
+
     /// SAFE by exhaustion, if the unrolling ran out of executions, and `now`, or the CEGAR loop
     /// has run [`EXHAUSTION_ITERATIONS`] iterations since, or the run has used [`EXHAUSTION_WAIT`]
     /// of processor time (of wall time where that cannot be read).

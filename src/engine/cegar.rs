@@ -1478,6 +1478,11 @@ impl Cegar<'_, '_> {
             }
         };
         let live = config.interpolation.uses_live();
+        // A proof by exhaustion the deep search holds answers once the loop has had its time for a
+        // proof with invariants: a sequence does not run past that (one sequence whose
+        // eliminations take seconds held the answer up for as long). Asked for each sequence: the
+        // search may find its proof in a turn between two of them.
+        let until = || self.deep.and_then(|d| d.borrow().answer_due());
         // (direction, relax by the unsat core)
         let plan: Vec<(Direction, bool)> = match config.interpolation {
             Interpolation::Sp | Interpolation::SpLive | Interpolation::SpLiveUc => {
@@ -1508,6 +1513,7 @@ impl Cegar<'_, '_> {
                 direction: *direction,
                 live,
                 exact: false,
+                until: until(),
             };
             let used_core = if *relax { core } else { None };
             let mut preds = match interpolator.interpolants(ssa, used_core, settings, stats) {
@@ -1564,6 +1570,7 @@ impl Cegar<'_, '_> {
                     direction,
                     live: live && exact,
                     exact,
+                    until: until(),
                 };
                 let used_core = if relax { core } else { None };
                 let Ok(mut preds) = interpolator.interpolants(ssa, used_core, settings, stats)
@@ -1600,6 +1607,7 @@ impl Cegar<'_, '_> {
                 direction,
                 live,
                 exact: false,
+                until: until(),
             };
             let Ok(mut preds) =
                 interpolator.interpolants(ssa, if use_core { core } else { None }, settings, stats)

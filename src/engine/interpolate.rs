@@ -93,7 +93,14 @@ pub struct Settings {
     /// Exact projections: no weakening of array or index quantifiers (which may leave quantified
     /// predicates); the fallback when every weakened sequence fails to reach `false`.
     pub exact: bool,
+    /// The sequence is given up at this instant (another member's answer is due then, see
+    /// `bmc::Unroller::answer_due`): checked before each projection, and no quantifier
+    /// elimination runs past it.
+    pub until: Option<Instant>,
 }
+
+/// The error of a sequence given up at [`Settings::until`].
+const INTERRUPTED: &str = "interrupted: another proof is due";
 
 pub fn has_quantifier(t: &Term) -> bool {
     match t.kind() {
@@ -111,6 +118,16 @@ const BITVECTOR_QE_LIMIT: std::time::Duration = std::time::Duration::from_secs(1
 /// one call); the failed sequence leaves the portfolio to the others (weakest preconditions need
 /// no elimination).
 const QE_LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The largest result of z3's `qe` kept as a predicate, in nodes of the term as a tree. Larger
+/// ones are disjunctions over case splits that no later query can afford (a list built in a loop
+/// of three iterations gave 117 k nodes in 2.5 k distinct terms; simplifying it alone took 0.7 s),
+/// and the portfolio's other sequences do better without them. On T1, T2 and T5 one result in a
+/// thousand exceeds 30 k nodes, and only in files that time out or answer without them.
+const QE_RESULT_MAX: u64 = 20_000;
+
+/// The shortest limit a quantifier elimination is given (one cut at [`Settings::until`]).
+const MIN_QE: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// Does `t` quantify a bit-vector variable?
 fn quantifies_bitvectors(t: &Term) -> bool {
@@ -130,6 +147,18 @@ pub fn project_exists(
     vars: Vec<Var>,
     body: Term,
     exact: bool,
+    qe: &mut Session,
+    stats: &mut Stats,
+) -> Result<Term, String> {
+    project_exists_until(vars, body, exact, None, qe, stats)
+}
+
+/// [`project_exists`], with no quantifier elimination running past `until`.
+fn project_exists_until(
+    vars: Vec<Var>,
+    body: Term,
+    exact: bool,
+    until: Option<Instant>,
     qe: &mut Session,
     stats: &mut Stats,
 ) -> Result<Term, String> {
@@ -160,12 +189,29 @@ pub fn project_exists(
         // z3's `qe` on bit-vectors may bit-blast: a short limit, and a predicate that keeps a
         // bit-vector quantifier (which makes every Hoare triple over it slow) fails this sequence,
         // so that the portfolio tries another.
-        let limit = Some(if bitvectors {
+        let limit = if bitvectors {
             BITVECTOR_QE_LIMIT
         } else {
             QE_LIMIT
+        };
+        let limit = Some(match until {
+            Some(u) => limit.min(u.saturating_duration_since(Instant::now()).max(MIN_QE)),
+            None => limit,
         });
-        match qe.qe_within(&t, limit) {
+        let rq = qe.qe_within(&t, limit);
+        if let Ok(r) = &rq
+            && r.tree_size() > QE_RESULT_MAX
+        {
+            if super::cegar::debug() {
+                eprintln!(
+                    "  quantifier elimination: a result of {} nodes",
+                    r.tree_size()
+                );
+            }
+            stats.qe_time += start.elapsed();
+            return Err("quantifier elimination: the result is too large".into());
+        }
+        match rq {
             // Scalars that index selects often survive z3's `qe`: weaken them away (as arrays
             // above), instead of keeping a quantified predicate.
             Ok(r) if !exact && super::arrays::has_index_quantifier(&r) => smt::simplify(
@@ -176,6 +222,7 @@ pub fn project_exists(
                 if super::cegar::debug() {
                     eprintln!("  quantifier elimination failed ({e}) on {t}");
                 }
+                stats.qe_time += start.elapsed();
                 return Err(format!("quantifier elimination: {e}"));
             }
         }
@@ -295,7 +342,8 @@ pub fn interpolants(
                         }
                     }
                 }
-                p = project_exists(elim, phi, settings.exact, qe, stats)?;
+                interrupted(settings)?;
+                p = project_exists_until(elim, phi, settings.exact, settings.until, qe, stats)?;
                 ssa_preds[i + 1] = p.clone();
                 preds[i + 1] = p.substitute(&to_canon);
             }
@@ -318,7 +366,8 @@ pub fn interpolants(
             for i in (0..n).rev() {
                 let phi = Term::and(vec![relaxed[i].clone(), nb]);
                 let elim = to_eliminate(&phi, i, &prefix[i]);
-                nb = project_exists(elim, phi, settings.exact, qe, stats)?;
+                interrupted(settings)?;
+                nb = project_exists_until(elim, phi, settings.exact, settings.until, qe, stats)?;
                 preds[i] = smt::simplify(&Term::not(&nb)).substitute(&to_canon);
             }
             preds[n] = Term::ff();
@@ -326,6 +375,14 @@ pub fn interpolants(
     }
     stats.interpolation_time += start.elapsed();
     Ok(preds)
+}
+
+/// `Err` once the sequence's time is up ([`Settings::until`]).
+fn interrupted(settings: Settings) -> Result<(), String> {
+    match settings.until {
+        Some(u) if Instant::now() >= u => Err(INTERRUPTED.into()),
+        _ => Ok(()),
+    }
 }
 
 /// Checks the ends of a sequence: `I_0` valid and `I_n` unsatisfiable; normalises them to the

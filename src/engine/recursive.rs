@@ -425,6 +425,7 @@ pub fn run(
                         direction: Direction::Forward,
                         live,
                         exact: false,
+                        until: None,
                     };
                     let used = if relax { core } else { None };
                     let mut preds = match sessions

@@ -705,6 +705,7 @@ impl<'a, 'p> Run<'a, 'p> {
                 direction,
                 live: true,
                 exact: false,
+                until: None,
             };
             let used = relax.then_some(&core);
             let Ok(mut preds) =
@@ -946,6 +947,7 @@ impl<'a, 'p> Run<'a, 'p> {
                 direction,
                 live: true,
                 exact: false,
+                until: None,
             };
             let Ok(mut preds) = interpolate::interpolants(
                 self.voc,
