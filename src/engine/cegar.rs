@@ -244,6 +244,12 @@ const EXECUTION_MAX: Duration = Duration::from_millis(3000);
 /// The limit of the one concrete execution tried when the executed path depends on inputs (it
 /// can only find a violation: a safe program pays all of it).
 const WITNESS_MAX: Duration = Duration::from_millis(1500);
+/// The values every input and havoc takes in the witness executions, in order, within one budget
+/// ([`WITNESS_MAX`]): 0 first; then 1 and -1, which tell apart what 0 makes equal (an array
+/// filled with 0 at index 0 is the same array at every index and initial value).
+const SAFETY_WITNESS_VALUES: [i64; 3] = [0, 1, -1];
+/// The time of the witnesses after the first, together.
+const WITNESS_FOLLOW_MAX: Duration = Duration::from_millis(100);
 /// A witness execution that retraces a symbolic path to a specification that may fail on it gets
 /// this multiple of the time the symbolic execution took (the witness's concrete values cost about
 /// as much to compute as ⊤), within this share of the time left.
@@ -270,8 +276,8 @@ const EXECUTED_ENGINE_MAX: Duration = Duration::from_secs(2);
 /// an execution that some concrete run realises fails one — every guard on it definitely true and
 /// every value concrete or unconstrained (the execution is its own re-validation); `None`
 /// otherwise, quickly where the control flow depends on an input. When the executed path depends
-/// on inputs, one concrete execution with every input and havoc 0 may still fail a specification
-/// (UNSAFE; within [`WITNESS_MAX`]). Within [`EXECUTION_SHARE`] of
+/// on inputs, concrete executions with every input and havoc 0, 1 or -1 ([`SAFETY_WITNESS_VALUES`],
+/// in turn) may still fail a specification (UNSAFE; all within [`WITNESS_MAX`]). Within [`EXECUTION_SHARE`] of
 /// the time left, at most [`EXECUTION_MAX`]; a violation is replayed (to record its trace's ends)
 /// within the run's deadline. Programs with threads are left to the CEGAR loop.
 fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
@@ -295,6 +301,8 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
         ..execute::Limits::default()
     };
     let mut result = execute::check_safety(program, &limited, config, &limits, Mode::Symbolic);
+    // The value the witness execution that found a violation gave every input.
+    let mut fixed = None;
     if debug() {
         eprintln!("execution: {:?} after {:?}", result, start.elapsed());
     }
@@ -304,7 +312,7 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
         ..
     } = result
     {
-        // The path depends on inputs: one concrete execution with every input and havoc 0 (a
+        // The path depends on inputs: concrete executions with every input and havoc 0, 1, -1 (a
         // violation on it is real; a million-iteration loop before an assertion over uninitialised
         // cells has no short error trace for the CEGAR loop). When the symbolic path stopped at a
         // specification that may fail, the witness retraces that path and decides it there: it
@@ -315,9 +323,28 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
         } else {
             budget(WITNESS_MAX, EXECUTION_SHARE)
         };
-        let witness = execute::check_safety(program, &limited, config, &limits, Mode::Witness(0));
-        if matches!(witness, ExecResult::Violated(_)) {
-            result = witness;
+        // Further values while the time lasts: a witness that ends without a violation leaves
+        // the rest of the budget to the next, those after the first within
+        // [`WITNESS_FOLLOW_MAX`] in all (an input of 1 or -1 can make a loop that 0 skips run
+        // until the budget is spent, or a long path run again, and a safe program pays that).
+        for (i, k) in SAFETY_WITNESS_VALUES.into_iter().enumerate() {
+            if limited.timed_out() {
+                break;
+            }
+            if i == 1 {
+                let cap = Instant::now() + WITNESS_FOLLOW_MAX;
+                limited.deadline = limited.deadline.map(|d| d.min(cap));
+            }
+            let witness =
+                execute::check_safety(program, &limited, config, &limits, Mode::Witness(k));
+            if debug() {
+                eprintln!("witness execution with inputs {k}: {witness:?}");
+            }
+            if matches!(witness, ExecResult::Violated(_)) {
+                result = witness;
+                fixed = Some(k);
+                break;
+            }
         }
     }
     let mut stats = Stats {
@@ -347,7 +374,14 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
                 steps: v.trace,
                 omitted: v.omitted,
             };
-            Some(Outcome::violated(cex, stats))
+            let mut o = Outcome::violated(cex, stats);
+            if let (Some(k), Some(r)) = (fixed, o.reason.as_mut()) {
+                // The trace shows what the program writes, not its inputs: they are said here.
+                r.push_str(&format!(
+                    ", with every unconstrained number {k} and every boolean false"
+                ));
+            }
+            Some(o)
         }
         _ => None,
     }
@@ -1883,6 +1917,38 @@ mod tests {
         assert!(
             both >= 30 && unsafe_ones >= 5 && both - unsafe_ones >= 5,
             "{both} compared, {unsafe_ones} unsafe"
+        );
+    }
+
+    /// A violation that no witness with inputs 0 shows (index 0 and every initial cell look
+    /// alike there) is found by the witness with inputs 1 of the same attempt; a safe program
+    /// whose witnesses all end gets no answer from them.
+    #[test]
+    fn witness_executions_try_several_input_values() {
+        let run = |src: &str| {
+            let program = match crate::cli::frontend(src) {
+                Ok((p, _)) => p,
+                Err(d) => panic!("rejected: {d:?}\n{src}"),
+            };
+            let config = Config {
+                deadline: Some(Instant::now() + Duration::from_secs(10)),
+                ..Config::default()
+            };
+            execution_attempt(&program, &config)
+        };
+        let unsafe_one = run(
+            "procedure main() { var x: int; var a: [int]int; a[x] := 0; \
+             while (a[x] < 100) { a[x] := a[x] + 1; } \
+             if (a[0] == 1) { assert a[x] != 100; } }",
+        )
+        .expect("a witness fails the assertion");
+        assert_eq!(unsafe_one.verdict, super::super::Verdict::Unsafe);
+        assert!(
+            run(
+                "procedure main() { var x: int; var a: [int]int; a[x] := 0; \
+             while (a[x] < 100) { a[x] := a[x] + 1; } assert a[x] == 100; }"
+            )
+            .is_none()
         );
     }
 
