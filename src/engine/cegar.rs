@@ -241,8 +241,8 @@ fn has_forks(program: &Program) -> bool {
 /// (3 s: a loop of a million iterations over an array takes 2.1 s; at 1.5 s it answered nothing.)
 const EXECUTION_SHARE: f64 = 0.3;
 const EXECUTION_MAX: Duration = Duration::from_millis(3000);
-/// The limit of the one concrete execution tried when the executed path depends on inputs (it
-/// can only find a violation: a safe program pays all of it).
+/// The limit of the concrete (witness) executions tried when the executed path depends on inputs
+/// (they can only find a violation: a safe program pays all of it).
 const WITNESS_MAX: Duration = Duration::from_millis(1500);
 /// The values every input and havoc takes in the witness executions, in order, within one budget
 /// ([`WITNESS_MAX`]): 0 first; then 1 and -1, which tell apart what 0 makes equal (an array
@@ -276,10 +276,10 @@ const EXECUTED_ENGINE_MAX: Duration = Duration::from_secs(2);
 /// an execution that some concrete run realises fails one — every guard on it definitely true and
 /// every value concrete or unconstrained (the execution is its own re-validation); `None`
 /// otherwise, quickly where the control flow depends on an input. When the executed path depends
-/// on inputs, concrete executions with every input and havoc 0, 1 or -1 ([`SAFETY_WITNESS_VALUES`],
-/// in turn) may still fail a specification (UNSAFE; all within [`WITNESS_MAX`]). Within [`EXECUTION_SHARE`] of
-/// the time left, at most [`EXECUTION_MAX`]; a violation is replayed (to record its trace's ends)
-/// within the run's deadline. Programs with threads are left to the CEGAR loop.
+/// on inputs, concrete executions with every input and havoc 0, 1 or -1 in turn
+/// ([`SAFETY_WITNESS_VALUES`]) may still fail a specification (UNSAFE; all within
+/// [`WITNESS_MAX`]). Within [`EXECUTION_SHARE`] of the time left, at most [`EXECUTION_MAX`]; a
+/// violation is replayed (to record its trace's ends) within the run's deadline. Programs with threads are left to the CEGAR loop.
 fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
     use super::termination::execute::{self, ExecResult, Mode};
     if has_forks(program) || !config.execution {
