@@ -1495,8 +1495,9 @@ impl Session {
         // sorts and uninterpreted functions of quantified variables, and it can spin where `qe`
         // answers at once, so it gets three quarters of the limit and `qe` takes over when it
         // fails (`or-else`, one round trip). With arrays `qe2` spins more often than not (a select
-        // at a quantified index: T2's array programs), so they go to `qe` directly.
-        let tactic = if mentions_arrays(t) {
+        // at a quantified index: T2's array programs), so they go to `qe` directly; so do products
+        // of variables (`x = 2·z·z + 1`: `qe2` spun for its 1.5 s on each, `qe` answered at once).
+        let tactic = if mentions_arrays(t) || is_nonlinear(t) {
             "(then qe simplify)".to_string()
         } else {
             format!(
@@ -1581,6 +1582,29 @@ fn mentions_arrays(t: &Term) -> bool {
         .iter()
         .any(|v| matches!(v.sort, Sort::Array(..)))
         || t.has_array_quantifier()
+}
+
+/// Does `t` multiply two terms that are not constants? (z3's `qe2` spins on nonlinear integer
+/// arithmetic until its limit, where `qe` answers at once, if only with a quantifier left.)
+fn is_nonlinear(t: &Term) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![t.clone()];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.id()) {
+            continue;
+        }
+        match t.kind() {
+            TermKind::App(op, args) => {
+                if *op == Op::Mul && args.iter().filter(|a| a.as_const().is_none()).count() > 1 {
+                    return true;
+                }
+                stack.extend(args.iter().cloned());
+            }
+            TermKind::Quant(_, _, b) => stack.push(b.clone()),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Names that must not be used verbatim as solver symbols (they would read as built-ins).
@@ -1773,6 +1797,21 @@ mod tests {
 
     fn render(text: &str) -> Option<String> {
         render_float(&sexp::parse_one(text).unwrap())
+    }
+
+    #[test]
+    fn products_of_two_variables_are_nonlinear() {
+        use super::is_nonlinear;
+        use crate::smt::{Sort, Term, Var};
+        let (x, z) = (Var::new("x", Sort::Int), Var::new("z", Sort::Int));
+        let (xt, zt) = (Term::var(&x), Term::var(&z));
+        let linear = Term::le(&Term::mul(vec![Term::int(2), zt.clone()]), &xt);
+        assert!(!is_nonlinear(&linear));
+        assert!(!is_nonlinear(&Term::exists(vec![z.clone()], linear)));
+        // x = 2·z·z + 1 under a quantifier
+        let square = Term::mul(vec![Term::int(2), zt.clone(), zt.clone()]);
+        let odd = Term::eq(&xt, &Term::add(vec![square, Term::int(1)]));
+        assert!(is_nonlinear(&Term::exists(vec![z], odd)));
     }
 
     #[test]
