@@ -678,6 +678,15 @@ impl<'a, 'p> Unroller<'a, 'p> {
         None
     }
 
+    /// The processor time the run has used since the search was created (the process's and its
+    /// solvers'; wall time where that cannot be read).
+    fn age(&self) -> Duration {
+        match (self.created_cpu, crate::smt::cpu_time()) {
+            (Some(start), Some(t)) => t.saturating_sub(start),
+            _ => self.created.elapsed(),
+        }
+    }
+
     /// When the proof by exhaustion the search holds becomes the run's answer if the CEGAR loop has
     /// not answered by then (see [`Unroller::exhaustion`]): `None` without such a proof. Processor
     /// time is estimated to pass as fast as wall time (the loop waits for its solvers, whose time
@@ -685,10 +694,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
     /// turn back a little early, nothing worse.
     pub fn answer_due(&self) -> Option<Instant> {
         self.exhausted?;
-        let age = match (self.created_cpu, crate::smt::cpu_time()) {
-            (Some(start), Some(t)) => t.saturating_sub(start),
-            _ => self.created.elapsed(),
-        };
+        let age = self.age();
         Some(Instant::now() + EXHAUSTION_WAIT.saturating_sub(age))
     }
 
@@ -697,10 +703,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
     /// of processor time (of wall time where that cannot be read).
     fn exhaustion(&self, stats: &mut Stats, now: bool) -> Option<Outcome> {
         let depth = self.exhausted?;
-        let age = match (self.created_cpu, crate::smt::cpu_time()) {
-            (Some(start), Some(t)) => t.saturating_sub(start),
-            _ => self.created.elapsed(),
-        };
+        let age = self.age();
         let waited = stats.iterations >= self.exhausted_iteration + EXHAUSTION_ITERATIONS;
         if !now && !waited && age < EXHAUSTION_WAIT {
             return None;

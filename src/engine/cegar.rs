@@ -377,9 +377,7 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
             let mut o = Outcome::violated(cex, stats);
             if let (Some(k), Some(r)) = (fixed, o.reason.as_mut()) {
                 // The trace shows what the program writes, not its inputs: they are said here.
-                r.push_str(&format!(
-                    ", with every unconstrained number {k} and every boolean false"
-                ));
+                r.push_str(&format!(", with {}", execute::fixed_inputs(k)));
             }
             Some(o)
         }

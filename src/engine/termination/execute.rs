@@ -1639,6 +1639,11 @@ fn as_bool(v: Value) -> R<Tri> {
     }
 }
 
+/// What the witness mode with value `k` fixed, as said beside a verdict it found.
+pub fn fixed_inputs(k: i64) -> String {
+    format!("unconstrained numbers fixed to {k}, booleans to false")
+}
+
 /// The fixed value the witness mode gives an unconstrained input of type `ty`.
 fn default_value(ty: &Type, k: i64) -> Value {
     match ty {

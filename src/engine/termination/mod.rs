@@ -336,7 +336,7 @@ const WITNESS_VALUES: [i64; 5] = [0, 1, -1, 100, -100];
 
 fn nonterminating(l: Lasso, witness: Option<i64>) -> Outcome {
     let inputs = match witness {
-        Some(k) => format!(" (unconstrained numbers fixed to {k}, booleans to false)"),
+        Some(k) => format!(" ({})", execute::fixed_inputs(k)),
         None => String::new(),
     };
     let reason = format!(
