@@ -300,7 +300,15 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
         max_steps: config.max_exec_steps,
         ..execute::Limits::default()
     };
-    let mut result = execute::check_safety(program, &limited, config, &limits, Mode::Symbolic);
+    let unobserved = unobserved_variables(program, config);
+    let mut result = execute::check_safety(
+        program,
+        &limited,
+        config,
+        &limits,
+        Mode::Symbolic,
+        &unobserved,
+    );
     // The value the witness execution that found a violation gave every input.
     let mut fixed = None;
     if debug() {
@@ -335,8 +343,14 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
                 let cap = Instant::now() + WITNESS_FOLLOW_MAX;
                 limited.deadline = limited.deadline.map(|d| d.min(cap));
             }
-            let witness =
-                execute::check_safety(program, &limited, config, &limits, Mode::Witness(k));
+            let witness = execute::check_safety(
+                program,
+                &limited,
+                config,
+                &limits,
+                Mode::Witness(k),
+                &unobserved,
+            );
             if debug() {
                 eprintln!("witness execution with inputs {k}: {witness:?}");
             }
@@ -383,6 +397,38 @@ fn execution_attempt(program: &Program, config: &Config) -> Option<Outcome> {
         }
         _ => None,
     }
+}
+
+/// The program variables that no specification and no control flow depends on, directly or
+/// through the values of others (the variables the cone-of-influence slice of the one-thread CFA
+/// removes, [`super::slice::slice`]); empty when the CFA cannot be built or is not sliced. An
+/// execution's cycle detection ignores them: a counter that only counts no longer hides that a
+/// loop repeats its state.
+fn unobserved_variables(program: &Program, config: &Config) -> BTreeSet<crate::ir::VarId> {
+    use super::transition::PVar;
+    if !config.slice {
+        return BTreeSet::new();
+    }
+    let voc = Vocabulary::new(program);
+    let Ok(mut cfa) = cfa::build_nested(&voc, config.max_locations, 1) else {
+        return BTreeSet::new();
+    };
+    let id = |x: &PVar| match x {
+        PVar::Var { id, .. } | PVar::Old { id, .. } => Some(*id),
+        PVar::Tid { .. } => None,
+    };
+    let removed: BTreeSet<_> = super::slice::slice(&mut cfa, &voc)
+        .iter()
+        .filter_map(id)
+        .collect();
+    // A variable with one instance that stays (or whose `old` value stays) is observed.
+    let kept: BTreeSet<_> = cfa
+        .edges
+        .iter()
+        .flat_map(|e| e.tf.vars())
+        .filter_map(|x| id(&x))
+        .collect();
+    removed.difference(&kept).copied().collect()
 }
 
 /// Thread-modular proofs for a program that forks unboundedly: Houdini with 1, then 2 threads per
@@ -1823,6 +1869,21 @@ impl Cegar<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn variables_nothing_depends_on_are_unobserved() {
+        let (p, _) = crate::cli::frontend(
+            "var g, h: int; procedure main() modifies g, h; { var x, c, d: int; x := 0; c := 0; \
+             while (x < 10) { x := x + 1; c := c + d; g := g + 1; h := x; } assert h <= 10; }",
+        )
+        .expect("parses");
+        let names: BTreeSet<String> = unobserved_variables(&p, &Config::default())
+            .into_iter()
+            .map(|v| p.var(v).name.clone())
+            .collect();
+        let expected: BTreeSet<String> = ["c", "d", "g"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(names, expected);
+    }
 
     /// A small deterministic pseudo-random generator (xorshift), for reproducible programs.
     struct Gen(u64);

@@ -93,6 +93,7 @@ use petgraph::Direction;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use std::cell::Cell;
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// Function applications allowed per step.
@@ -320,25 +321,44 @@ struct Machine<'p> {
     /// (Replaying a violation found by a probe.) The step and the edge it takes instead of the
     /// executor's choice.
     deviation: Option<(u64, EdgeIndex)>,
+    /// (Safety.) The values cycle detection compares, when not all ([`Machine::observe_only`]).
+    observed: Option<Observed>,
+}
+
+/// Which values of a state cycle detection compares: per global (also in `old`), and per local
+/// slot of each procedure.
+struct Observed {
+    globals: Vec<bool>,
+    locals: Vec<Vec<bool>>,
 }
 
 /// Executes from every entry of `prog` and combines the results: NONTERMINATING if some entry has a
 /// nonterminating execution, TERMINATING if all entries terminate.
 pub fn run(prog: &Program, config: &Config, limits: &Limits, mode: Mode) -> ExecResult {
-    run_for(prog, config, limits, mode, Goal::Termination)
+    run_for(
+        prog,
+        config,
+        limits,
+        mode,
+        Goal::Termination,
+        &BTreeSet::new(),
+    )
 }
 
 /// Safety by execution (symbolic mode; see the module comment): SAFE if every entry's path
 /// fails no specification, UNSAFE with the first entry whose execution fails one, replayed to
-/// record the ends of its trace (within `replay`'s deadline).
+/// record the ends of its trace (within `replay`'s deadline). States that differ only in the
+/// variables `unobserved` count as equal (a repetition); no specification and no control flow may
+/// depend on them ([`crate::engine::slice`]'s irrelevant variables).
 pub fn check_safety(
     prog: &Program,
     config: &Config,
     replay: &Config,
     limits: &Limits,
     mode: Mode,
+    unobserved: &BTreeSet<VarId>,
 ) -> ExecResult {
-    match run_for(prog, config, limits, mode, Goal::Safety) {
+    match run_for(prog, config, limits, mode, Goal::Safety, unobserved) {
         ExecResult::Violated(v) => {
             // The next-state function is deterministic: the replay takes the same path.
             let from = v.steps.saturating_sub(TRACE_ENDS);
@@ -370,7 +390,14 @@ pub fn check_safety(
     }
 }
 
-fn run_for(prog: &Program, config: &Config, limits: &Limits, mode: Mode, goal: Goal) -> ExecResult {
+fn run_for(
+    prog: &Program,
+    config: &Config,
+    limits: &Limits,
+    mode: Mode,
+    goal: Goal,
+    unobserved: &BTreeSet<VarId>,
+) -> ExecResult {
     let entries = match &prog.entry {
         Entry::Procedure(p) => vec![*p],
         Entry::Library(ps) => ps.clone(),
@@ -383,7 +410,7 @@ fn run_for(prog: &Program, config: &Config, limits: &Limits, mode: Mode, goal: G
         if prog.proc(p).body.is_none() {
             continue;
         }
-        match run_entry(prog, config, limits, mode, p, goal) {
+        match run_entry(prog, config, limits, mode, p, goal, unobserved) {
             ExecResult::Terminating { steps, blocked } => {
                 max_steps = max_steps.max(steps);
                 any_blocked |= blocked;
@@ -437,11 +464,13 @@ fn run_entry(
     mode: Mode,
     p: ProcId,
     goal: Goal,
+    unobserved: &BTreeSet<VarId>,
 ) -> ExecResult {
     let mut m = match Machine::new(prog, config, limits.clone(), mode, p, goal) {
         Ok(m) => m,
         Err(stop) => return unknown_of(stop),
     };
+    m.observe_only(unobserved);
     match m.execute() {
         Ok(r) => r,
         Err(stop) => unknown_of(stop),
@@ -550,6 +579,7 @@ impl<'p> Machine<'p> {
             },
             probing: false,
             deviation: None,
+            observed: None,
         };
         if matches!(mode, Mode::Witness(_)) {
             m.not_covering = Some("inputs were fixed to find a witness".into());
@@ -742,7 +772,7 @@ impl<'p> Machine<'p> {
                     )));
                 }
             }
-            if self.state == saved {
+            if self.repeats(&saved) {
                 return self.found_cycle(entry_name, saved_at, lam);
             }
             if lam == power {
@@ -766,6 +796,60 @@ impl<'p> Machine<'p> {
                 return Err(Stop::Other(format!("no repetition within {steps} steps")));
             }
         }
+    }
+
+    /// Cycle detection ignores the values of `unobserved`. Sound for safety when no guard, no
+    /// specification and no value of another variable depends on them (a cone-of-influence
+    /// slice): the observed values then determine every later step's edge and every later
+    /// observed value, so a state whose observed values repeat repeats its path forever, and no
+    /// specification fails on it later than on the steps taken (concretisations are per value: an
+    /// observed ⊤ at both points covers the same concrete values).
+    fn observe_only(&mut self, unobserved: &BTreeSet<VarId>) {
+        if unobserved.is_empty() {
+            return;
+        }
+        let observed = |v: &VarId| !unobserved.contains(v);
+        self.observed = Some(Observed {
+            globals: self.prog.globals.iter().map(observed).collect(),
+            locals: self
+                .prog
+                .procedures
+                .iter()
+                .map(|p| {
+                    p.params
+                        .iter()
+                        .chain(&p.returns)
+                        .chain(&p.locals)
+                        .map(observed)
+                        .collect()
+                })
+                .collect(),
+        });
+    }
+
+    /// Whether the current state equals `saved` in every observed value (and location, call
+    /// stack).
+    fn repeats(&self, saved: &State) -> bool {
+        let Some(obs) = &self.observed else {
+            return self.state == *saved;
+        };
+        let same = |mask: &[bool], a: &[Value], b: &[Value]| {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .zip(mask.iter().chain(std::iter::repeat(&true)))
+                    .all(|((x, y), &o)| !o || x == y)
+        };
+        let (now, then) = (&self.state, saved);
+        same(&obs.globals, &now.globals, &then.globals)
+            && now.frames.len() == then.frames.len()
+            && now.frames.iter().zip(&then.frames).all(|(f, g)| {
+                f.proc == g.proc
+                    && f.loc == g.loc
+                    && f.call == g.call
+                    && same(&obs.locals[f.proc.0 as usize], &f.vars, &g.vars)
+                    && same(&obs.globals, &f.old, &g.old)
+            })
     }
 
     fn finish(&self, steps: u64, blocked: bool) -> R<ExecResult> {
@@ -1749,6 +1833,38 @@ mod tests {
     }
 
     #[test]
+    fn an_unobserved_counter_does_not_hide_a_repetition() {
+        // `x` alternates; `c` counts iterations and nothing depends on it: the state repeats
+        // apart from `c`.
+        let p = program(
+            "procedure main() { var x, c: int; x := 0; c := 0;
+             while (true) { x := 1 - x; c := c + 1; assert x >= 0; } }",
+        );
+        let c: BTreeSet<VarId> = (0..p.vars.len() as u32)
+            .map(VarId)
+            .filter(|v| p.var(*v).name == "c")
+            .collect();
+        assert_eq!(c.len(), 1);
+        let conf = Config::default();
+        let safety = |unobserved: &BTreeSet<VarId>, mode| {
+            check_safety(&p, &conf, &conf, &small_limits(), mode, unobserved)
+        };
+        let all = safety(&BTreeSet::new(), Mode::Symbolic);
+        assert!(
+            matches!(&all, ExecResult::Unknown { reason, .. } if reason.contains("no repetition")),
+            "{all:?}"
+        );
+        let r = safety(&c, Mode::Symbolic);
+        assert!(matches!(r, ExecResult::Safe { repeats: true, .. }), "{r:?}");
+        // A witness stops at the repetition too (UNKNOWN: it covers one execution).
+        let w = safety(&c, Mode::Witness(0));
+        assert!(
+            matches!(&w, ExecResult::Unknown { reason, .. } if reason.contains("repeats")),
+            "{w:?}"
+        );
+    }
+
+    #[test]
     fn maps_are_compared_by_content() {
         // The head moves right forever, writing fresh cells: locations and scalars repeat modulo the
         // head, but the map grows, so no state repeats.
@@ -1839,6 +1955,7 @@ mod tests {
             &Config::default(),
             &limits,
             Mode::Symbolic,
+            &BTreeSet::new(),
         )
     }
 
@@ -1849,7 +1966,7 @@ mod tests {
         };
         let p = program(src);
         let c = Config::default();
-        check_safety(&p, &c, &c, &limits, Mode::Witness(0))
+        check_safety(&p, &c, &c, &limits, Mode::Witness(0), &BTreeSet::new())
     }
 
     #[test]
