@@ -56,7 +56,11 @@
 //!   interpolants `I` of `stem · assume ¬SI` (`SI` the supporting invariant at `h`), from
 //!   `{unseeded}`;
 //! - the *loop part* (deterministic): sets of the predicates `H = SI ∧ (unseeded ∨ Dec)` (the
-//!   honda) and the strongest posts along the loop from `SI ∧ ¬unseeded ∧ old = f`; a state with
+//!   honda), the strongest posts along the loop from `SI ∧ ¬unseeded ∧ old = f` (through the
+//!   letter into `h` of each part of a loop that passes `h` more than once), and `¬unseeded ∧ Dec`
+//!   and `¬unseeded ∧ old = f`, with and without `SI` (the posts say how far `f` fell and what
+//!   else held on the lasso, which a loop that runs the falling letter more often, or other
+//!   letters in between, never matches); a state with
 //!   `H` is accepting; a stem state may also enter the loop part on a letter after which `H` holds.
 //!   `H` is a candidate only after a letter into the loop head `h` (elsewhere a rank that fell
 //!   early would re-seed mid-loop, and the posts from the head's seed would no longer follow).
@@ -821,7 +825,7 @@ impl<'a, 'p> Run<'a, 'p> {
         let si = cert.invariants.term_at(h);
         let unseeded = Var::new(format!("rank{k}@unseeded"), Sort::Bool);
         let u = Term::var(&unseeded);
-        let honda = Term::and(vec![si.clone(), Term::or(vec![u.clone(), dec])]);
+        let honda = Term::and(vec![si.clone(), Term::or(vec![u.clone(), dec.clone()])]);
         let mut seed = vec![si.clone(), Term::not(&u)];
         seed.extend(ghosts.iter().map(|(old, f)| Term::eq(&Term::var(old), f)));
         let seed = Term::and(seed);
@@ -849,10 +853,7 @@ impl<'a, 'p> Run<'a, 'p> {
         );
         for (start, to_head) in parts {
             let mut p = seed.clone();
-            for &a in &cycle[start..last] {
-                if to_head && enters_head(a) {
-                    break;
-                }
+            for &a in &cycle[start..] {
                 match post(self.voc, &p, &enc.letters[a], &mut self.qe, &mut stats) {
                     Ok(q) => {
                         if !loop_preds.contains(&q) {
@@ -862,6 +863,28 @@ impl<'a, 'p> Run<'a, 'p> {
                     }
                     Err(_) => break,
                 }
+                // The post of the letter into the head too: where `f` did not fall along this
+                // part, the honda does not hold there, and the run goes on in this post.
+                if to_head && enters_head(a) {
+                    break;
+                }
+            }
+        }
+        // "f fell since the seed" and "f is as seeded", with and without the supporting
+        // invariant: the posts record how far `f` fell (`old = x + 2` after two decrements) and
+        // what else held on the lasso (another thread's counter), which a loop that runs the
+        // falling letter more often, or other letters in between, never matches; these still hold
+        // there (one certificate per thread's loop then covers every interleaving of the loops).
+        let mut unmoved = vec![Term::not(&u)];
+        unmoved.extend(ghosts.iter().map(|(old, f)| Term::eq(&Term::var(old), f)));
+        for fell in [
+            Term::and(vec![si.clone(), Term::not(&u), dec.clone()]),
+            Term::and(vec![Term::not(&u), dec]),
+            seed.clone(),
+            Term::and(unmoved),
+        ] {
+            if !loop_preds.contains(&fell) {
+                loop_preds.push(fell);
             }
         }
         let ghost_vars: BTreeSet<Var> = ghosts
@@ -1441,6 +1464,27 @@ mod tests {
         assert!(matches!(a, Answer::Terminating(_)), "{a:?}");
         // One certificate covers every path (the honda is where the head comes round).
         assert_eq!(work.ranked, 1, "{work:?}");
+    }
+
+    /// Two threads count down `b` and `a` (`b` is ranked first where both fall): lassos of the
+    /// interleaving pass the head twice with `b` falling along one part only (after the other
+    /// part the run goes on in the posts of the seed, else the certificate rejects its own lasso,
+    /// which then comes back: "no progress"), or run `b`'s letter more often than the ranked
+    /// lasso did, or `a`'s letters in between (covered by "f fell" and "f as seeded").
+    #[test]
+    fn rank_falling_along_one_part_of_the_loop() {
+        if !have_solver() {
+            return;
+        }
+        let src = "var a, b: int;
+            procedure ULTIMATE.start() modifies a, b;
+            { fork 1 decB(); fork 2,2 decA(); join 1; join 2,2; }
+            procedure decB() modifies b; { while (b > 0) { b := b - 1; } }
+            procedure decA() modifies a; { while (a > 0) { a := a - 1; } }";
+        let (a, work) = answer(src, BlockEncoding::Seq);
+        assert!(matches!(a, Answer::Terminating(_)), "{a:?}");
+        // One certificate per thread's loop covers every interleaving of the two loops.
+        assert_eq!(work.ranked, 2, "{work:?}");
     }
 
     /// Two paths with different ranking functions (`x`, `-x`): two rank certificates and a
