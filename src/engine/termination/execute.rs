@@ -60,7 +60,9 @@
 //!   replayed to record the first and last [`TRACE_ENDS`] steps of its trace.
 //! * **SAFE**: the abstract path ends, blocks or repeats a state while *covering* holds and no edge
 //!   into an error location was ever possibly enabled: every execution follows a prefix of the
-//!   path (or the path itself, forever), and no specification fails on it.
+//!   path (or the path itself, forever), and no specification fails on it. A repetition may ignore
+//!   the values of variables that no guard, specification or other value depends on (the caller's
+//!   `unobserved`, from the cone-of-influence slice; [`Machine::observe_only`]).
 //! * An error edge possibly but not definitely enabled stops the analysis (UNKNOWN), as does a
 //!   definitely enabled one on a path that may not be realisable. When the path so far covers
 //!   every execution, the UNKNOWN says so (`retrace`): a witness execution (below) follows the
