@@ -601,6 +601,10 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
         Ok(c) => c,
         Err(e) => return Outcome::unknown(e.reason(), stats),
     };
+    let assumed = cfa.assume_callee_assertions();
+    if debug() && assumed > 0 {
+        eprintln!("{assumed} error locations of inlined bodies assumed (library mode)");
+    }
     if config.slice {
         let removed = super::slice::slice(&mut cfa, voc);
         if debug() && !removed.is_empty() {
@@ -1869,6 +1873,49 @@ impl Cegar<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Library mode: the inlined bodies' error locations are assumed, so each error of the
+    /// program is checked once, in its procedure's own entry body, and the verdicts stay: a
+    /// `requires` that fails two calls down is still found (in `mid`'s own body).
+    #[test]
+    fn library_mode_checks_each_assertion_in_its_own_body() {
+        let unsafe_src = "procedure helper(x: int) requires x > 0; { assert x > 0; }
+            procedure mid() { call helper(0); }
+            procedure main() { call mid(); }";
+        let safe_src = "procedure helper(x: int) requires x > 0; { assert x > 0; }
+            procedure mid() { call helper(1); }
+            procedure main() { call mid(); call helper(2); }";
+        for (src, expected) in [
+            (unsafe_src, super::super::Verdict::Unsafe),
+            (safe_src, super::super::Verdict::Safe),
+        ] {
+            let (p, _) = crate::cli::frontend(src).expect("parses");
+            let voc = Vocabulary::new(&p);
+            let mut cfa = cfa::build_nested(&voc, 10_000, 1).expect("cfa");
+            let errors = |cfa: &Cfa| {
+                let mut ids: Vec<_> = cfa
+                    .error_locations()
+                    .filter_map(|l| cfa.error_of(l))
+                    .collect();
+                ids.sort();
+                ids
+            };
+            // Every error once per copy of its body: helper's assertion in 3 (4 in the safe
+            // program), mid's requires check in 2.
+            assert!(errors(&cfa).len() > p.errors.len());
+            assert!(cfa.assume_callee_assertions() > 0);
+            let mut once: Vec<_> = (0..p.errors.len())
+                .map(|i| crate::ir::ErrorId(i as u32))
+                .collect();
+            once.sort();
+            assert_eq!(errors(&cfa), once);
+            let config = Config {
+                execution: false,
+                ..Config::default()
+            };
+            assert_eq!(run(&p, &config).verdict, expected, "{src}");
+        }
+    }
 
     #[test]
     fn variables_nothing_depends_on_are_unobserved() {

@@ -211,9 +211,29 @@ pub struct Cfa {
     /// The edges before cone-of-influence slicing ([`super::slice`]; same ids), from which
     /// counterexamples are re-validated and shown with every variable's value.
     pub unsliced: Option<Vec<CfaEdge>>,
+    /// (Library mode.) The error locations of procedure bodies inlined at calls (not those of an
+    /// entry's own body, nor of a recursive procedure's one instance): each is an error location
+    /// of the callee's own entry body too ([`Cfa::assume_callee_assertions`]).
+    pub callee_errors: Vec<LocId>,
 }
 
 impl Cfa {
+    /// In library mode every procedure with a body is an entry, checked from every state that
+    /// satisfies its `requires`; a call's inlined body checks its assertions again in the states
+    /// the caller reaches, a subset. Turns those error locations into plain dead ends (`assert e`
+    /// becomes `assume e`), which preserves error reachability: an error of an inlined body is
+    /// reached from a state at the call that passed the callee's `requires` check (an assertion
+    /// of the caller's body, itself an entry's or inlined), and the callee's own entry body
+    /// reaches the same error from that state, on the same path (its inlined calls assuming what
+    /// held on it). Safety only: a failing assertion's meaning for termination is left open.
+    pub fn assume_callee_assertions(&mut self) -> usize {
+        let n = self.callee_errors.len();
+        for l in std::mem::take(&mut self.callee_errors) {
+            self.locs[l].kind = LocKind::Plain;
+        }
+        n
+    }
+
     /// The edges counterexamples are re-validated on: those before slicing, if it changed any.
     pub fn full_edges(&self) -> &[CfaEdge] {
         self.unsliced.as_deref().unwrap_or(&self.edges)
@@ -426,6 +446,7 @@ fn build_general(
             limit: None,
             nested: false,
             unsliced: None,
+            callee_errors: Vec::new(),
         },
         next_inst: 1,
         max_locations,
@@ -659,6 +680,9 @@ impl Builder<'_, '_> {
             )));
         };
         let mut map: HashMap<NodeIndex, LocId> = HashMap::new();
+        // A body inlined at a call of a library-mode program (an entry's and a recursive
+        // procedure's one instance are started with `stack == [p]`).
+        let inlined = stack.len() > 1 && matches!(program.entry, ir::Entry::Library(_));
         for n in cfg.graph.node_indices() {
             let l = &cfg.graph[n];
             let id = self.add_loc(Loc {
@@ -667,6 +691,9 @@ impl Builder<'_, '_> {
                 kind: l.kind.clone(),
                 span: l.span,
             })?;
+            if inlined && matches!(l.kind, LocKind::Error(_)) {
+                self.cfa.callee_errors.push(id);
+            }
             map.insert(n, id);
         }
         if self.recursive.contains(&p) {
