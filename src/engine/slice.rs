@@ -21,7 +21,9 @@
 //! terms mention only relevant variables, so a run of the slice extends to a run of the original by
 //! computing each irrelevant variable from its defining terms along the path (havocs: any value).
 //! Hence error reachability, and with it every verdict and counterexample path, is unchanged; a
-//! proof of the slice (over relevant variables) is a proof of the original. The edges before
+//! proof of the slice (over relevant variables) is a proof of the original. The extension works
+//! step by step, so infinite executions correspond too: termination and nontermination are those
+//! of the original (the termination techniques slice their CFA as well). The edges before
 //! slicing are kept ([`Cfa::unsliced`], same ids): counterexamples are re-validated on them and
 //! show every variable.
 //!

@@ -181,10 +181,14 @@ pub fn prove(
     work: &mut Work,
 ) -> Answer {
     let voc = Vocabulary::new(program);
-    let cfa = match cfa::build(&voc, config.max_locations) {
+    let mut cfa = match cfa::build(&voc, config.max_locations) {
         Ok(c) => c,
         Err(e) => return Answer::Unknown(e.to_string()),
     };
+    if config.slice {
+        // Exact for infinite executions too (`slice`'s invariant, step by step).
+        crate::engine::slice::slice(&mut cfa, &voc);
+    }
     let mut enc = match blocks::encode_all(&cfa, &voc, mode) {
         Ok(e) => e,
         Err(u) => return Answer::Unknown(format!("unsupported: {}", u.0)),

@@ -382,6 +382,37 @@ fn test_program(src: &str) -> (Program, Config) {
 mod tests {
     use super::*;
 
+    /// A counter that no guard reads is sliced away before the termination techniques: with it,
+    /// the geometric argument of the first loop (eigenvalues 5/2 and 3) finds none, and the
+    /// second loop's ranking function would sit beside a nonlinear update.
+    #[test]
+    fn counters_nothing_reads_are_sliced_away() {
+        let cfg = crate::smt::SolverConfig::new(crate::smt::SolverKind::Z3);
+        if let Err(e) = crate::smt::Session::new(cfg) {
+            let ci =
+                std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
+            assert!(!ci, "z3 is missing and CI is set: {e}");
+            return;
+        }
+        for (src, expected) in [
+            (
+                "procedure main() returns (x, y: real) { var c: int;
+                 while (x + y >= 1.0 && x + 1.0 <= 0.0) { c := c + 1; x := 2.5 * x; y := 3.0 * y; } }",
+                Verdict::Nonterminating,
+            ),
+            (
+                "procedure main() { var x, c: int; havoc x;
+                 while (x > 0) { x := x - 1; c := c * c + 1; } }",
+                Verdict::Terminating,
+            ),
+        ] {
+            let (program, mut config) = test_program(src);
+            config.deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(30));
+            let outcome = run(&program, &config);
+            assert_eq!(outcome.verdict, expected, "{src}: {:?}", outcome.reason);
+        }
+    }
+
     /// A loop whose guard depends on an input leaves the executor undecided; the loop maps every
     /// state to itself, so the fixpoint search decides — before the ranking prover, its time and
     /// the encoding's charged to each in order.

@@ -261,7 +261,20 @@ impl<'p> Shared<'p> {
                     Err(e) => (Err(e.to_string()), false),
                 }
             }
-            built => (built.map_err(|e| e.to_string()), false),
+            built => (
+                built
+                    .map(|mut cfa| {
+                        if config.slice {
+                            // A counter that nothing reads is no part of a ranking function or a
+                            // nontermination argument (exact for infinite executions too:
+                            // `slice`'s invariant holds step by step).
+                            crate::engine::slice::slice(&mut cfa, &voc);
+                        }
+                        cfa
+                    })
+                    .map_err(|e| e.to_string()),
+                false,
+            ),
         };
         Shared {
             voc,
