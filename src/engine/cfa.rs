@@ -221,11 +221,11 @@ impl Cfa {
     /// In library mode every procedure with a body is an entry, checked from every state that
     /// satisfies its `requires`; a call's inlined body checks its assertions again in the states
     /// the caller reaches, a subset. Turns those error locations into plain dead ends (`assert e`
-    /// becomes `assume e`), which preserves error reachability: an error of an inlined body is
-    /// reached from a state at the call that passed the callee's `requires` check (an assertion
-    /// of the caller's body, itself an entry's or inlined), and the callee's own entry body
-    /// reaches the same error from that state, on the same path (its inlined calls assuming what
-    /// held on it). Safety only: a failing assertion's meaning for termination is left open.
+    /// becomes `assume e`), which preserves error reachability: an inlined body starts in the
+    /// state at the call, which satisfies the callee's `requires` (the call edge assumes them, as
+    /// the entry edge does), and the callee's own entry body, starting in that state, reaches the
+    /// same error on the same path (its inlined calls assuming what held on it). Safety only: a
+    /// failing assertion's meaning for termination is left open.
     pub fn assume_callee_assertions(&mut self) -> usize {
         let n = self.callee_errors.len();
         for l in std::mem::take(&mut self.callee_errors) {
