@@ -185,10 +185,7 @@ pub fn prove(
         Ok(c) => c,
         Err(e) => return Answer::Unknown(e.to_string()),
     };
-    if config.slice {
-        // Exact for infinite executions too (`slice`'s invariant, step by step).
-        crate::engine::slice::slice(&mut cfa, &voc);
-    }
+    super::slice_cfa(&mut cfa, &voc, config);
     let mut enc = match blocks::encode_all(&cfa, &voc, mode) {
         Ok(e) => e,
         Err(u) => return Answer::Unknown(format!("unsupported: {}", u.0)),
@@ -881,14 +878,14 @@ impl<'a, 'p> Run<'a, 'p> {
         // there (one certificate per thread's loop then covers every interleaving of the loops).
         let mut unmoved = vec![Term::not(&u)];
         unmoved.extend(ghosts.iter().map(|(old, f)| Term::eq(&Term::var(old), f)));
-        for fell in [
+        for p in [
             Term::and(vec![si.clone(), Term::not(&u), dec.clone()]),
             Term::and(vec![Term::not(&u), dec]),
             seed.clone(),
             Term::and(unmoved),
         ] {
-            if !loop_preds.contains(&fell) {
-                loop_preds.push(fell);
+            if !loop_preds.contains(&p) {
+                loop_preds.push(p);
             }
         }
         let ghost_vars: BTreeSet<Var> = ghosts

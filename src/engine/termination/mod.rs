@@ -364,6 +364,20 @@ fn nonterminating(l: Lasso, witness: Option<i64>) -> Outcome {
     }
 }
 
+/// Cone-of-influence slicing of a termination technique's CFA ([`crate::engine::slice`]; when
+/// `config.slice`): a counter that nothing reads is no part of a ranking function or a
+/// nontermination argument. Exact for infinite executions too, since the slice's extension of a
+/// run to the original works step by step.
+fn slice_cfa(
+    cfa: &mut crate::engine::cfa::Cfa,
+    voc: &crate::engine::transition::Vocabulary,
+    config: &Config,
+) {
+    if config.slice {
+        crate::engine::slice::slice(cfa, voc);
+    }
+}
+
 /// A program parsed and checked for the termination property (unit tests of the techniques).
 #[cfg(test)]
 fn test_program(src: &str) -> (Program, Config) {

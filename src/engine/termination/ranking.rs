@@ -254,28 +254,18 @@ pub struct Shared<'p> {
 impl<'p> Shared<'p> {
     pub fn new(program: &'p Program, config: &Config) -> Self {
         let voc = Vocabulary::new(program);
-        let (cfa, descent) = match cfa::build(&voc, config.max_locations) {
+        let (mut cfa, descent) = match cfa::build(&voc, config.max_locations) {
             Err(cfa::BuildError::Recursion(_)) => {
                 match cfa::build_nested(&voc, config.max_locations, 1) {
                     Ok(nested) => (Ok(super::descent::descent(&voc, nested)), true),
                     Err(e) => (Err(e.to_string()), false),
                 }
             }
-            built => (
-                built
-                    .map(|mut cfa| {
-                        if config.slice {
-                            // A counter that nothing reads is no part of a ranking function or a
-                            // nontermination argument (exact for infinite executions too:
-                            // `slice`'s invariant holds step by step).
-                            crate::engine::slice::slice(&mut cfa, &voc);
-                        }
-                        cfa
-                    })
-                    .map_err(|e| e.to_string()),
-                false,
-            ),
+            built => (built.map_err(|e| e.to_string()), false),
         };
+        if let (Ok(c), false) = (&mut cfa, descent) {
+            super::slice_cfa(c, &voc, config);
+        }
         Shared {
             voc,
             cfa,
