@@ -303,6 +303,22 @@ fn simplify_examples() {
     assert_eq!(s(&Term::modulo(&Term::int(-7), &Term::int(-2))), "1");
     assert_eq!(s(&Term::int_div(&Term::int(-7), &Term::int(-2))), "4");
     assert_eq!(s(&Term::int_div(&x(), &Term::int(0))), "(div x 0)");
+    // A dividend whose coefficients are multiples of the divisor: exact, whatever the constant.
+    let two_x = |k: i64| Term::add(vec![Term::mul(vec![Term::int(2), x()]), Term::int(k)]);
+    assert_eq!(s(&Term::int_div(&two_x(84), &Term::int(2))), "(+ x 42)");
+    assert_eq!(s(&Term::int_div(&two_x(-3), &Term::int(2))), "(+ x (- 2))");
+    assert_eq!(s(&Term::modulo(&two_x(-3), &Term::int(2))), "1");
+    assert_eq!(
+        s(&Term::int_div(&two_x(3), &Term::int(-2))),
+        "(+ (- x) (- 1))"
+    );
+    assert_eq!(
+        s(&Term::int_div(
+            &Term::add(vec![two_x(0), y()]),
+            &Term::int(2)
+        )),
+        "(div (+ y (* 2 x)) 2)"
+    );
 }
 
 #[test]

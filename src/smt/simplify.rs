@@ -318,6 +318,28 @@ impl Simp {
                         }
                     }
                     (_, Some(b)) if (-b.clone()).is_one() && *op == Op::Mod => Term::int(0),
+                    // `(b·L + c) div b = L + c div b` and `(b·L + c) mod b = c mod b` when every
+                    // coefficient of the dividend is a multiple of `b` (Euclidean: `c = b·q + r`
+                    // with `0 ≤ r < |b|` gives the dividend `b·(L + q) + r`). Exact; Karr's
+                    // affine invariants see through a halving of an even sum (`(2·y + 84) div 2`).
+                    (_, Some(b)) if b.is_integer() && !b.is_zero() => {
+                        let mut l = lin_of(&args[0]);
+                        let divisible = !l.terms.is_empty()
+                            && l.c.is_integer()
+                            && l.terms.values().all(|(_, k)| (k / &b).is_integer());
+                        if divisible {
+                            let (q, r) = euclid_div_mod(l.c.numer(), b.numer());
+                            if *op == Op::IntDiv {
+                                l.scale(&(BigRational::one() / &b));
+                                l.c = BigRational::from_integer(q);
+                                lin_to_term(&l, &Sort::Int)
+                            } else {
+                                Term::int(r)
+                            }
+                        } else {
+                            Term::app(op.clone(), args)
+                        }
+                    }
                     _ => Term::app(op.clone(), args),
                 }
             }

@@ -404,6 +404,16 @@ fn certify(
             };
             let mut inv = invariants::synthesize(voc, cfa, enc, session, &limits);
             inv.at.remove(&enc.init);
+            if crate::engine::cegar::debug() {
+                for (l, ts) in &inv.at {
+                    for t in ts {
+                        eprintln!(
+                            "ranking: supporting invariant @{l}: {}",
+                            pretty::term(voc, t)
+                        );
+                    }
+                }
+            }
             if inv.is_empty() {
                 break;
             }
