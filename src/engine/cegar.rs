@@ -962,7 +962,9 @@ pub struct Cegar<'a, 'p> {
     inv: Option<&'a invariants::Invariants>,
     config: &'a Config,
     budget: Budget,
-    stop_on_divergence: Option<usize>,
+    /// Stop when a refuted trace visits one location this often; whether that trace is refined
+    /// first (the seeding run goes on with the same automaton; invariant synthesis does not).
+    stop_on_divergence: Option<(usize, bool)>,
     deep: Option<&'a RefCell<super::bmc::Unroller<'a, 'p>>>,
     /// Once a feasible trace has found every thread instance in use at the largest bound: the
     /// iteration and the instant at which the loop stops looking for a real error.
@@ -1022,15 +1024,16 @@ impl<'a, 'p> Cegar<'a, 'p> {
         self
     }
 
-    /// Stop with [`LoopEnd::Diverging`] when a refuted trace unrolls a loop.
+    /// Stop with [`LoopEnd::Diverging`] when a refuted trace unrolls a loop, before refining it.
     pub fn stop_on_divergence(mut self, yes: bool) -> Self {
-        self.stop_on_divergence = yes.then_some(DIVERGENCE_REPEATS);
+        self.stop_on_divergence = yes.then_some((DIVERGENCE_REPEATS, false));
         self
     }
 
-    /// Stop with [`LoopEnd::Diverging`] when a refuted trace visits one location `repeats` times.
+    /// Stop with [`LoopEnd::Diverging`] when a refuted trace visits one location `repeats` times,
+    /// after refining it.
     pub fn stop_on_unrolling(mut self, repeats: usize) -> Self {
-        self.stop_on_divergence = Some(repeats);
+        self.stop_on_divergence = Some((repeats, true));
         self
     }
 
@@ -1281,6 +1284,16 @@ impl<'a, 'p> Cegar<'a, 'p> {
                         .map_err(|e| e.to_string());
                     break counterexample::outcome(voc, cfa, enc, &letters, session, stats).0;
                 }
+                Feasibility::Infeasible(_)
+                    if stop_on_divergence
+                        .is_some_and(|(n, refine)| !refine && repeats(&locs) >= n) =>
+                {
+                    // The loop unrolls: invariant synthesis comes next, and the loop after it
+                    // starts a new Floyd–Hoare automaton (or refutes this trace again), so this
+                    // trace's refinement — the most expensive so far, over the longest trace —
+                    // is not needed (a loop body of eight branches spent 3.6 s on it).
+                    return LoopEnd::Diverging(letters);
+                }
                 Feasibility::Infeasible(core) => {
                     let core = if uses_core { Some(&core) } else { None };
                     match self.refine(
@@ -1304,7 +1317,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
                             };
                         }
                     }
-                    if stop_on_divergence.is_some_and(|n| repeats(&locs) >= n) {
+                    if stop_on_divergence.is_some_and(|(n, _)| repeats(&locs) >= n) {
                         return LoopEnd::Diverging(letters);
                     }
                 }
@@ -1584,13 +1597,22 @@ impl Cegar<'_, '_> {
         };
         let mut errors = Vec::new();
         let mut added_any = false;
+        // Directions whose sequence failed because a quantifier elimination ran out of its limit:
+        // the other sequence of that direction projects the same letters (with more conjuncts, or
+        // fewer) and runs out again — a strongest post over a loop body of eight branches spent
+        // its 2 s limit twice in each refinement.
+        let mut expired: Vec<Direction> = Vec::new();
         for (k, (direction, relax)) in plan.iter().enumerate() {
             if config.timed_out() {
                 return Err(UnknownReason::Timeout.into());
             }
+            if expired.contains(direction) {
+                continue;
+            }
             if k > 0 {
                 deep_turn(stats)?;
             }
+            let expired_before = interpolator.expired_eliminations();
             let settings = Settings {
                 direction: *direction,
                 live,
@@ -1601,6 +1623,9 @@ impl Cegar<'_, '_> {
             let mut preds = match interpolator.interpolants(ssa, used_core, settings, stats) {
                 Ok(p) => p,
                 Err(e) => {
+                    if interpolator.expired_eliminations() > expired_before {
+                        expired.push(*direction);
+                    }
                     errors.push(e);
                     continue;
                 }
@@ -2091,6 +2116,18 @@ mod tests {
         config: &'a Config,
         deep: Option<&'a RefCell<super::super::bmc::Unroller<'a, 'p>>>,
     ) -> Outcome {
+        run_with_interpolator(voc, c, enc, config, deep, &mut SlowFailure)
+    }
+
+    /// Runs the loop on `enc` with `interpolator` and z3 sessions.
+    fn run_with_interpolator<'a, 'p>(
+        voc: &'a Vocabulary<'p>,
+        c: &'a Cfa,
+        enc: &'a Encoded,
+        config: &'a Config,
+        deep: Option<&'a RefCell<super::super::bmc::Unroller<'a, 'p>>>,
+        interpolator: &mut dyn Interpolator,
+    ) -> Outcome {
         let open = |cores| Session::new(session_config(config, SolverKind::Z3, cores));
         let mut fh = FloydHoare::new(voc, enc, HoareChecker::new(open(false).expect("z3")));
         let mut trace_session = open(true).expect("z3");
@@ -2100,7 +2137,7 @@ mod tests {
         };
         let mut sessions = Sessions {
             trace: &mut checker,
-            interpolator: &mut SlowFailure,
+            interpolator,
         };
         let mut stats = Stats::default();
         match Cegar::new(voc, c, enc, config).with_deep_search(deep).run(
@@ -2149,5 +2186,75 @@ mod tests {
         );
         assert_eq!(shared.stats.iterations, 1);
         assert!(shared.stats.bmc_runs >= 1);
+    }
+
+    /// An interpolator whose forward sequences fail because a quantifier elimination ran out of
+    /// its limit, and whose backward ones fail plainly; it records the directions of the
+    /// portfolio's sequences (live projection, not exact).
+    #[derive(Default)]
+    struct ForwardExpires {
+        expired: usize,
+        asked: Vec<Direction>,
+    }
+
+    impl Interpolator for ForwardExpires {
+        fn interpolants(
+            &mut self,
+            _: &tracecheck::SsaTrace,
+            _: Option<&BTreeSet<(usize, usize)>>,
+            settings: Settings,
+            _: &mut Stats,
+        ) -> Result<Vec<Term>, String> {
+            if settings.live && !settings.exact {
+                self.asked.push(settings.direction);
+            }
+            if settings.direction == Direction::Forward {
+                self.expired += 1;
+                return Err("quantifier elimination: timeout".into());
+            }
+            Err("no sequence".into())
+        }
+
+        fn project_exists(
+            &mut self,
+            _: Vec<crate::smt::Var>,
+            _: Term,
+            _: &mut Stats,
+        ) -> Result<Term, String> {
+            Err("no projection".into())
+        }
+
+        fn expired_eliminations(&self) -> usize {
+            self.expired
+        }
+    }
+
+    /// A direction whose sequence ran out of time in quantifier elimination is not asked again in
+    /// the same refinement: of the portfolio's four sequences (forward and backward, each with and
+    /// without the unsat core), the second forward one is skipped.
+    #[test]
+    fn a_refinement_skips_a_direction_whose_elimination_ran_out() {
+        if crate::smt::z3_for_tests("a refinement whose elimination ran out").is_none() {
+            return;
+        }
+        let p = crate::ir::test_program(
+            "procedure ULTIMATE.start() { var x: int; x := 0; while (*) { x := x + 1; } assert x >= 0; }",
+        );
+        let voc = Vocabulary::new(&p);
+        let c = cfa::build(&voc, 10_000).expect("cfa");
+        let enc = blocks::encode(&c, &voc, super::super::BlockEncoding::Large).expect("encoding");
+        let config = Config::default();
+        let mut interpolator = ForwardExpires::default();
+        let o = run_with_interpolator(&voc, &c, &enc, &config, None, &mut interpolator);
+        assert!(
+            matches!(o.unknown, Some(UnknownReason::Interpolation(_))),
+            "{:?}",
+            o.reason
+        );
+        assert_eq!(o.stats.iterations, 1);
+        assert_eq!(
+            interpolator.asked,
+            [Direction::Forward, Direction::Backward, Direction::Backward]
+        );
     }
 }

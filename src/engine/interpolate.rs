@@ -48,6 +48,12 @@ pub trait Interpolator {
         body: Term,
         stats: &mut Stats,
     ) -> Result<Term, String>;
+
+    /// How many quantifier eliminations ran out of their time limit so far (a sequence that
+    /// needed one will likely need one again in the other sequences of its direction).
+    fn expired_eliminations(&self) -> usize {
+        0
+    }
 }
 
 /// Strongest post / weakest precondition with live variables and unsat-core relaxation (this
@@ -66,6 +72,10 @@ impl Interpolator for PostImages<'_, '_, '_> {
         stats: &mut Stats,
     ) -> Result<Vec<Term>, String> {
         interpolants(self.voc, trace, core, settings, self.qe, stats)
+    }
+
+    fn expired_eliminations(&self) -> usize {
+        self.qe.qe_expired()
     }
 
     fn project_exists(

@@ -35,6 +35,18 @@ pub enum SmtError {
     Unsupported(String),
 }
 
+impl SmtError {
+    /// Did the solver run out of the time it was given: the query limit, or a tactic's `try-for`
+    /// (z3 answers `(error "tactic failed: canceled")`)?
+    pub fn ran_out_of_time(&self) -> bool {
+        match self {
+            SmtError::Timeout => true,
+            SmtError::Solver(m) => m.contains("canceled"),
+            _ => false,
+        }
+    }
+}
+
 impl fmt::Display for SmtError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -246,6 +246,13 @@ pub struct Session {
     /// Printed `(assert …)` commands of unlabelled assertions, by term: the engine re-asserts the same
     /// states and letters many times. Symbol names never change until `reset`, which clears it.
     printed: HashMap<Term, Arc<str>, FxBuild>,
+    /// Quantifier eliminations that failed (the solver gave up or ran out of its limit), with the
+    /// limit they had and the error: asked again with no more time, they fail at once (a CEGAR
+    /// loop restarted after invariant synthesis refutes its first traces again, and a priced timed
+    /// automaton's post spent its 2 s limit twice). Kept across `reset` (a property of the term).
+    qe_failures: HashMap<Term, (Duration, Option<String>), FxBuild>,
+    /// Quantifier eliminations that ran out of their limit (counted when asked again too).
+    qe_expired: usize,
 }
 
 impl Session {
@@ -293,6 +300,8 @@ impl Session {
             buf: String::with_capacity(1024),
             printed: HashMap::default(),
             divmod_one_shot: false,
+            qe_failures: HashMap::default(),
+            qe_expired: 0,
         };
         s.ensure_proc()?;
         // Handshake: make sure the solver runs and accepted the options.
@@ -1466,11 +1475,40 @@ impl Session {
 
     /// [`Session::qe`] with a time limit below the session's query limit.
     pub fn qe_within(&mut self, t: &Term, limit: Option<Duration>) -> Result<Term, SmtError> {
-        if self.cfg.kind == SolverKind::Z3 && self.stack_is_empty() {
+        let effective = limit.map_or(self.cfg.query_timeout, |l| l.min(self.cfg.query_timeout));
+        if let Some((tried, e)) = self.qe_failures.get(t)
+            && effective <= *tried
+        {
+            let e = e.clone().map_or(SmtError::Timeout, SmtError::Solver);
+            if e.ran_out_of_time() {
+                self.qe_expired += 1;
+            }
+            return Err(e);
+        }
+        let r = if self.cfg.kind == SolverKind::Z3 && self.stack_is_empty() {
             self.qe_here(t, limit)
         } else {
             self.z3_helper()?.qe_here(t, limit)
+        };
+        if r.as_ref().is_err_and(SmtError::ran_out_of_time) {
+            self.qe_expired += 1;
         }
+        match &r {
+            Err(SmtError::Solver(m)) => {
+                self.qe_failures
+                    .insert(t.clone(), (effective, Some(m.clone())));
+            }
+            Err(SmtError::Timeout) => {
+                self.qe_failures.insert(t.clone(), (effective, None));
+            }
+            _ => {}
+        }
+        r
+    }
+
+    /// How many quantifier eliminations ran out of their time limit so far ([`Session::qe_within`]).
+    pub fn qe_expired(&self) -> usize {
+        self.qe_expired
     }
 
     fn qe_here(&mut self, t: &Term, limit: Option<Duration>) -> Result<Term, SmtError> {
@@ -1793,7 +1831,44 @@ pub(crate) fn startup_commands(cfg: &SolverConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::render_float;
-    use crate::smt::sexp;
+    use crate::smt::{Sort, Term, Var, sexp};
+    use std::time::Duration;
+
+    /// A quantifier elimination that ran out of its limit fails at once when asked again with no
+    /// more time, and counts as expired again; with more time it is asked again.
+    #[test]
+    fn an_expired_elimination_is_remembered_with_its_limit() {
+        let Some(mut s) = crate::smt::z3_for_tests("remembered eliminations") else {
+            return;
+        };
+        let y = Var::new("y", Sort::Int);
+        let x = Term::var(&Var::new("x", Sort::Int));
+        let t = Term::exists(
+            vec![y.clone()],
+            Term::and(vec![
+                Term::lt(&x, &Term::var(&y)),
+                Term::lt(&Term::var(&y), &Term::int(10)),
+            ]),
+        );
+        // (as if asked within 1 s and canceled: the solver would answer this one at once)
+        s.qe_failures.insert(
+            t.clone(),
+            (
+                Duration::from_secs(1),
+                Some("tactic failed: canceled".into()),
+            ),
+        );
+        let e = s
+            .qe_within(&t, Some(Duration::from_millis(500)))
+            .expect_err("remembered");
+        assert!(e.ran_out_of_time(), "{e}");
+        assert_eq!(s.qe_expired(), 1);
+        let r = s
+            .qe_within(&t, Some(Duration::from_secs(2)))
+            .expect("asked again with more time");
+        assert_eq!(r.to_string(), "(<= x 8)");
+        assert_eq!(s.qe_expired(), 1);
+    }
 
     fn render(text: &str) -> Option<String> {
         render_float(&sexp::parse_one(text).unwrap())
