@@ -25,6 +25,10 @@ use std::collections::{HashMap, HashSet};
 
 /// Maximal number of edges the search may try.
 const SEARCH_LIMIT: usize = 50_000;
+/// The edges the search tries before it looks ahead at each letter's end ([`Search::completable`]):
+/// most traces are confirmed by the first path tried, and a long trace of large letters (a priced
+/// timed automaton's 18 steps) paid a second or so for the look-ahead checks.
+const LOOKAHEAD_AFTER: usize = 2_000;
 
 struct Search<'a, 'p> {
     voc: &'a Vocabulary<'p>,
@@ -60,6 +64,12 @@ impl Search<'_, '_> {
         }
         let letter = &self.enc.letters[self.letters[i]];
         if started && loc == letter.tgt {
+            if self.tried > LOOKAHEAD_AFTER
+                && i + 1 < self.letters.len()
+                && !self.completable(i + 1, ssa)
+            {
+                return false;
+            }
             // The next letter may belong to another thread: it starts at its own source.
             let next = match self.letters.get(i + 1) {
                 Some(&b) => self.enc.letters[b].src,
@@ -103,6 +113,26 @@ impl Search<'_, '_> {
 }
 
 impl Search<'_, '_> {
+    /// Can the path so far (its edges asserted, `ssa` after them) be completed by letters `i..` of
+    /// the trace? Their formulas (each the composition of its edges, or weaker) asserted in a
+    /// scope of their own: `unsat` shows that no path through their edges completes this one, so
+    /// the search backtracks at once instead of trying every path through the letters after a
+    /// wrong branch inside an earlier one (a loop body of many branches, run four times: 50,000
+    /// edges tried before, the search's limit). Only a pruning: a complete path is still checked
+    /// edge by edge.
+    fn completable(&mut self, i: usize, ssa: &SsaBuilder) -> bool {
+        let mut b = ssa.clone();
+        self.session.push();
+        for &a in &self.letters[i..] {
+            let letter = &self.enc.letters[a];
+            let step = b.step_kind(self.voc, &letter.tf, letter.kind);
+            self.session.assert(&step.formula);
+        }
+        let r = self.session.check_sat();
+        self.session.pop();
+        r != SatResult::Unsat
+    }
+
     /// A complete feasible path through over-approximated edges is an execution only if the
     /// operations, evaluated, allow it (`confirm_concrete`, in a scope of its own, kept when it
     /// succeeds): the letters' other paths (the other branch inside a loop body) may be the
@@ -524,4 +554,44 @@ fn definition(
 
 fn session_push_base(session: &mut Session) {
     session.push();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{BlockEncoding, blocks, cfa};
+
+    /// Sixteen iterations of a loop body with two branches, of which only the second in every
+    /// iteration reaches the error: without looking ahead, the search tries 2^16 paths through
+    /// the first branches (past its limit of 50,000 edges) before any other; with the letters
+    /// still to come asserted at each letter's end, a wrong branch is abandoned at once.
+    #[test]
+    fn a_path_that_cannot_be_completed_is_abandoned_at_once() {
+        let Some(mut session) = crate::smt::z3_for_tests("the counterexample search") else {
+            return;
+        };
+        let p = crate::ir::test_program(
+            "procedure ULTIMATE.start() { var x, n: int; x := 0; n := 0;
+               while (n < 16) { if (*) { x := x + 1; } else { x := x + 2; } n := n + 1; }
+               assert x != 32; }",
+        );
+        let voc = Vocabulary::new(&p);
+        let c = cfa::build(&voc, 10_000).expect("cfa");
+        let enc = blocks::encode(&c, &voc, BlockEncoding::Large).expect("encoding");
+        let find = |f: &dyn Fn(&super::super::blocks::Letter) -> bool| {
+            (0..enc.letters.len())
+                .find(|a| f(&enc.letters[*a]))
+                .expect("letter")
+        };
+        let init = find(&|l| l.src == enc.init);
+        let head = enc.letters[init].tgt;
+        let body = find(&|l| l.src == head && l.tgt == head);
+        let exit = find(&|l| l.src == head && c.error_of(l.tgt).is_some());
+        let mut letters = vec![init];
+        letters.extend(std::iter::repeat_n(body, 16));
+        letters.push(exit);
+        let cex = build(&voc, &c, &enc, &letters, &[], &mut session, &mut Vec::new())
+            .expect("re-validated");
+        assert!(cex.steps.len() > 16 * 3, "{} steps", cex.steps.len());
+    }
 }
