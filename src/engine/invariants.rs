@@ -1618,11 +1618,14 @@ fn chase(
 }
 
 /// The equalities the letters' stores establish, over the state after the letter: `m[i] == e` for
-/// a conjunct `m' == store(…store(m, i, e)…)` of a letter whose index and value mention only
+/// a conjunct `m' == store(…store(m, i, e)…)` of a letter (or of one of its disjuncts) whose index and value mention only
 /// variables after the letter (post-state variables, or pre-state ones of variables the letter
 /// does not write), numbers or booleans stored at flat indices (`#length[p] == 4 * n` after `p :=
 /// malloc(4 * n)`). A map that one letter allocates and no other writes keeps them; Houdini
 /// judges every location.
+/// How deep [`store_equalities`] looks into nested conjunctions and disjunctions.
+const STORE_NESTING: usize = 32;
+
 fn store_equalities<'a>(
     voc: &Vocabulary,
     letters: impl Iterator<Item = &'a super::transition::TransFormula>,
@@ -1646,10 +1649,18 @@ fn store_equalities<'a>(
             }
             Some(t.substitute(&map))
         };
-        let conjuncts: Vec<Term> = match tf.formula.as_app() {
-            Some((Op::And, args)) => args.to_vec(),
-            _ => vec![tf.formula.clone()],
-        };
+        // The conjuncts, also those of the disjuncts (a store in one branch of a letter is a
+        // candidate too: a loop's first iteration peeled before it allocates in branches).
+        let mut conjuncts: Vec<Term> = Vec::new();
+        let mut open = vec![(tf.formula.clone(), 0)];
+        while let Some((t, depth)) = open.pop() {
+            match t.as_app() {
+                Some((Op::And | Op::Or, args)) if depth < STORE_NESTING => {
+                    open.extend(args.iter().map(|a| (a.clone(), depth + 1)));
+                }
+                _ => conjuncts.push(t),
+            }
+        }
         for c in conjuncts {
             let Some((Op::Eq, [l, r])) = c.as_app() else {
                 continue;
@@ -2954,6 +2965,16 @@ mod tests {
         };
         assert!(
             printed.iter().any(|s| s == "mem[b][n + -1] == 0"),
+            "{printed:?}"
+        );
+        // stores in the branches of a letter (a loop's first iteration peeled before it, which
+        // may allocate anew): each branch's store is a candidate
+        let src = "var valid: [int]bool;                    procedure p() modifies valid; { var b, i: int;                    havoc b; assume !valid[b]; valid[b] := true;                    if (*) { havoc b; assume !valid[b]; valid[b] := true; }                    while (*) { assert valid[b];                      if (*) { havoc b; assume !valid[b]; valid[b] := true; } } }";
+        let Some((printed, _)) = check_with(src, BlockEncoding::Large, &map_limits) else {
+            return;
+        };
+        assert!(
+            printed.iter().any(|s| s == "valid[b] == true"),
             "{printed:?}"
         );
     }
