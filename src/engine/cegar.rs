@@ -910,6 +910,16 @@ pub enum LoopEnd {
     Untrim,
 }
 
+/// When the loop stops on an unrolled loop ([`LoopEnd::Diverging`]).
+#[derive(Clone, Copy, Debug)]
+struct Divergence {
+    /// A refuted trace visits one location this often.
+    repeats: usize,
+    /// The trace is refined first: the seeding run goes on with the same automaton, while the
+    /// loop after invariant synthesis starts a new one.
+    refine_first: bool,
+}
+
 /// A refuted trace that visits one location this often (a loop was unrolled) stops the first loop for
 /// invariant synthesis. Measured on T1: 2 answers more programs than 3 (waiting longer lets the
 /// unrolled interpolants grow) and costs little on programs that are already fast.
@@ -962,9 +972,7 @@ pub struct Cegar<'a, 'p> {
     inv: Option<&'a invariants::Invariants>,
     config: &'a Config,
     budget: Budget,
-    /// Stop when a refuted trace visits one location this often; whether that trace is refined
-    /// first (the seeding run goes on with the same automaton; invariant synthesis does not).
-    stop_on_divergence: Option<(usize, bool)>,
+    stop_on_divergence: Option<Divergence>,
     deep: Option<&'a RefCell<super::bmc::Unroller<'a, 'p>>>,
     /// Once a feasible trace has found every thread instance in use at the largest bound: the
     /// iteration and the instant at which the loop stops looking for a real error.
@@ -1026,14 +1034,20 @@ impl<'a, 'p> Cegar<'a, 'p> {
 
     /// Stop with [`LoopEnd::Diverging`] when a refuted trace unrolls a loop, before refining it.
     pub fn stop_on_divergence(mut self, yes: bool) -> Self {
-        self.stop_on_divergence = yes.then_some((DIVERGENCE_REPEATS, false));
+        self.stop_on_divergence = yes.then_some(Divergence {
+            repeats: DIVERGENCE_REPEATS,
+            refine_first: false,
+        });
         self
     }
 
     /// Stop with [`LoopEnd::Diverging`] when a refuted trace visits one location `repeats` times,
     /// after refining it.
     pub fn stop_on_unrolling(mut self, repeats: usize) -> Self {
-        self.stop_on_divergence = Some((repeats, true));
+        self.stop_on_divergence = Some(Divergence {
+            repeats,
+            refine_first: true,
+        });
         self
     }
 
@@ -1286,7 +1300,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
                 }
                 Feasibility::Infeasible(_)
                     if stop_on_divergence
-                        .is_some_and(|(n, refine)| !refine && repeats(&locs) >= n) =>
+                        .is_some_and(|d| !d.refine_first && repeats(&locs) >= d.repeats) =>
                 {
                     // The loop unrolls: invariant synthesis comes next, and the loop after it
                     // starts a new Floyd–Hoare automaton (or refutes this trace again), so this
@@ -1317,7 +1331,7 @@ impl<'a, 'p> Cegar<'a, 'p> {
                             };
                         }
                     }
-                    if stop_on_divergence.is_some_and(|(n, _)| repeats(&locs) >= n) {
+                    if stop_on_divergence.is_some_and(|d| repeats(&locs) >= d.repeats) {
                         return LoopEnd::Diverging(letters);
                     }
                 }

@@ -247,7 +247,8 @@ pub struct Session {
     /// states and letters many times. Symbol names never change until `reset`, which clears it.
     printed: HashMap<Term, Arc<str>, FxBuild>,
     /// Quantifier eliminations that failed (the solver gave up or ran out of its limit), with the
-    /// limit they had and the error: asked again with no more time, they fail at once (a CEGAR
+    /// limit they had and the error (the solver's message; `None` for the session's timeout):
+    /// asked again with no more time, they fail at once (a CEGAR
     /// loop restarted after invariant synthesis refutes its first traces again, and a priced timed
     /// automaton's post spent its 2 s limit twice). Kept across `reset` (a property of the term).
     qe_failures: HashMap<Term, (Duration, Option<String>), FxBuild>,
@@ -1490,18 +1491,15 @@ impl Session {
         } else {
             self.z3_helper()?.qe_here(t, limit)
         };
-        if r.as_ref().is_err_and(SmtError::ran_out_of_time) {
-            self.qe_expired += 1;
-        }
-        match &r {
-            Err(SmtError::Solver(m)) => {
-                self.qe_failures
-                    .insert(t.clone(), (effective, Some(m.clone())));
+        if let Err(e @ (SmtError::Solver(_) | SmtError::Timeout)) = &r {
+            if e.ran_out_of_time() {
+                self.qe_expired += 1;
             }
-            Err(SmtError::Timeout) => {
-                self.qe_failures.insert(t.clone(), (effective, None));
-            }
-            _ => {}
+            let message = match e {
+                SmtError::Solver(m) => Some(m.clone()),
+                _ => None,
+            };
+            self.qe_failures.insert(t.clone(), (effective, message));
         }
         r
     }
