@@ -310,8 +310,8 @@ fn refuted(reason: String) -> Outcome {
 
 /// The share of the time the first run of the executor gets, and its cap: every executor verdict
 /// of T4 comes within 15 ms (270 files), and a program whose values grow without bound (a
-/// Brainfuck cell counting up) spent the whole cap before the techniques that decide it (2 s on 46
-/// files). A longer run still gets the time left at the end.
+/// Brainfuck cell counting up) spent the whole cap before the techniques that decide it (44 T4
+/// files were 1.5 s slower). A longer run still gets the time left at the end.
 const EXECUTOR_SHARE: f64 = 0.25;
 const EXECUTOR_FIRST: std::time::Duration = std::time::Duration::from_millis(500);
 
@@ -400,16 +400,7 @@ mod tests {
 
     /// Whether z3 runs; under CI its absence fails the test instead.
     fn have_z3() -> bool {
-        let cfg = crate::smt::SolverConfig::new(crate::smt::SolverKind::Z3);
-        match crate::smt::Session::new(cfg) {
-            Ok(_) => true,
-            Err(e) => {
-                let ci = std::env::var_os("CI")
-                    .is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
-                assert!(!ci, "z3 is missing and CI is set: {e}");
-                false
-            }
-        }
+        crate::smt::z3_for_tests("termination techniques").is_some()
     }
 
     /// A counter that no guard reads is sliced away before the termination techniques: with it,
