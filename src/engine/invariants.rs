@@ -12,7 +12,10 @@
 //!    location's first visit (`x - y == 42` after `x := y + 42`), which a loop may keep through
 //!    updates Karr cannot read (`x := (y + x) / 2`). (b) Templates over the integer constants `c`
 //!    of the program: bounds `x <= c`, `x >= c`; for small programs also `x <= y`, congruences
-//!    `x mod k == r` and ratios `y <= k * x`, `y >= k * x` for small constants `k`. (c) Index
+//!    `x mod k == r` and ratios `y <= k * x`, `y >= k * x` for small constants `k`, and the same
+//!    relations anchored at the location's first visit: `x - y`, `x + y` and `y - k * x` bounded
+//!    above and below by their value there when it is one value (`y >= x + 17` for a loop entered
+//!    with `x == 20 && y == 37` that adds to `y` at least what it adds to `x`). (c) Index
 //!    splits for loops that update a map cell by cell at a loop counter `i` (`a[i] := e`, `e` may
 //!    read `a[i]`), about a cell `a[t]` read elsewhere: `t >= i ==> a[t] == v` (not reached yet)
 //!    and `t < i ==> a[t] == e[a[i] := v, i := t]` (passed), for values `v` among the constants, the
@@ -407,6 +410,44 @@ pub fn synthesize_on(
             Focus::Splits => vars.len() <= 12,
             Focus::Witnesses | Focus::Products => false,
         };
+        // Relations between two variables anchored where the location is first entered (`y >= x +
+        // 17` for a loop entered with `x == 20 && y == 37` that adds at least as much to `y` as to
+        // `x`): when `x - y` has one value `v` on the first visit, `x - y <= v` and `x - y >= v`.
+        // (Beyond the candidate limit, at most `MAX_ANCHORED`: a heap program's addresses and
+        // offsets are constants on entry, and their relations would displace the cells' bounds.)
+        let mut anchored: Vec<Term> = Vec::new();
+        if pairs {
+            if let Some(space) = entered.get(&l) {
+                for (i, &x) in vars.iter().enumerate() {
+                    for (j, &y) in vars.iter().enumerate().skip(i + 1) {
+                        let (Ok(a), Ok(b)) = (voc.pre(x), voc.pre(y)) else {
+                            continue;
+                        };
+                        // `x - y` and `x + y` (a loop that moves one unit from `y` to `x`)
+                        for sign in [-1, 1] {
+                            let mut coef = vec![Q::zero(); numeric.len()];
+                            coef[i] = Q::one();
+                            coef[j] = Q::from_integer(BigInt::from(sign));
+                            let Some(v) = space.constant_value(&coef) else {
+                                continue;
+                            };
+                            if (sign < 0 && v.is_zero()) || !v.is_integer() {
+                                continue;
+                            }
+                            let (l, r) = if sign < 0 {
+                                let r = Term::add(vec![Term::var(&b), Term::int(v.to_integer())]);
+                                (Term::var(&a), r)
+                            } else {
+                                let l = Term::add(vec![Term::var(&a), Term::var(&b)]);
+                                (l, Term::int(v.to_integer()))
+                            };
+                            anchored.push(Term::le(&l, &r));
+                            anchored.push(Term::ge(&l, &r));
+                        }
+                    }
+                }
+            }
+        }
         if pairs {
             for &x in &vars {
                 for &y in &vars {
@@ -444,10 +485,20 @@ pub fn synthesize_on(
         }
         if vars.len() <= 6 {
             for k in ks.iter().filter(|k| **k <= BigInt::from(4)) {
-                for &x in &vars {
-                    for &y in &vars {
+                for (i, &x) in vars.iter().enumerate() {
+                    for (j, &y) in vars.iter().enumerate() {
                         if let (true, Ok(a), Ok(b)) = (x != y, voc.pre(x), voc.pre(y)) {
                             let kx = Term::mul(vec![Term::int(k.clone()), Term::var(&a)]);
+                            // (anchored at the first visit, as the differences above)
+                            let mut coef = vec![Q::zero(); numeric.len()];
+                            coef[j] = Q::one();
+                            coef[i] = -Q::from_integer(k.clone());
+                            let v = entered.get(&l).and_then(|s| s.constant_value(&coef));
+                            if let Some(v) = v.filter(|v| !v.is_zero() && v.is_integer()) {
+                                let kxv = Term::add(vec![kx.clone(), Term::int(v.to_integer())]);
+                                anchored.push(Term::le(&Term::var(&b), &kxv));
+                                anchored.push(Term::ge(&Term::var(&b), &kxv));
+                            }
                             push(Term::le(&Term::var(&b), &kx), &mut cs);
                             push(Term::ge(&Term::var(&b), &kx), &mut cs);
                         }
@@ -493,6 +544,9 @@ pub fn synthesize_on(
             }
         }
         cs.truncate(limits.max_candidates);
+        for t in anchored.into_iter().take(MAX_ANCHORED) {
+            push(t, &mut cs);
+        }
         for t in cell_bounds {
             push(t, &mut cs);
         }
@@ -551,6 +605,9 @@ pub fn synthesize_on(
         .count();
     result
 }
+
+/// Relations anchored at a location's first visit, at most (beyond the candidate limit).
+const MAX_ANCHORED: usize = 48;
 
 /// Cells whose bounds are termination candidates beyond the candidate limit, at most.
 const MAX_TERMINATION_CELLS: usize = 8;
@@ -2176,6 +2233,14 @@ impl Affine {
         self.point.len()
     }
 
+    /// The value of `coef · x` when it is the same at every point of the space.
+    fn constant_value(&self, coef: &[Q]) -> Option<Q> {
+        self.dirs
+            .iter()
+            .all(|d| dot(coef, d).is_zero())
+            .then(|| dot(coef, &self.point))
+    }
+
     fn join(&self, other: &Affine) -> Affine {
         let mut rows = self.dirs.clone();
         rows.extend(other.dirs.iter().cloned());
@@ -2922,6 +2987,32 @@ mod tests {
         };
         assert!(printed.iter().any(|s| s == "x % 3 == 0"), "{printed:?}");
         assert!(printed.iter().any(|s| s == "x <= 501"), "{printed:?}");
+    }
+
+    #[test]
+    fn relations_anchored_at_the_loop_entry() {
+        // Entered with `y - x == 17` and `y - 2 * x == -3`, the loop keeps `y >= x + 17` and
+        // `y <= 2 * x - 3` (inequalities: Karr's equalities cannot say them); the unanchored
+        // `y >= x` and `y <= 2 * x` are too weak for the assertions.
+        let src = "procedure p() { var x, y: int; x := 20; y := 37; \
+                   while (x < 1000) { if (*) { y := y + 2; } else { y := y + 1; } x := x + 1; } \
+                   assert y >= x + 17; assert y <= 2 * x - 3; }";
+        proves(src, &["x + 17 <= y", "y + 3 <= 2 * x"]);
+        let Some((printed, _)) = check(src, BlockEncoding::Large) else {
+            return;
+        };
+        // (the other directions do not hold, and nothing else is claimed)
+        let mut all = printed.clone();
+        all.sort();
+        let expected = [
+            "x + 17 <= y",
+            "x <= y",
+            "x >= 20",
+            "y + 3 <= 2 * x",
+            "y <= 2 * x",
+            "y >= 37",
+        ];
+        assert_eq!(all, expected, "{printed:?}");
     }
 
     #[test]
