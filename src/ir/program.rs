@@ -324,9 +324,10 @@ pub struct Function {
     /// operator of C). A counterexample that applies it is not reported as a violation (UNKNOWN).
     pub overapproximation: Option<String>,
     /// `{:concrete "and"|"or"|"xor"}` on an `{:overapproximation}` function `(int, int) returns
-    /// (int)`: the integer operation the function stands for. The engine still reasons with the
-    /// uninterpreted function (and what the program assumes of it); it evaluates the operation only
-    /// to confirm that a counterexample through the function is an execution of the program.
+    /// (int)`: the integer operation the function stands for. The CEGAR loop still reasons with the
+    /// uninterpreted function (and what the program assumes of it) and evaluates the operation to
+    /// confirm that a counterexample through the function is an execution of the program; the
+    /// explicit-state executor evaluates it on concrete arguments.
     pub concrete: Option<ConcreteOp>,
 }
 
