@@ -412,7 +412,8 @@ pub fn synthesize_on(
         };
         // Relations between two variables anchored where the location is first entered (`y >= x +
         // 17` for a loop entered with `x == 20 && y == 37` that adds at least as much to `y` as to
-        // `x`): when `x - y` has one value `v` on the first visit, `x - y <= v` and `x - y >= v`.
+        // `x`): when `x - y` (or `x + y`) has one value `v` on the first visit, `x - y <= v` and
+        // `x - y >= v`.
         // (Beyond the candidate limit, at most `MAX_ANCHORED`: a heap program's addresses and
         // offsets are constants on entry, and their relations would displace the cells' bounds.)
         let mut anchored: Vec<Term> = Vec::new();
@@ -434,15 +435,14 @@ pub fn synthesize_on(
                             if (sign < 0 && v.is_zero()) || !v.is_integer() {
                                 continue;
                             }
-                            let (l, r) = if sign < 0 {
-                                let r = Term::add(vec![Term::var(&b), Term::int(v.to_integer())]);
-                                (Term::var(&a), r)
+                            let v = Term::int(v.to_integer());
+                            let (lhs, rhs) = if sign < 0 {
+                                (Term::var(&a), Term::add(vec![Term::var(&b), v]))
                             } else {
-                                let l = Term::add(vec![Term::var(&a), Term::var(&b)]);
-                                (l, Term::int(v.to_integer()))
+                                (Term::add(vec![Term::var(&a), Term::var(&b)]), v)
                             };
-                            anchored.push(Term::le(&l, &r));
-                            anchored.push(Term::ge(&l, &r));
+                            anchored.push(Term::le(&lhs, &rhs));
+                            anchored.push(Term::ge(&lhs, &rhs));
                         }
                     }
                 }
