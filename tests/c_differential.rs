@@ -316,6 +316,8 @@ fn run_with_gcc(dir: &Path, name: &str, src: &str) -> Option<Vec<i128>> {
         .args([
             "-w",
             "-O0",
+            // (`char` is signed, as on x86 and as the front end reads it, on any host)
+            "-fsigned-char",
             "-fsanitize=undefined",
             "-fno-sanitize-recover=all",
             "-o",
