@@ -490,10 +490,12 @@ pub fn synthesize_on(
                         if let (true, Ok(a), Ok(b)) = (x != y, voc.pre(x), voc.pre(y)) {
                             let kx = Term::mul(vec![Term::int(k.clone()), Term::var(&a)]);
                             // (anchored at the first visit, as the differences above)
-                            let mut coef = vec![Q::zero(); numeric.len()];
-                            coef[j] = Q::one();
-                            coef[i] = -Q::from_integer(k.clone());
-                            let v = entered.get(&l).and_then(|s| s.constant_value(&coef));
+                            let v = entered.get(&l).and_then(|space| {
+                                let mut coef = vec![Q::zero(); numeric.len()];
+                                coef[j] = Q::one();
+                                coef[i] = -Q::from_integer(k.clone());
+                                space.constant_value(&coef)
+                            });
                             if let Some(v) = v.filter(|v| !v.is_zero() && v.is_integer()) {
                                 let kxv = Term::add(vec![kx.clone(), Term::int(v.to_integer())]);
                                 anchored.push(Term::le(&Term::var(&b), &kxv));

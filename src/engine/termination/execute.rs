@@ -1587,14 +1587,14 @@ impl<'p> Machine<'p> {
         let Some((params, body)) = &f.body else {
             // An over-approximating function that stands for an operation (`{:concrete "and"}`: a
             // bitwise operator of C) has that operation's value on concrete arguments.
-            if let (Some(op), [x, y]) = (f.concrete, args) {
-                let x = self.ev(x, frame, env, depth)?;
-                let y = self.ev(y, frame, env, depth)?;
-                if let (Value::Int(x), Value::Int(y)) = (x, y) {
-                    if let Some(v) = op.eval(&x.to_big(), &y.to_big()) {
-                        return Ok(Value::Int(super::value::Int::big(v)));
-                    }
-                }
+            if let (Some(op), [x, y]) = (f.concrete, args)
+                && let (Value::Int(x), Value::Int(y)) = (
+                    self.ev(x, frame, env, depth)?,
+                    self.ev(y, frame, env, depth)?,
+                )
+                && let Some(v) = op.eval(&x.to_big(), &y.to_big())
+            {
+                return Ok(Value::Int(super::value::Int::big(v)));
             }
             // Uninterpreted (or defined by axioms only): any value.
             return Ok(Value::Unknown);
