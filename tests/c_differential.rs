@@ -140,6 +140,16 @@ impl Gen {
                 format!("(({t}){})", self.expr(d))
             }
             "," => format!("({}, {})", self.expr(d), self.expr(d)),
+            "<<" | ">>" if self.chance(40) => {
+                // an amount the translator cannot fold; a left shift of an unsigned value wraps
+                let x = match *self.pick(&["", "unsigned", "unsigned long"]) {
+                    "" => self.expr(d),
+                    t => format!("(({t}){})", self.expr(d)),
+                };
+                let amount = self.lval(true);
+                let width = *self.pick(&[8, 32]);
+                format!("({x} {op} (int)((unsigned){amount} % {width}u))")
+            }
             "<<" | ">>" => format!("({} {op} {})", self.expr(d), self.below(8)),
             _ => format!("({} {op} {})", self.expr(d), self.expr(d)),
         }
@@ -307,14 +317,20 @@ extern void __assert_fail(const char *, const char *, unsigned int, const char *
 void reach_error() { __assert_fail(\"0\", \"p.c\", 3, \"reach_error\"); }\n\
 void __VERIFIER_assert(int cond) { if (!(cond)) { ERROR: {reach_error();abort();} } }\n";
 
-/// Compiles and runs `src` with UBSan: its output lines, `None` for undefined behaviour.
+/// Compiles and runs `src` with UBSan: its output lines, `None` for undefined behaviour (also where
+/// gcc folded it at compile time, which UBSan cannot see: `INT_MIN + -1` in a constant, reported by
+/// `-Woverflow` and the shift warnings).
 fn run_with_gcc(dir: &Path, name: &str, src: &str) -> Option<Vec<i128>> {
     let c = dir.join(format!("{name}.c"));
     let exe = dir.join(name);
     std::fs::write(&c, src).expect("write the gcc program");
     let built = Command::new("gcc")
         .args([
-            "-w",
+            "-Woverflow",
+            "-Wshift-overflow=2",
+            "-Wshift-count-overflow",
+            "-Wshift-count-negative",
+            "-Wshift-negative-value",
             "-O0",
             // (`char` is signed, as on x86 and as the front end reads it, on any host)
             "-fsigned-char",
@@ -332,6 +348,13 @@ fn run_with_gcc(dir: &Path, name: &str, src: &str) -> Option<Vec<i128>> {
         c.display(),
         String::from_utf8_lossy(&built.stderr)
     );
+    let warnings = String::from_utf8_lossy(&built.stderr);
+    if ["integer overflow in expression", "[-Wshift-"]
+        .iter()
+        .any(|w| warnings.contains(w))
+    {
+        return None;
+    }
     let ran = Command::new(&exe).output().expect("run the program");
     if !ran.status.success() || String::from_utf8_lossy(&ran.stderr).contains("runtime error") {
         return None;

@@ -691,6 +691,9 @@ pub struct Translator<'a> {
     /// objects of static storage, allocated by `finish`.
     strings: Vec<Vec<u8>>,
     used_strings: BTreeSet<usize>,
+    /// Whether the program compares two pointers for equality or converts one to an integer: only
+    /// then can it tell whether two objects are one (string literals with the same characters).
+    addresses_observed: bool,
     /// The base variables of compound literals at file scope (objects of static storage, C11
     /// 6.5.2.5p5), allocated and initialised where the global initialiser that contains them is.
     static_literals: Vec<String>,
@@ -932,6 +935,7 @@ impl<'a> Translator<'a> {
             fresh: BTreeSet::new(),
             strings: Vec::new(),
             used_strings: BTreeSet::new(),
+            addresses_observed: false,
             static_literals: Vec::new(),
             fixed_bases: 0,
             fixed_made: 0,
@@ -5276,12 +5280,9 @@ impl<'a> Translator<'a> {
                 return unsupported("shift by an out-of-range amount", span);
             };
             let pow = BigInt::one() << s;
-            if let (true, true, Some(v)) = (op == O::ShiftLeft, p.signed, as_lit(&x)) {
-                if !p.contains(&(v << s), arch) {
-                    return unsupported("signed left shift that overflows", span);
-                }
-            }
             let r = if op == O::ShiftLeft {
+                // a signed result that overflows (undefined, C11 6.5.7p4) is exact, as that of
+                // `x * 2^s`, and checked under `no-overflow`
                 let r = arith(BinOp::Mul, x, lit(&pow, span), span);
                 self.overflow_check(&r, p, span, out);
                 self.wrap(r, p, span)
@@ -5427,16 +5428,21 @@ impl<'a> Translator<'a> {
         let name = format!("{name}~{}", ct.bits(self.arch));
         self.bitwise_fns.insert(name.clone());
         let r = self.temp(span);
-        out.push(assign_var(
-            &r,
-            ex(
-                b::ExprKind::Call(ident(&format!("~{name}"), span), vec![x.clone(), y.clone()]),
-                span,
-            ),
+        let app = ex(
+            b::ExprKind::Call(ident(&format!("~{name}"), span), vec![x.clone(), y.clone()]),
             span,
-        ));
+        );
+        // `x << s` is `x * 2^s` ({:concrete "shl"}): an unsigned result wraps (defined in C); a
+        // signed one that overflows is undefined and kept exact, as `x << 3` and `x * 8` are
+        // (checked under `no-overflow`) — a range assumption would cut such executions off
+        let shl = op == O::ShiftLeft;
+        let value = if shl { self.wrap(app, ct, span) } else { app };
+        out.push(assign_var(&r, value, span));
         let rv = var(&r, span);
-        let mut facts = vec![self.in_range(rv.clone(), ct, span)];
+        let mut facts = Vec::new();
+        if !(shl && ct.signed) {
+            facts.push(self.in_range(rv.clone(), ct, span));
+        }
         let ones = if ct.signed {
             int(-1, span)
         } else {

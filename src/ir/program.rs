@@ -335,7 +335,7 @@ pub struct Function {
 /// operators on integers in two's complement of unbounded width, so on two values of one C integer
 /// type the result is the C operator's result, in that type's range; shifts of an integer of
 /// `width` bits (`{:concrete "shl", 32}`), defined for amounts in `[0, width)` only: `x << s` is
-/// `x * 2^s` (the caller's range assumption on the result excludes what would overflow or wrap),
+/// `x * 2^s`, exact (a front end wraps it where its language does: C's unsigned left shift),
 /// `x >> s` is `floor(x / 2^s)` (arithmetic, as gcc). A bitwise operator may give the width of its
 /// operands too (`{:concrete "and", 32}`), which lets the engine state the operator bit by bit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

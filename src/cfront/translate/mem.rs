@@ -1143,6 +1143,7 @@ impl<'a> Translator<'a> {
             return Ok(var(&r, span));
         }
         self.conv_fns.insert(PTR_TO_INT);
+        self.addresses_observed = true;
         let a = self.temp(span);
         let addr = var(&a, span);
         let low = BigInt::from(LOW_ADDR);
@@ -1493,6 +1494,7 @@ impl<'a> Translator<'a> {
                 Ok(TV::boolean(bin(cmp_op(&op), x, y, span)))
             }
             (O::Equals | O::NotEquals, x, y) => {
+                self.addresses_observed |= x.is_some() && y.is_some();
                 let (b1, o1) = match &x {
                     Some((b, o, _)) => (b.clone(), o.clone()),
                     None => (int(0, span), int(0, span)),
@@ -2557,6 +2559,12 @@ impl<'a> Translator<'a> {
 impl<'a> Translator<'a> {
     /// The objects of the string literals used as pointers: read-only arrays of `char` with static
     /// storage, a terminating zero at the end (declarations, allocations, initialisations).
+    /// Literals with the same characters "need not designate distinct objects" (C11 6.4.5p7; gcc
+    /// merges them): in a program that compares pointers or converts them to integers, each after
+    /// the first may be the first one's object, a nondeterministic choice, so that the program is
+    /// verified whichever the implementation does (elsewhere the choice cannot be observed: the
+    /// objects are read-only, a write is undefined, and it would only cost a deterministic program
+    /// its run by the executor).
     pub(super) fn string_objects(
         &mut self,
         span: Span,
@@ -2565,10 +2573,12 @@ impl<'a> Translator<'a> {
         out: &mut Vec<b::Stmt>,
     ) -> R<()> {
         let used: Vec<usize> = self.used_strings.iter().copied().collect();
+        let mut first: HashMap<Vec<u8>, usize> = HashMap::new();
         for k in used {
             let Some(bytes) = self.strings.get(k).cloned() else {
                 continue;
             };
+            let shared = *first.entry(bytes.clone()).or_insert(k);
             if bytes.len() as u64 + 1 > MAX_INIT_CELLS {
                 return unsupported("string literal longer than the initialisation limit", span);
             }
@@ -2592,6 +2602,18 @@ impl<'a> Translator<'a> {
                 out.push(assign(
                     lhs(MEM_INT, vec![var(&base, span), int(i as i64, span)], span),
                     int(v, span),
+                    span,
+                ));
+            }
+            if shared != k && self.addresses_observed {
+                // `if (*) { #str~k := #str~shared; }`
+                let alias = assign_var(&base, var(&format!("#str~{shared}"), span), span);
+                out.push(stmt(
+                    b::StmtKind::If {
+                        cond: None,
+                        then_branch: vec![alias],
+                        else_branch: None,
+                    },
                     span,
                 ));
             }
