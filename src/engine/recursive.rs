@@ -15,7 +15,8 @@
 //! loop:
 //!   τ = accepting nested run of CFA × FH (states whose FH part is false are traps) — none: SAFE
 //!   nested SSA of τ (a return restores the caller's frame) — feasible: re-validate → UNSAFE
-//!   infeasible → forward nested interpolants (unsat-core relaxed, then plain) at τ's locations
+//!   infeasible → forward nested interpolants (unsat-core relaxed, then plain) at τ's locations;
+//!                failing that, backward ones (a trace without calls or returns), unprojected, exact
 //!   progress: FH must now reject τ (replayed with a stack), else UNKNOWN
 //! ```
 //!
@@ -414,17 +415,35 @@ pub fn run(
                 let core = config.interpolation.uses_core().then_some(&core);
                 let mut errors = Vec::new();
                 let mut done = false;
-                for relax in [true, false] {
-                    if relax && core.is_none() {
+                // (direction, relax by the unsat core, project onto live variables, exact): the
+                // forward sequences first, then the sequential loop's fallbacks — backward (the
+                // weakest precondition keeps an array cell a store wrote, which a forward
+                // projection quantifies away), without the live projection, the exact post.
+                // Each is only a source of predicates: the Floyd–Hoare automaton checks every
+                // triple it takes.
+                let mut plan = Vec::new();
+                for p in [
+                    (Direction::Forward, true, live, false),
+                    (Direction::Forward, false, live, false),
+                    (Direction::Backward, true, live, false),
+                    (Direction::Backward, false, live, false),
+                    (Direction::Backward, true, false, false),
+                    (Direction::Forward, false, false, true),
+                ] {
+                    let (_, relax, _, _) = p;
+                    if relax && core.is_none() || plan.contains(&p) {
                         continue;
                     }
+                    plan.push(p);
+                }
+                for (direction, relax, live, exact) in plan {
                     if config.timed_out() {
                         return Outcome::unknown(UnknownReason::Timeout, stats.clone());
                     }
                     let settings = Settings {
-                        direction: Direction::Forward,
+                        direction,
                         live,
-                        exact: false,
+                        exact,
                         until: None,
                     };
                     let used = if relax { core } else { None };
