@@ -64,7 +64,8 @@ fn check_steps(name: &str, v: &serde_json::Value) -> usize {
     let mut checked = 0;
     for s in steps {
         let stmt = s["statement"].as_str().unwrap_or_default();
-        // `t := ~op~W(a, b);` with variables or literals as operands
+        // `t := ~op~W(a, b);` with variables or literals as operands, or `t := ~op~W(a, b) % M;`
+        // (an unsigned left shift, which wraps)
         let Some((lhs, rhs)) = stmt.split_once(" := ~") else {
             continue;
         };
@@ -75,7 +76,12 @@ fn check_steps(name: &str, v: &serde_json::Value) -> usize {
             continue;
         };
         let width: u32 = width.parse().expect("width");
-        let args = args.trim_end_matches(");");
+        let (args, tail) = args.split_once(')').expect("a closing parenthesis");
+        let modulus = tail
+            .trim_end_matches(';')
+            .trim()
+            .strip_prefix("% ")
+            .map(|m| m.parse::<i128>().expect("a modulus"));
         let operand = |a: &str| {
             a.trim()
                 .parse::<i128>()
@@ -87,8 +93,9 @@ fn check_steps(name: &str, v: &serde_json::Value) -> usize {
             panic!("{name}: operands of `{stmt}` not in the step: {s}");
         };
         let r = value(&s["writes"], lhs).expect("the result is written");
+        let expected = machine(op, width, x, y).map(|v| modulus.map_or(v, |m| v.rem_euclid(m)));
         assert_eq!(
-            machine(op, width, x, y),
+            expected,
             Some(r),
             "{name}: `{stmt}` with {x}, {y} gives {r}"
         );
@@ -116,6 +123,12 @@ fn reported_runs_evaluate_the_operators() {
              unsigned int m = 3u << s;\n  unsigned int t = s - 1;\n  \
              if (m == 96u && (m >> t) == 6u) reach_error();",
         ),
+        (
+            // wraps modulo 2^32: 3 * 2^31 is 2^31 in `unsigned int`
+            "shift_wraps.c",
+            "  unsigned int s = __VERIFIER_nondet_uint();\n  \
+             unsigned int m = 3u << s;\n  if (m == 0x80000000u) reach_error();",
+        ),
     ];
     let mut checked = 0;
     for (name, body) in cases {
@@ -125,8 +138,8 @@ fn reported_runs_evaluate_the_operators() {
         assert!(n >= 1, "{name}: operators not found: {v}");
         checked += n;
     }
-    // `&`, `|`, `^`, `<<`, `>>`: each case's operators are all in its run
-    assert!(checked >= 5, "{checked} operators checked");
+    // `&`, `|`, `^`, `<<`, `>>`, the wrapping `<<`: each case's operators are all in its run
+    assert!(checked >= 6, "{checked} operators checked");
 }
 
 #[test]
