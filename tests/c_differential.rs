@@ -39,11 +39,7 @@ struct Gen {
 
 impl Gen {
     fn below(&mut self, n: u64) -> u64 {
-        self.state = self
-            .state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.state >> 33) % n
+        common::below(&mut self.state, n)
     }
 
     fn chance(&mut self, percent: u64) -> bool {
@@ -381,9 +377,8 @@ fn verdicts_agree_with_gcc_executions() {
         common::missing("gcc with UBSan (-fsanitize=undefined)");
         return;
     }
-    let (mut defined, mut decided) = (0, 0);
-    let mut wrong = Vec::new();
-    let mut errors = Vec::new();
+    let mut defined: usize = 0;
+    let mut verdicts = common::Verdicts::default();
     for seed in 0..PROGRAMS {
         let p = program(seed);
         let prints: Vec<String> = p
@@ -424,50 +419,13 @@ fn verdicts_agree_with_gcc_executions() {
         );
         let file = dir.join(format!("p{seed}.c"));
         std::fs::write(&file, &src).expect("write the program");
-        let out = Command::new(env!("CARGO_BIN_EXE_verify"))
-            .args([
-                "--color",
-                "never",
-                "--architecture",
-                "64bit",
-                "--timeout",
-                "10",
-            ])
-            .arg(&file)
-            .output()
-            .expect("run verify");
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let verdict = stdout
-            .lines()
-            .next()
-            .and_then(|l| l.split(": ").nth(1))
-            .and_then(|v| v.split(' ').next())
-            .unwrap_or("")
-            .to_string();
-        let expected = if unsafe_at.is_some() {
-            "UNSAFE"
-        } else {
-            "SAFE"
-        };
-        match verdict.as_str() {
-            v if v == expected => decided += 1,
-            "SAFE" | "UNSAFE" => wrong.push(format!(
-                "{}: expected {expected}, got {verdict}\n{stdout}",
-                file.display()
-            )),
-            "UNKNOWN" => {}
-            _ => errors.push(format!(
-                "{}: {stdout}{}",
-                file.display(),
-                String::from_utf8_lossy(&out.stderr)
-            )),
-        }
+        verdicts.run(&["--architecture", "64bit"], &file, unsafe_at.is_some());
     }
-    assert!(wrong.is_empty(), "wrong verdicts:\n{}", wrong.join("\n"));
-    assert!(errors.is_empty(), "no verdict:\n{}", errors.join("\n"));
+    verdicts.assert_sound();
+    let decided = verdicts.decided;
     // (not vacuous: most programs are defined, and most of those decided)
     assert!(
-        defined >= PROGRAMS / 3,
+        defined as u64 >= PROGRAMS / 3,
         "only {defined} of {PROGRAMS} defined"
     );
     assert!(

@@ -13,7 +13,6 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
 /// Programs generated (those whose every execution blocks, or with too many states, are dropped).
 const PROGRAMS: u64 = 40;
@@ -73,11 +72,7 @@ struct Gen {
 
 impl Gen {
     fn below(&mut self, n: u64) -> u64 {
-        self.state = self
-            .state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.state >> 33) % n
+        common::below(&mut self.state, n)
     }
 
     fn range(&mut self, lo: i64, hi: i64) -> i64 {
@@ -466,9 +461,8 @@ fn verdicts_agree_with_enumerated_executions() {
     if common::triples::session(lapidary::smt::SolverKind::Z3).is_none() {
         return;
     }
-    let (mut kept, mut decided) = (0, 0);
-    let mut wrong = Vec::new();
-    let mut errors = Vec::new();
+    let mut kept: usize = 0;
+    let mut verdicts = common::Verdicts::default();
     for seed in 0..PROGRAMS {
         let Some((src, unsafe_)) = program(seed) else {
             continue;
@@ -476,38 +470,15 @@ fn verdicts_agree_with_enumerated_executions() {
         kept += 1;
         let file = dir.join(format!("p{seed}.bpl"));
         std::fs::write(&file, &src).expect("write the program");
-        let out = Command::new(env!("CARGO_BIN_EXE_verify"))
-            .args(["--color", "never", "--timeout", "10"])
-            .arg(&file)
-            .output()
-            .expect("run verify");
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let verdict = stdout
-            .lines()
-            .next()
-            .and_then(|l| l.split(": ").nth(1))
-            .and_then(|v| v.split(' ').next())
-            .unwrap_or("")
-            .to_string();
-        let expected = if unsafe_ { "UNSAFE" } else { "SAFE" };
-        match verdict.as_str() {
-            v if v == expected => decided += 1,
-            "SAFE" | "UNSAFE" => wrong.push(format!(
-                "{}: expected {expected}, got {verdict}\n{stdout}",
-                file.display()
-            )),
-            "UNKNOWN" => {}
-            _ => errors.push(format!(
-                "{}: {stdout}{}",
-                file.display(),
-                String::from_utf8_lossy(&out.stderr)
-            )),
-        }
+        verdicts.run(&[], &file, unsafe_);
     }
-    assert!(wrong.is_empty(), "wrong verdicts:\n{}", wrong.join("\n"));
-    assert!(errors.is_empty(), "no verdict:\n{}", errors.join("\n"));
+    verdicts.assert_sound();
+    let decided = verdicts.decided;
     // (not vacuous: most programs are kept, and most of those decided)
-    assert!(kept >= PROGRAMS / 2, "only {kept} of {PROGRAMS} kept");
+    assert!(
+        kept as u64 >= PROGRAMS / 2,
+        "only {kept} of {PROGRAMS} kept"
+    );
     assert!(decided * 4 >= kept * 3, "only {decided} of {kept} decided");
     eprintln!("{kept} of {PROGRAMS} programs kept, {decided} decided");
 }

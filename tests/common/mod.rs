@@ -146,3 +146,70 @@ pub mod triples {
         states
     }
 }
+
+/// The verdicts of a differential test: `verify` on generated programs whose answer is known.
+#[derive(Default)]
+pub struct Verdicts {
+    /// Programs answered as expected.
+    pub decided: usize,
+    wrong: Vec<String>,
+    errors: Vec<String>,
+}
+
+impl Verdicts {
+    /// Runs `verify ARGS FILE` and records its answer against `expect_unsafe`: the expected one, a
+    /// contradicting SAFE / UNSAFE (wrong), UNKNOWN, or anything else (no verdict).
+    pub fn run(&mut self, args: &[&str], file: &Path, expect_unsafe: bool) {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_verify"))
+            .args(["--color", "never", "--timeout", "10"])
+            .args(args)
+            .arg(file)
+            .output()
+            .expect("run verify");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let verdict = stdout
+            .lines()
+            .next()
+            .and_then(|l| l.split(": ").nth(1))
+            .and_then(|v| v.split(' ').next())
+            .unwrap_or("")
+            .to_string();
+        let expected = if expect_unsafe { "UNSAFE" } else { "SAFE" };
+        match verdict.as_str() {
+            v if v == expected => self.decided += 1,
+            "SAFE" | "UNSAFE" => self.wrong.push(format!(
+                "{}: expected {expected}, got {verdict}\n{stdout}",
+                file.display()
+            )),
+            "UNKNOWN" => {}
+            _ => self.errors.push(format!(
+                "{}: {stdout}{}",
+                file.display(),
+                String::from_utf8_lossy(&out.stderr)
+            )),
+        }
+    }
+
+    /// Fails on a wrong verdict or a run without one.
+    pub fn assert_sound(&self) {
+        assert!(
+            self.wrong.is_empty(),
+            "wrong verdicts:\n{}",
+            self.wrong.join("\n")
+        );
+        assert!(
+            self.errors.is_empty(),
+            "no verdict:\n{}",
+            self.errors.join("\n")
+        );
+    }
+}
+
+/// The next number below `n` of a linear congruential generator (Knuth's MMIX constants) in
+/// `state`: reproducible random programs without a crate.
+pub fn below(state: &mut u64, n: u64) -> u64 {
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (*state >> 33) % n
+}
