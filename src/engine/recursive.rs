@@ -421,6 +421,9 @@ pub fn run(
                 // projection quantifies away), without the live projection, the exact post.
                 // Each is only a source of predicates: the Floyd–Hoare automaton checks every
                 // triple it takes.
+                // (the weakest precondition of a return needs the caller's context: a trace with
+                // calls is interpolated forward only)
+                let nested = ssa.calls.iter().any(Option::is_some);
                 let mut plan = Vec::new();
                 for p in [
                     (Direction::Forward, true, live, false),
@@ -430,8 +433,9 @@ pub fn run(
                     (Direction::Backward, true, false, false),
                     (Direction::Forward, false, false, true),
                 ] {
-                    let (_, relax, _, _) = p;
-                    if relax && core.is_none() || plan.contains(&p) {
+                    let (direction, relax, _, _) = p;
+                    let backward = direction == Direction::Backward;
+                    if relax && core.is_none() || backward && nested || plan.contains(&p) {
                         continue;
                     }
                     plan.push(p);
