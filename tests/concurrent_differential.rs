@@ -14,6 +14,10 @@
 
 mod common;
 
+use common::lang::{
+    Expr, Ins, Probed, Random, Rng, Stmt, block_text, compile, const_text, eval, exec, expr_text,
+    holds,
+};
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
@@ -31,89 +35,15 @@ const RES: usize = 6;
 const WORKER_NAMES: [&str; 7] = ["x", "y", "z", "a", "l", "k", "res"];
 const MAIN_NAMES: [&str; 7] = ["x", "y", "z", "u", "v", "k", "res"];
 
-#[derive(Clone, Debug)]
-enum Expr {
-    Var(usize),
-    Const(i64),
-    Add(Box<Expr>, Box<Expr>),
-    Sub(Box<Expr>, Box<Expr>),
-    Scale(i64, Box<Expr>),
-    /// Boogie's `%` on integers (Euclidean; the divisor here is positive).
-    Mod(Box<Expr>, i64),
-    Ite(Box<Cond>, Box<Expr>, Box<Expr>),
-}
-
-#[derive(Clone, Debug)]
-enum Cond {
-    Cmp(&'static str, Expr, Expr),
-    And(Box<Cond>, Box<Cond>),
-    Or(Box<Cond>, Box<Cond>),
-    Not(Box<Cond>),
-}
-
-#[derive(Clone, Debug)]
-enum Stmt {
-    Assign(usize, Expr),
-    /// `havoc v; assume lo <= v && v <= hi;` (one atomic step)
-    Havoc(usize, i64, i64),
-    Assume(Cond),
-    /// `if (c)`, or `if (*)` for `None`
-    If(Option<Cond>, Vec<Stmt>, Vec<Stmt>),
-    /// `k := 0; while (k < n && c) { body; k := k + 1; }`
-    Bounded(i64, Option<Cond>, Vec<Stmt>),
-    /// `while (c) { body }`
-    While(Cond, Vec<Stmt>),
-    /// `atomic { … }` of assignments, havocs, assumptions and `if`s of these
-    Atomic(Vec<Stmt>),
-    /// `assert e <= c` / `assert e >= c` (the bound is chosen once the values are known)
-    Probe(usize, Expr),
-    /// `fork id T<proc>(e);`
-    Fork(i64, usize, Expr),
-    /// `join id;` or `join id assign v;`
-    Join(i64, Option<usize>),
-}
-
-/// One step of a thread: a sequence executed atomically, a branch, a jump, a fork or a join.
-#[derive(Clone, Debug)]
-enum Ins {
-    Do(Vec<Stmt>),
-    Branch(Vec<(Option<Cond>, usize)>),
-    Goto(usize),
-    Fork(i64, usize, Expr),
-    Join(i64, Option<usize>),
-}
-
 struct Gen {
-    state: u64,
+    rng: Rng,
     worker: bool,
     probes: Vec<Expr>,
 }
 
-impl Gen {
-    fn below(&mut self, n: u64) -> u64 {
-        common::below(&mut self.state, n)
-    }
-
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-
-    /// A variable to read: shared or the thread's `a`/`u`, `l`/`v`.
-    fn var(&mut self) -> usize {
-        self.below(5) as usize
-    }
-
-    /// A variable to write (a worker's parameter is not one).
-    fn wvar(&mut self) -> usize {
-        let n = if self.worker { 4 } else { 5 };
-        match self.below(n) as usize {
-            3 if self.worker => 4,
-            v => v,
-        }
+impl Random for Gen {
+    fn rng(&mut self) -> &mut Rng {
+        &mut self.rng
     }
 
     fn expr(&mut self, depth: u32) -> Expr {
@@ -136,30 +66,27 @@ impl Gen {
             _ => Expr::Ite(Box::new(self.cond(d)), b(self.expr(d)), b(self.expr(d))),
         }
     }
+}
 
-    fn cond(&mut self, depth: u32) -> Cond {
-        if depth < 1 && self.chance(20) {
-            let (l, r) = (
-                Box::new(self.cond(depth + 1)),
-                Box::new(self.cond(depth + 1)),
-            );
-            return if self.chance(50) {
-                Cond::And(l, r)
-            } else {
-                Cond::Or(l, r)
-            };
+impl Gen {
+    /// A variable to read: shared or the thread's `a`/`u`, `l`/`v`.
+    fn var(&mut self) -> usize {
+        self.below(5) as usize
+    }
+
+    /// A variable to write (a worker's parameter is not one).
+    fn wvar(&mut self) -> usize {
+        let n = if self.worker { 4 } else { 5 };
+        match self.below(n) as usize {
+            3 if self.worker => 4,
+            v => v,
         }
-        if self.chance(10) {
-            return Cond::Not(Box::new(self.cond(depth + 1)));
-        }
-        let op = ["<", "<=", "==", "!=", ">", ">="][self.below(6) as usize];
-        Cond::Cmp(op, self.expr(depth + 1), self.expr(depth + 1))
     }
 
     fn assign(&mut self) -> Stmt {
         let v = self.wvar();
         let m = self.range(3, 5);
-        Stmt::Assign(v, Expr::Mod(Box::new(self.expr(0)), m))
+        Stmt::Assign(v, Expr::modulo(self.expr(0), m))
     }
 
     /// A statement that may stand in an atomic block (or, with `probe`, a probe).
@@ -216,7 +143,7 @@ impl Gen {
                 Stmt::While(self.cond(0), self.block(1))
             } else {
                 let c = self.chance(60).then(|| self.cond(0));
-                Stmt::Bounded(self.range(1, 3), c, self.block(1))
+                Stmt::Bounded(K, self.range(1, 3), c, self.block(1))
             };
         }
         self.assign()
@@ -225,145 +152,6 @@ impl Gen {
     fn block(&mut self, depth: u32) -> Vec<Stmt> {
         let n = 1 + self.below(3);
         (0..n).map(|_| self.stmt(depth)).collect()
-    }
-}
-
-fn eval(e: &Expr, s: &View) -> i64 {
-    match e {
-        Expr::Var(v) => s[*v],
-        Expr::Const(c) => *c,
-        Expr::Add(a, b) => eval(a, s) + eval(b, s),
-        Expr::Sub(a, b) => eval(a, s) - eval(b, s),
-        Expr::Scale(k, a) => k * eval(a, s),
-        Expr::Mod(a, k) => eval(a, s).rem_euclid(*k),
-        Expr::Ite(c, a, b) => {
-            if holds(c, s) {
-                eval(a, s)
-            } else {
-                eval(b, s)
-            }
-        }
-    }
-}
-
-fn holds(c: &Cond, s: &View) -> bool {
-    match c {
-        Cond::Cmp(op, a, b) => {
-            let (a, b) = (eval(a, s), eval(b, s));
-            match *op {
-                "<" => a < b,
-                "<=" => a <= b,
-                "==" => a == b,
-                "!=" => a != b,
-                ">" => a > b,
-                _ => a >= b,
-            }
-        }
-        Cond::And(a, b) => holds(a, s) && holds(b, s),
-        Cond::Or(a, b) => holds(a, s) || holds(b, s),
-        Cond::Not(a) => !holds(a, s),
-    }
-}
-
-/// The values each probe is reached with.
-type Probed = BTreeMap<usize, (i64, i64)>;
-
-/// The views after the straight-line `seq` from `s` (probes record their values in `probed`).
-fn exec(seq: &[Stmt], s: View, probed: &mut Probed) -> Vec<View> {
-    let mut views = vec![s];
-    for st in seq {
-        let mut next = Vec::new();
-        for s in views {
-            match st {
-                Stmt::Assign(v, e) => {
-                    let mut t = s;
-                    t[*v] = eval(e, &s);
-                    next.push(t);
-                }
-                Stmt::Havoc(v, lo, hi) => next.extend((*lo..=*hi).map(|x| {
-                    let mut t = s;
-                    t[*v] = x;
-                    t
-                })),
-                Stmt::Assume(c) => {
-                    if holds(c, &s) {
-                        next.push(s);
-                    }
-                }
-                Stmt::If(c, a, b) => {
-                    let (yes, no) = match c {
-                        Some(c) => (holds(c, &s), !holds(c, &s)),
-                        None => (true, true),
-                    };
-                    if yes {
-                        next.extend(exec(a, s, probed));
-                    }
-                    if no {
-                        next.extend(exec(b, s, probed));
-                    }
-                }
-                Stmt::Probe(i, e) => {
-                    let x = eval(e, &s);
-                    let r = probed.entry(*i).or_insert((x, x));
-                    *r = (r.0.min(x), r.1.max(x));
-                    next.push(s);
-                }
-                other => unreachable!("not straight-line: {other:?}"),
-            }
-        }
-        views = next;
-    }
-    views
-}
-
-/// The steps of `block` appended to `code`.
-fn compile(block: &[Stmt], code: &mut Vec<Ins>) {
-    let not = |c: &Cond| Cond::Not(Box::new(c.clone()));
-    for st in block {
-        match st {
-            Stmt::Atomic(seq) => code.push(Ins::Do(seq.clone())),
-            Stmt::If(c, a, b) => {
-                let head = code.len();
-                code.push(Ins::Goto(0));
-                compile(a, code);
-                let jump = code.len();
-                code.push(Ins::Goto(0));
-                compile(b, code);
-                let end = code.len();
-                code[head] =
-                    Ins::Branch(vec![(c.clone(), head + 1), (c.as_ref().map(not), jump + 1)]);
-                code[jump] = Ins::Goto(end);
-            }
-            Stmt::Bounded(n, c, body) => {
-                code.push(Ins::Do(vec![Stmt::Assign(K, Expr::Const(0))]));
-                let head = code.len();
-                code.push(Ins::Goto(0));
-                compile(body, code);
-                let step = Expr::Add(Box::new(Expr::Var(K)), Box::new(Expr::Const(1)));
-                code.push(Ins::Do(vec![Stmt::Assign(K, step)]));
-                code.push(Ins::Goto(head));
-                let end = code.len();
-                let mut guard = Cond::Cmp("<", Expr::Var(K), Expr::Const(*n));
-                if let Some(c) = c {
-                    guard = Cond::And(Box::new(guard), Box::new(c.clone()));
-                }
-                code[head] = Ins::Branch(vec![
-                    (Some(guard.clone()), head + 1),
-                    (Some(not(&guard)), end),
-                ]);
-            }
-            Stmt::While(c, body) => {
-                let head = code.len();
-                code.push(Ins::Goto(0));
-                compile(body, code);
-                code.push(Ins::Goto(head));
-                let end = code.len();
-                code[head] = Ins::Branch(vec![(Some(c.clone()), head + 1), (Some(not(c)), end)]);
-            }
-            Stmt::Fork(id, p, e) => code.push(Ins::Fork(*id, *p, e.clone())),
-            Stmt::Join(id, v) => code.push(Ins::Join(*id, *v)),
-            other => code.push(Ins::Do(vec![other.clone()])),
-        }
     }
 }
 
@@ -470,100 +258,10 @@ fn search(code: &[Vec<Ins>]) -> Option<Probed> {
     Some(probed)
 }
 
-fn expr_text(e: &Expr, names: &[&str; 7]) -> String {
-    let t = |e: &Expr| expr_text(e, names);
-    match e {
-        Expr::Var(v) => names[*v].to_string(),
-        Expr::Const(c) if *c < 0 => format!("(0 - {})", -c),
-        Expr::Const(c) => c.to_string(),
-        Expr::Add(a, b) => format!("({} + {})", t(a), t(b)),
-        Expr::Sub(a, b) => format!("({} - {})", t(a), t(b)),
-        Expr::Scale(k, a) => format!("({} * {})", t(&Expr::Const(*k)), t(a)),
-        Expr::Mod(a, k) => format!("({} % {k})", t(a)),
-        Expr::Ite(c, a, b) => format!("(if {} then {} else {})", cond_text(c, names), t(a), t(b)),
-    }
-}
-
-fn cond_text(c: &Cond, names: &[&str; 7]) -> String {
-    match c {
-        Cond::Cmp(op, a, b) => format!("({} {op} {})", expr_text(a, names), expr_text(b, names)),
-        Cond::And(a, b) => format!("({} && {})", cond_text(a, names), cond_text(b, names)),
-        Cond::Or(a, b) => format!("({} || {})", cond_text(a, names), cond_text(b, names)),
-        Cond::Not(a) => format!("!{}", cond_text(a, names)),
-    }
-}
-
-/// The text of `block`; `asserts` gives each probe's assertion, `atomic` says whether the block
-/// is already inside an atomic block.
-fn block_text(
-    block: &[Stmt],
-    names: &[&str; 7],
-    asserts: &BTreeMap<usize, String>,
-    atomic: bool,
-    indent: usize,
-    out: &mut Vec<String>,
-) {
-    let pad = "  ".repeat(indent);
-    let e = |x: &Expr| expr_text(x, names);
-    let c = |x: &Cond| cond_text(x, names);
-    for st in block {
-        match st {
-            Stmt::Assign(v, x) => out.push(format!("{pad}{} := {};", names[*v], e(x))),
-            Stmt::Havoc(v, lo, hi) => {
-                let v = names[*v];
-                let h = format!(
-                    "havoc {v}; assume {} <= {v} && {v} <= {};",
-                    e(&Expr::Const(*lo)),
-                    e(&Expr::Const(*hi))
-                );
-                out.push(if atomic {
-                    format!("{pad}{h}")
-                } else {
-                    format!("{pad}atomic {{ {h} }}")
-                });
-            }
-            Stmt::Assume(x) => out.push(format!("{pad}assume {};", c(x))),
-            Stmt::If(x, a, b) => {
-                let x = x.as_ref().map_or("*".to_string(), c);
-                out.push(format!("{pad}if ({x}) {{"));
-                block_text(a, names, asserts, atomic, indent + 1, out);
-                out.push(format!("{pad}}} else {{"));
-                block_text(b, names, asserts, atomic, indent + 1, out);
-                out.push(format!("{pad}}}"));
-            }
-            Stmt::Bounded(n, x, body) => {
-                let guard = match x {
-                    Some(x) => format!("k < {n} && {}", c(x)),
-                    None => format!("k < {n}"),
-                };
-                out.push(format!("{pad}k := 0;"));
-                out.push(format!("{pad}while ({guard}) {{"));
-                block_text(body, names, asserts, atomic, indent + 1, out);
-                out.push(format!("{pad}  k := k + 1;"));
-                out.push(format!("{pad}}}"));
-            }
-            Stmt::While(x, body) => {
-                out.push(format!("{pad}while ({}) {{", c(x)));
-                block_text(body, names, asserts, atomic, indent + 1, out);
-                out.push(format!("{pad}}}"));
-            }
-            Stmt::Atomic(seq) => {
-                out.push(format!("{pad}atomic {{"));
-                block_text(seq, names, asserts, true, indent + 1, out);
-                out.push(format!("{pad}}}"));
-            }
-            Stmt::Probe(i, _) => out.push(format!("{pad}assert {};", asserts[i])),
-            Stmt::Fork(id, p, x) => out.push(format!("{pad}fork {id} T{p}({});", e(x))),
-            Stmt::Join(id, None) => out.push(format!("{pad}join {id};")),
-            Stmt::Join(id, Some(v)) => out.push(format!("{pad}join {id} assign {};", names[*v])),
-        }
-    }
-}
-
 /// The program of `seed` and whether it is Unsafe; `None` when it is dropped.
 fn program(seed: u64) -> Option<(String, bool)> {
     let mut g = Gen {
-        state: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5851_F42D_4C95_7F2D,
+        rng: Rng::new(seed, 0x5851_F42D_4C95_7F2D),
         worker: true,
         probes: Vec::new(),
     };
@@ -585,10 +283,15 @@ fn program(seed: u64) -> Option<(String, bool)> {
         // several instances of one worker with one id, forked and joined in loops
         let n = g.range(2, 3);
         let p = g.below(workers as u64) as usize;
-        main.push(Stmt::Bounded(n, None, vec![Stmt::Fork(1, p, Expr::Var(K))]));
+        main.push(Stmt::Bounded(
+            K,
+            n,
+            None,
+            vec![Stmt::Fork(1, p, Expr::Var(K))],
+        ));
         let joins = g.range(0, n);
         let var = g.chance(50).then_some(3);
-        main.push(Stmt::Bounded(joins, None, vec![Stmt::Join(1, var)]));
+        main.push(Stmt::Bounded(K, joins, None, vec![Stmt::Join(1, var)]));
         id = 2;
     }
     let mut forked = Vec::new();
@@ -632,16 +335,16 @@ fn program(seed: u64) -> Option<(String, bool)> {
             Some(&(lo, hi)) => {
                 let d = i64::from(flip == Some(i));
                 if g.chance(50) {
-                    format!("{{}} <= {}", expr_text(&Expr::Const(hi - d), &MAIN_NAMES))
+                    format!("{{}} <= {}", const_text(hi - d))
                 } else {
-                    format!("{{}} >= {}", expr_text(&Expr::Const(lo + d), &MAIN_NAMES))
+                    format!("{{}} >= {}", const_text(lo + d))
                 }
             }
         };
         asserts.insert(i, a);
     }
     // the probes of each procedure, printed with its names
-    let fill = |names: &[&str; 7]| -> BTreeMap<usize, String> {
+    let fill = |names: &[&str]| -> BTreeMap<usize, String> {
         asserts
             .iter()
             .map(|(i, a)| (*i, a.replacen("{}", &expr_text(&g.probes[*i], names), 1)))

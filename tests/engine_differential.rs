@@ -11,6 +11,7 @@
 
 mod common;
 
+use common::lang::{Cond, Expr, Random, Rng, cond_text, const_text, eval, expr_text, holds};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -24,30 +25,6 @@ type State = [i64; 9];
 const VARS: [&str; 4] = ["x", "y", "z", "w"];
 const A0: usize = 4;
 const G: usize = 8;
-
-#[derive(Clone, Debug)]
-enum Expr {
-    Var(usize),
-    Const(i64),
-    Add(Box<Expr>, Box<Expr>),
-    Sub(Box<Expr>, Box<Expr>),
-    /// `k * e`
-    Scale(i64, Box<Expr>),
-    /// Boogie's `/` and `%` on integers (Euclidean; the divisor here is positive: floor).
-    Div(Box<Expr>, i64),
-    Mod(Box<Expr>, i64),
-    Ite(Box<Cond>, Box<Expr>, Box<Expr>),
-    /// `a[e % 4]`
-    Read(Box<Expr>),
-}
-
-#[derive(Clone, Debug)]
-enum Cond {
-    Cmp(&'static str, Expr, Expr),
-    And(Box<Cond>, Box<Cond>),
-    Or(Box<Cond>, Box<Cond>),
-    Not(Box<Cond>),
-}
 
 #[derive(Clone, Debug)]
 enum Stmt {
@@ -65,26 +42,13 @@ enum Stmt {
     Call(usize, Expr),
 }
 
-/// A linear congruential generator (Knuth's MMIX constants): reproducible without a crate.
 struct Gen {
-    state: u64,
+    rng: Rng,
 }
 
-impl Gen {
-    fn below(&mut self, n: u64) -> u64 {
-        common::below(&mut self.state, n)
-    }
-
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-
-    fn var(&mut self) -> usize {
-        self.below(4) as usize
+impl Random for Gen {
+    fn rng(&mut self) -> &mut Rng {
+        &mut self.rng
     }
 
     fn expr(&mut self, depth: u32) -> Expr {
@@ -106,27 +70,14 @@ impl Gen {
             5 => Expr::Div(b(self.expr(d)), self.range(2, 4)),
             6 => Expr::Mod(b(self.expr(d)), self.range(2, 4)),
             7 => Expr::Ite(Box::new(self.cond(d)), b(self.expr(d)), b(self.expr(d))),
-            _ => Expr::Read(b(self.expr(d))),
+            _ => Expr::Read(A0, b(self.expr(d))),
         }
     }
+}
 
-    fn cond(&mut self, depth: u32) -> Cond {
-        if depth < 1 && self.chance(20) {
-            let (l, r) = (
-                Box::new(self.cond(depth + 1)),
-                Box::new(self.cond(depth + 1)),
-            );
-            return if self.chance(50) {
-                Cond::And(l, r)
-            } else {
-                Cond::Or(l, r)
-            };
-        }
-        if self.chance(10) {
-            return Cond::Not(Box::new(self.cond(depth + 1)));
-        }
-        let op = ["<", "<=", "==", "!=", ">", ">="][self.below(6) as usize];
-        Cond::Cmp(op, self.expr(depth + 1), self.expr(depth + 1))
+impl Gen {
+    fn var(&mut self) -> usize {
+        self.below(4) as usize
     }
 
     /// A value reduced modulo a small constant: every variable stays in a small range.
@@ -182,45 +133,6 @@ impl Gen {
     fn block(&mut self, depth: u32) -> Vec<Stmt> {
         let n = 1 + self.below(4);
         (0..n).map(|_| self.stmt(depth)).collect()
-    }
-}
-
-fn eval(e: &Expr, s: &State) -> i64 {
-    match e {
-        Expr::Var(v) => s[*v],
-        Expr::Const(c) => *c,
-        Expr::Add(a, b) => eval(a, s) + eval(b, s),
-        Expr::Sub(a, b) => eval(a, s) - eval(b, s),
-        Expr::Scale(k, a) => k * eval(a, s),
-        Expr::Div(a, k) => eval(a, s).div_euclid(*k),
-        Expr::Mod(a, k) => eval(a, s).rem_euclid(*k),
-        Expr::Ite(c, a, b) => {
-            if holds(c, s) {
-                eval(a, s)
-            } else {
-                eval(b, s)
-            }
-        }
-        Expr::Read(i) => s[A0 + eval(i, s).rem_euclid(4) as usize],
-    }
-}
-
-fn holds(c: &Cond, s: &State) -> bool {
-    match c {
-        Cond::Cmp(op, a, b) => {
-            let (a, b) = (eval(a, s), eval(b, s));
-            match *op {
-                "<" => a < b,
-                "<=" => a <= b,
-                "==" => a == b,
-                "!=" => a != b,
-                ">" => a > b,
-                _ => a >= b,
-            }
-        }
-        Cond::And(a, b) => holds(a, s) && holds(b, s),
-        Cond::Or(a, b) => holds(a, s) || holds(b, s),
-        Cond::Not(a) => !holds(a, s),
     }
 }
 
@@ -304,57 +216,32 @@ fn step(st: &Stmt, states: States) -> Option<States> {
     })
 }
 
-fn expr_text(e: &Expr) -> String {
-    match e {
-        Expr::Var(v) => VARS[*v].to_string(),
-        Expr::Const(c) if *c < 0 => format!("(-{})", -c),
-        Expr::Const(c) => c.to_string(),
-        Expr::Add(a, b) => format!("({} + {})", expr_text(a), expr_text(b)),
-        Expr::Sub(a, b) => format!("({} - {})", expr_text(a), expr_text(b)),
-        Expr::Scale(k, a) => format!("({} * {})", expr_text(&Expr::Const(*k)), expr_text(a)),
-        Expr::Div(a, k) => format!("({} / {k})", expr_text(a)),
-        Expr::Mod(a, k) => format!("({} % {k})", expr_text(a)),
-        Expr::Ite(c, a, b) => format!(
-            "(if {} then {} else {})",
-            cond_text(c),
-            expr_text(a),
-            expr_text(b)
-        ),
-        Expr::Read(i) => format!("a[{} % 4]", expr_text(i)),
-    }
+fn text(e: &Expr) -> String {
+    expr_text(e, &VARS)
 }
 
-fn cond_text(c: &Cond) -> String {
-    match c {
-        Cond::Cmp(op, a, b) => format!("({} {op} {})", expr_text(a), expr_text(b)),
-        Cond::And(a, b) => format!("({} && {})", cond_text(a), cond_text(b)),
-        Cond::Or(a, b) => format!("({} || {})", cond_text(a), cond_text(b)),
-        Cond::Not(a) => format!("!{}", cond_text(a)),
-    }
+fn ctext(c: &Cond) -> String {
+    cond_text(c, &VARS)
 }
 
 fn block_text(block: &[Stmt], indent: usize, out: &mut Vec<String>) {
     let pad = "  ".repeat(indent);
     for st in block {
         match st {
-            Stmt::Assign(v, e) => out.push(format!("{pad}{} := {};", VARS[*v], expr_text(e))),
+            Stmt::Assign(v, e) => out.push(format!("{pad}{} := {};", VARS[*v], text(e))),
             Stmt::Havoc(v, lo, hi) => {
                 let v = VARS[*v];
                 out.push(format!(
                     "{pad}havoc {v}; assume {} <= {v} && {v} <= {};",
-                    expr_text(&Expr::Const(*lo)),
-                    expr_text(&Expr::Const(*hi))
+                    const_text(*lo),
+                    const_text(*hi)
                 ));
             }
-            Stmt::Assume(c) => out.push(format!("{pad}assume {};", cond_text(c))),
-            Stmt::Write(i, e) => {
-                out.push(format!("{pad}a[{} % 4] := {};", expr_text(i), expr_text(e)))
-            }
-            Stmt::Call(v, e) => {
-                out.push(format!("{pad}call {} := step({});", VARS[*v], expr_text(e)))
-            }
+            Stmt::Assume(c) => out.push(format!("{pad}assume {};", ctext(c))),
+            Stmt::Write(i, e) => out.push(format!("{pad}a[{} % 4] := {};", text(i), text(e))),
+            Stmt::Call(v, e) => out.push(format!("{pad}call {} := step({});", VARS[*v], text(e))),
             Stmt::If(c, a, b) => {
-                let c = c.as_ref().map_or("*".to_string(), cond_text);
+                let c = c.as_ref().map_or("*".to_string(), ctext);
                 out.push(format!("{pad}if ({c}) {{"));
                 block_text(a, indent + 1, out);
                 out.push(format!("{pad}}} else {{"));
@@ -362,7 +249,7 @@ fn block_text(block: &[Stmt], indent: usize, out: &mut Vec<String>) {
                 out.push(format!("{pad}}}"));
             }
             Stmt::While(c, body) => {
-                let c = c.as_ref().map_or("*".to_string(), cond_text);
+                let c = c.as_ref().map_or("*".to_string(), ctext);
                 out.push(format!("{pad}while ({c}) {{"));
                 block_text(body, indent + 1, out);
                 out.push(format!("{pad}}}"));
@@ -374,7 +261,7 @@ fn block_text(block: &[Stmt], indent: usize, out: &mut Vec<String>) {
 /// The program of `seed` and whether it is Unsafe; `None` when it is dropped.
 fn program(seed: u64) -> Option<(String, bool)> {
     let mut g = Gen {
-        state: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03,
+        rng: Rng::new(seed, 0xD1B5_4A32_D192_ED03),
     };
     let mut body = g.block(0);
     body.extend(g.block(0));
@@ -398,21 +285,15 @@ fn program(seed: u64) -> Option<(String, bool)> {
     let unsafe_ = seed % 2 == 1;
     let sum = format!(
         "({} * {} + {} * {})",
-        expr_text(&Expr::Const(c1)),
+        const_text(c1),
         VARS[v1],
-        expr_text(&Expr::Const(c2)),
+        const_text(c2),
         VARS[v2]
     );
     let assertion = if g.chance(50) {
-        format!(
-            "{sum} <= {}",
-            expr_text(&Expr::Const(hi - i64::from(unsafe_)))
-        )
+        format!("{sum} <= {}", const_text(hi - i64::from(unsafe_)))
     } else {
-        format!(
-            "{sum} >= {}",
-            expr_text(&Expr::Const(lo + i64::from(unsafe_)))
-        )
+        format!("{sum} >= {}", const_text(lo + i64::from(unsafe_)))
     };
     let mut lines = vec![
         "var a: [int]int;".to_string(),
@@ -434,16 +315,13 @@ fn program(seed: u64) -> Option<(String, bool)> {
                 "  havoc {name}; assume -1 <= {name} && {name} <= 2;"
             ));
         } else {
-            lines.push(format!("  {name} := {};", expr_text(&Expr::Const(init[v]))));
+            lines.push(format!("  {name} := {};", const_text(init[v])));
         }
     }
     for i in 0..4 {
-        lines.push(format!(
-            "  a[{i}] := {};",
-            expr_text(&Expr::Const(init[A0 + i]))
-        ));
+        lines.push(format!("  a[{i}] := {};", const_text(init[A0 + i])));
     }
-    lines.push(format!("  g := {};", expr_text(&Expr::Const(init[G]))));
+    lines.push(format!("  g := {};", const_text(init[G])));
     block_text(&body, 1, &mut lines);
     lines.push(format!("  assert {assertion};"));
     lines.push("}".to_string());

@@ -57,6 +57,8 @@ pub fn t1_to_t4_boogie_files() -> Option<(PathBuf, Vec<(String, bool)>)> {
     Some((dir, files))
 }
 
+pub mod lang;
+
 /// Helpers of the brute-force Hoare-triple tests (`frame_rule`, `fast_hoare`).
 pub mod triples {
     use lapidary::engine::blocks::Encoded;
@@ -160,6 +162,23 @@ impl Verdicts {
     /// Runs `verify ARGS FILE` and records its answer against `expect_unsafe`: the expected one, a
     /// contradicting SAFE / UNSAFE (wrong), UNKNOWN, or anything else (no verdict).
     pub fn run(&mut self, args: &[&str], file: &Path, expect_unsafe: bool) {
+        let (expected, contradicting) = if expect_unsafe {
+            ("UNSAFE", "SAFE")
+        } else {
+            ("SAFE", "UNSAFE")
+        };
+        self.run_expecting(args, file, expected, contradicting);
+    }
+
+    /// Runs `verify ARGS FILE` and records its answer: `expected`, `contradicting` (wrong),
+    /// UNKNOWN, or anything else (no verdict).
+    pub fn run_expecting(
+        &mut self,
+        args: &[&str],
+        file: &Path,
+        expected: &str,
+        contradicting: &str,
+    ) {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_verify"))
             .args(["--color", "never", "--timeout", "10"])
             .args(args)
@@ -174,10 +193,9 @@ impl Verdicts {
             .and_then(|v| v.split(' ').next())
             .unwrap_or("")
             .to_string();
-        let expected = if expect_unsafe { "UNSAFE" } else { "SAFE" };
         match verdict.as_str() {
             v if v == expected => self.decided += 1,
-            "SAFE" | "UNSAFE" => self.wrong.push(format!(
+            v if v == contradicting => self.wrong.push(format!(
                 "{}: expected {expected}, got {verdict}\n{stdout}",
                 file.display()
             )),
