@@ -14,9 +14,17 @@
 //! loop reads what an earlier one wrote), `b <= k < i + c && k < d` (stores under a guard `i < d`)
 //! and `b <= k < i + c && (k - b) % s == 0` (a stride `i := i + s`), for bounds `b` among the
 //! program's small integer constants and integer variables and constants `d`, `s`, at every
-//! location. A store whose index is a loop counter `i` scaled by `s` plus a rest `r` over other
-//! variables (an element of an array in memory, `#memory_int[p.base][p.offset + 4 * i]`, also
-//! several fields of one row stored in one letter) is a strided fill: the cells
+//! location; the constants the index is compared with in the letters, and each one's successor (a
+//! guard `i < d` may read `i <= d - 1`, its negation `!(i <= d - 1)`), bound ranges of their own,
+//! `d <= k < i + c` and `b <= k < i + c && k < d`, whatever other constants the program has (a loop
+//! that fills the cells below a constant with one value and the rest with another). A store of a
+//! value the letter bounds rather than names (`havoc x; assume x < i; a[i] := x`: a variable other
+//! than a pre-state one, compared in a conjunct of the letter with a term `t` over pre-state
+//! variables) claims the bound for the cells passed, `b <= k < i + c ==> m[k] <= t[i := k - c]`
+//! (or `>=`; strict comparisons tightened over the integers). A store whose index is a loop
+//! counter `i` scaled by `s` plus a rest `r` over other variables (an element of an array in
+//! memory, `#memory_int[p.base][p.offset + 4 * i]`, also several fields of one row stored in one
+//! letter) is a strided fill: the cells
 //! `m[r + s * k] == e[i := k]` are claimed for the counter values `k` it passed, `lo <= k < i`
 //! (ascending), `i < k < hi` (descending, `hi` one above a value the counter starts at, `i := n -
 //! 1`), and `lo <= k < hi` (a later loop), for `lo` 0 or a constant and `hi` a variable or a
@@ -55,7 +63,7 @@ use crate::smt::{
 };
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 /// At most this many quantified candidates per location.
@@ -70,6 +78,8 @@ const QUERY_LIMIT: Duration = Duration::from_millis(400);
 const SINGLE_LIMIT: Duration = Duration::from_millis(250);
 /// At most this many queries.
 const MAX_QUERIES: usize = 300;
+/// At most this many constants a fill's index is compared with give bounds of its own.
+const MAX_GUARD_CONSTS: usize = 4;
 
 /// A store `m[i + c := e]` of a letter: the map (a program variable, or a cell of one such as
 /// `a[23]` for a two-dimensional `a[23, i] := e`), the index variable `i` and constant offset `c`,
@@ -80,6 +90,19 @@ pub(super) struct Fill {
     pub index: Var,
     pub offset: BigInt,
     pub value: Term,
+}
+
+/// A store `m[i + c := v]` of a letter whose value `v` is no pre-state variable (a value the letter
+/// havocs and then bounds, `havoc x; assume x < i; a[i] := x`), with a conjunct of the letter that
+/// bounds `v` by a term over pre-state variables: `v <= bound` (`upper`) or `v >= bound`. The
+/// cells it has written are claimed bounded alike, `m[k] <= bound[i := k - c]`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct BoundedFill {
+    pub map: Term,
+    pub index: Var,
+    pub offset: BigInt,
+    pub upper: bool,
+    pub bound: Term,
 }
 
 /// A store `m[r + s·i := e]` of a letter whose index is a loop counter `i` (see
@@ -243,9 +266,11 @@ pub fn extend(
     let mut fills: BTreeSet<Fill> = BTreeSet::new();
     let counters = super::invariants::counters(voc, letters.iter().map(|&a| &enc.letters[a].tf));
     let mut strided: BTreeSet<StridedFill> = BTreeSet::new();
+    let mut bounded: BTreeSet<BoundedFill> = BTreeSet::new();
     for &a in &letters {
         collect_fills(voc, &enc.letters[a].tf.formula, &mut fills);
         collect_strided_fills(voc, &enc.letters[a].tf.formula, &counters, &mut strided);
+        collect_bounded_fills(voc, &enc.letters[a].tf.formula, &mut bounded);
     }
     // A row stored at an index that no letter steps (the memory map's row of a pointer's base,
     // `#memory_int[p.base := …]`) fills no range: its candidates only cost quantified map
@@ -254,9 +279,11 @@ pub fn extend(
         !matches!(f.value.sort_ref(), Sort::Array(..)) || counters.contains_key(&f.index)
     });
     if super::cegar::debug() {
-        eprintln!("  array fills: {fills:?}\n  strided: {strided:?}\n  counters: {counters:?}");
+        eprintln!(
+            "  array fills: {fills:?}\n  strided: {strided:?}\n  bounded: {bounded:?}\n  counters: {counters:?}"
+        );
     }
-    if fills.is_empty() && strided.is_empty() {
+    if fills.is_empty() && strided.is_empty() && bounded.is_empty() {
         return inv;
     }
     // The ranges of a strided fill's counter values: from 0 or a constant it is compared with,
@@ -304,11 +331,27 @@ pub fn extend(
     let mut cands: BTreeMap<LocId, Vec<(usize, Var, Term)>> = BTreeMap::new();
     let mut fresh = 0usize;
     let const_bounds: Vec<&Term> = bounds.iter().filter(|b| b.as_const().is_some()).collect();
+    // The constants each fill's index is compared with, and each one's successor: a store under
+    // the guard `i < d` (which the letters may read `i <= d - 1`) fills the cells below `d`, one
+    // under `i >= d` (`!(i <= d - 1)`) the cells from `d` up, whatever constants the program
+    // has besides.
+    let guard_consts: Vec<Vec<BigInt>> = fills
+        .iter()
+        .map(|f| {
+            let (_, cs) = compared_with(voc, enc, &letters, &f.index);
+            let mut ds: BTreeSet<BigInt> = BTreeSet::new();
+            for c in cs.iter().take(MAX_GUARD_CONSTS) {
+                ds.insert(c.clone());
+                ds.insert(c + 1);
+            }
+            ds.into_iter().collect()
+        })
+        .collect();
     for &l in &targets {
         // (form priority, bound variable, body): the forms most often needed first, so that
         // truncation drops the rare ones.
         let mut cs: Vec<(usize, Var, Term)> = Vec::new();
-        for f in &fills {
+        for (f, guards) in fills.iter().zip(&guard_consts) {
             let k = Var::new(format!("k!q{fresh}"), Sort::Int);
             fresh += 1;
             let kt = Term::var(&k);
@@ -320,6 +363,21 @@ pub fn extend(
             let mut push = |form: usize, range: Vec<Term>| {
                 cs.push((form, k.clone(), Term::implies(&Term::and(range), &cell)))
             };
+            // The cells from a guard's constant up, and below it (stores under a guard), first: they
+            // are the widest, and make the others redundant.
+            for d in guards {
+                let dt = Term::int(d.clone());
+                push(0, vec![Term::le(&dt, &kt), Term::lt(&kt, &hi)]);
+                for b in const_bounds
+                    .iter()
+                    .filter(|b| b.as_const() < Some(&Value::Int(d.clone())))
+                {
+                    push(
+                        3,
+                        vec![Term::le(b, &kt), Term::lt(&kt, &hi), Term::lt(&kt, &dt)],
+                    );
+                }
+            }
             for b in bounds.iter().filter(|b| b.as_var() != Some(&f.index)) {
                 push(0, vec![Term::le(b, &kt), Term::lt(&kt, &hi)]);
                 push(1, vec![Term::lt(&hi, &kt), Term::lt(&kt, b)]);
@@ -383,6 +441,29 @@ pub fn extend(
                 }
             }
         }
+        for f in &bounded {
+            let k = Var::new(format!("k!q{fresh}"), Sort::Int);
+            fresh += 1;
+            let kt = Term::var(&k);
+            let hi = Term::add(vec![Term::var(&f.index), Term::int(f.offset.clone())]);
+            let at = Term::sub(&kt, &Term::int(f.offset.clone()));
+            let b =
+                crate::smt::simplify(&f.bound.substitute(&HashMap::from([(f.index.clone(), at)])));
+            let cell = Term::select(&f.map, &kt);
+            let cell = if f.upper {
+                Term::le(&cell, &b)
+            } else {
+                Term::le(&b, &cell)
+            };
+            // the cells passed by an ascending loop, from each lower bound
+            for lo in bounds.iter().filter(|lo| lo.as_var() != Some(&f.index)) {
+                let range = Term::and(vec![Term::le(lo, &kt), Term::lt(&kt, &hi)]);
+                cs.push((0, k.clone(), Term::implies(&range, &cell)));
+            }
+        }
+        // (a guard's constant may be one the program states: the same candidate once)
+        let mut seen: HashSet<Term> = HashSet::new();
+        cs.retain(|(_, _, body)| seen.insert(body.clone()));
         cs.sort_by_key(|(form, _, _)| *form);
         cs.truncate(MAX_CANDIDATES);
         // Ids (the position in this order) identify a candidate across locations.
@@ -481,6 +562,71 @@ pub(super) fn collect_fills(voc: &Vocabulary, t: &Term, out: &mut BTreeSet<Fill>
     for a in t.args() {
         collect_fills(voc, a, out);
     }
+}
+
+/// The [`BoundedFill`]s of the letter formula `f`: its stores of a value that is a variable `v`
+/// other than a pre-state one, each with every conjunct of `f` that is a linear comparison of
+/// `v` (coefficient ±1) with a term over pre-state integer variables (tightened over the integers:
+/// `v < i` is `v <= i - 1`).
+fn collect_bounded_fills(voc: &Vocabulary, f: &Term, out: &mut BTreeSet<BoundedFill>) {
+    use crate::engine::termination::linear::{Lin, Q, linear};
+    let conjuncts = f.conjuncts();
+    walk(f, &mut |t| {
+        let Some((Op::Store, [m, i, e])) = t.as_app() else {
+            return;
+        };
+        let (Some((index, offset)), Some(v)) = (index_offset(i), e.as_var()) else {
+            return;
+        };
+        if index.sort != Sort::Int
+            || v.sort != Sort::Int
+            || !is_pre(voc, &index)
+            || is_pre(voc, v)
+            || !is_map_path(m)
+            || !m.free_vars().iter().all(|w| is_pre(voc, w) && *w != index)
+        {
+            return;
+        }
+        for c in &conjuncts {
+            // `l op r` as `d op' 0` with `d = l - r` (or `r - l`), `op'` one of `<=`, `<`
+            let (d, strict) = match c.as_app() {
+                Some((Op::Le, [l, r])) => (linear(&Term::sub(l, r)), false),
+                Some((Op::Lt, [l, r])) => (linear(&Term::sub(l, r)), true),
+                Some((Op::Ge, [l, r])) => (linear(&Term::sub(r, l)), false),
+                Some((Op::Gt, [l, r])) => (linear(&Term::sub(r, l)), true),
+                _ => continue,
+            };
+            let Some(d) = d else { continue };
+            let Some(p) = d.coef.get(v).cloned() else {
+                continue;
+            };
+            if !p.abs().is_one()
+                || !d
+                    .coef
+                    .keys()
+                    .all(|w| w == v || (w.sort == Sort::Int && is_pre(voc, w)))
+            {
+                continue;
+            }
+            // `p·v + rest op' 0`: `v op' -rest` (p = 1) or `v op'' rest` reversed (p = -1)
+            let rest = d.add_scaled(&Lin::var(v), &-p.clone());
+            let mut bound = rest.scale(&-p.recip());
+            if strict {
+                // over the integers `v < b` is `v <= b - 1`, `v > b` is `v >= b + 1`
+                bound.constant += if p.is_positive() { -Q::one() } else { Q::one() };
+            }
+            if !bound.coef.values().all(|q| q.is_integer()) || !bound.constant.is_integer() {
+                continue;
+            }
+            out.insert(BoundedFill {
+                map: m.clone(),
+                index: index.clone(),
+                offset: offset.clone(),
+                upper: p.is_positive(),
+                bound: crate::smt::simplify(&bound.term()),
+            });
+        }
+    });
 }
 
 /// `i` or `i + c` / `c + i` for a variable `i` and an integer constant `c`.
