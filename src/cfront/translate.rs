@@ -3166,6 +3166,27 @@ impl<'a> Translator<'a> {
         if in_mem && ini.is_none() {
             return Ok(());
         }
+        // An array without an initialiser whose leaves are all one-dimensional maps of integers
+        // (an array of integers or pointers, or of structs of them): every cell zero at once,
+        // `~a := ~const~int(0)`, whatever the array's size, rather than cell by cell.
+        if let (Place::Var(lv), None, CType::Array(..)) = (root, ini, &ty) {
+            let leaves = self.leaves(&ty, span)?;
+            if leaves.iter().all(|(_, dims, f)| *dims == 1 && f.is_none()) {
+                self.mem.const_map = true;
+                let zero = ex(
+                    b::ExprKind::Call(ident(mem::CONST_MAP, span), vec![int(0, span)]),
+                    span,
+                );
+                for (path, _, _) in leaves {
+                    out.push(assign_var(
+                        &format!("{}{path}", lv.base),
+                        zero.clone(),
+                        span,
+                    ));
+                }
+                return Ok(());
+            }
+        }
         let (cells, aggs) = self.aggregate_cells(&ty, ini, span)?;
         if !aggs.is_empty() {
             return unsupported("non-constant global initialiser", span);

@@ -21,7 +21,9 @@
 //! value the letter bounds rather than names (`havoc x; assume x < i; a[i] := x`: a variable other
 //! than a pre-state one, compared in a conjunct of the letter with a term `t` over pre-state
 //! variables) claims the bound for the cells passed, `b <= k < i + c ==> m[k] <= t[i := k - c]`
-//! (or `>=`; strict comparisons tightened over the integers). A store whose index is a loop
+//! (or `>=`; strict comparisons tightened over the integers). The cells an ascending loop has not
+//! reached yet are claimed zero, `i + c <= k ==> m[k] == 0` (an array of static storage, or from
+//! `calloc`, filled from the front). A store whose index is a loop
 //! counter `i` scaled by `s` plus a rest `r` over other variables (an element of an array in
 //! memory, `#memory_int[p.base][p.offset + 4 * i]`, also several fields of one row stored in one
 //! letter) is a strided fill: the cells
@@ -408,6 +410,12 @@ pub fn extend(
                         ],
                     );
                 }
+            }
+            // The cells an ascending loop has not reached yet still zero (an array of static
+            // storage, or from `calloc`).
+            if *f.value.sort_ref() == Sort::Int {
+                let zero = Term::eq(&Term::select(&f.map, &kt), &Term::int(0));
+                cs.push((1, k.clone(), Term::implies(&Term::le(&hi, &kt), &zero)));
             }
         }
         for (f, lows, highs) in &strided_ranges {
