@@ -23,14 +23,15 @@
 //! variables) claims the bound for the cells passed, `b <= k < i + c ==> m[k] <= t[i := k - c]`
 //! (or `>=`; strict comparisons tightened over the integers). The cells an ascending loop has not
 //! reached yet are claimed zero, `i + c <= k ==> m[k] == 0` (an array of static storage, or from
-//! `calloc`, filled from the front). A store whose index is a loop
-//! counter `i` scaled by `s` plus a rest `r` over other variables (an element of an array in
-//! memory, `#memory_int[p.base][p.offset + 4 * i]`, also several fields of one row stored in one
-//! letter) is a strided fill: the cells
-//! `m[r + s * k] == e[i := k]` are claimed for the counter values `k` it passed, `lo <= k < i`
-//! (ascending), `i < k < hi` (descending, `hi` one above a value the counter starts at, `i := n -
-//! 1`), and `lo <= k < hi` (a later loop), for `lo` 0 or a constant and `hi` a variable or a
-//! positive constant the counter is compared with.
+//! `calloc`, filled from the front).
+//!
+//! A store whose index is a loop counter `i` scaled by `s` plus a rest `r` over other variables (an
+//! element of an array in memory, `#memory_int[p.base][p.offset + 4 * i]`, also several fields of
+//! one row stored in one letter) is a strided fill: the cells `m[r + s * k] == e[i := k]` are
+//! claimed for the counter values `k` it passed, `lo <= k < i` (ascending), `i < k < hi`
+//! (descending, `hi` one above a value the counter starts at, `i := n - 1`), and `lo <= k < hi` (a
+//! later loop), for `lo` 0 or a constant and `hi` a variable or a positive constant the counter is
+//! compared with.
 //!
 //! They are filtered by a Houdini run of their own on top of the invariants the quantifier-free
 //! synthesis proved ([`super::invariants`]), in a z3 session with a short query limit: for every

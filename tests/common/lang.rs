@@ -271,7 +271,6 @@ pub fn exec<const N: usize>(seq: &[Stmt], s: [i64; N], probed: &mut Probed) -> V
 
 /// The steps of `block` appended to `code`.
 pub fn compile(block: &[Stmt], code: &mut Vec<Ins>) {
-    let not = |c: &Cond| Cond::Not(Box::new(c.clone()));
     for st in block {
         match st {
             Stmt::Atomic(seq) => code.push(Ins::Do(seq.clone())),
@@ -283,8 +282,10 @@ pub fn compile(block: &[Stmt], code: &mut Vec<Ins>) {
                 code.push(Ins::Goto(0));
                 compile(b, code);
                 let end = code.len();
-                code[head] =
-                    Ins::Branch(vec![(c.clone(), head + 1), (c.as_ref().map(not), jump + 1)]);
+                code[head] = Ins::Branch(vec![
+                    (c.clone(), head + 1),
+                    (c.as_ref().map(Cond::not), jump + 1),
+                ]);
                 code[jump] = Ins::Goto(end);
             }
             Stmt::Bounded(k, n, c, body) => {
@@ -303,7 +304,7 @@ pub fn compile(block: &[Stmt], code: &mut Vec<Ins>) {
                 }
                 code[head] = Ins::Branch(vec![
                     (Some(guard.clone()), head + 1),
-                    (Some(not(&guard)), end),
+                    (Some(guard.not()), end),
                 ]);
             }
             Stmt::While(c, body) => {
@@ -312,7 +313,7 @@ pub fn compile(block: &[Stmt], code: &mut Vec<Ins>) {
                 compile(body, code);
                 code.push(Ins::Goto(head));
                 let end = code.len();
-                code[head] = Ins::Branch(vec![(Some(c.clone()), head + 1), (Some(not(c)), end)]);
+                code[head] = Ins::Branch(vec![(Some(c.clone()), head + 1), (Some(c.not()), end)]);
             }
             Stmt::Fork(id, p, e) => code.push(Ins::Fork(*id, *p, e.clone())),
             Stmt::Join(id, v) => code.push(Ins::Join(*id, *v)),
