@@ -19,7 +19,6 @@ use common::lang::{
     holds,
 };
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
 
 /// Programs generated (those with too many configurations are dropped).
 const PROGRAMS: u64 = 30;
@@ -47,33 +46,16 @@ impl Random for Gen {
     }
 
     fn expr(&mut self, depth: u32) -> Expr {
-        if depth >= 2 || self.chance(40) {
-            return match self.below(3) {
-                0 => Expr::Const(self.range(-2, 4)),
-                _ => Expr::Var(self.var()),
-            };
-        }
-        let d = depth + 1;
-        let b = |e: Expr| Box::new(e);
-        match self.below(7) {
-            0 | 1 => Expr::Add(b(self.expr(d)), b(self.expr(d))),
-            2 | 3 => Expr::Sub(b(self.expr(d)), b(self.expr(d))),
-            4 => {
-                let k = [2, 3, -1][self.below(3) as usize];
-                Expr::Scale(k, b(self.expr(d)))
-            }
-            5 => Expr::Mod(b(self.expr(d)), self.range(2, 4)),
-            _ => Expr::Ite(Box::new(self.cond(d)), b(self.expr(d)), b(self.expr(d))),
-        }
+        self.small_expr(depth)
     }
-}
 
-impl Gen {
     /// A variable to read: shared or the thread's `a`/`u`, `l`/`v`.
     fn var(&mut self) -> usize {
         self.below(5) as usize
     }
+}
 
+impl Gen {
     /// A variable to write (a worker's parameter is not one).
     fn wvar(&mut self) -> usize {
         let n = if self.worker { 4 } else { 5 };
@@ -96,9 +78,7 @@ impl Gen {
             return self.assign();
         }
         if k < 70 {
-            let lo = self.range(-1, 1);
-            let hi = lo + self.range(0, 2);
-            return Stmt::Havoc(self.wvar(), lo, hi);
+            return self.small_havoc(Self::wvar);
         }
         if k < 80 && probe {
             let e = self.expr(0);
@@ -108,14 +88,7 @@ impl Gen {
         if k < 90 {
             return Stmt::Assume(self.cond(0));
         }
-        let c = self.chance(60).then(|| self.cond(0));
-        let then = vec![self.assign()];
-        let els = if self.chance(50) {
-            vec![self.assign()]
-        } else {
-            Vec::new()
-        };
-        Stmt::If(c, then, els)
+        self.if_else(60, |g| vec![g.assign()])
     }
 
     fn stmt(&mut self, depth: u32) -> Stmt {
@@ -128,14 +101,7 @@ impl Gen {
             return Stmt::Atomic((0..n).map(|_| self.simple(false)).collect());
         }
         if depth < 1 && k < 70 {
-            let c = self.chance(70).then(|| self.cond(0));
-            let then = self.block(depth + 1);
-            let els = if self.chance(50) {
-                self.block(depth + 1)
-            } else {
-                Vec::new()
-            };
-            return Stmt::If(c, then, els);
+            return self.if_else(70, |g| g.block(depth + 1));
         }
         if depth < 1 && k < 85 {
             // (one loop counter per thread: loops are not nested)
@@ -374,15 +340,9 @@ fn program(seed: u64) -> Option<(String, bool)> {
 
 #[test]
 fn verdicts_agree_with_every_interleaving() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "lapidary-concurrent-differential-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    // (z3 is pinned by `scripts/setup.sh`: missing, this fails under CI)
-    if common::triples::session(lapidary::smt::SolverKind::Z3).is_none() {
+    let Some(dir) = common::differential_dir("concurrent") else {
         return;
-    }
+    };
     let others: [&[&str]; 4] = [
         &["--por", "none"],
         &["--por", "sleep"],

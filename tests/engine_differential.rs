@@ -13,7 +13,6 @@ mod common;
 
 use common::lang::{Cond, Expr, Random, Rng, cond_text, const_text, eval, expr_text, holds};
 use std::collections::BTreeSet;
-use std::path::Path;
 
 /// Programs generated (those whose every execution blocks, or with too many states, are dropped).
 const PROGRAMS: u64 = 40;
@@ -51,6 +50,10 @@ impl Random for Gen {
         &mut self.rng
     }
 
+    fn var(&mut self) -> usize {
+        self.below(4) as usize
+    }
+
     fn expr(&mut self, depth: u32) -> Expr {
         if depth >= 2 || self.chance(35) {
             return match self.below(3) {
@@ -76,10 +79,6 @@ impl Random for Gen {
 }
 
 impl Gen {
-    fn var(&mut self) -> usize {
-        self.below(4) as usize
-    }
-
     /// A value reduced modulo a small constant: every variable stays in a small range.
     fn bounded(&mut self) -> Expr {
         let m = self.range(5, 40);
@@ -330,15 +329,9 @@ fn program(seed: u64) -> Option<(String, bool)> {
 
 #[test]
 fn verdicts_agree_with_enumerated_executions() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "lapidary-engine-differential-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    // (z3 is pinned by `scripts/setup.sh`: missing, this fails under CI)
-    if common::triples::session(lapidary::smt::SolverKind::Z3).is_none() {
+    let Some(dir) = common::differential_dir("engine") else {
         return;
-    }
+    };
     let mut kept: usize = 0;
     let mut verdicts = common::Verdicts::default();
     for seed in 0..PROGRAMS {

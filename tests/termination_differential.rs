@@ -19,7 +19,6 @@ mod common;
 
 use common::lang::{Cond, Expr, Ins, Probed, Random, Rng, Stmt, block_text, compile, exec, holds};
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
 
 /// Programs generated.
 const PROGRAMS: u64 = 80;
@@ -42,30 +41,17 @@ impl Random for Gen {
     }
 
     fn expr(&mut self, depth: u32) -> Expr {
-        if depth >= 2 || self.chance(40) {
-            return match self.below(3) {
-                0 => Expr::Const(self.range(-2, 4)),
-                _ => Expr::Var(self.below(3) as usize),
-            };
-        }
-        let d = depth + 1;
-        let b = |e: Expr| Box::new(e);
-        match self.below(7) {
-            0 | 1 => Expr::Add(b(self.expr(d)), b(self.expr(d))),
-            2 | 3 => Expr::Sub(b(self.expr(d)), b(self.expr(d))),
-            4 => {
-                let k = [2, 3, -1][self.below(3) as usize];
-                Expr::Scale(k, b(self.expr(d)))
-            }
-            5 => Expr::Mod(b(self.expr(d)), self.range(2, 4)),
-            _ => Expr::Ite(Box::new(self.cond(d)), b(self.expr(d)), b(self.expr(d))),
-        }
+        self.small_expr(depth)
+    }
+
+    fn var(&mut self) -> usize {
+        self.below(3) as usize
     }
 }
 
 impl Gen {
     fn assign(&mut self) -> Stmt {
-        let v = self.below(3) as usize;
+        let v = self.var();
         if self.chance(30) {
             let one = Box::new(Expr::Const(1));
             let x = Box::new(Expr::Var(v));
@@ -88,21 +74,12 @@ impl Gen {
             return self.assign();
         }
         if k < 75 {
-            let lo = self.range(-1, 1);
-            let hi = lo + self.range(0, 2);
-            return Stmt::Havoc(self.below(3) as usize, lo, hi);
+            return self.small_havoc(Self::var);
         }
         if k < 85 {
             return Stmt::Assume(self.cond(0));
         }
-        let c = self.chance(60).then(|| self.cond(0));
-        let then = vec![self.assign()];
-        let els = if self.chance(50) {
-            vec![self.assign()]
-        } else {
-            Vec::new()
-        };
-        Stmt::If(c, then, els)
+        self.if_else(60, |g| vec![g.assign()])
     }
 
     fn stmt(&mut self, depth: u32) -> Stmt {
@@ -111,14 +88,7 @@ impl Gen {
             return self.simple();
         }
         if depth < 2 && k < 65 {
-            let c = self.chance(70).then(|| self.cond(0));
-            let then = self.block(depth + 1);
-            let els = if self.chance(50) {
-                self.block(depth + 1)
-            } else {
-                Vec::new()
-            };
-            return Stmt::If(c, then, els);
+            return self.if_else(70, |g| g.block(depth + 1));
         }
         if depth < 2 && k < 90 {
             return if self.chance(70) {
@@ -264,15 +234,9 @@ fn program(seed: u64) -> Option<(String, bool)> {
 
 #[test]
 fn termination_verdicts_agree_with_the_configuration_graph() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "lapidary-termination-differential-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    // (z3 is pinned by `scripts/setup.sh`: missing, this fails under CI)
-    if common::triples::session(lapidary::smt::SolverKind::Z3).is_none() {
+    let Some(dir) = common::differential_dir("termination") else {
         return;
-    }
+    };
     let (mut kept, mut terminating) = (0usize, 0usize);
     let mut verdicts = common::Verdicts::default();
     for seed in 0..PROGRAMS {

@@ -149,6 +149,59 @@ pub trait Random {
 
     fn expr(&mut self, depth: u32) -> Expr;
 
+    /// A variable to read.
+    fn var(&mut self) -> usize;
+
+    /// An expression over `var`s and constants in [-2, 4]: sums, differences, small multiples,
+    /// remainders modulo 2–4 and `if then else`, at most two operators deep (the generators with
+    /// threads and loops; `expr` for the subexpressions).
+    fn small_expr(&mut self, depth: u32) -> Expr {
+        if depth >= 2 || self.chance(40) {
+            return match self.below(3) {
+                0 => Expr::Const(self.range(-2, 4)),
+                _ => Expr::Var(self.var()),
+            };
+        }
+        let d = depth + 1;
+        let b = |e: Expr| Box::new(e);
+        match self.below(7) {
+            0 | 1 => Expr::Add(b(self.expr(d)), b(self.expr(d))),
+            2 | 3 => Expr::Sub(b(self.expr(d)), b(self.expr(d))),
+            4 => {
+                let k = [2, 3, -1][self.below(3) as usize];
+                Expr::Scale(k, b(self.expr(d)))
+            }
+            5 => Expr::Mod(b(self.expr(d)), self.range(2, 4)),
+            _ => Expr::Ite(Box::new(self.cond(d)), b(self.expr(d)), b(self.expr(d))),
+        }
+    }
+
+    /// `havoc v` into a range of at most three values about 0, for the variable `var` picks.
+    fn small_havoc(&mut self, var: impl FnOnce(&mut Self) -> usize) -> Stmt
+    where
+        Self: Sized,
+    {
+        let lo = self.range(-1, 1);
+        let hi = lo + self.range(0, 2);
+        Stmt::Havoc(var(self), lo, hi)
+    }
+
+    /// `if (c)` (with `cond_percent` chance, else `if (*)`) over the block `branch` makes, with an
+    /// `else` block half of the time.
+    fn if_else(&mut self, cond_percent: u64, mut branch: impl FnMut(&mut Self) -> Vec<Stmt>) -> Stmt
+    where
+        Self: Sized,
+    {
+        let c = self.chance(cond_percent).then(|| self.cond(0));
+        let then = branch(self);
+        let els = if self.chance(50) {
+            branch(self)
+        } else {
+            Vec::new()
+        };
+        Stmt::If(c, then, els)
+    }
+
     fn below(&mut self, n: u64) -> u64 {
         self.rng().below(n)
     }

@@ -59,6 +59,19 @@ pub fn t1_to_t4_boogie_files() -> Option<(PathBuf, Vec<(String, bool)>)> {
 
 pub mod lang;
 
+/// A fresh directory for a differential test's generated programs (kept, so that a failure
+/// reproduces), or `None` when z3 is missing (a failure under CI: it is pinned by
+/// `scripts/setup.sh`, see [`solver_missing`]).
+pub fn differential_dir(name: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "lapidary-{name}-differential-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    triples::session(lapidary::smt::SolverKind::Z3)?;
+    Some(dir)
+}
+
 /// Helpers of the brute-force Hoare-triple tests (`frame_rule`, `fast_hoare`).
 pub mod triples {
     use lapidary::engine::blocks::Encoded;
