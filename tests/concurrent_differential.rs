@@ -15,10 +15,9 @@
 mod common;
 
 use common::lang::{
-    Expr, Ins, Probed, Random, Rng, Stmt, block_text, compile, const_text, eval, exec, expr_text,
-    holds,
+    Bounds, Expr, Ins, Probed, Random, Rng, Stmt, block_text, compile, eval, exec, holds,
 };
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 /// Programs generated (those with too many configurations are dropped).
 const PROGRAMS: u64 = 30;
@@ -293,29 +292,16 @@ fn program(seed: u64) -> Option<(String, bool)> {
     let reached: Vec<usize> = probed.keys().copied().collect();
     let unsafe_ = seed % 2 == 1 && !reached.is_empty();
     let flip = unsafe_.then(|| reached[g.below(reached.len() as u64) as usize]);
-    let mut asserts = BTreeMap::new();
-    for i in 0..g.probes.len() {
-        // (`{}`: the probe's expression, printed below with its thread's names)
-        let a = match probed.get(&i) {
-            None => "false".to_string(),
-            Some(&(lo, hi)) => {
-                let d = i64::from(flip == Some(i));
-                if g.chance(50) {
-                    format!("{{}} <= {}", const_text(hi - d))
-                } else {
-                    format!("{{}} >= {}", const_text(lo + d))
-                }
-            }
+    let mut bounds = Bounds::new();
+    for (&i, &(lo, hi)) in &probed {
+        let d = i64::from(flip == Some(i));
+        let bound = if g.chance(50) {
+            ("<=", hi - d)
+        } else {
+            (">=", lo + d)
         };
-        asserts.insert(i, a);
+        bounds.insert(i, bound);
     }
-    // the probes of each procedure, printed with its names
-    let fill = |names: &[&str]| -> BTreeMap<usize, String> {
-        asserts
-            .iter()
-            .map(|(i, a)| (*i, a.replacen("{}", &expr_text(&g.probes[*i], names), 1)))
-            .collect()
-    };
     let mut lines = vec![
         "var x, y, z: int;".to_string(),
         String::new(),
@@ -324,7 +310,7 @@ fn program(seed: u64) -> Option<(String, bool)> {
         "{".to_string(),
         "  var u, v, k: int;".to_string(),
     ];
-    block_text(&main, &MAIN_NAMES, &fill(&MAIN_NAMES), false, 1, &mut lines);
+    block_text(&main, &MAIN_NAMES, &bounds, false, 1, &mut lines);
     lines.push("}".to_string());
     for (p, b) in bodies.iter().enumerate() {
         lines.push(String::new());
@@ -332,7 +318,7 @@ fn program(seed: u64) -> Option<(String, bool)> {
         lines.push("  modifies x, y, z;".to_string());
         lines.push("{".to_string());
         lines.push("  var l, k: int;".to_string());
-        block_text(b, &WORKER_NAMES, &fill(&WORKER_NAMES), false, 1, &mut lines);
+        block_text(b, &WORKER_NAMES, &bounds, false, 1, &mut lines);
         lines.push("}".to_string());
     }
     Some((lines.join("\n") + "\n", unsafe_))

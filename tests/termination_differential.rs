@@ -17,7 +17,9 @@
 
 mod common;
 
-use common::lang::{Cond, Expr, Ins, Probed, Random, Rng, Stmt, block_text, compile, exec, holds};
+use common::lang::{
+    Bounds, Cond, Expr, Ins, Probed, Random, Rng, Stmt, block_text, compile, exec, holds,
+};
 use std::collections::{BTreeMap, HashMap};
 
 /// Programs generated.
@@ -227,7 +229,7 @@ fn program(seed: u64) -> Option<(String, bool)> {
         lines.push("  havoc x, y, z;".to_string());
     }
     // (`atomic`: a `havoc` and its range are printed as two statements, not an atomic block)
-    block_text(&body, &NAMES, &BTreeMap::new(), true, 1, &mut lines);
+    block_text(&body, &NAMES, &Bounds::new(), true, 1, &mut lines);
     lines.push("}".to_string());
     Some((lines.join("\n") + "\n", terminating))
 }

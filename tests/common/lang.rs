@@ -375,12 +375,16 @@ pub fn compile(block: &[Stmt], code: &mut Vec<Ins>) {
     }
 }
 
-/// The text of `block`; `asserts` gives each probe's assertion, `atomic` says whether the block
+/// The bound of each probe that is reached: `e <= c` or `e >= c` (a probe without one asserts
+/// `false`).
+pub type Bounds = BTreeMap<usize, (&'static str, i64)>;
+
+/// The text of `block`; `bounds` gives each probe's assertion, `atomic` says whether the block
 /// is already inside an atomic block.
 pub fn block_text(
     block: &[Stmt],
     names: &[&str],
-    asserts: &BTreeMap<usize, String>,
+    bounds: &Bounds,
     atomic: bool,
     indent: usize,
     out: &mut Vec<String>,
@@ -408,9 +412,9 @@ pub fn block_text(
             Stmt::If(x, a, b) => {
                 let x = x.as_ref().map_or("*".to_string(), c);
                 out.push(format!("{pad}if ({x}) {{"));
-                block_text(a, names, asserts, atomic, indent + 1, out);
+                block_text(a, names, bounds, atomic, indent + 1, out);
                 out.push(format!("{pad}}} else {{"));
-                block_text(b, names, asserts, atomic, indent + 1, out);
+                block_text(b, names, bounds, atomic, indent + 1, out);
                 out.push(format!("{pad}}}"));
             }
             Stmt::Bounded(k, n, x, body) => {
@@ -421,21 +425,24 @@ pub fn block_text(
                 };
                 out.push(format!("{pad}{k} := 0;"));
                 out.push(format!("{pad}while ({guard}) {{"));
-                block_text(body, names, asserts, atomic, indent + 1, out);
+                block_text(body, names, bounds, atomic, indent + 1, out);
                 out.push(format!("{pad}  {k} := {k} + 1;"));
                 out.push(format!("{pad}}}"));
             }
             Stmt::While(x, body) => {
                 out.push(format!("{pad}while ({}) {{", c(x)));
-                block_text(body, names, asserts, atomic, indent + 1, out);
+                block_text(body, names, bounds, atomic, indent + 1, out);
                 out.push(format!("{pad}}}"));
             }
             Stmt::Atomic(seq) => {
                 out.push(format!("{pad}atomic {{"));
-                block_text(seq, names, asserts, true, indent + 1, out);
+                block_text(seq, names, bounds, true, indent + 1, out);
                 out.push(format!("{pad}}}"));
             }
-            Stmt::Probe(i, _) => out.push(format!("{pad}assert {};", asserts[i])),
+            Stmt::Probe(i, x) => out.push(match bounds.get(i) {
+                Some((op, c)) => format!("{pad}assert {} {op} {};", e(x), const_text(*c)),
+                None => format!("{pad}assert false;"),
+            }),
             Stmt::Fork(id, p, x) => out.push(format!("{pad}fork {id} T{p}({});", e(x))),
             Stmt::Join(id, None) => out.push(format!("{pad}join {id};")),
             Stmt::Join(id, Some(v)) => out.push(format!("{pad}join {id} assign {};", names[*v])),
