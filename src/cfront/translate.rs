@@ -121,7 +121,8 @@ fn vla_size(d: &Node<c::Declarator>) -> Option<&Node<c::Expression>> {
 /// The length of `int a[] = {…}` until the initialiser gives it.
 const UNKNOWN_LEN: u64 = u64::MAX;
 
-/// Most array cells a zero or list initialisation may write.
+/// Most array cells an initialisation may write cell by cell (`aggregate_cells` zeroes an array
+/// of integers and pointers at once instead, whatever its size).
 const MAX_INIT_CELLS: u64 = 1024;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -3166,30 +3167,14 @@ impl<'a> Translator<'a> {
         if in_mem && ini.is_none() {
             return Ok(());
         }
-        // An array without an initialiser whose leaves are all one-dimensional maps of integers
-        // (an array of integers or pointers, or of structs of them): every cell zero at once,
-        // `~a := ~const~int(0)`, whatever the array's size, rather than cell by cell.
-        if let (Place::Var(lv), None, CType::Array(..)) = (root, ini, &ty) {
-            let leaves = self.leaves(&ty, span)?;
-            if leaves.iter().all(|(_, dims, f)| *dims == 1 && f.is_none()) {
-                self.mem.const_map = true;
-                let zero = ex(
-                    b::ExprKind::Call(ident(mem::CONST_MAP, span), vec![int(0, span)]),
-                    span,
-                );
-                for (path, _, _) in leaves {
-                    out.push(assign_var(
-                        &format!("{}{path}", lv.base),
-                        zero.clone(),
-                        span,
-                    ));
-                }
-                return Ok(());
-            }
-        }
-        let (cells, aggs) = self.aggregate_cells(&ty, ini, span)?;
+        let whole_var =
+            matches!(root, Place::Var(lv) if lv.path.is_empty() && lv.indices.is_empty());
+        let (cells, aggs, sparse) = self.aggregate_cells(&ty, ini, whole_var || in_mem, span)?;
         if !aggs.is_empty() {
             return unsupported("non-constant global initialiser", span);
+        }
+        if sparse && !in_mem {
+            self.zero_place(root, &ty, span, out)?;
         }
         for (cell, e) in cells {
             let v = match (&cell.ty, e) {
@@ -3225,26 +3210,45 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
-    /// Every scalar cell of an aggregate with its initialising expression (`None`: zero).
+    /// Every scalar cell of an aggregate with its initialising expression (`None`: zero), and
+    /// the sub-aggregates initialised by a struct value.
+    ///
+    /// With `sparse` allowed, an aggregate that holds an array and whose cells are integers or
+    /// pointers outside unions, initialised by scalars only, has just the cells its initialiser
+    /// gives (the third component is then `true`): the caller zeroes the aggregate at once
+    /// (`zero_place`), whatever its size, before it writes them.
     #[allow(clippy::type_complexity)]
     fn aggregate_cells(
         &mut self,
         ty: &CType,
         ini: Option<&'a Node<c::Initializer>>,
+        sparse: bool,
         span: Span,
     ) -> R<(
         Vec<(Cell, Option<Init<'a>>)>,
         Vec<(Cell, &'a Node<c::Expression>)>,
+        bool,
     )> {
-        let mut all = Vec::new();
-        self.cells(ty, ("", &[], 0), span, &mut all)?;
         let mut given: Given<'a> = BTreeMap::new();
         let saved = std::mem::take(&mut self.agg_given);
         let filled = match ini {
             Some(ini) => self.fill(ty, String::new(), Vec::new(), ini, &mut given, span),
             None => Ok(()),
         };
-        let aggs = filled.and_then(|()| self.agg_inits(&all, span));
+        if filled.is_ok() && sparse && self.agg_given.is_empty() && self.zeroable(ty, span)? {
+            self.agg_given = saved;
+            let mut cells = Vec::new();
+            for ((path, idx), e) in given {
+                let cell = self.cell_at(ty, path, idx, span)?;
+                cells.push((cell, Some(e)));
+            }
+            cells.sort_by_key(|(c, _)| c.off);
+            return Ok((cells, Vec::new(), true));
+        }
+        let mut all = Vec::new();
+        let aggs = filled
+            .and_then(|()| self.cells(ty, ("", &[], 0), span, &mut all))
+            .and_then(|()| self.agg_inits(&all, span));
         self.agg_given = saved;
         let aggs = aggs?;
         let cells: Vec<_> = all
@@ -3254,7 +3258,113 @@ impl<'a> Translator<'a> {
                 (c, e)
             })
             .collect();
-        Ok((Self::union_init_cells(cells, span)?, aggs))
+        Ok((Self::union_init_cells(cells, span)?, aggs, false))
+    }
+
+    /// `ty` holds an array, and its cells are integers or pointers outside unions: it can be
+    /// zeroed at once (`zero_place`).
+    fn zeroable(&self, ty: &CType, span: Span) -> R<bool> {
+        fn no_union(t: &Translator, ty: &CType, span: Span) -> R<bool> {
+            Ok(match ty {
+                CType::Array(e, _) => no_union(t, e, span)?,
+                CType::Struct(tag) if is_union(tag) => false,
+                CType::Struct(tag) => {
+                    for (_, f) in t.struct_fields(tag, span)? {
+                        if !no_union(t, &f, span)? {
+                            return Ok(false);
+                        }
+                    }
+                    true
+                }
+                CType::Int(_) | CType::Ptr(_) => true,
+                _ => false,
+            })
+        }
+        if !no_union(self, ty, span)? {
+            return Ok(false);
+        }
+        let leaves = self.leaves(ty, span)?;
+        Ok(leaves.iter().any(|(_, dims, _)| *dims > 0)
+            && leaves.iter().all(|(_, _, f)| f.is_none()))
+    }
+
+    /// Every cell of the aggregate at `root` (of type `ty`, `zeroable`) zero: each leaf of a
+    /// variable the constant zero map of its dimensions, an object on the stack its memory row.
+    fn zero_place(
+        &mut self,
+        root: &Place,
+        ty: &CType,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        match root {
+            Place::Var(lv) => {
+                for (path, dims, _) in self.leaves(ty, span)? {
+                    let zero = self.zero_int_map(dims, span);
+                    out.push(assign_var(&format!("{}{path}", lv.base), zero, span));
+                }
+            }
+            Place::Mem { base, .. } => {
+                // the maps of the cells' types: an integer cell is not read as a pointer
+                let mut cells = Vec::new();
+                self.scalar_types(ty, span, &mut cells)?;
+                let ints = cells.iter().any(|t| matches!(t, CType::Int(_)));
+                let ptrs = cells.iter().any(|t| matches!(t, CType::Ptr(_)));
+                let base = base.clone();
+                self.zero_rows(&base, ints, ptrs, span, out);
+            }
+        }
+        Ok(())
+    }
+
+    /// The types of the scalars of `ty` (an integer type once, however many cells have it).
+    fn scalar_types(&self, ty: &CType, span: Span, out: &mut Vec<CType>) -> R<()> {
+        match ty {
+            CType::Array(e, _) => self.scalar_types(e, span, out)?,
+            CType::Struct(tag) => {
+                for (_, f) in self.struct_fields(tag, span)? {
+                    self.scalar_types(&f, span, out)?;
+                }
+            }
+            t if !out.contains(t) => out.push(t.clone()),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The cell at `path`/`idx` of an aggregate of type `ty` (without unions): its byte offset
+    /// and type.
+    fn cell_at(&self, ty: &CType, path: String, idx: Vec<u64>, span: Span) -> R<Cell> {
+        let mut fields = path.split('.').skip(1);
+        let mut indices = idx.iter();
+        let mut t = ty.clone();
+        let mut off = 0;
+        loop {
+            t = match &t {
+                CType::Array(e, _) => {
+                    let Some(k) = indices.next() else { break };
+                    off += k * self.size_align(e, span)?.0;
+                    (**e).clone()
+                }
+                CType::Struct(tag) => {
+                    let Some(f) = fields.next() else { break };
+                    let (foff, fty) = self.field_offset(tag, f, span)?;
+                    off += foff;
+                    fty
+                }
+                _ => break,
+            };
+        }
+        if fields.next().is_some() || indices.next().is_some() || !t.is_scalar() {
+            return unsupported("initialiser of a cell that is not a scalar", span);
+        }
+        Ok(Cell {
+            path,
+            idx,
+            off,
+            ty: t,
+            unions: Vec::new(),
+        })
     }
 
     /// The cells an initialisation writes in its unions: of a union that is initialised, those of
@@ -4162,8 +4272,7 @@ impl<'a> Translator<'a> {
                     self.store_place(&root, val, span, out)?;
                 }
                 (c::Initializer::Expression(e), false) if char_array_string(&ty, e).is_some() => {
-                    let (cells, aggs) = self.aggregate_cells(&ty, Some(ini), span)?;
-                    self.store_cells(&root, cells, aggs, span, out)?;
+                    self.init_aggregate(&root, &ty, ini, span, out)?;
                 }
                 (c::Initializer::Expression(e), false) => {
                     if !matches!(ty, CType::Struct(_)) {
@@ -4173,12 +4282,28 @@ impl<'a> Translator<'a> {
                     self.copy_place(&root, &src, span, out)?;
                 }
                 (c::Initializer::List(_), _) => {
-                    let (cells, aggs) = self.aggregate_cells(&ty, Some(ini), span)?;
-                    self.store_cells(&root, cells, aggs, span, out)?;
+                    self.init_aggregate(&root, &ty, ini, span, out)?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// Initialises the aggregate of a local at `root` (its whole variable or its object on the
+    /// stack).
+    fn init_aggregate(
+        &mut self,
+        root: &Place,
+        ty: &CType,
+        ini: &'a Node<c::Initializer>,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) -> R<()> {
+        let (cells, aggs, sparse) = self.aggregate_cells(ty, Some(ini), true, span)?;
+        if sparse {
+            self.zero_place(root, ty, span, out)?;
+        }
+        self.store_cells(root, cells, aggs, span, out)
     }
 
     /// Writes the cells of an initialisation at `root` (`None`: zero), then the

@@ -147,6 +147,16 @@ pub(super) const VA_OFF: &str = "#va.off";
 /// The `{:const_array}` function giving the map that is its argument everywhere.
 pub(super) const CONST_MAP: &str = "~const~int";
 
+/// The `{:const_array}` function of the integer maps of `dims` dimensions (`~const~int~2(row)`: the
+/// map whose every row is `row`).
+fn const_map_name(dims: usize) -> String {
+    if dims == 1 {
+        CONST_MAP.to_string()
+    } else {
+        format!("{CONST_MAP}~{dims}")
+    }
+}
+
 /// Which parts of the memory model the program uses (declared by `finish`).
 #[derive(Default, Debug, Clone, Copy)]
 pub(super) struct MemUse {
@@ -155,6 +165,8 @@ pub(super) struct MemUse {
     pub int: bool,
     pub ptr: bool,
     pub const_map: bool,
+    /// The largest number of dimensions of a constant integer map beyond one (`const_map_name`).
+    pub const_map_dims: usize,
     /// `calloc` / `realloc` are called: together they are not translated (see `realloc`).
     pub calloc: bool,
     /// The heap is used (`malloc`, `calloc`, `realloc`).
@@ -645,6 +657,45 @@ impl<'a> Translator<'a> {
             }
         }
         out
+    }
+
+    /// The integer map of `dims` dimensions whose every cell is zero (`dims == 0`: the integer 0):
+    /// `~const~int~2(~const~int(0))`.
+    pub(super) fn zero_int_map(&mut self, dims: usize, span: Span) -> b::Expr {
+        let mut e = int(0, span);
+        for d in 1..=dims {
+            self.mem.const_map = true;
+            self.mem.const_map_dims = self.mem.const_map_dims.max(d);
+            e = ex(
+                b::ExprKind::Call(ident(&const_map_name(d), span), vec![e]),
+                span,
+            );
+        }
+        e
+    }
+
+    /// Sets the integer cells (`ints`) and the pointer cells (`ptrs`) of the object `b` to zero.
+    pub(super) fn zero_rows(
+        &mut self,
+        b: &b::Expr,
+        ints: bool,
+        ptrs: bool,
+        span: Span,
+        out: &mut Vec<b::Stmt>,
+    ) {
+        let mut maps = Vec::new();
+        if ints {
+            self.mem.int = true;
+            maps.push(MEM_INT);
+        }
+        if ptrs {
+            self.mem.ptr = true;
+            maps.extend([MEM_BASE, MEM_OFF]);
+        }
+        for m in maps {
+            let zero = self.zero_int_map(1, span);
+            out.push(assign(lhs(m, vec![b.clone()], span), zero, span));
+        }
     }
 
     /// Sets every byte's cell of `n` bytes at `{b, o}` to zero (integers 0, pointers null).
@@ -2163,23 +2214,28 @@ impl<'a> Translator<'a> {
                 span,
             }));
         }
-        if self.mem.const_map {
+        let depths = if self.mem.const_map {
+            self.mem.const_map_dims.max(1)
+        } else {
+            0
+        };
+        for dims in 1..=depths {
             decls.push(b::Decl::Function(b::FunctionDecl {
                 attrs: vec![b::Attribute {
                     name: ident("const_array", span),
                     args: Vec::new(),
                     span,
                 }],
-                name: ident(CONST_MAP, span),
+                name: ident(&const_map_name(dims), span),
                 type_params: Vec::new(),
                 params: vec![b::FunArg {
                     name: Some(ident("v", span)),
-                    ty: int_map_type(0, span),
+                    ty: int_map_type(dims - 1, span),
                     span,
                 }],
                 result: b::FunArg {
                     name: None,
-                    ty: int_map_type(1, span),
+                    ty: int_map_type(dims, span),
                     span,
                 },
                 body: None,
