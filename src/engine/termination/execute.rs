@@ -1596,6 +1596,14 @@ impl<'p> Machine<'p> {
             {
                 return Ok(Value::Int(super::value::Int::big(v)));
             }
+            // An over-approximation of an operation the executor cannot evaluate here: the
+            // execution stops (the program may not go on like this; `not_followed` marks the
+            // executions a front end does not follow by exactly such an application).
+            if let Some(what) = &f.overapproximation {
+                return Err(Stop::Other(format!(
+                    "the execution applies an over-approximation ({what})"
+                )));
+            }
             // Uninterpreted (or defined by axioms only): any value.
             return Ok(Value::Unknown);
         };
