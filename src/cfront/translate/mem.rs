@@ -1976,7 +1976,10 @@ impl<'a> Translator<'a> {
                 // `memmove`: the source's bytes are all read before any is written (the objects
                 // may overlap, C11 7.24.2.2)
                 let moving = name.ends_with("memmove");
-                let Some(len) = as_lit(&vals[2].to_int(span)).and_then(|v| v.to_u64()) else {
+                let len = as_lit(&vals[2].to_int(span)).and_then(|v| v.to_u64());
+                // a non-constant size, or one too large to copy cell by cell: the whole object
+                // at once or an over-approximation (`mem_whole`)
+                let Some(len) = len.filter(|l| *l <= MAX_INIT_CELLS) else {
                     return self.mem_whole(name, set, &vals, span, out);
                 };
                 let (dt, (db, dof), src_parts) = self.mem_operands(name, set, &vals, span)?;
@@ -1985,7 +1988,7 @@ impl<'a> Translator<'a> {
                 let esize = self.size_align(&dt, span)?.0;
                 let int_elem = matches!(&dt, CType::Int(t)
                     if !matches!(t.kind, IntKind::Bool | IntKind::BitField { .. }));
-                if esize == 0 || (len % esize != 0 && !int_elem) || len > MAX_INIT_CELLS {
+                if esize == 0 || (len % esize != 0 && !int_elem) {
                     return unsupported(format!("`{name}` of part of an object"), span);
                 }
                 let whole = len - len % esize;
