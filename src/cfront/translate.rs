@@ -3229,13 +3229,14 @@ impl<'a> Translator<'a> {
         Vec<(Cell, &'a Node<c::Expression>)>,
         bool,
     )> {
+        let sparse = sparse && self.zeroable(ty, span)?;
         let mut given: Given<'a> = BTreeMap::new();
         let saved = std::mem::take(&mut self.agg_given);
         let filled = match ini {
             Some(ini) => self.fill(ty, String::new(), Vec::new(), ini, &mut given, span),
             None => Ok(()),
         };
-        if filled.is_ok() && sparse && self.agg_given.is_empty() && self.zeroable(ty, span)? {
+        if filled.is_ok() && sparse && self.agg_given.is_empty() {
             self.agg_given = saved;
             let mut cells = Vec::new();
             for ((path, idx), e) in given {
@@ -3289,7 +3290,8 @@ impl<'a> Translator<'a> {
     }
 
     /// Every cell of the aggregate at `root` (of type `ty`, `zeroable`) zero: each leaf of a
-    /// variable the constant zero map of its dimensions, an object on the stack its memory row.
+    /// variable the constant zero map of its dimensions, a whole object in memory (offset 0, the
+    /// root of a declaration) the rows of its cells' maps.
     fn zero_place(
         &mut self,
         root: &Place,

@@ -1665,7 +1665,8 @@ impl Cegar<'_, '_> {
             // so each predicate costs far more: the sequences relaxed by the unsat core (smaller
             // predicates) suffice there once one of them succeeded (a 2-thread non-atomic
             // increment: 13 s with all four sequences, 3 s without the unrelaxed ones); a
-            // sequential program keeps them (fewer refinements there: 8 s against 3 s).
+            // sequential program keeps them (there they save refinements: a 32-bit counter
+            // program 3 s with them, 8 s without).
             let relaxed_done = *relax && core.is_some() && plan.get(k + 1).is_some_and(|n| !n.1);
             if relaxed_done && added_any && self.cfa.is_concurrent() {
                 break;

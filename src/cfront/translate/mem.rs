@@ -165,7 +165,8 @@ pub(super) struct MemUse {
     pub int: bool,
     pub ptr: bool,
     pub const_map: bool,
-    /// The largest number of dimensions of a constant integer map beyond one (`const_map_name`).
+    /// The most dimensions of a constant integer map used (`const_map_name`; with `const_map`,
+    /// at least one).
     pub const_map_dims: usize,
     /// `calloc` / `realloc` are called: together they are not translated (see `realloc`).
     pub calloc: bool,
@@ -700,16 +701,7 @@ impl<'a> Translator<'a> {
 
     /// Sets every byte's cell of `n` bytes at `{b, o}` to zero (integers 0, pointers null).
     fn zero_row(&mut self, b: &b::Expr, span: Span, out: &mut Vec<b::Stmt>) {
-        self.mem.int = true;
-        self.mem.ptr = true;
-        self.mem.const_map = true;
-        let zero = ex(
-            b::ExprKind::Call(ident(CONST_MAP, span), vec![int(0, span)]),
-            span,
-        );
-        for m in [MEM_INT, MEM_BASE, MEM_OFF] {
-            out.push(assign(lhs(m, vec![b.clone()], span), zero.clone(), span));
-        }
+        self.zero_rows(b, true, true, span, out);
         for t in self.float_maps() {
             let zero = ex(
                 b::ExprKind::Call(
