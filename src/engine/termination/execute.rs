@@ -10,8 +10,11 @@
 //! cells plus a default) or
 //! ⊤ (`Value::Unknown`): any value. Unconstrained values are ⊤: uninitialised globals, locals and map
 //! cells, procedure parameters of the entry, constants, `havoc`, results and modified globals of
-//! procedures without a body, applications of functions without a body. Expression evaluation is a
-//! sound over-approximation (`value.rs`): a concrete result holds for every concretisation.
+//! procedures without a body, applications of functions without a body — except an
+//! `{:overapproximation}` function, which stands for an operation of the program rather than any
+//! function: it has that operation's value where it names one (`{:concrete}`) and stops the
+//! execution (UNKNOWN) otherwise. Expression evaluation is a sound over-approximation
+//! (`value.rs`): a concrete result holds for every concretisation.
 //!
 //! At a location, every outgoing edge's guard (the condition of an `assume`, `true` otherwise) is
 //! evaluated to true, false or ⊤. Edges into error locations (failing assertions) are handled apart:
