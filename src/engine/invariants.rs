@@ -271,6 +271,7 @@ pub fn synthesize_on(
         let formulas = || letters.iter().map(|&a| &enc.letters[a].tf.formula);
         let mut atoms = guard_atoms(voc, formulas(), 16);
         atoms.extend(disequality_atoms(voc, formulas(), 8));
+        atoms.extend(real_guard_atoms(voc, formulas(), 8));
         atoms
     } else {
         Vec::new()
@@ -1302,7 +1303,7 @@ pub(crate) fn guard_atoms<'a>(
     formulas: impl Iterator<Item = &'a Term>,
     max: usize,
 ) -> Vec<Term> {
-    collect_atoms(voc, formulas, max, |t, op, args, positive| {
+    collect_atoms(voc, formulas, max, Sort::Int, |t, op, args, positive| {
         if !matches!(op, Op::Le | Op::Lt | Op::Ge | Op::Gt)
             || args.len() != 2
             || t.free_vars_ref().is_empty()
@@ -1332,14 +1333,54 @@ pub(crate) fn guard_atoms<'a>(
     })
 }
 
-/// The atoms over integer program variables only — all before or all after their letter, no map
-/// read — under the `and`/`or`/`not` of `formulas`, each mapped by `atom` (its operator,
+/// The comparisons `d op 0` over real program variables (all before or all after the letter) that
+/// the letters make, strict ones kept strict, over pre-state variables, at most `max` (`assume y >
+/// 0.0` before a loop `x := x - y`: the supporting invariant of its decrease by `y`).
+pub(crate) fn real_guard_atoms<'a>(
+    voc: &Vocabulary,
+    formulas: impl Iterator<Item = &'a Term>,
+    max: usize,
+) -> Vec<Term> {
+    collect_atoms(voc, formulas, max, Sort::Real, |t, op, args, positive| {
+        if !matches!(op, Op::Le | Op::Lt | Op::Ge | Op::Gt)
+            || args.len() != 2
+            || t.free_vars_ref().is_empty()
+        {
+            return None;
+        }
+        let d = crate::engine::termination::linear::linear(&Term::sub(&args[0], &args[1]))?.term();
+        if *d.sort_ref() != Sort::Real {
+            return None;
+        }
+        let op = if positive {
+            op.clone()
+        } else {
+            match op {
+                Op::Le => Op::Gt,
+                Op::Lt => Op::Ge,
+                Op::Ge => Op::Lt,
+                _ => Op::Le,
+            }
+        };
+        let zero = Term::real(BigRational::zero());
+        Some(match op {
+            Op::Le => Term::le(&d, &zero),
+            Op::Lt => Term::lt(&d, &zero),
+            Op::Ge => Term::ge(&d, &zero),
+            _ => Term::gt(&d, &zero),
+        })
+    })
+}
+
+/// The atoms over program variables of `sort` only (`Int`, or `Real`) — all before or all after
+/// their letter, no map read — under the `and`/`or`/`not` of `formulas`, each mapped by `atom` (its operator,
 /// arguments and polarity) to a candidate, which is renamed to pre-state variables and
 /// simplified; distinct non-constant candidates, at most `max`.
 fn collect_atoms<'a>(
     voc: &Vocabulary,
     formulas: impl Iterator<Item = &'a Term>,
     max: usize,
+    sort: Sort,
     mut atom: impl FnMut(&Term, &Op, &[Term], bool) -> Option<Term>,
 ) -> Vec<Term> {
     let mut atoms: Vec<Term> = Vec::new();
@@ -1359,12 +1400,12 @@ fn collect_atoms<'a>(
             Op::And | Op::Or => stack.extend(args.iter().map(|a| (a.clone(), positive))),
             Op::Not => stack.extend(args.iter().map(|a| (a.clone(), !positive))),
             _ => {
-                let int = args.iter().all(|a| *a.sort_ref() == Sort::Int);
+                let int = args.iter().all(|a| *a.sort_ref() == sort);
                 let sides: BTreeSet<Option<bool>> = t
                     .free_vars_ref()
                     .iter()
                     .map(|v| match voc.lookup(v) {
-                        Some((x, post)) if voc.sort(x) == Ok(Sort::Int) => Some(post),
+                        Some((x, post)) if voc.sort(x).as_ref() == Ok(&sort) => Some(post),
                         _ => None,
                     })
                     .collect();
@@ -1398,7 +1439,7 @@ fn congruence_atoms<'a>(
     formulas: impl Iterator<Item = &'a Term>,
     max: usize,
 ) -> Vec<Term> {
-    collect_atoms(voc, formulas, max, |t, op, args, _| {
+    collect_atoms(voc, formulas, max, Sort::Int, |t, op, args, _| {
         let modulus = |m: &Term| {
             matches!(m.as_app(), Some((Op::Mod, [_, k]))
                 if matches!(k.as_const(), Some(Value::Int(k)) if *k > BigInt::one()))
@@ -1420,7 +1461,7 @@ fn disequality_atoms<'a>(
     formulas: impl Iterator<Item = &'a Term>,
     max: usize,
 ) -> Vec<Term> {
-    collect_atoms(voc, formulas, max, |_, op, args, positive| {
+    collect_atoms(voc, formulas, max, Sort::Int, |_, op, args, positive| {
         if !matches!(op, Op::Eq) || positive || args.len() != 2 {
             return None;
         }

@@ -1160,7 +1160,12 @@ type RankRelation = (Vec<(Var, Term)>, Term, String);
 /// multiphase level before the last).
 fn rank_relation(voc: &Vocabulary, cert: &Certificate, h: LocId, k: usize) -> Option<RankRelation> {
     let levels = &cert.levels;
-    if levels.is_empty() || levels.iter().any(|l| l.bound.is_some()) {
+    // (a parametric decrease would need its loop constants in the monitor too)
+    if levels.is_empty()
+        || levels
+            .iter()
+            .any(|l| l.bound.is_some() || l.decrease.is_some())
+    {
         return None;
     }
     for pair in levels.windows(2) {

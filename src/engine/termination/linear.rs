@@ -683,6 +683,44 @@ pub fn farkas(
     goal_const: &Term,
     mult: &mut dyn FnMut() -> Var,
 ) -> Term {
+    let (conj, _, _) = farkas_parts(hyp, goal, goal_const, mult);
+    Term::and(conj)
+}
+
+/// Motzkin's transposition theorem in the form used with [`farkas`]: constraints over fresh
+/// multipliers whose satisfiability implies that `hyp` entails the *strict* `Σ goal[v]·v +
+/// goal_const < 0`. Besides Farkas' conditions, either `h < Σ λ_i b_i`, or some strict hypothesis
+/// (`a_i·y + b_i < 0`) has `λ_i > 0`: then `Σ λ_i (a_i·y + b_i) < 0` and `g·y + h` is below it or
+/// equal to it. Sound for any hypotheses.
+pub fn motzkin_strict(
+    hyp: &[Constraint],
+    goal: &BTreeMap<Var, Term>,
+    goal_const: &Term,
+    mult: &mut dyn FnMut() -> Var,
+) -> Term {
+    let (mut conj, lambdas, rhs) = farkas_parts(hyp, goal, goal_const, mult);
+    let zero = Term::real(Q::zero());
+    let mut strict = vec![Term::lt(goal_const, &rhs)];
+    let positive: Vec<Term> = hyp
+        .iter()
+        .zip(&lambdas)
+        .filter(|(c, _)| c.rel == Rel::Lt)
+        .map(|(_, l)| l.clone())
+        .collect();
+    if !positive.is_empty() {
+        strict.push(Term::gt(&Term::add(positive), &zero));
+    }
+    conj.push(Term::or(strict));
+    Term::and(conj)
+}
+
+/// Farkas' conditions, the multipliers (one per hypothesis) and `Σ λ_i b_i`.
+fn farkas_parts(
+    hyp: &[Constraint],
+    goal: &BTreeMap<Var, Term>,
+    goal_const: &Term,
+    mult: &mut dyn FnMut() -> Var,
+) -> (Vec<Term>, Vec<Term>, Term) {
     let mut conj = Vec::new();
     let lambdas: Vec<Term> = hyp
         .iter()
@@ -731,7 +769,7 @@ pub fn farkas(
         Term::add(sum)
     };
     conj.push(Term::le(goal_const, &rhs));
-    Term::and(conj)
+    (conj, lambdas, rhs)
 }
 
 /// Rounds of [`integer_bounds`]' propagation.

@@ -24,6 +24,13 @@
 //! for supporting invariants and the Motzkin/Farkas encoding). Rational coefficients are scaled to
 //! integers (a positive multiple of a ranking function is one).
 //!
+//! Over the reals a loop `x := x - y` with `y > 0` has no such δ (`y` may be as small as wanted),
+//! yet along one run `y` is constant: where no other template applies and every variable is real,
+//! a strict letter may decrease `f` by `D(c)` instead of 1, a linear term over the component's
+//! loop constants (variables no letter of it writes) with `Inv(l) ∧ a ⇒ D(c) > 0` — a strict
+//! goal, by Motzkin's transposition theorem ([`linear::motzkin_strict`]) — so that the strict
+//! supporting invariant `y > 0` serves ([`Level::decrease`]).
+//!
 //! When no single `f` exists for a component, one function `f_l` per location is tried (Alias,
 //! Darte, Feautrier & Gonnord, SAS 2010): the conditions of a letter `a: l → l'` then read
 //! `f_l'(x') ≤ f_l(x)` (and `− 1`, `f_l(x) ≥ 0`), the same argument over the sequence of values
@@ -184,6 +191,12 @@ pub struct Level {
     /// whose bound no linear function over the rationals shows (it needs the integers). `f` is
     /// empty and every letter strict.
     pub bound: Option<usize>,
+    /// `Some(D)` (one component, not multiphase): a strict letter decreases `f` by at least `D`
+    /// instead of 1, where `D > 0` there and no letter of the level changes `D` (a linear term
+    /// over loop constants, over the reals: `x := x - y` with `y > 0`). Along a run's tail inside
+    /// the level `D` is one positive number, so `f`, non-negative before each strict step, allows
+    /// finitely many of them: the affine argument with δ = `D`.
+    pub decrease: Option<Term>,
 }
 
 impl Level {
@@ -638,6 +651,7 @@ fn synthesize(
             multiphase: false,
             per_location: None,
             bound: Some(n),
+            decrease: None,
         };
         if let Some(n) = bounded_runs(voc, enc, &scc, &pieces, session, false, deadline) {
             levels.push(bounded(n, scc));
@@ -649,7 +663,7 @@ fn synthesize(
         } else {
             Err(Failure::TooManyDisjuncts)
         };
-        let ((f, per_location), strict, multiphase) = match found {
+        let ((f, per_location), strict, multiphase, decrease) = match found {
             Ok(found) => found,
             // Longer bounds only where no ranking function exists (most loops have no bound, and
             // each length costs queries).
@@ -668,6 +682,7 @@ fn synthesize(
             .collect();
         let back = |fs: &[Term]| -> Vec<Term> { fs.iter().map(|t| t.substitute(&reads)).collect() };
         let f = back(&f);
+        let decrease = decrease.map(|d| d.substitute(&reads));
         let per_location = per_location.map(|m| m.iter().map(|(l, fs)| (*l, back(fs))).collect());
         let rest: BTreeSet<PieceId> = scc.difference(&strict).copied().collect();
         let mut subs = piece_sccs(enc, &pieces, &rest);
@@ -682,6 +697,7 @@ fn synthesize(
             multiphase,
             per_location,
             bound: None,
+            decrease,
         });
     }
     Ok((pieces, levels))
@@ -1156,7 +1172,7 @@ fn level(
     cells: &[MapCell],
     session: &mut Session,
     fine: bool,
-) -> Result<(Functions, BTreeSet<PieceId>, bool), String> {
+) -> Result<(Functions, BTreeSet<PieceId>, bool, Option<Term>), String> {
     let mut last = String::new();
     let locations: BTreeSet<LocId> = scc
         .iter()
@@ -1190,15 +1206,38 @@ fn level(
             multiphase,
             per_location,
             disc: None,
+            param: false,
         };
         // (Building a template's constraints takes long on a large SCC, past the deadline too.)
         if timed_out(session.config().deadline) {
             return Err("timeout".into());
         }
         match template(voc, enc, scc, prepared, cells, session, shape) {
-            Ok((f, s)) => return Ok((f, s, multiphase)),
+            Ok((f, s, _)) => return Ok((f, s, multiphase, None)),
             Err(e) if depth == 1 && !per_location => last = e,
             Err(_) => {}
+        }
+    }
+    // Over the reals, a decrease by a positive loop constant instead of 1 (`x := x - y` with
+    // `y > 0`: no fixed δ bounds the decrease from below, yet along one run it is constant).
+    let reals = pre_vars(voc, enc, scc, prepared)
+        .iter()
+        .all(|v| v.sort == Sort::Real);
+    if reals {
+        for per_location in [false, true].into_iter().filter(|&p| !p || per_location) {
+            if timed_out(session.config().deadline) {
+                return Err("timeout".into());
+            }
+            let shape = Shape {
+                depth: 1,
+                multiphase: false,
+                per_location,
+                disc: None,
+                param: true,
+            };
+            if let Ok((f, s, d)) = template(voc, enc, scc, prepared, cells, session, shape) {
+                return Ok((f, s, false, d));
+            }
         }
     }
     // A piecewise ranking function (LassoRanker's piecewise template, Leike & Heizmann, TACAS
@@ -1214,9 +1253,10 @@ fn level(
             multiphase: false,
             per_location,
             disc: Some(&g),
+            param: false,
         };
-        if let Ok((f, s)) = template(voc, enc, scc, prepared, cells, session, shape) {
-            return Ok((f, s, false));
+        if let Ok((f, s, _)) = template(voc, enc, scc, prepared, cells, session, shape) {
+            return Ok((f, s, false, None));
         }
     }
     Err(last)
@@ -1285,6 +1325,9 @@ struct Shape<'g> {
     per_location: bool,
     /// A piecewise function's discriminator (depth 1, not multiphase).
     disc: Option<&'g Lin>,
+    /// Strict letters decrease `f` by a linear term `D(c) > 0` over the component's loop constants
+    /// (depth 1, not multiphase, no discriminator; [`Level::decrease`]).
+    param: bool,
 }
 
 /// One query for the template of `depth` components (module comment; `depth` 1 is the affine
@@ -1301,14 +1344,47 @@ fn template(
     cells: &[MapCell],
     session: &mut Session,
     shape: Shape,
-) -> Result<(Functions, BTreeSet<PieceId>), String> {
+) -> Result<(Functions, BTreeSet<PieceId>, Option<Term>), String> {
     let Shape {
         depth,
         multiphase,
         per_location,
         disc,
+        param,
     } = shape;
     let mut pres = pre_vars(voc, enc, scc, prepared);
+    // The loop constants of a parametric decrease: program variables no piece writes, over the
+    // reals (over the integers a decrease of at least 1 loses nothing).
+    let constants: Vec<Var> = if param {
+        if depth != 1 || multiphase || disc.is_some() {
+            return Err("internal: a parametric decrease of a nested template".into());
+        }
+        if pres.iter().any(|v| v.sort != Sort::Real) {
+            return Err("a parametric decrease needs a loop over the reals".into());
+        }
+        let written: BTreeSet<&Var> = scc
+            .iter()
+            .flat_map(|&a| prepared[a].writes.iter().map(|(x, _)| x))
+            .collect();
+        let constants: Vec<Var> = pres
+            .iter()
+            .filter(|v| !written.contains(v))
+            .cloned()
+            .collect();
+        if constants.is_empty() {
+            return Err("no loop constant for a parametric decrease".into());
+        }
+        constants
+    } else {
+        Vec::new()
+    };
+    // D(c) = Σ e_c·c + e_0
+    let decrease: Vec<(Var, Var)> = constants
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.clone(), Var::new(format!("rank@e{i}"), Sort::Real)))
+        .collect();
+    let decrease_c0 = Var::new("rank@e", Sort::Real);
     pres.extend(cells.iter().map(|c| c.pre.clone()));
     // Locations with a function of their own (one slot for all without `per_location`).
     let locations: Vec<LocId> = if per_location {
@@ -1394,7 +1470,10 @@ fn template(
         let s = Var::new(format!("rank@s{a}"), Sort::Bool);
         let delta = Var::new(format!("rank@d{a}"), Sort::Real);
         let (st, dt) = (Term::var(&s), Term::var(&delta));
-        if depth == 1 {
+        if param {
+            // non-strict: δ >= 0; strict: δ is D(c) (below)
+            conj.push(Term::ge(&dt, &real(Q::zero())));
+        } else if depth == 1 {
             conj.push(Term::ge(&dt, &real(Q::zero())));
             conj.push(Term::implies(&st, &Term::ge(&dt, &real(Q::one()))));
         } else {
@@ -1418,7 +1497,16 @@ fn template(
                     g.entry(v.clone()).or_default().push(neg(&before[v]));
                 }
                 let mut h = vec![Term::var(after_c0), neg(before_c0)];
-                if k == 0 {
+                if k == 0 && param {
+                    // + ite(s, D(c), δ): the constants keep their pre variables after the letter
+                    let zero = real(Q::zero());
+                    h.push(Term::ite(&st, &Term::var(&decrease_c0), &dt));
+                    for (c, e) in &decrease {
+                        g.entry(c.clone())
+                            .or_default()
+                            .push(Term::ite(&st, &Term::var(e), &zero));
+                    }
+                } else if k == 0 {
                     h.push(dt.clone());
                 } else if multiphase {
                     // f_k(x') - f_k(x) + 1 - Σ_{j<k} [m_jk]·f_j(x) <= 0
@@ -1471,6 +1559,13 @@ fn template(
                 let bounded = linear::farkas(d, &bnd, &neg(last_c0), &mut mult);
                 conj.push(Term::implies(&st, &bounded));
             }
+            if param {
+                // -D(c) < 0 on a strict letter
+                let g: BTreeMap<Var, Term> =
+                    decrease.iter().map(|(c, e)| (c.clone(), neg(e))).collect();
+                let positive = linear::motzkin_strict(d, &g, &neg(&decrease_c0), &mut mult);
+                conj.push(Term::implies(&st, &positive));
+            }
         }
     }
     conj.push(Term::or(
@@ -1487,6 +1582,10 @@ fn template(
                 terms.push(Term::var(c0));
             }
             terms.extend(strict_vars.iter().map(|(_, s)| Term::var(s)));
+            terms.extend(decrease.iter().map(|(_, e)| Term::var(e)));
+            if param {
+                terms.push(Term::var(&decrease_c0));
+            }
             session.get_values(&terms).map_err(|e| e.to_string())
         }
         SatResult::Unsat => Err("no linear ranking function for a loop".into()),
@@ -1571,7 +1670,19 @@ fn template(
             .map(|(j, l)| (*l, at(j)))
             .collect::<BTreeMap<LocId, Vec<Term>>>()
     });
-    Ok(((at(0), per_location), strict))
+    // D(c), scaled with the functions
+    let decrease = param.then(|| {
+        Lin {
+            coef: decrease
+                .iter()
+                .map(|(c, e)| (c.clone(), rat(e) * &lq))
+                .filter(|(_, q)| !q.is_zero())
+                .collect(),
+            constant: rat(&decrease_c0) * &lq,
+        }
+        .term()
+    });
+    Ok(((at(0), per_location), strict, decrease))
 }
 
 /// The half of a discriminator `g`: `g <= 0` (0), or (1) `g >= 1` when `g` is over integer
@@ -1718,6 +1829,16 @@ pub fn check(
         } else {
             (Term::real(Q::zero()), Term::real(Q::one()))
         };
+        // A parametric decrease, of the function's sort.
+        let decrease = match &level.decrease {
+            None => None,
+            Some(_) if level.f.len() != 1 || level.multiphase => {
+                return Err("a parametric decrease of a nested ranking function".into());
+            }
+            Some(d) if d.sort() == sort => Some(d.clone()),
+            Some(d) if d.sort() == Sort::Int => Some(Term::to_real(d)),
+            Some(_) => return Err("a parametric decrease of another sort".into()),
+        };
         for &a in &level.letters {
             let piece = cert.pieces.get(a).ok_or("a level names no piece")?;
             let letter = &enc.letters[piece.letter];
@@ -1726,6 +1847,13 @@ pub fn check(
                 letter.tf.formula.clone(),
                 piece.guard.clone(),
             ];
+            if let Some(d) = &decrease {
+                valid(
+                    &hyp,
+                    &Term::eq(&primed(voc, d, letter), d),
+                    "the decrease of a ranking function changes in its loop",
+                )?;
+            }
             let (Some(f), Some(f_after)) = (level.at(letter.src), level.at(letter.tgt)) else {
                 return Err("a location of a level without its function".into());
             };
@@ -1756,10 +1884,17 @@ pub fn check(
                 goal.push(Term::ge(&f[f.len() - 1], &zero));
                 valid(&hyp, &Term::and(goal), "a nested ranking function fails")?;
             } else if level.strict.contains(&a) {
-                let goal = Term::and(vec![
-                    Term::le(&fp[0], &Term::sub(f0, &one)),
-                    Term::ge(f0, &zero),
-                ]);
+                let goal = match &decrease {
+                    None => Term::and(vec![
+                        Term::le(&fp[0], &Term::sub(f0, &one)),
+                        Term::ge(f0, &zero),
+                    ]),
+                    Some(d) => Term::and(vec![
+                        Term::le(&fp[0], &Term::sub(f0, d)),
+                        Term::ge(f0, &zero),
+                        Term::gt(d, &zero),
+                    ]),
+                };
                 valid(&hyp, &goal, "a ranking function does not decrease")?;
             } else {
                 valid(&hyp, &Term::le(&fp[0], f0), "a ranking function increases")?;
@@ -1820,6 +1955,12 @@ fn describe(voc: &Vocabulary, cfa: &Cfa, enc: &Encoded, cert: &Certificate) -> S
             what.push_str(&format!(
                 " at the first of {} locations, one function each",
                 m.len()
+            ));
+        }
+        if let Some(d) = &level.decrease {
+            what.push_str(&format!(
+                " falling by at least {} (positive, and constant in the loop)",
+                pretty::term(voc, &crate::smt::simplify(d))
             ));
         }
         parts.push(format!(
@@ -2390,6 +2531,56 @@ mod tests {
         );
         let a = answer(never);
         assert!(!matches!(a, Answer::Terminating(_)), "{a:?}");
+    }
+
+    /// Over the reals, `x := x - y` with `y > 0` constant in the loop falls by `y` (no fixed δ):
+    /// proved with `y` as the decrease; a `y` that halves in each iteration (a Zeno run) is never
+    /// proved. The check refuses the certificate when its decrease changes in the loop (`x`) or
+    /// is not positive (`y - 1`).
+    #[test]
+    fn parametric_decrease_over_the_reals() {
+        let Some(mut fresh) = z3() else { return };
+        let src = "procedure main(y: real) returns (x: real) { assume y > 0.0; \
+                   while (x >= 0.0) { x := x - y; } }";
+        proves_and_never(
+            src,
+            "falling by at least y",
+            "procedure main(y0: real) returns (x: real) { var y: real; y := y0; \
+             assume y > 0.0; while (x >= 0.0) { x := x - y; y := y / 2.0; } }",
+        );
+        with_large_encoding(src, |voc, cfa, enc| {
+            let mut queries = 0;
+            let config = Config::default();
+            let cert = certificate(voc, cfa, enc, &config, None, false, &mut queries);
+            let cert = cert.expect("a certificate");
+            assert_eq!(check(voc, cfa, enc, &cert, &mut fresh), Ok(()));
+            let decrease = cert.levels.iter().find_map(|l| l.decrease.clone());
+            let d = decrease.expect("a parametric decrease");
+            let x = d.free_vars().into_iter().next().expect("over y");
+            let pre = |name: &str| Var::new(x.name.replace('y', name), Sort::Real);
+            for (bad, why) in [
+                (
+                    Term::var(&pre("x")),
+                    "the decrease of a ranking function changes",
+                ),
+                (
+                    Term::sub(&d, &Term::real(Q::one())),
+                    "a ranking function does not decrease",
+                ),
+            ] {
+                let mut wrong = cert.clone();
+                for level in &mut wrong.levels {
+                    if level.decrease.is_some() {
+                        level.decrease = Some(bad.clone());
+                    }
+                }
+                let refused = check(voc, cfa, enc, &wrong, &mut fresh);
+                assert!(
+                    refused.as_ref().is_err_and(|e| e.contains(why)),
+                    "{refused:?}"
+                );
+            }
+        });
     }
 
     /// `x % 4 >= 1; x := x - 1` runs at most 3 times in a row (over the integers: no linear
