@@ -1400,7 +1400,7 @@ fn collect_atoms<'a>(
             Op::And | Op::Or => stack.extend(args.iter().map(|a| (a.clone(), positive))),
             Op::Not => stack.extend(args.iter().map(|a| (a.clone(), !positive))),
             _ => {
-                let int = args.iter().all(|a| *a.sort_ref() == sort);
+                let of_sort = args.iter().all(|a| *a.sort_ref() == sort);
                 let sides: BTreeSet<Option<bool>> = t
                     .free_vars_ref()
                     .iter()
@@ -1411,7 +1411,7 @@ fn collect_atoms<'a>(
                     .collect();
                 // Over program variables only, all before or all after the letter.
                 let program_only = sides.len() == 1 && !sides.contains(&None);
-                if !int || !program_only || contains_select(&t) {
+                if !of_sort || !program_only || contains_select(&t) {
                     continue;
                 }
                 let Some(a) = atom(&t, op, args, positive) else {
