@@ -1303,7 +1303,29 @@ pub(crate) fn guard_atoms<'a>(
     formulas: impl Iterator<Item = &'a Term>,
     max: usize,
 ) -> Vec<Term> {
-    collect_atoms(voc, formulas, max, Sort::Int, |t, op, args, positive| {
+    comparison_atoms(voc, formulas, max, Sort::Int)
+}
+
+/// [`guard_atoms`] over real program variables, strict comparisons kept strict (`assume y > 0.0`
+/// before a loop `x := x - y`: the supporting invariant of its decrease by `y`).
+pub(crate) fn real_guard_atoms<'a>(
+    voc: &Vocabulary,
+    formulas: impl Iterator<Item = &'a Term>,
+    max: usize,
+) -> Vec<Term> {
+    comparison_atoms(voc, formulas, max, Sort::Real)
+}
+
+/// The comparisons `d op 0` over program variables of `sort` (`Int` or `Real`), see
+/// [`guard_atoms`].
+fn comparison_atoms<'a>(
+    voc: &Vocabulary,
+    formulas: impl Iterator<Item = &'a Term>,
+    max: usize,
+    sort: Sort,
+) -> Vec<Term> {
+    let int = sort == Sort::Int;
+    collect_atoms(voc, formulas, max, sort, |t, op, args, positive| {
         if !matches!(op, Op::Le | Op::Lt | Op::Ge | Op::Gt)
             || args.len() != 2
             || t.free_vars_ref().is_empty()
@@ -1322,46 +1344,19 @@ pub(crate) fn guard_atoms<'a>(
                 _ => Op::Le,
             }
         };
-        let zero = Term::int(0);
-        let one = Term::int(1);
-        Some(match op {
-            Op::Le => Term::le(&d, &zero),
-            Op::Lt => Term::le(&Term::add(vec![d.clone(), one]), &zero),
-            Op::Ge => Term::ge(&d, &zero),
-            _ => Term::ge(&d, &one),
-        })
-    })
-}
-
-/// The comparisons `d op 0` over real program variables (all before or all after the letter) that
-/// the letters make, strict ones kept strict, over pre-state variables, at most `max` (`assume y >
-/// 0.0` before a loop `x := x - y`: the supporting invariant of its decrease by `y`).
-pub(crate) fn real_guard_atoms<'a>(
-    voc: &Vocabulary,
-    formulas: impl Iterator<Item = &'a Term>,
-    max: usize,
-) -> Vec<Term> {
-    collect_atoms(voc, formulas, max, Sort::Real, |t, op, args, positive| {
-        if !matches!(op, Op::Le | Op::Lt | Op::Ge | Op::Gt)
-            || args.len() != 2
-            || t.free_vars_ref().is_empty()
-        {
-            return None;
+        if int {
+            let zero = Term::int(0);
+            let one = Term::int(1);
+            return Some(match op {
+                Op::Le => Term::le(&d, &zero),
+                Op::Lt => Term::le(&Term::add(vec![d.clone(), one]), &zero),
+                Op::Ge => Term::ge(&d, &zero),
+                _ => Term::ge(&d, &one),
+            });
         }
-        let d = crate::engine::termination::linear::linear(&Term::sub(&args[0], &args[1]))?.term();
         if *d.sort_ref() != Sort::Real {
             return None;
         }
-        let op = if positive {
-            op.clone()
-        } else {
-            match op {
-                Op::Le => Op::Gt,
-                Op::Lt => Op::Ge,
-                Op::Ge => Op::Lt,
-                _ => Op::Le,
-            }
-        };
         let zero = Term::real(BigRational::zero());
         Some(match op {
             Op::Le => Term::le(&d, &zero),
