@@ -3,7 +3,8 @@
 //! The CEGAR loop finds a feasible trace of block-encoded letters. Before UNSAFE is reported, the trace
 //! is re-checked in a *fresh* solver session, statement by statement: a depth-first search through
 //! each letter's constituent CFA edges (from the letter's source to its target location) asserts each
-//! edge's SSA-renamed formula and backtracks on `unsat`. A complete path whose conjunction is
+//! edge's SSA-renamed formula, checks it where the letter offers a choice of edges (and at the
+//! path's end), and backtracks on `unsat`. A complete path whose conjunction is
 //! satisfiable (together with the recursive function definitions, which expansion cannot reproduce)
 //! is a concrete error path of the program; its model gives the value of every variable
 //! each step reads and writes. If no such path is found (or the solver answers unknown), the result is
@@ -77,11 +78,16 @@ impl Search<'_, '_> {
             };
             return self.go(i + 1, next, false, ssa);
         }
-        let outgoing = self.out[loc].clone();
-        for e in outgoing {
-            if !letter.edges.contains(&e) {
-                continue;
-            }
+        let candidates: Vec<EdgeId> = self.out[loc]
+            .iter()
+            .copied()
+            .filter(|e| letter.edges.contains(e))
+            .collect();
+        // Only a choice between edges is checked at once: an edge without alternative is
+        // asserted unchecked (a straight stretch of hundreds of statements costs no solver call
+        // each), and the next check — at the next choice or the path's end — covers it.
+        let choice = candidates.len() > 1;
+        for e in candidates {
             self.tried += 1;
             if self.tried > SEARCH_LIMIT {
                 return false;
@@ -91,14 +97,15 @@ impl Search<'_, '_> {
             let step = b.step_kind(self.voc, &edge.tf, edge.kind);
             self.session.push();
             self.session.assert(&step.formula);
-            let feasible = match self.session.check_sat() {
-                SatResult::Unsat => false,
-                SatResult::Sat => true,
-                SatResult::Unknown(r) => {
-                    self.unknown = Some(r);
-                    false
-                }
-            };
+            let feasible = !choice
+                || match self.session.check_sat() {
+                    SatResult::Unsat => false,
+                    SatResult::Sat => true,
+                    SatResult::Unknown(r) => {
+                        self.unknown = Some(r);
+                        false
+                    }
+                };
             if feasible {
                 self.path.push((e, step));
                 if self.go(i, self.cfa.full_edges()[e].tgt, true, &b) {
