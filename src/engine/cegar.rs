@@ -194,6 +194,25 @@ fn run_engines(program: &Program, config: &Config, start: Instant) -> Outcome {
                 // A fork statement that runs unboundedly often: a thread-modular proof is tried
                 // once, after the cheapest search for errors (one instance per fork).
                 if instances == 1 && unbounded {
+                    // A fork on a cycle may still run a few times only (threads created in a loop
+                    // over a constant): one more instance each decides such a program within a
+                    // short share of the time, which the thread-modular attempts would spend.
+                    let mut probe_config = config.clone();
+                    probe_config.deadline = Some(share_of_time_left(config, BOUNDED_PROBE_SHARE));
+                    let probe = run_inner(&voc, &probe_config, 2, false);
+                    iterations += probe.stats.iterations;
+                    if debug() {
+                        eprintln!("two instances per fork: {:?}", probe.verdict);
+                    }
+                    if probe.verdict != super::Verdict::Unknown {
+                        let mut probe = probe;
+                        probe.stats.iterations = iterations;
+                        break probe;
+                    }
+                    // (Two instances found in use already: the loop goes on with three.)
+                    if matches!(probe.unknown, Some(UnknownReason::InsufficientInstances(_))) {
+                        instances += 1;
+                    }
                     match thread_modular_proof(
                         &voc,
                         config,
@@ -431,6 +450,20 @@ fn unobserved_variables(program: &Program, config: &Config) -> BTreeSet<crate::i
     removed.difference(&kept).copied().collect()
 }
 
+/// The share of the time left that a program forking on a cycle gets with two instances per fork
+/// before the thread-modular attempts (see [`run_engines`]).
+const BOUNDED_PROBE_SHARE: f64 = 0.2;
+
+/// The instant when `share` of the run's time left from now has passed (of the query limit
+/// without a deadline).
+fn share_of_time_left(config: &Config, share: f64) -> Instant {
+    let left = match config.deadline {
+        Some(d) => d.saturating_duration_since(Instant::now()),
+        None => Duration::from_secs_f64(config.query_timeout_s),
+    };
+    Instant::now() + left.mul_f64(share)
+}
+
 /// Thread-modular proofs for a program that forks unboundedly: Houdini with 1, then 2 threads per
 /// unbounded fork statement in the view (cheap; enough for most lock-based programs), then z3's
 /// Horn solver with 1, then 2; each with a share of the time left (a method that ran out of time
@@ -471,17 +504,14 @@ fn thread_modular_proof(
         if skip.contains(&k) || out_of_time.contains(&method) {
             continue;
         }
-        let left = match config.deadline {
-            Some(d) => d.saturating_duration_since(Instant::now()),
-            None => Duration::from_secs_f64(config.query_timeout_s),
-        };
+        let limit = share_of_time_left(config, share).saturating_duration_since(Instant::now());
         let attempt = super::thread_modular::prove_with(
             voc,
             config,
             k,
             pools,
             &[method],
-            left.mul_f64(share).max(Duration::from_millis(200)),
+            limit.max(Duration::from_millis(200)),
         );
         if debug() {
             eprintln!("thread-modular proof with k = {k} by {method:?}: {attempt:?}");
