@@ -14,7 +14,10 @@
 //! - `return` and the end of the body reach one return location, from which the non-free ensures are
 //!   checked (error location, then assume) in source order, and only then the free ensures assumed
 //!   (they never guard the procedure's own checked ensures; callers of an inlined body see them),
-//!   on the way to the exit.
+//!   on the way to the exit;
+//! - `where` clauses, as Boogie: assumed at the start of the body (all globals, then parameters,
+//!   returns and locals), after `havoc` (its variables) and after `call` (its targets and the
+//!   callee's modified globals).
 //!
 //! Invariants of the result: one `Entry` and one `Exit` location per CFG; error locations have no
 //! outgoing edges and belong to exactly one `ErrorSite`; targets of back edges (w.r.t. a depth-first
@@ -27,13 +30,13 @@ use crate::diag::{Diagnostic, Span};
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Lowers all typed bodies into CFGs.
 pub fn lower(t: Typed) -> (Program, Vec<Diagnostic>) {
     let mut prog = t.program;
     for body in &t.bodies {
-        let cfg = lower_body(&mut prog, body);
+        let cfg = lower_body(&mut prog, body, &t.wheres);
         prog.procedures[body.proc.0 as usize].body = Some(cfg);
     }
     (prog, Vec::new())
@@ -110,6 +113,7 @@ struct Enclosing {
 
 struct Builder<'p> {
     prog: &'p mut Program,
+    wheres: &'p BTreeMap<VarId, (Expr, Span)>,
     pid: ProcId,
     g: DiGraph<Location, Edge>,
     entry: NodeIndex,
@@ -118,7 +122,7 @@ struct Builder<'p> {
     enclosing: Vec<Enclosing>,
 }
 
-fn lower_body(prog: &mut Program, body: &TBody) -> Cfg {
+fn lower_body(prog: &mut Program, body: &TBody, wheres: &BTreeMap<VarId, (Expr, Span)>) -> Cfg {
     let pspan = prog.procedures[body.proc.0 as usize].span;
     let mut g = DiGraph::new();
     let entry = g.add_node(Location {
@@ -128,6 +132,7 @@ fn lower_body(prog: &mut Program, body: &TBody) -> Cfg {
     });
     let mut b = Builder {
         prog,
+        wheres,
         pid: body.proc,
         g,
         entry,
@@ -137,7 +142,17 @@ fn lower_body(prog: &mut Program, body: &TBody) -> Cfg {
     };
     b.collect_labels(&body.stmts);
     b.ret = b.node(LocKind::Plain, Some(body.end));
-    let end = b.stmts(&body.stmts, entry, Some(b.ret), Vec::new());
+    // Boogie assumes the `where` clauses of the globals, parameters, returns and locals at the start
+    // of every implementation (the values are arbitrary there).
+    let p = &b.prog.procedures[body.proc.0 as usize];
+    let scope: Vec<VarId> = (b.prog.globals.iter())
+        .chain(&p.params)
+        .chain(&p.returns)
+        .chain(&p.locals)
+        .copied()
+        .collect();
+    let start = b.assume_wheres(entry, &scope, None);
+    let end = b.stmts(&body.stmts, start, Some(b.ret), Vec::new());
     let ret = b.ret;
     b.jump(end, ret, Some(body.end));
     // Ensures: checked (or, when free, assumed) on the way from the return location to the exit.
@@ -317,7 +332,10 @@ impl Builder<'_> {
                 n
             }
             TStmt::Assume(e, sp) => self.simple(cur, Stmt::Assume(e.clone()), *sp, hint),
-            TStmt::Havoc(vs, sp) => self.simple(cur, Stmt::Havoc(vs.clone()), *sp, hint),
+            TStmt::Havoc(vs, sp) => {
+                let n = self.simple_before_wheres(cur, Stmt::Havoc(vs.clone()), *sp, vs, hint);
+                self.assume_wheres(n, vs, hint)
+            }
             TStmt::Assign(pairs, sp) => self.simple(cur, Stmt::Assign(pairs.clone()), *sp, hint),
             TStmt::Unsupported(what, sp) => {
                 self.simple(cur, Stmt::Unsupported(what.clone()), *sp, hint)
@@ -332,6 +350,9 @@ impl Builder<'_> {
                 let map: HashMap<VarId, Expr> =
                     p.params.iter().copied().zip(args.iter().cloned()).collect();
                 let reqs: Vec<Contract> = p.requires.iter().filter(|r| !r.free).cloned().collect();
+                // Boogie assumes the `where` clauses of the call's targets and of the callee's
+                // modified globals after the call.
+                let changed: Vec<VarId> = rets.iter().chain(&p.modifies).copied().collect();
                 let mut cur = cur;
                 for r in reqs {
                     let e = subst_requires(&r.expr, &map);
@@ -346,7 +367,8 @@ impl Builder<'_> {
                     args: args.clone(),
                     rets: rets.clone(),
                 };
-                self.simple(cur, stmt, *span, hint)
+                let n = self.simple_before_wheres(cur, stmt, *span, &changed, hint);
+                self.assume_wheres(n, &changed, hint)
             }
             TStmt::Fork {
                 tid,
@@ -546,6 +568,55 @@ impl Builder<'_> {
         if from != to {
             self.edge(from, to, Stmt::Assume(t()), span);
         }
+    }
+
+    /// The `where` clauses of `vars` (each clause once: a declaration group shares one).
+    fn wheres_of(&self, vars: &[VarId]) -> Vec<(Expr, Span)> {
+        let mut out: Vec<(Expr, Span)> = Vec::new();
+        for v in vars {
+            if let Some((e, sp)) = self.wheres.get(v)
+                && !out.iter().any(|(_, s)| s == sp)
+            {
+                out.push((e.clone(), *sp));
+            }
+        }
+        out
+    }
+
+    /// `stmt` from `cur`, to `hint` unless `where` clauses of `vars` follow it (then to a fresh
+    /// location, from which [`Builder::assume_wheres`] continues).
+    fn simple_before_wheres(
+        &mut self,
+        cur: NodeIndex,
+        stmt: Stmt,
+        span: Span,
+        vars: &[VarId],
+        hint: Option<NodeIndex>,
+    ) -> NodeIndex {
+        let hint = if self.wheres_of(vars).is_empty() {
+            hint
+        } else {
+            None
+        };
+        self.simple(cur, stmt, span, hint)
+    }
+
+    /// A chain of `assume` edges from `cur`, one per `where` clause of `vars` (to `hint` at the
+    /// end); `cur` itself when none of them has one.
+    fn assume_wheres(
+        &mut self,
+        cur: NodeIndex,
+        vars: &[VarId],
+        hint: Option<NodeIndex>,
+    ) -> NodeIndex {
+        let clauses = self.wheres_of(vars);
+        let k = clauses.len();
+        let mut n = cur;
+        for (i, (e, sp)) in clauses.into_iter().enumerate() {
+            let next = if i + 1 == k { hint } else { None };
+            n = self.simple(n, Stmt::Assume(e), sp, next);
+        }
+        n
     }
 
     fn simple(

@@ -21,7 +21,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::syntax::ast;
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A structured statement over typed expressions.
 #[derive(Clone, Debug)]
@@ -84,6 +84,9 @@ pub struct TBody {
 pub struct Typed {
     pub program: Program,
     pub bodies: Vec<TBody>,
+    /// The `where` clause of each global, parameter, return and local variable that has one (with
+    /// the clause's span), typed; lowering turns them into assumptions (docs/IR.md §3).
+    pub wheres: BTreeMap<VarId, (Expr, Span)>,
 }
 
 /// Internal marker type for expressions whose type is unknown after an error (unifies with everything).
@@ -135,6 +138,8 @@ struct Checker<'e, 'a> {
     fresh: u32,
     /// Constants declared with `{:builtin "S"}`, read as applications of a 0-ary builtin function.
     builtin_consts: HashMap<VarId, FuncId>,
+    /// The typed `where` clauses (see [`Typed::wheres`]).
+    wheres: BTreeMap<VarId, (Expr, Span)>,
 }
 
 /// Runs the type checker.
@@ -146,6 +151,7 @@ pub fn typecheck(env: Env<'_>) -> (Option<Typed>, Vec<Diagnostic>) {
         subst: HashMap::new(),
         fresh: 0,
         builtin_consts: HashMap::new(),
+        wheres: BTreeMap::new(),
     };
     let typed = c.run();
     let diags = c.diags;
@@ -331,7 +337,8 @@ impl<'e, 'a> Checker<'e, 'a> {
                     for g in &vd.vars {
                         if let Some(w) = &g.where_clause {
                             let mut ctx = Ctx::new(&empty, Vec::new(), true);
-                            self.top_expr(w, &mut ctx, Some(&Type::Bool));
+                            let e = self.top_expr(w, &mut ctx, Some(&Type::Bool));
+                            self.add_where(g, &env.global_names, e, w.span);
                         }
                     }
                 }
@@ -351,7 +358,8 @@ impl<'e, 'a> Checker<'e, 'a> {
             for g in p.decl.params.iter().chain(&p.decl.returns) {
                 if let Some(w) = &g.where_clause {
                     let mut ctx = Ctx::new(&p.scope, tps.clone(), true);
-                    self.top_expr(w, &mut ctx, Some(&Type::Bool));
+                    let e = self.top_expr(w, &mut ctx, Some(&Type::Bool));
+                    self.add_where(g, &p.scope, e, w.span);
                 }
             }
             for s in &p.decl.specs {
@@ -438,7 +446,8 @@ impl<'e, 'a> Checker<'e, 'a> {
             for vd in &b.body.locals {
                 for g in &vd.vars {
                     if let Some(w) = &g.where_clause {
-                        self.top_expr(w, &mut ctx, Some(&Type::Bool));
+                        let e = self.top_expr(w, &mut ctx, Some(&Type::Bool));
+                        self.add_where(g, &b.scope, e, w.span);
                     }
                 }
             }
@@ -471,7 +480,27 @@ impl<'e, 'a> Checker<'e, 'a> {
             errors: Vec::new(),
             entry,
         };
-        Typed { program, bodies }
+        Typed {
+            program,
+            bodies,
+            wheres: std::mem::take(&mut self.wheres),
+        }
+    }
+
+    /// Records `e`, the typed `where` clause of the declaration group `g` (`x, y: T where e`), for
+    /// each of its names (resolved in `scope`), as Boogie does.
+    fn add_where(
+        &mut self,
+        g: &ast::TypedIdents,
+        scope: &HashMap<String, VarId>,
+        e: Expr,
+        span: Span,
+    ) {
+        for n in &g.names {
+            if let Some(&v) = scope.get(&n.name) {
+                self.wheres.insert(v, (e.clone(), span));
+            }
+        }
     }
 
     /// Ultimate's rule: each type parameter must occur in the types of the parameters (so that

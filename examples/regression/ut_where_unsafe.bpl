@@ -1,4 +1,0 @@
-//#Unsafe
-// where clauses are dropped (Ultimate): the global is arbitrary.
-var g: int where g > 0;
-procedure main() { assert g > 0; }
