@@ -7,7 +7,8 @@
 //!   `x'`, `$p` are identifiers);
 //! - keywords are exactly those of Ultimate's lexer (design notes §1.1); Boogie 2's `div`, `mod` and
 //!   `lambda` are not keywords there, so they are identifiers (`/` and `%` are integer division and
-//!   modulus on `int`);
+//!   modulus on `int`); right after an operand, where no identifier can stand, `div` and `mod` are
+//!   the operator tokens [`Tok::DivWord`] and [`Tok::ModWord`] (Boogie 2's operators);
 //! - literals: decimal integers `0 | [1-9][0-9]*` (a leading zero, as in `007`, is the lexical error
 //!   `LeadingZero`), reals `DEC.[0-9]+`, bit-vector literals `DECbvN`, bit-vector types `bv32`,
 //!   strings (attribute arguments only) in which `\t \n \r \"` are escapes and any other backslash
@@ -210,6 +211,12 @@ pub enum Tok<'input> {
     LBrace,
     /// `{:` — produced by [`Lexer`], never by logos directly.
     LBraceColon,
+    /// `div` right after an operand (an identifier, a literal, `)` or `]`): Boogie 2's integer
+    /// division. Elsewhere `div` is an identifier, as in Ultimate's lexer (a function may be named
+    /// `div`); produced by [`Lexer`], not by logos.
+    DivWord,
+    /// `mod` right after an operand, like [`Tok::DivWord`].
+    ModWord,
     #[token("}")]
     RBrace,
     #[token(",")]
@@ -343,14 +350,34 @@ fn skip_trivia(s: &str) -> Option<usize> {
 /// The token stream of a source text, in the form LALRPOP's external-lexer interface expects.
 pub struct Lexer<'input> {
     inner: logos::Lexer<'input, Tok<'input>>,
+    /// Did the previous token end an operand (so that `div`/`mod` is an operator)?
+    after_operand: bool,
 }
 
 impl<'input> Lexer<'input> {
     pub fn new(src: &'input str) -> Self {
         Lexer {
             inner: Tok::lexer(src),
+            after_operand: false,
         }
     }
+}
+
+/// Does `t` end an operand: after it, an identifier `div` or `mod` can only be an operator (no
+/// other construct puts an identifier right after an expression, except `fork tid P(…)`, where a
+/// procedure named `div` or `mod` must follow a parenthesised id).
+fn ends_operand(t: &Tok<'_>) -> bool {
+    matches!(
+        t,
+        Tok::Ident(_)
+            | Tok::IntLit(_)
+            | Tok::RealLit(_)
+            | Tok::BvLit(_)
+            | Tok::True
+            | Tok::False
+            | Tok::RParen
+            | Tok::RBracket
+    )
 }
 
 impl<'input> Iterator for Lexer<'input> {
@@ -359,7 +386,19 @@ impl<'input> Iterator for Lexer<'input> {
     fn next(&mut self) -> Option<Self::Item> {
         let tok = self.inner.next()?;
         let range = self.inner.span();
+        let after_operand = std::mem::replace(
+            &mut self.after_operand,
+            tok.as_ref().is_ok_and(ends_operand),
+        );
         match tok {
+            Ok(Tok::Ident("div")) if after_operand => {
+                self.after_operand = false;
+                Some(Ok((range.start, Tok::DivWord, range.end)))
+            }
+            Ok(Tok::Ident("mod")) if after_operand => {
+                self.after_operand = false;
+                Some(Ok((range.start, Tok::ModWord, range.end)))
+            }
             Ok(Tok::LBrace) => {
                 let rest = self.inner.remainder();
                 if let Some(n) = skip_trivia(rest)

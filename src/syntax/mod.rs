@@ -254,7 +254,7 @@ fn convert_error(src: &str, e: ParseError<usize, Tok<'_>, LexError>) -> Diagnost
                     d.with_help("`==>` and `<==` cannot be mixed without parentheses")
                 }
                 Tok::Ident("div" | "mod") => d.with_help(
-                    "Boogie 2's `div` and `mod` are written `/` and `%` in Ultimate's dialect",
+                    "`div` and `mod` are operators only right after an operand; elsewhere they are identifiers",
                 ),
                 _ if src.get(..l).is_some_and(|b| {
                     b.trim_end().ends_with("lambda")
