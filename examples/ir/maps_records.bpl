@@ -1,4 +1,3 @@
-//#Unknown unsupported: polymorphic maps
 //#Safe
 // Nested map updates, records and field updates, type synonyms with parameters, polymorphic maps and
 // functions, axioms, uninterpreted types and unique constants.

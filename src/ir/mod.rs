@@ -8,6 +8,7 @@
 pub mod dot;
 pub mod lower;
 pub mod mix_arrays;
+pub mod polymaps;
 pub mod program;
 pub mod records;
 pub mod resolve;
@@ -25,8 +26,9 @@ use crate::syntax::ast;
 /// accompany a `Some`. Never panics on any input. The passes recurse over the tree, so they run on a
 /// thread with a stack large enough for the deepest tree the parser accepts (`syntax::MAX_DEPTH`).
 ///
-/// The program returned is the one the engine reads: records are eliminated ([`records`]) and mix
-/// arrays over-approximated ([`mix_arrays`]). [`check_surface`] stops before these rewrites.
+/// The program returned is the one the engine reads: polymorphic maps become records of monomorphic
+/// maps ([`polymaps`]), records are eliminated ([`records`]) and mix arrays over-approximated
+/// ([`mix_arrays`]). [`check_surface`] stops before these rewrites.
 pub fn check(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
     on_big_stack(|| check_inline(ast))
 }
@@ -62,7 +64,7 @@ where
 pub fn check_inline(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
     let (prog, diags) = check_surface_inline(ast);
     (
-        prog.map(|p| mix_arrays::over_approximate(records::eliminate(p))),
+        prog.map(|p| mix_arrays::over_approximate(records::eliminate(polymaps::monomorphize(p)))),
         diags,
     )
 }

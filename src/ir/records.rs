@@ -289,7 +289,14 @@ impl<'a> Flattener<'a> {
                     }
                     out.extend(xs.into_iter().zip(es));
                 }
-                Stmt::Assign(out)
+                // A leaf the assignment leaves as it is (`r!g := r!g`, every field of a record
+                // update but one) is dropped, unless nothing else is left.
+                let changed: Vec<(VarId, Expr)> = out
+                    .iter()
+                    .filter(|(x, e)| *e != Expr::Var(*x))
+                    .cloned()
+                    .collect();
+                Stmt::Assign(if changed.is_empty() { out } else { changed })
             }
             Stmt::Havoc(xs) => Stmt::Havoc(self.vars_flat(xs)),
             Stmt::Call { callee, args, rets } => Stmt::Call {

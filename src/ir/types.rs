@@ -102,7 +102,12 @@ impl Program {
 }
 
 /// Matches `formal` (mentioning `params`) against `actual`, recording bindings.
-fn bind(formal: &Type, actual: &Type, params: &[String], out: &mut HashMap<String, Type>) {
+pub(crate) fn bind(
+    formal: &Type,
+    actual: &Type,
+    params: &[String],
+    out: &mut HashMap<String, Type>,
+) {
     match (formal, actual) {
         (Type::Param(p), _) if params.contains(p) => {
             out.entry(p.clone()).or_insert_with(|| actual.clone());
