@@ -328,9 +328,12 @@ fn quantifiers_triggers_attributes_records_lambda() {
         other => panic!("expected quantifier, got {other:?}"),
     }
     assert!(parse_expr("(∀ x: int • x ≥ 0 ∨ ¬(x < 0))").0.is_some());
-    // `lambda` is an identifier in Ultimate's dialect, not a binder.
-    assert!(parse_expr("(lambda i: int :: i + 1)[3] == 4").0.is_none());
+    // `lambda` is an identifier in Ultimate's dialect; Boogie 2's binder only right after `(`
+    // and before an identifier.
+    assert!(parse_expr("(lambda i: int :: i + 1)[3] == 4").0.is_some());
+    assert!(parse_expr("lambda i: int :: i + 1").0.is_none());
     assert!(parse_expr("lambda + div * mod == 4").0.is_some());
+    assert!(parse_expr("(lambda) + (lambda div 2) == 4").0.is_some());
     assert!(
         parse_expr("(exists x: int :: x == 5bv3 ++ 1bv1)")
             .0

@@ -6,6 +6,7 @@
 //! Ultimate's builtin mix arrays. [`types`] recomputes the type of an IR expression. [`dot`] renders a lowered program as Graphviz and pretty-prints IR expressions and statements.
 
 pub mod dot;
+pub mod lambdas;
 pub mod lower;
 pub mod mix_arrays;
 pub mod polymaps;
@@ -26,7 +27,8 @@ use crate::syntax::ast;
 /// accompany a `Some`. Never panics on any input. The passes recurse over the tree, so they run on a
 /// thread with a stack large enough for the deepest tree the parser accepts (`syntax::MAX_DEPTH`).
 ///
-/// The program returned is the one the engine reads: polymorphic maps become records of monomorphic
+/// The program returned is the one the engine reads: lambda expressions are lifted to functions
+/// with axioms ([`lambdas`]), polymorphic maps become records of monomorphic
 /// maps ([`polymaps`]), records are eliminated ([`records`]) and mix arrays over-approximated
 /// ([`mix_arrays`]). [`check_surface`] stops before these rewrites.
 pub fn check(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
@@ -64,7 +66,11 @@ where
 pub fn check_inline(ast: &ast::Program) -> (Option<Program>, Vec<Diagnostic>) {
     let (prog, diags) = check_surface_inline(ast);
     (
-        prog.map(|p| mix_arrays::over_approximate(records::eliminate(polymaps::monomorphize(p)))),
+        prog.map(|p| {
+            mix_arrays::over_approximate(records::eliminate(polymaps::monomorphize(lambdas::lift(
+                p,
+            ))))
+        }),
         diags,
     )
 }

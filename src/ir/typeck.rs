@@ -1149,6 +1149,14 @@ impl<'e, 'a> Checker<'e, 'a> {
                         };
                         (q, Type::Bool)
                     }
+                    ast::Quantifier::Lambda => (
+                        Quantifier::Lambda,
+                        Type::Map {
+                            type_params: type_params.iter().map(|t| t.name.clone()).collect(),
+                            args: tys,
+                            result: Box::new(bt),
+                        },
+                    ),
                 };
                 (
                     Expr::Quant {

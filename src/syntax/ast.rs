@@ -318,6 +318,8 @@ pub enum BinOp {
 pub enum Quantifier {
     Forall,
     Exists,
+    /// `(lambda x: T :: e)`: the map `[T]U` taking each `x` to `e` (Boogie 2).
+    Lambda,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -8,7 +8,8 @@
 //! - keywords are exactly those of Ultimate's lexer (design notes §1.1); Boogie 2's `div`, `mod` and
 //!   `lambda` are not keywords there, so they are identifiers (`/` and `%` are integer division and
 //!   modulus on `int`); right after an operand, where no identifier can stand, `div` and `mod` are
-//!   the operator tokens [`Tok::DivWord`] and [`Tok::ModWord`] (Boogie 2's operators);
+//!   the operator tokens [`Tok::DivWord`] and [`Tok::ModWord`] (Boogie 2's operators), and
+//!   `lambda` right after `(` and before a binder `x:` or `x,` is [`Tok::LambdaWord`];
 //! - literals: decimal integers `0 | [1-9][0-9]*` (a leading zero, as in `007`, is the lexical error
 //!   `LeadingZero`), reals `DEC.[0-9]+`, bit-vector literals `DECbvN`, bit-vector types `bv32`,
 //!   strings (attribute arguments only) in which `\t \n \r \"` are escapes and any other backslash
@@ -217,6 +218,10 @@ pub enum Tok<'input> {
     DivWord,
     /// `mod` right after an operand, like [`Tok::DivWord`].
     ModWord,
+    /// `lambda` right after `(` and before a binder `x:` or `x,` (`(lambda x: int :: e)`, Boogie 2's
+    /// lambda expression); elsewhere `lambda` is an identifier, as in Ultimate's lexer. Produced by
+    /// [`Lexer`].
+    LambdaWord,
     #[token("}")]
     RBrace,
     #[token(",")]
@@ -352,6 +357,8 @@ pub struct Lexer<'input> {
     inner: logos::Lexer<'input, Tok<'input>>,
     /// Did the previous token end an operand (so that `div`/`mod` is an operator)?
     after_operand: bool,
+    /// Was the previous token `(` (so that `lambda` before an identifier is a binder)?
+    after_lparen: bool,
 }
 
 impl<'input> Lexer<'input> {
@@ -359,13 +366,38 @@ impl<'input> Lexer<'input> {
         Lexer {
             inner: Tok::lexer(src),
             after_operand: false,
+            after_lparen: false,
         }
+    }
+}
+
+impl Lexer<'_> {
+    /// Does a binder follow (after whitespace and comments): an identifier and then `:` or `,`
+    /// (`x: int`, `x, y: int`)?
+    fn binder_follows(&self) -> bool {
+        let is_ident = |c: char| c.is_alphanumeric() || "'~#$^_.?\\".contains(c);
+        let rest = self.inner.remainder();
+        let Some(n) = skip_trivia(rest) else {
+            return false;
+        };
+        let rest = &rest[n..];
+        if !rest.starts_with(|c: char| is_ident(c) && !c.is_ascii_digit()) {
+            return false;
+        }
+        let rest = rest.trim_start_matches(is_ident);
+        let Some(n) = skip_trivia(rest) else {
+            return false;
+        };
+        let rest = &rest[n..];
+        rest.starts_with(',')
+            || (rest.starts_with(':') && !rest.starts_with("::") && !rest.starts_with(":="))
     }
 }
 
 /// Does `t` end an operand: after it, an identifier `div` or `mod` can only be an operator (no
 /// other construct puts an identifier right after an expression, except `fork tid P(…)`, where a
-/// procedure named `div` or `mod` must follow a parenthesised id).
+/// procedure named `div` or `mod` must follow a parenthesised id, and a type-constructor
+/// application, where a type named `div` or `mod` cannot be an argument: `Field div`).
 fn ends_operand(t: &Tok<'_>) -> bool {
     matches!(
         t,
@@ -390,7 +422,13 @@ impl<'input> Iterator for Lexer<'input> {
             &mut self.after_operand,
             tok.as_ref().is_ok_and(ends_operand),
         );
+        let after_lparen =
+            std::mem::replace(&mut self.after_lparen, matches!(tok, Ok(Tok::LParen)));
         match tok {
+            Ok(Tok::Ident("lambda")) if after_lparen && self.binder_follows() => {
+                self.after_operand = false;
+                Some(Ok((range.start, Tok::LambdaWord, range.end)))
+            }
             Ok(Tok::Ident("div")) if after_operand => {
                 self.after_operand = false;
                 Some(Ok((range.start, Tok::DivWord, range.end)))

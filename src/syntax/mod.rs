@@ -263,7 +263,7 @@ fn convert_error(src: &str, e: ParseError<usize, Tok<'_>, LexError>) -> Diagnost
                         })
                 }) =>
                 {
-                    d.with_help("lambda expressions are not part of Ultimate's dialect")
+                    d.with_help("a lambda expression is written in parentheses: `(lambda x: int :: e)`")
                 }
                 _ => {
                     let mut d = with_expected(d, &expected);

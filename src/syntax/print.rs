@@ -479,6 +479,7 @@ pub fn expr(e: &Expr) -> String {
             let q = match quantifier {
                 Quantifier::Forall => "forall",
                 Quantifier::Exists => "exists",
+                Quantifier::Lambda => "lambda",
             };
             let mut s = format!("({q} {}{} :: ", type_params(tp), typed_idents(vars));
             attrs(&mut s, a);

@@ -1,0 +1,447 @@
+//! Lambda expressions lifted to functions, as Boogie does (This is Boogie 2, §4.1: a lambda is a
+//! map value; Boogie's `LambdaHelper`): `(lambda x: T :: e)` with free variables `y1, …, yn`
+//! becomes `lambda~k(y1, …, yn)` for a fresh uninterpreted function
+//! `lambda~k(Y1, …, Yn) returns ([T]U)` with the axiom
+//! `(forall y1: Y1, …, yn: Yn, x: T :: lambda~k(y1, …, yn)[x] == e)`.
+//!
+//! Free are the variables of `e` that neither the lambda nor a quantifier inside it binds —
+//! globals, parameters, locals and variables bound by an enclosing quantifier — and every `old(g)`
+//! (a parameter too: the axiom holds in every state). Constants stay in the axiom. Syntactically
+//! equal lambdas share one function.
+//!
+//! Invariant: the function's value at the free variables' values is exactly the lambda's map (the
+//! axiom fixes every cell, and each application names one tuple of free values), so every
+//! expression keeps its value and verdicts carry over; the axioms are satisfiable (each defines
+//! its function). Lambdas whose types mention a type parameter stay as they are (the engine then
+//! answers UNKNOWN "unsupported: lambda expressions").
+
+use super::program::*;
+
+/// The program with every lambda expression lifted (see the module comment).
+pub fn lift(prog: Program) -> Program {
+    let mut any = false;
+    visit_all(&prog, &mut |e| {
+        any |= matches!(
+            e,
+            Expr::Quant {
+                quantifier: Quantifier::Lambda,
+                ..
+            }
+        )
+    });
+    if !any {
+        return prog;
+    }
+    let mut l = Lifter {
+        prog,
+        lifted: Vec::new(),
+        axioms: Vec::new(),
+    };
+    // The lifted functions are appended to the table as they are made (an enclosing lambda's type
+    // reads them), after the program's own, whose bodies are rewritten in place.
+    for i in 0..l.prog.functions.len() {
+        if let Some((params, body)) = l.prog.functions[i].body.clone() {
+            let body = l.expr(&body);
+            l.prog.functions[i].body = Some((params, body));
+        }
+    }
+    let mut procedures = std::mem::take(&mut l.prog.procedures);
+    for p in &mut procedures {
+        for c in p.requires.iter_mut().chain(p.ensures.iter_mut()) {
+            c.expr = l.expr(&c.expr);
+        }
+        if let Some(cfg) = &mut p.body {
+            for e in cfg.graph.edge_weights_mut() {
+                e.stmt = l.stmt(&e.stmt);
+            }
+        }
+    }
+    let axioms: Vec<Expr> = std::mem::take(&mut l.prog.axioms)
+        .iter()
+        .map(|a| l.expr(a))
+        .collect();
+    let mut prog = l.prog;
+    prog.procedures = procedures;
+    prog.axioms = axioms;
+    prog.axioms.extend(l.axioms);
+    prog
+}
+
+fn visit_all(prog: &Program, f: &mut dyn FnMut(&Expr)) {
+    for func in &prog.functions {
+        if let Some((_, body)) = &func.body {
+            body.visit(f);
+        }
+    }
+    for a in &prog.axioms {
+        a.visit(f);
+    }
+    for p in &prog.procedures {
+        for c in p.requires.iter().chain(&p.ensures) {
+            c.expr.visit(f);
+        }
+        let Some(cfg) = &p.body else { continue };
+        for e in cfg.graph.edge_weights() {
+            match &e.stmt {
+                Stmt::Assume(x) => x.visit(f),
+                Stmt::Assign(pairs) => pairs.iter().for_each(|(_, x)| x.visit(f)),
+                Stmt::Call { args, .. } => args.iter().for_each(|x| x.visit(f)),
+                Stmt::Fork { tid, args, .. } => tid.iter().chain(args).for_each(|x| x.visit(f)),
+                Stmt::Join { tid, .. } => tid.iter().for_each(|x| x.visit(f)),
+                Stmt::Havoc(_) | Stmt::AtomicBegin | Stmt::AtomicEnd | Stmt::Unsupported(_) => {}
+            }
+        }
+    }
+}
+
+fn mentions_param(t: &Type) -> bool {
+    match t {
+        Type::Param(_) => true,
+        Type::Map {
+            type_params,
+            args,
+            result,
+        } => !type_params.is_empty() || args.iter().any(mentions_param) || mentions_param(result),
+        Type::Ctor(_, args) => args.iter().any(mentions_param),
+        Type::Record(fs) => fs.iter().any(|(_, a)| mentions_param(a)),
+        _ => false,
+    }
+}
+
+struct Lifter {
+    prog: Program,
+    /// The lambdas lifted so far (after lifting inside them; the types of the lambda's variables and
+    /// its body with them renamed by position) and their functions.
+    lifted: Vec<((Vec<Type>, Expr), FuncId)>,
+    axioms: Vec<Expr>,
+}
+
+impl Lifter {
+    fn stmt(&mut self, s: &Stmt) -> Stmt {
+        match s {
+            Stmt::Assume(e) => Stmt::Assume(self.expr(e)),
+            Stmt::Assign(pairs) => {
+                Stmt::Assign(pairs.iter().map(|(x, e)| (*x, self.expr(e))).collect())
+            }
+            Stmt::Call { callee, args, rets } => Stmt::Call {
+                callee: *callee,
+                args: args.iter().map(|e| self.expr(e)).collect(),
+                rets: rets.clone(),
+            },
+            Stmt::Fork { tid, callee, args } => Stmt::Fork {
+                tid: tid.iter().map(|e| self.expr(e)).collect(),
+                callee: *callee,
+                args: args.iter().map(|e| self.expr(e)).collect(),
+            },
+            Stmt::Join { tid, rets } => Stmt::Join {
+                tid: tid.iter().map(|e| self.expr(e)).collect(),
+                rets: rets.clone(),
+            },
+            Stmt::Havoc(_) | Stmt::AtomicBegin | Stmt::AtomicEnd | Stmt::Unsupported(_) => {
+                s.clone()
+            }
+        }
+    }
+
+    /// `e` with its lambdas lifted, innermost first.
+    fn expr(&mut self, e: &Expr) -> Expr {
+        let b = |x: Expr| Box::new(x);
+        match e {
+            Expr::Bool(_)
+            | Expr::Int(_)
+            | Expr::Real(_)
+            | Expr::BitVec { .. }
+            | Expr::Float { .. }
+            | Expr::Var(_)
+            | Expr::Old(_) => e.clone(),
+            Expr::Unary(op, a) => Expr::Unary(*op, b(self.expr(a))),
+            Expr::Binary(op, x, y) => Expr::Binary(*op, b(self.expr(x)), b(self.expr(y))),
+            Expr::Ite(c, x, y) => Expr::Ite(b(self.expr(c)), b(self.expr(x)), b(self.expr(y))),
+            Expr::Select(m, idx) => {
+                Expr::Select(b(self.expr(m)), idx.iter().map(|i| self.expr(i)).collect())
+            }
+            Expr::Store(m, idx, v) => Expr::Store(
+                b(self.expr(m)),
+                idx.iter().map(|i| self.expr(i)).collect(),
+                b(self.expr(v)),
+            ),
+            Expr::Extract { expr, hi, lo } => Expr::Extract {
+                expr: b(self.expr(expr)),
+                hi: *hi,
+                lo: *lo,
+            },
+            Expr::App {
+                func,
+                type_args,
+                args,
+            } => Expr::App {
+                func: *func,
+                type_args: type_args.clone(),
+                args: args.iter().map(|a| self.expr(a)).collect(),
+            },
+            Expr::Field(r, f) => Expr::Field(b(self.expr(r)), f.clone()),
+            Expr::Record(fs) => {
+                Expr::Record(fs.iter().map(|(n, x)| (n.clone(), self.expr(x))).collect())
+            }
+            Expr::Quant {
+                quantifier,
+                vars,
+                triggers,
+                body,
+            } => {
+                let q = Expr::Quant {
+                    quantifier: *quantifier,
+                    vars: vars.clone(),
+                    triggers: triggers
+                        .iter()
+                        .map(|ts| ts.iter().map(|t| self.expr(t)).collect())
+                        .collect(),
+                    body: b(self.expr(body)),
+                };
+                if *quantifier == Quantifier::Lambda {
+                    self.lambda(q)
+                } else {
+                    q
+                }
+            }
+        }
+    }
+
+    /// The application of the function that `q` (a lambda without lambdas inside) lifts to, or `q`
+    /// itself if its types mention a type parameter.
+    fn lambda(&mut self, q: Expr) -> Expr {
+        let Expr::Quant { vars, body, .. } = &q else {
+            return q;
+        };
+        let map_ty = self.prog.type_of(&q);
+        if mentions_param(&map_ty) {
+            return q;
+        }
+        // The free leaves, in order of first occurrence.
+        let mut bound: Vec<VarId> = vars.clone();
+        body.visit(&mut |x| {
+            if let Expr::Quant { vars, .. } = x {
+                bound.extend(vars.iter().copied());
+            }
+        });
+        let mut free: Vec<Expr> = Vec::new();
+        body.visit(&mut |x| {
+            let leaf = match x {
+                Expr::Var(v) if !bound.contains(v) => {
+                    !matches!(self.prog.var(*v).kind, VarKind::Const { .. })
+                }
+                Expr::Old(_) => true,
+                _ => false,
+            };
+            if leaf && !free.contains(x) {
+                free.push(x.clone());
+            }
+        });
+        // Equal up to the names of the lambda's own variables (each binding has its own ids).
+        let key = (
+            vars.iter().map(|v| self.prog.var(*v).ty.clone()).collect(),
+            replace(
+                body,
+                &vars
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (Expr::Var(*v), Expr::Var(VarId(u32::MAX - i as u32))))
+                    .collect::<Vec<_>>(),
+            ),
+        );
+        let func = match self.lifted.iter().find(|(k, _)| *k == key) {
+            Some((_, id)) => *id,
+            None => {
+                let k = self.lifted.len();
+                let id = FuncId(self.prog.functions.len() as u32);
+                // The axiom: the function's parameters replace the free leaves.
+                let mut params = Vec::new();
+                let mut subst = Vec::new();
+                for leaf in &free {
+                    let (name, ty) = match leaf {
+                        Expr::Var(v) | Expr::Old(v) => {
+                            let var = self.prog.var(*v);
+                            let name = if matches!(leaf, Expr::Old(_)) {
+                                format!("old~{}", var.name)
+                            } else {
+                                var.name.clone()
+                            };
+                            (name, var.ty.clone())
+                        }
+                        _ => continue,
+                    };
+                    let p = VarId(self.prog.vars.len() as u32);
+                    self.prog.vars.push(Variable {
+                        name,
+                        ty,
+                        kind: VarKind::Bound,
+                        span: self.prog.var(vars[0]).span,
+                    });
+                    params.push(p);
+                    subst.push((leaf.clone(), Expr::Var(p)));
+                }
+                let app = Expr::App {
+                    func: id,
+                    type_args: Vec::new(),
+                    args: params.iter().map(|p| Expr::Var(*p)).collect(),
+                };
+                let cell =
+                    Expr::Select(Box::new(app), vars.iter().map(|v| Expr::Var(*v)).collect());
+                let axiom = Expr::Quant {
+                    quantifier: Quantifier::Forall,
+                    vars: params.iter().chain(vars).copied().collect(),
+                    triggers: vec![vec![cell.clone()]],
+                    body: Box::new(Expr::Binary(
+                        BinOp::Eq,
+                        Box::new(cell),
+                        Box::new(replace(body, &subst)),
+                    )),
+                };
+                self.axioms.push(axiom);
+                let f = Function {
+                    name: format!("lambda~{k}"),
+                    span: self.prog.var(vars[0]).span,
+                    type_params: Vec::new(),
+                    params: free
+                        .iter()
+                        .map(|x| match x {
+                            Expr::Var(v) | Expr::Old(v) => self.prog.var(*v).ty.clone(),
+                            _ => Type::Bool,
+                        })
+                        .collect(),
+                    param_names: vec![None; free.len()],
+                    result: map_ty,
+                    body: None,
+                    builtin: None,
+                    indices: Vec::new(),
+                    inline: false,
+                    smt_defined: None,
+                    const_array: false,
+                    overapproximation: None,
+                    concrete: None,
+                };
+                self.prog.functions.push(f);
+                self.lifted.push((key, id));
+                id
+            }
+        };
+        Expr::App {
+            func,
+            type_args: Vec::new(),
+            args: free,
+        }
+    }
+}
+
+/// `e` with each of the `(leaf, by)` leaves replaced.
+fn replace(e: &Expr, subst: &[(Expr, Expr)]) -> Expr {
+    if let Some((_, by)) = subst.iter().find(|(leaf, _)| leaf == e) {
+        return by.clone();
+    }
+    let r = |x: &Expr| Box::new(replace(x, subst));
+    match e {
+        Expr::Bool(_)
+        | Expr::Int(_)
+        | Expr::Real(_)
+        | Expr::BitVec { .. }
+        | Expr::Float { .. }
+        | Expr::Var(_)
+        | Expr::Old(_) => e.clone(),
+        Expr::Unary(op, a) => Expr::Unary(*op, r(a)),
+        Expr::Binary(op, x, y) => Expr::Binary(*op, r(x), r(y)),
+        Expr::Ite(c, x, y) => Expr::Ite(r(c), r(x), r(y)),
+        Expr::Select(m, idx) => Expr::Select(r(m), idx.iter().map(|i| replace(i, subst)).collect()),
+        Expr::Store(m, idx, v) => {
+            Expr::Store(r(m), idx.iter().map(|i| replace(i, subst)).collect(), r(v))
+        }
+        Expr::Extract { expr, hi, lo } => Expr::Extract {
+            expr: r(expr),
+            hi: *hi,
+            lo: *lo,
+        },
+        Expr::App {
+            func,
+            type_args,
+            args,
+        } => Expr::App {
+            func: *func,
+            type_args: type_args.clone(),
+            args: args.iter().map(|a| replace(a, subst)).collect(),
+        },
+        Expr::Quant {
+            quantifier,
+            vars,
+            triggers,
+            body,
+        } => Expr::Quant {
+            quantifier: *quantifier,
+            vars: vars.clone(),
+            triggers: triggers
+                .iter()
+                .map(|ts| ts.iter().map(|t| replace(t, subst)).collect())
+                .collect(),
+            body: r(body),
+        },
+        Expr::Field(x, f) => Expr::Field(r(x), f.clone()),
+        Expr::Record(fs) => Expr::Record(
+            fs.iter()
+                .map(|(n, x)| (n.clone(), replace(x, subst)))
+                .collect(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::program::{Expr, Quantifier};
+    use crate::ir::test_program as program;
+
+    fn lambdas_left(p: &crate::ir::program::Program) -> usize {
+        let mut n = 0;
+        super::visit_all(p, &mut |e| {
+            if let Expr::Quant {
+                quantifier: Quantifier::Lambda,
+                ..
+            } = e
+            {
+                n += 1;
+            }
+        });
+        n
+    }
+
+    #[test]
+    fn lambdas_become_functions_with_one_axiom_each_and_equal_ones_share() {
+        let p = program(
+            "var g: int;
+             procedure main(n: int) modifies g; {
+                 var m: [int]int;
+                 m := (lambda i: int :: i + n + old(g));
+                 assert m == (lambda i: int :: i + n + old(g));
+                 assert (lambda i: int :: (lambda j: int :: i + j))[1][2] == 3;
+             }",
+        );
+        assert_eq!(lambdas_left(&p), 0);
+        let lifted: Vec<_> = p
+            .functions
+            .iter()
+            .filter(|f| f.name.starts_with("lambda~"))
+            .collect();
+        // the shared lambda, the inner and the outer one
+        assert_eq!(lifted.len(), 3);
+        assert_eq!(p.axioms.len(), 3);
+        // the first takes `n` and `old(g)`; the inner one of the nested pair takes `i`
+        assert_eq!(lifted[0].params.len(), 2);
+        assert_eq!(lifted[1].params.len(), 1);
+        assert_eq!(lifted[2].params.len(), 0);
+    }
+
+    #[test]
+    fn a_lambda_over_a_type_parameter_stays() {
+        let p = program(
+            "function f<a>(x: a) returns (bool) { (lambda i: int :: x)[0] == x }
+             procedure main() { assert f(1); }",
+        );
+        assert_eq!(lambdas_left(&p), 1);
+    }
+}
