@@ -20,7 +20,7 @@ use super::program::*;
 /// The program with every lambda expression lifted (see the module comment).
 pub fn lift(prog: Program) -> Program {
     let mut any = false;
-    visit_all(&prog, &mut |e| {
+    prog.visit_exprs(&mut |e| {
         any |= matches!(
             e,
             Expr::Quant {
@@ -67,33 +67,6 @@ pub fn lift(prog: Program) -> Program {
     prog
 }
 
-fn visit_all(prog: &Program, f: &mut dyn FnMut(&Expr)) {
-    for func in &prog.functions {
-        if let Some((_, body)) = &func.body {
-            body.visit(f);
-        }
-    }
-    for a in &prog.axioms {
-        a.visit(f);
-    }
-    for p in &prog.procedures {
-        for c in p.requires.iter().chain(&p.ensures) {
-            c.expr.visit(f);
-        }
-        let Some(cfg) = &p.body else { continue };
-        for e in cfg.graph.edge_weights() {
-            match &e.stmt {
-                Stmt::Assume(x) => x.visit(f),
-                Stmt::Assign(pairs) => pairs.iter().for_each(|(_, x)| x.visit(f)),
-                Stmt::Call { args, .. } => args.iter().for_each(|x| x.visit(f)),
-                Stmt::Fork { tid, args, .. } => tid.iter().chain(args).for_each(|x| x.visit(f)),
-                Stmt::Join { tid, .. } => tid.iter().for_each(|x| x.visit(f)),
-                Stmt::Havoc(_) | Stmt::AtomicBegin | Stmt::AtomicEnd | Stmt::Unsupported(_) => {}
-            }
-        }
-    }
-}
-
 fn mentions_param(t: &Type) -> bool {
     match t {
         Type::Param(_) => true,
@@ -118,92 +91,19 @@ struct Lifter {
 
 impl Lifter {
     fn stmt(&mut self, s: &Stmt) -> Stmt {
-        match s {
-            Stmt::Assume(e) => Stmt::Assume(self.expr(e)),
-            Stmt::Assign(pairs) => {
-                Stmt::Assign(pairs.iter().map(|(x, e)| (*x, self.expr(e))).collect())
-            }
-            Stmt::Call { callee, args, rets } => Stmt::Call {
-                callee: *callee,
-                args: args.iter().map(|e| self.expr(e)).collect(),
-                rets: rets.clone(),
-            },
-            Stmt::Fork { tid, callee, args } => Stmt::Fork {
-                tid: tid.iter().map(|e| self.expr(e)).collect(),
-                callee: *callee,
-                args: args.iter().map(|e| self.expr(e)).collect(),
-            },
-            Stmt::Join { tid, rets } => Stmt::Join {
-                tid: tid.iter().map(|e| self.expr(e)).collect(),
-                rets: rets.clone(),
-            },
-            Stmt::Havoc(_) | Stmt::AtomicBegin | Stmt::AtomicEnd | Stmt::Unsupported(_) => {
-                s.clone()
-            }
-        }
+        s.try_map_exprs(&mut |e| Some(self.expr(e)))
+            .unwrap_or_else(|| s.clone())
     }
 
     /// `e` with its lambdas lifted, innermost first.
     fn expr(&mut self, e: &Expr) -> Expr {
-        let b = |x: Expr| Box::new(x);
+        let e = e.map_children(&mut |x| self.expr(x));
         match e {
-            Expr::Bool(_)
-            | Expr::Int(_)
-            | Expr::Real(_)
-            | Expr::BitVec { .. }
-            | Expr::Float { .. }
-            | Expr::Var(_)
-            | Expr::Old(_) => e.clone(),
-            Expr::Unary(op, a) => Expr::Unary(*op, b(self.expr(a))),
-            Expr::Binary(op, x, y) => Expr::Binary(*op, b(self.expr(x)), b(self.expr(y))),
-            Expr::Ite(c, x, y) => Expr::Ite(b(self.expr(c)), b(self.expr(x)), b(self.expr(y))),
-            Expr::Select(m, idx) => {
-                Expr::Select(b(self.expr(m)), idx.iter().map(|i| self.expr(i)).collect())
-            }
-            Expr::Store(m, idx, v) => Expr::Store(
-                b(self.expr(m)),
-                idx.iter().map(|i| self.expr(i)).collect(),
-                b(self.expr(v)),
-            ),
-            Expr::Extract { expr, hi, lo } => Expr::Extract {
-                expr: b(self.expr(expr)),
-                hi: *hi,
-                lo: *lo,
-            },
-            Expr::App {
-                func,
-                type_args,
-                args,
-            } => Expr::App {
-                func: *func,
-                type_args: type_args.clone(),
-                args: args.iter().map(|a| self.expr(a)).collect(),
-            },
-            Expr::Field(r, f) => Expr::Field(b(self.expr(r)), f.clone()),
-            Expr::Record(fs) => {
-                Expr::Record(fs.iter().map(|(n, x)| (n.clone(), self.expr(x))).collect())
-            }
             Expr::Quant {
-                quantifier,
-                vars,
-                triggers,
-                body,
-            } => {
-                let q = Expr::Quant {
-                    quantifier: *quantifier,
-                    vars: vars.clone(),
-                    triggers: triggers
-                        .iter()
-                        .map(|ts| ts.iter().map(|t| self.expr(t)).collect())
-                        .collect(),
-                    body: b(self.expr(body)),
-                };
-                if *quantifier == Quantifier::Lambda {
-                    self.lambda(q)
-                } else {
-                    q
-                }
-            }
+                quantifier: Quantifier::Lambda,
+                ..
+            } => self.lambda(e),
+            _ => e,
         }
     }
 
@@ -335,59 +235,9 @@ impl Lifter {
 
 /// `e` with each of the `(leaf, by)` leaves replaced.
 fn replace(e: &Expr, subst: &[(Expr, Expr)]) -> Expr {
-    if let Some((_, by)) = subst.iter().find(|(leaf, _)| leaf == e) {
-        return by.clone();
-    }
-    let r = |x: &Expr| Box::new(replace(x, subst));
-    match e {
-        Expr::Bool(_)
-        | Expr::Int(_)
-        | Expr::Real(_)
-        | Expr::BitVec { .. }
-        | Expr::Float { .. }
-        | Expr::Var(_)
-        | Expr::Old(_) => e.clone(),
-        Expr::Unary(op, a) => Expr::Unary(*op, r(a)),
-        Expr::Binary(op, x, y) => Expr::Binary(*op, r(x), r(y)),
-        Expr::Ite(c, x, y) => Expr::Ite(r(c), r(x), r(y)),
-        Expr::Select(m, idx) => Expr::Select(r(m), idx.iter().map(|i| replace(i, subst)).collect()),
-        Expr::Store(m, idx, v) => {
-            Expr::Store(r(m), idx.iter().map(|i| replace(i, subst)).collect(), r(v))
-        }
-        Expr::Extract { expr, hi, lo } => Expr::Extract {
-            expr: r(expr),
-            hi: *hi,
-            lo: *lo,
-        },
-        Expr::App {
-            func,
-            type_args,
-            args,
-        } => Expr::App {
-            func: *func,
-            type_args: type_args.clone(),
-            args: args.iter().map(|a| replace(a, subst)).collect(),
-        },
-        Expr::Quant {
-            quantifier,
-            vars,
-            triggers,
-            body,
-        } => Expr::Quant {
-            quantifier: *quantifier,
-            vars: vars.clone(),
-            triggers: triggers
-                .iter()
-                .map(|ts| ts.iter().map(|t| replace(t, subst)).collect())
-                .collect(),
-            body: r(body),
-        },
-        Expr::Field(x, f) => Expr::Field(r(x), f.clone()),
-        Expr::Record(fs) => Expr::Record(
-            fs.iter()
-                .map(|(n, x)| (n.clone(), replace(x, subst)))
-                .collect(),
-        ),
+    match subst.iter().find(|(leaf, _)| leaf == e) {
+        Some((_, by)) => by.clone(),
+        None => e.map_children(&mut |x| replace(x, subst)),
     }
 }
 
@@ -398,7 +248,7 @@ mod tests {
 
     fn lambdas_left(p: &crate::ir::program::Program) -> usize {
         let mut n = 0;
-        super::visit_all(p, &mut |e| {
+        p.visit_exprs(&mut |e| {
             if let Expr::Quant {
                 quantifier: Quantifier::Lambda,
                 ..

@@ -57,49 +57,9 @@ pub fn negate(e: &Expr) -> Expr {
 
 /// Substitutes variables by expressions; `old(g)` is read as `g` first (for requires at call sites).
 pub fn subst_requires(e: &Expr, map: &HashMap<VarId, Expr>) -> Expr {
-    let s = |x: &Expr| subst_requires(x, map);
     match e {
         Expr::Var(v) | Expr::Old(v) => map.get(v).cloned().unwrap_or(Expr::Var(*v)),
-        Expr::Unary(op, a) => Expr::Unary(*op, Box::new(s(a))),
-        Expr::Binary(op, a, b) => Expr::Binary(*op, Box::new(s(a)), Box::new(s(b))),
-        Expr::Ite(a, b, c) => Expr::Ite(Box::new(s(a)), Box::new(s(b)), Box::new(s(c))),
-        Expr::Select(a, idx) => Expr::Select(Box::new(s(a)), idx.iter().map(s).collect()),
-        Expr::Store(a, idx, v) => {
-            Expr::Store(Box::new(s(a)), idx.iter().map(s).collect(), Box::new(s(v)))
-        }
-        Expr::Extract { expr, hi, lo } => Expr::Extract {
-            expr: Box::new(s(expr)),
-            hi: *hi,
-            lo: *lo,
-        },
-        Expr::App {
-            func,
-            type_args,
-            args,
-        } => Expr::App {
-            func: *func,
-            type_args: type_args.clone(),
-            args: args.iter().map(s).collect(),
-        },
-        Expr::Quant {
-            quantifier,
-            vars,
-            triggers,
-            body,
-        } => Expr::Quant {
-            quantifier: *quantifier,
-            vars: vars.clone(),
-            triggers: triggers
-                .iter()
-                .map(|ts| ts.iter().map(s).collect())
-                .collect(),
-            body: Box::new(s(body)),
-        },
-        Expr::Field(a, f) => Expr::Field(Box::new(s(a)), f.clone()),
-        Expr::Record(fs) => Expr::Record(fs.iter().map(|(n, x)| (n.clone(), s(x))).collect()),
-        Expr::Bool(_) | Expr::Int(_) | Expr::Real(_) | Expr::BitVec { .. } | Expr::Float { .. } => {
-            e.clone()
-        }
+        _ => e.map_children(&mut |x| subst_requires(x, map)),
     }
 }
 

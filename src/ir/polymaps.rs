@@ -189,7 +189,7 @@ fn rewrite(prog: &Program) -> R<Program> {
             }
         }
     };
-    visit_program(prog, &mut collect);
+    prog.visit_exprs(&mut collect);
     if !ok {
         return None;
     }
@@ -269,34 +269,6 @@ fn instantiation(prog: &Program, t: &Type, idx: &[Expr]) -> R<Vec<Type>> {
         .collect()
 }
 
-/// Calls `f` on every expression of the program (and every subexpression).
-fn visit_program(prog: &Program, f: &mut dyn FnMut(&Expr)) {
-    for func in &prog.functions {
-        if let Some((_, body)) = &func.body {
-            body.visit(f);
-        }
-    }
-    for a in &prog.axioms {
-        a.visit(f);
-    }
-    for p in &prog.procedures {
-        for c in p.requires.iter().chain(&p.ensures) {
-            c.expr.visit(f);
-        }
-        let Some(cfg) = &p.body else { continue };
-        for e in cfg.graph.edge_weights() {
-            match &e.stmt {
-                Stmt::Assume(x) => x.visit(f),
-                Stmt::Assign(pairs) => pairs.iter().for_each(|(_, x)| x.visit(f)),
-                Stmt::Call { args, .. } => args.iter().for_each(|x| x.visit(f)),
-                Stmt::Fork { tid, args, .. } => tid.iter().chain(args).for_each(|x| x.visit(f)),
-                Stmt::Join { tid, .. } => tid.iter().for_each(|x| x.visit(f)),
-                Stmt::Havoc(_) | Stmt::AtomicBegin | Stmt::AtomicEnd | Stmt::Unsupported(_) => {}
-            }
-        }
-    }
-}
-
 impl Mono<'_> {
     fn family(&self, t: &Type) -> Option<&Family> {
         if is_polymap(t) {
@@ -349,33 +321,7 @@ impl Mono<'_> {
     }
 
     fn stmt(&self, s: &Stmt) -> R<Stmt> {
-        let all = |es: &[Expr]| es.iter().map(|e| self.expr(e)).collect::<R<Vec<_>>>();
-        Some(match s {
-            Stmt::Assume(e) => Stmt::Assume(self.expr(e)?),
-            Stmt::Assign(pairs) => Stmt::Assign(
-                pairs
-                    .iter()
-                    .map(|(x, e)| Some((*x, self.expr(e)?)))
-                    .collect::<R<_>>()?,
-            ),
-            Stmt::Call { callee, args, rets } => Stmt::Call {
-                callee: *callee,
-                args: all(args)?,
-                rets: rets.clone(),
-            },
-            Stmt::Fork { tid, callee, args } => Stmt::Fork {
-                tid: all(tid)?,
-                callee: *callee,
-                args: all(args)?,
-            },
-            Stmt::Join { tid, rets } => Stmt::Join {
-                tid: all(tid)?,
-                rets: rets.clone(),
-            },
-            Stmt::Havoc(_) | Stmt::AtomicBegin | Stmt::AtomicEnd | Stmt::Unsupported(_) => {
-                s.clone()
-            }
-        })
+        s.try_map_exprs(&mut |e| self.expr(e))
     }
 
     /// `e` with every select from and store into a polymorphic map made a field access (types are
@@ -390,7 +336,7 @@ impl Mono<'_> {
                     let f = self.field(&t, idx)?;
                     Expr::Select(b(Expr::Field(b(self.expr(m)?), f)), all(idx)?)
                 } else {
-                    Expr::Select(b(self.expr(m)?), all(idx)?)
+                    e.try_map_children(&mut |x| self.expr(x))?
                 }
             }
             Expr::Store(m, idx, v) => {
@@ -418,50 +364,10 @@ impl Mono<'_> {
                     }
                     Expr::Record(fields)
                 } else {
-                    Expr::Store(b(self.expr(m)?), all(idx)?, b(self.expr(v)?))
+                    e.try_map_children(&mut |x| self.expr(x))?
                 }
             }
-            Expr::Bool(_)
-            | Expr::Int(_)
-            | Expr::Real(_)
-            | Expr::BitVec { .. }
-            | Expr::Float { .. }
-            | Expr::Var(_)
-            | Expr::Old(_) => e.clone(),
-            Expr::Unary(op, a) => Expr::Unary(*op, b(self.expr(a)?)),
-            Expr::Binary(op, x, y) => Expr::Binary(*op, b(self.expr(x)?), b(self.expr(y)?)),
-            Expr::Ite(c, x, y) => Expr::Ite(b(self.expr(c)?), b(self.expr(x)?), b(self.expr(y)?)),
-            Expr::Extract { expr, hi, lo } => Expr::Extract {
-                expr: b(self.expr(expr)?),
-                hi: *hi,
-                lo: *lo,
-            },
-            Expr::App {
-                func,
-                type_args,
-                args,
-            } => Expr::App {
-                func: *func,
-                type_args: type_args.clone(),
-                args: all(args)?,
-            },
-            Expr::Quant {
-                quantifier,
-                vars,
-                triggers,
-                body,
-            } => Expr::Quant {
-                quantifier: *quantifier,
-                vars: vars.clone(),
-                triggers: triggers.iter().map(|ts| all(ts)).collect::<R<_>>()?,
-                body: b(self.expr(body)?),
-            },
-            Expr::Field(r, f) => Expr::Field(b(self.expr(r)?), f.clone()),
-            Expr::Record(fs) => Expr::Record(
-                fs.iter()
-                    .map(|(n, x)| Some((n.clone(), self.expr(x)?)))
-                    .collect::<R<_>>()?,
-            ),
+            _ => e.try_map_children(&mut |x| self.expr(x))?,
         })
     }
 }

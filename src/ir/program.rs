@@ -160,6 +160,73 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// This expression with each direct subexpression `x` replaced by `f(x)` (quantifier triggers
+    /// included); `None` if `f` fails on one.
+    pub fn try_map_children(&self, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Option<Expr> {
+        let all = |xs: &[Expr], f: &mut dyn FnMut(&Expr) -> Option<Expr>| {
+            xs.iter().map(&mut *f).collect::<Option<Vec<_>>>()
+        };
+        Some(match self {
+            Expr::Bool(_)
+            | Expr::Int(_)
+            | Expr::Real(_)
+            | Expr::BitVec { .. }
+            | Expr::Float { .. }
+            | Expr::Var(_)
+            | Expr::Old(_) => self.clone(),
+            Expr::Unary(op, a) => Expr::Unary(*op, Box::new(f(a)?)),
+            Expr::Binary(op, a, b) => Expr::Binary(*op, Box::new(f(a)?), Box::new(f(b)?)),
+            Expr::Ite(a, b, c) => Expr::Ite(Box::new(f(a)?), Box::new(f(b)?), Box::new(f(c)?)),
+            Expr::Select(m, idx) => Expr::Select(Box::new(f(m)?), all(idx, f)?),
+            Expr::Store(m, idx, v) => {
+                let m = f(m)?;
+                let idx = all(idx, f)?;
+                Expr::Store(Box::new(m), idx, Box::new(f(v)?))
+            }
+            Expr::Extract { expr, hi, lo } => Expr::Extract {
+                expr: Box::new(f(expr)?),
+                hi: *hi,
+                lo: *lo,
+            },
+            Expr::App {
+                func,
+                type_args,
+                args,
+            } => Expr::App {
+                func: *func,
+                type_args: type_args.clone(),
+                args: all(args, f)?,
+            },
+            Expr::Quant {
+                quantifier,
+                vars,
+                triggers,
+                body,
+            } => Expr::Quant {
+                quantifier: *quantifier,
+                vars: vars.clone(),
+                triggers: triggers
+                    .iter()
+                    .map(|ts| all(ts, f))
+                    .collect::<Option<_>>()?,
+                body: Box::new(f(body)?),
+            },
+            Expr::Field(a, name) => Expr::Field(Box::new(f(a)?), name.clone()),
+            Expr::Record(fields) => Expr::Record(
+                fields
+                    .iter()
+                    .map(|(n, x)| Some((n.clone(), f(x)?)))
+                    .collect::<Option<_>>()?,
+            ),
+        })
+    }
+
+    /// This expression with each direct subexpression `x` replaced by `f(x)`.
+    pub fn map_children(&self, f: &mut dyn FnMut(&Expr) -> Expr) -> Expr {
+        self.try_map_children(&mut |x| Some(f(x)))
+            .unwrap_or_else(|| self.clone())
+    }
+
     /// The functions applied anywhere in this expression.
     pub fn applied_functions(&self, out: &mut std::collections::BTreeSet<FuncId>) {
         self.visit(&mut |x| {
@@ -242,6 +309,56 @@ pub enum Stmt {
     /// A construct the front end accepts but the engine does not interpret (e.g. `call forall`). The
     /// engine must answer UNKNOWN with this reason if such an edge is reachable.
     Unsupported(String),
+}
+
+impl Stmt {
+    /// The expressions of this statement (right-hand sides, arguments, thread ids).
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            Stmt::Assume(e) => vec![e],
+            Stmt::Assign(pairs) => pairs.iter().map(|(_, e)| e).collect(),
+            Stmt::Call { args, .. } => args.iter().collect(),
+            Stmt::Fork { tid, args, .. } => tid.iter().chain(args).collect(),
+            Stmt::Join { tid, .. } => tid.iter().collect(),
+            Stmt::Havoc(_) | Stmt::AtomicBegin | Stmt::AtomicEnd | Stmt::Unsupported(_) => {
+                Vec::new()
+            }
+        }
+    }
+
+    /// This statement with each of its expressions `e` replaced by `f(e)`; `None` if `f` fails on
+    /// one.
+    pub fn try_map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Option<Stmt> {
+        let all = |xs: &[Expr], f: &mut dyn FnMut(&Expr) -> Option<Expr>| {
+            xs.iter().map(&mut *f).collect::<Option<Vec<_>>>()
+        };
+        Some(match self {
+            Stmt::Assume(e) => Stmt::Assume(f(e)?),
+            Stmt::Assign(pairs) => Stmt::Assign(
+                pairs
+                    .iter()
+                    .map(|(x, e)| Some((*x, f(e)?)))
+                    .collect::<Option<_>>()?,
+            ),
+            Stmt::Call { callee, args, rets } => Stmt::Call {
+                callee: *callee,
+                args: all(args, f)?,
+                rets: rets.clone(),
+            },
+            Stmt::Fork { tid, callee, args } => Stmt::Fork {
+                tid: all(tid, f)?,
+                callee: *callee,
+                args: all(args, f)?,
+            },
+            Stmt::Join { tid, rets } => Stmt::Join {
+                tid: all(tid, f)?,
+                rets: rets.clone(),
+            },
+            Stmt::Havoc(_) | Stmt::AtomicBegin | Stmt::AtomicEnd | Stmt::Unsupported(_) => {
+                self.clone()
+            }
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -466,6 +583,29 @@ pub struct Program {
 }
 
 impl Program {
+    /// Calls `f` on every expression of the program and each of its subexpressions: function
+    /// bodies, axioms, contracts and the statements of every body.
+    pub fn visit_exprs(&self, f: &mut dyn FnMut(&Expr)) {
+        for func in &self.functions {
+            if let Some((_, body)) = &func.body {
+                body.visit(f);
+            }
+        }
+        for a in &self.axioms {
+            a.visit(f);
+        }
+        for p in &self.procedures {
+            for c in p.requires.iter().chain(&p.ensures) {
+                c.expr.visit(f);
+            }
+            for e in p.body.iter().flat_map(|cfg| cfg.graph.edge_weights()) {
+                for x in e.stmt.exprs() {
+                    x.visit(f);
+                }
+            }
+        }
+    }
+
     pub fn var(&self, v: VarId) -> &Variable {
         &self.vars[v.0 as usize]
     }
