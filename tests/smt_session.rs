@@ -544,3 +544,56 @@ fn divisibility_checks_are_answered_by_the_one_shot_strategy() {
     assert_eq!(s.check_sat(), SatResult::Sat);
     assert!(s.stats().tactic_retries <= 1, "{:?}", s.stats());
 }
+
+/// An array defined pointwise under a `forall` (`∀i. a[i] = i + n`, what a hoisted lambda
+/// expression gives), after the simplifier's linear normal form and a `push`: z3's incremental core
+/// gives up on the satisfiable query; the session asks the one-shot strategy, which answers it,
+/// and the printer writes the body solved for `a[i]`, which that strategy needs.
+#[test]
+fn z3_decides_an_array_defined_pointwise() {
+    let Some(mut s) = session(SolverKind::Z3) else {
+        return;
+    };
+    let a = Var::new("a", Sort::array(Sort::Int, Sort::Int));
+    let i = iv("i");
+    let def = simplify(&Term::forall(
+        vec![i.clone()],
+        Term::eq(
+            &Term::select(&Term::var(&a), &Term::var(&i)),
+            &Term::add(vec![Term::var(&i), v("n")]),
+        ),
+    ));
+    let printed = def.to_string();
+    assert!(printed.contains("(= (select a i) "), "{printed}");
+    let cell0 = Term::select(&Term::var(&a), &int(0));
+    s.push();
+    s.assert(&def);
+    s.assert(&Term::eq(&v("n"), &int(2)));
+    s.push();
+    // a[1] = 3
+    s.assert(&Term::not(&Term::eq(
+        &Term::select(&Term::var(&a), &int(1)),
+        &v("n"),
+    )));
+    assert_eq!(s.check_sat(), SatResult::Sat);
+    s.pop();
+    s.push();
+    s.assert(&Term::not(&Term::eq(&cell0, &int(2))));
+    assert_eq!(s.check_sat(), SatResult::Unsat);
+    s.pop();
+    // A guarded definition is no macro: printed as the simplifier wrote it.
+    let guarded = simplify(&Term::forall(
+        vec![i.clone()],
+        Term::implies(
+            &Term::le(&int(0), &Term::var(&i)),
+            &Term::eq(
+                &Term::select(&Term::var(&a), &Term::var(&i)),
+                &Term::add(vec![Term::var(&i), v("n")]),
+            ),
+        ),
+    ));
+    assert!(
+        !guarded.to_string().contains("(= (select a i) "),
+        "{guarded}"
+    );
+}

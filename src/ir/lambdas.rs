@@ -1,21 +1,35 @@
-//! Lambda expressions lifted to functions, as Boogie does (This is Boogie 2, §4.1: a lambda is a
-//! map value; Boogie's `LambdaHelper`): `(lambda x: T :: e)` with free variables `y1, …, yn`
-//! becomes `lambda~k(y1, …, yn)` for a fresh uninterpreted function
-//! `lambda~k(Y1, …, Yn) returns ([T]U)` with the axiom
-//! `(forall y1: Y1, …, yn: Yn, x: T :: lambda~k(y1, …, yn)[x] == e)`.
+//! Lambda expressions (This is Boogie 2, §4.1: a lambda is a map value) become either defined
+//! locals or functions.
 //!
-//! Free are the variables of `e` that neither the lambda nor a quantifier inside it binds —
-//! globals, parameters, locals and variables bound by an enclosing quantifier — and every `old(g)`
-//! (a parameter too: the axiom holds in every state). Constants stay in the axiom. Syntactically
-//! equal lambdas share one function.
+//! **Hoisted** (every lambda of a procedure body's statement that no binder encloses, in a program
+//! without `fork`): the edge `u --S--> v` becomes `u --havoc λ--> · --assume (∀x :: λ[x] == e)-->
+//! · --S[λ]--> v` with a fresh local `λ` (`lambda~k`) of the map type. The assumption has one
+//! solution (arrays are extensional), read in the state `S` reads, so `S[λ]` does what `S` did.
+//! Its SMT form `∀x. λ[x] = e` is an array defined pointwise, which z3's one-shot solver turns into
+//! a `lambda` term (`smt::session`: a satisfiable query is answered, so a violation through a
+//! lambda is confirmed; `smt::print` writes the body in the shape z3 recognises).
 //!
-//! Invariant: the function's value at the free variables' values is exactly the lambda's map (the
-//! axiom fixes every cell, and each application names one tuple of free values), so every
-//! expression keeps its value and verdicts carry over; the axioms are satisfiable (each defines
-//! its function). Lambdas whose types mention a type parameter stay as they are (the engine then
-//! answers UNKNOWN "unsupported: lambda expressions").
+//! **Lifted** (the rest: lambdas in contracts, axioms, function bodies, under a quantifier or
+//! another lambda, and every lambda of a program with threads — hoisting would let another thread
+//! run between the lambda's evaluation and its statement), as Boogie's `LambdaHelper` does:
+//! `(lambda x: T :: e)` with free variables `y1, …, yn` becomes `lambda~k(y1, …, yn)` for a fresh
+//! uninterpreted function `lambda~k(Y1, …, Yn) returns ([T]U)` with the axiom
+//! `(forall y1: Y1, …, yn: Yn, x: T :: lambda~k(y1, …, yn)[x] == e)`. Free are the variables of
+//! `e` that neither the lambda nor a quantifier inside it binds — globals, parameters, locals and
+//! variables bound by an enclosing quantifier — and every `old(g)` (a parameter too: the axiom
+//! holds in every state). Constants stay in the axiom. Syntactically equal lambdas share one
+//! function. (z3's model finder gives up on such an axiom: a violation through a lifted lambda is
+//! UNKNOWN, never SAFE.)
+//!
+//! Invariant: a hoisted local and a function's value at the free variables' values are exactly the
+//! lambda's map (each cell is fixed), so every expression keeps its value and verdicts carry over;
+//! the axioms and assumptions are satisfiable (each defines its map). Lambdas whose types mention a
+//! type parameter stay as they are (the engine then answers UNKNOWN "unsupported: lambda
+//! expressions").
 
 use super::program::*;
+use crate::diag::Span;
+use petgraph::graph::DiGraph;
 
 /// The program with every lambda expression lifted (see the module comment).
 pub fn lift(prog: Program) -> Program {
@@ -36,6 +50,7 @@ pub fn lift(prog: Program) -> Program {
         prog,
         lifted: Vec::new(),
         axioms: Vec::new(),
+        hoisted: 0,
     };
     // The lifted functions are appended to the table as they are made (an enclosing lambda's type
     // reads them), after the program's own, whose bodies are rewritten in place.
@@ -45,14 +60,26 @@ pub fn lift(prog: Program) -> Program {
             l.prog.functions[i].body = Some((params, body));
         }
     }
+    // Hoisting changes when a lambda's free variables are read (one step before its statement),
+    // which only another thread could observe.
+    let mut forks = false;
+    for p in &l.prog.procedures {
+        if let Some(cfg) = &p.body {
+            forks |= (cfg.graph.edge_weights()).any(|e| matches!(e.stmt, Stmt::Fork { .. }));
+        }
+    }
     let mut procedures = std::mem::take(&mut l.prog.procedures);
-    for p in &mut procedures {
+    for (i, p) in procedures.iter_mut().enumerate() {
         for c in p.requires.iter_mut().chain(p.ensures.iter_mut()) {
             c.expr = l.expr(&c.expr);
         }
         if let Some(cfg) = &mut p.body {
-            for e in cfg.graph.edge_weights_mut() {
-                e.stmt = l.stmt(&e.stmt);
+            if forks {
+                for e in cfg.graph.edge_weights_mut() {
+                    e.stmt = l.stmt(&e.stmt);
+                }
+            } else {
+                l.hoist_body(cfg, ProcId(i as u32), &mut p.locals);
             }
         }
     }
@@ -87,9 +114,100 @@ struct Lifter {
     /// its body with them renamed by position) and their functions.
     lifted: Vec<((Vec<Type>, Expr), FuncId)>,
     axioms: Vec<Expr>,
+    /// Locals made for hoisted lambdas so far.
+    hoisted: usize,
 }
 
 impl Lifter {
+    /// Every edge `u --S--> v` of `cfg` whose statement has lambdas outside any binder becomes
+    /// `u --havoc λ1, …--> · --assume (∀x :: λ1[x] == e1)--> · … --S[λ1, …]--> v` with a fresh
+    /// local per lambda (see the module comment); the remaining lambdas are lifted to functions.
+    /// Node indices are kept (error sites and the entry refer to them).
+    fn hoist_body(&mut self, cfg: &mut Cfg, proc: ProcId, locals: &mut Vec<VarId>) {
+        use petgraph::visit::EdgeRef;
+        let old = std::mem::replace(&mut cfg.graph, DiGraph::new());
+        for n in old.node_indices() {
+            cfg.graph.add_node(old[n].clone());
+        }
+        for e in old.edge_references() {
+            let (u, v, w) = (e.source(), e.target(), e.weight());
+            let mut defs = Vec::new();
+            let stmt = w
+                .stmt
+                .try_map_exprs(&mut |x| Some(self.hoist(x, proc, &mut defs)))
+                .unwrap_or_else(|| w.stmt.clone());
+            if defs.is_empty() {
+                cfg.graph.add_edge(u, v, Edge { stmt, span: w.span });
+                continue;
+            }
+            let mut at = u;
+            let mut step = |g: &mut DiGraph<Location, Edge>, stmt: Stmt, span| {
+                let n = g.add_node(Location {
+                    kind: LocKind::Plain,
+                    span,
+                    label: None,
+                });
+                g.add_edge(at, n, Edge { stmt, span });
+                at = n;
+            };
+            let havoc = Stmt::Havoc(defs.iter().map(|(x, _, _)| *x).collect());
+            step(&mut cfg.graph, havoc, w.span);
+            for (x, def, span) in defs {
+                locals.push(x);
+                step(&mut cfg.graph, Stmt::Assume(def), span);
+            }
+            cfg.graph.add_edge(at, v, Edge { stmt, span: w.span });
+        }
+    }
+
+    /// `e` with its lambdas outside any binder replaced by fresh locals of `proc`, whose definitions
+    /// `(∀x :: λ[x] == body)` (and spans) are pushed to `defs`; lambdas under a binder are lifted
+    /// to functions.
+    fn hoist(
+        &mut self,
+        e: &Expr,
+        proc: ProcId,
+        defs: &mut Vec<(VarId, Expr, Option<Span>)>,
+    ) -> Expr {
+        match e {
+            Expr::Quant {
+                quantifier: Quantifier::Lambda,
+                vars,
+                body,
+                ..
+            } => {
+                let body = self.expr(body);
+                let ty = self.prog.type_of(e);
+                if mentions_param(&ty) {
+                    return self.expr(e);
+                }
+                let span = self.prog.var(vars[0]).span;
+                let x = VarId(self.prog.vars.len() as u32);
+                self.prog.vars.push(Variable {
+                    name: format!("lambda~{}", self.hoisted),
+                    ty,
+                    kind: VarKind::Local(proc),
+                    span,
+                });
+                let cell = Expr::Select(
+                    Box::new(Expr::Var(x)),
+                    vars.iter().map(|v| Expr::Var(*v)).collect(),
+                );
+                let def = Expr::Quant {
+                    quantifier: Quantifier::Forall,
+                    vars: vars.clone(),
+                    triggers: Vec::new(),
+                    body: Box::new(Expr::Binary(BinOp::Eq, Box::new(cell), Box::new(body))),
+                };
+                self.hoisted += 1;
+                defs.push((x, def, Some(span)));
+                Expr::Var(x)
+            }
+            Expr::Quant { .. } => self.expr(e),
+            _ => e.map_children(&mut |c| self.hoist(c, proc, defs)),
+        }
+    }
+
     fn stmt(&mut self, s: &Stmt) -> Stmt {
         s.try_map_exprs(&mut |e| Some(self.expr(e)))
             .unwrap_or_else(|| s.clone())
@@ -243,7 +361,7 @@ fn replace(e: &Expr, subst: &[(Expr, Expr)]) -> Expr {
 
 #[cfg(test)]
 mod tests {
-    use crate::ir::program::{Expr, Quantifier};
+    use crate::ir::program::{BinOp, Expr, Quantifier, Stmt};
     use crate::ir::test_program as program;
 
     fn lambdas_left(p: &crate::ir::program::Program) -> usize {
@@ -260,17 +378,22 @@ mod tests {
         n
     }
 
-    #[test]
-    fn lambdas_become_functions_with_one_axiom_each_and_equal_ones_share() {
-        let p = program(
-            "var g: int;
+    const BODY: &str = "
              procedure main(n: int) modifies g; {
                  var m: [int]int;
                  m := (lambda i: int :: i + n + old(g));
                  assert m == (lambda i: int :: i + n + old(g));
                  assert (lambda i: int :: (lambda j: int :: i + j))[1][2] == 3;
-             }",
-        );
+             }";
+
+    #[test]
+    fn lambdas_of_a_program_with_threads_become_functions_and_equal_ones_share() {
+        let p = program(&format!(
+            "var g: int;
+             procedure worker() {{ }}
+             procedure forker() {{ var t: int; fork t worker(); }}
+             {BODY}"
+        ));
         assert_eq!(lambdas_left(&p), 0);
         let lifted: Vec<_> = p
             .functions
@@ -284,6 +407,31 @@ mod tests {
         assert_eq!(lifted[0].params.len(), 2);
         assert_eq!(lifted[1].params.len(), 1);
         assert_eq!(lifted[2].params.len(), 0);
+    }
+
+    #[test]
+    fn lambdas_of_statements_become_locals_defined_before_their_statement() {
+        let p = program(&format!("var g: int;{BODY}"));
+        assert_eq!(lambdas_left(&p), 0);
+        let main = p.procedures.iter().find(|q| q.name == "main").unwrap();
+        let hoisted: Vec<_> = (main.locals.iter())
+            .filter(|v| p.var(**v).name.starts_with("lambda~"))
+            .collect();
+        // one local per lambda outside a binder and edge: the assignment's, and the two of each
+        // assertion (its edges to the error location and on each evaluate it)
+        assert_eq!(hoisted.len(), 5);
+        let cfg = main.body.as_ref().unwrap();
+        let definitions = (cfg.graph.edge_weights())
+            .filter(|e| matches!(&e.stmt, Stmt::Assume(Expr::Quant { quantifier: Quantifier::Forall, body, .. })
+                if matches!(&**body, Expr::Binary(BinOp::Eq, cell, _)
+                    if matches!(&**cell, Expr::Select(a, _) if matches!(&**a, Expr::Var(v) if hoisted.contains(&v))))))
+            .count();
+        assert_eq!(definitions, 5);
+        // the inner lambda of the nested pair reads the outer one's variable: lifted
+        let lifted = (p.functions.iter())
+            .filter(|f| f.name.starts_with("lambda~"))
+            .count();
+        assert_eq!((lifted, p.axioms.len()), (1, 1));
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! Solvers write array values in several shapes: z3 `((as const (Array Int Int)) 0)`, `store` chains
 //! over them, `(_ as-array k!0)` naming an auxiliary `define-fun` whose body is an `ite` chain over its
 //! parameter, or `(lambda ((x Int)) …)`; yices writes store chains or functions. [`render`] understands
-//! these shapes (nested arrays too) and returns `None` for anything else, so that the caller can say
-//! honestly that it cannot print the value.
+//! these shapes (nested arrays too), writes any other `lambda` as the solver wrote it, and returns
+//! `None` for anything else, so that the caller can say honestly that it cannot print the value.
 
 use super::sexp::SExp;
 use std::collections::HashMap;
@@ -27,7 +27,18 @@ const MAX_ENTRIES: usize = 1000;
 
 /// Renders the model value `e` (of an array sort) or `None` if its shape is not understood.
 pub fn render(e: &SExp, defs: &Defs) -> Option<String> {
-    let v = value(e, defs, 0)?;
+    let Some(v) = value(e, defs, 0) else {
+        // A function whose body is no `ite` chain over its parameter (z3's value of an array
+        // defined pointwise, such as a hoisted lambda expression): as the solver wrote it.
+        return match e.list()? {
+            [kw, _, _] if kw.atom() == Some("lambda") => Some(e.to_string()),
+            [u, kw, f] if u.atom() == Some("_") && kw.atom() == Some("as-array") => {
+                let (params, body) = defs.get(f.symbol()?)?;
+                Some(format!("(lambda ({}) {body})", params.join(" ")))
+            }
+            _ => None,
+        };
+    };
     let mut s = String::new();
     show(&v, &mut s);
     Some(s)
@@ -334,7 +345,11 @@ mod tests {
                 .as_deref(),
             Some("[else [else false]]")
         );
-        assert_eq!(r("(lambda ((x Int)) (+ x 1))"), None);
+        assert_eq!(
+            r("(lambda ((x Int)) (+ x 1))").as_deref(),
+            Some("(lambda ((x Int)) (+ x 1))")
+        );
+        assert_eq!(r("(store (lambda ((x Int)) (+ x 1)) 0 1)"), None);
         assert_eq!(r("(foo bar)"), None);
     }
 
@@ -356,5 +371,12 @@ mod tests {
         defs.insert("k!0", (vec!["x!0"], &def));
         let e = parse_one("(_ as-array k!0)").unwrap();
         assert_eq!(render(&e, &defs).as_deref(), Some("[1 := 5, else 0]"));
+        let def = parse_one("(and (<= 0 x!0) (not (<= 6 x!0)))").unwrap();
+        defs.insert("k!1", (vec!["x!0"], &def));
+        let e = parse_one("(_ as-array k!1)").unwrap();
+        assert_eq!(
+            render(&e, &defs).as_deref(),
+            Some("(lambda (x!0) (and (<= 0 x!0) (not (<= 6 x!0))))")
+        );
     }
 }

@@ -446,10 +446,127 @@ fn write_tree(out: &mut String, t: &Term, namer: &dyn Namer, lets: Option<&HashM
                 out.push(')');
             }
             out.push_str(") ");
-            write_tree(out, body, namer, None);
+            match macro_shaped(*q, vs, body) {
+                Some(def) => write_tree(out, &def, namer, None),
+                None => write_tree(out, body, namer, None),
+            }
             out.push(')');
         }
     }
+}
+
+/// Does `t` contain a `forall` whose body defines an array pointwise (see [`macro_shaped`])?
+pub(crate) fn defines_array_pointwise(t: &Term) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![t.clone()];
+    while let Some(t) = stack.pop() {
+        if !t.has_quantifier() || !seen.insert(t.id()) {
+            continue;
+        }
+        match t.kind() {
+            TermKind::Quant(q, vs, body) => {
+                if macro_shaped(*q, vs, body).is_some() || is_pointwise(*q, vs, body) {
+                    return true;
+                }
+                stack.push(body.clone());
+            }
+            TermKind::App(_, args) => stack.extend(args.iter().cloned()),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Is the body already `a[x1]…[xn] = rhs` in the shape [`macro_shaped`] makes?
+fn is_pointwise(q: Quantifier, vs: &[Var], body: &Term) -> bool {
+    q == Quantifier::Forall
+        && matches!(body.kind(), TermKind::App(Op::Eq, a) if a.len() == 2
+            && (defined_cell(vs, &a[0]).is_some_and(|b| !mentions(&a[1], &b))))
+}
+
+fn mentions(t: &Term, base: &Term) -> bool {
+    base.free_vars_ref().iter().any(|v| t.has_free_var(v))
+}
+
+/// `t` as `a[x1]…[xn]` (nested selects) over exactly the bound variables `vs`, all distinct, each
+/// once, for an array `a` with free variables but none of `vs`: `Some(a)`.
+fn defined_cell(vs: &[Var], t: &Term) -> Option<Term> {
+    let mut idx = Vec::new();
+    let mut a = t;
+    while let TermKind::App(Op::Select, args) = a.kind() {
+        idx.push(args[1].as_var()?.clone());
+        a = &args[0];
+    }
+    let distinct: std::collections::BTreeSet<&Var> = idx.iter().collect();
+    let covers = idx.len() == vs.len() && distinct.len() == idx.len();
+    (covers
+        && vs.iter().all(|v| distinct.contains(v))
+        && vs.iter().all(|v| !a.has_free_var(v))
+        && !a.free_vars_ref().is_empty())
+    .then(|| a.clone())
+}
+
+/// A universally quantified body that defines the cells of an array pointwise, as the solver's
+/// macro finder needs to see it: the simplifier's linear normal form writes
+/// `(forall ((i Int)) (= a[i] (+ i n)))` as `(= (+ (select a i) (- i) (- n)) 0)`, for which z3's
+/// model finder gives up on a satisfiable query, while `(= (select a i) (- 0 (+ (- i) (- n))))` it
+/// turns into the definition of `a` and answers at once. The body is `Σ ± s + rest = c` (or `=`
+/// between `s` and a term) where `s` is `a[x1]…[xn]` (nested selects) for an array `a` without
+/// bound variables, the `xi` are the quantifier's variables, all distinct, each once, and `rest`
+/// does not mention `a`; the result is the equivalent `s = rhs`. `None` for anything else.
+fn macro_shaped(q: Quantifier, vs: &[Var], body: &Term) -> Option<Term> {
+    if q != Quantifier::Forall {
+        return None;
+    }
+    let (l, r) = match body.kind() {
+        TermKind::App(Op::Eq, args) if args.len() == 2 => (&args[0], &args[1]),
+        _ => return None,
+    };
+    let cell = |t: &Term| defined_cell(vs, t);
+    if cell(l).is_some_and(|b| !mentions(r, &b)) {
+        return None; // already `s = rhs`
+    }
+    if cell(r).is_some_and(|b| !mentions(l, &b)) {
+        return Some(Term::eq(r, l));
+    }
+    // `Σ ± s + rest = c`, `c` a constant.
+    r.as_const()?;
+    let summands: Vec<Term> = match l.kind() {
+        TermKind::App(Op::Add, args) => args.clone(),
+        _ => return None,
+    };
+    let mut found = None;
+    for (k, t) in summands.iter().enumerate() {
+        let (negated, s) = match t.kind() {
+            TermKind::App(Op::Neg, a) if a.len() == 1 => (true, &a[0]),
+            _ => (false, t),
+        };
+        if let Some(base) = cell(s) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((k, negated, s.clone(), base));
+        }
+    }
+    let (k, negated, s, base) = found?;
+    let rest: Vec<Term> = (summands.iter().enumerate())
+        .filter(|&(j, _)| j != k)
+        .map(|(_, t)| t.clone())
+        .collect();
+    if rest.iter().any(|t| mentions(t, &base)) {
+        return None;
+    }
+    let rest = match rest.len() {
+        1 => rest[0].clone(),
+        _ => Term::mk_raw(Op::Add, rest),
+    };
+    // s + rest = c  ⇒  s = c − rest;  −s + rest = c  ⇒  s = rest − c.
+    let rhs = if negated {
+        Term::mk_raw(Op::Sub, vec![rest, r.clone()])
+    } else {
+        Term::mk_raw(Op::Sub, vec![r.clone(), rest])
+    };
+    Some(Term::eq(&s, &rhs))
 }
 
 impl fmt::Display for Term {

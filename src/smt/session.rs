@@ -30,7 +30,8 @@ use super::config::{SolverConfig, SolverKind, resolve_path};
 use super::error::SmtError;
 use super::parse::{ParseEnv, sexp_to_term, term_to_value};
 use super::print::{
-    Namer, quote_symbol, write_sort, write_string_literal, write_symbol, write_term,
+    Namer, defines_array_pointwise, quote_symbol, write_sort, write_string_literal, write_symbol,
+    write_term,
 };
 use super::process::{ReadError, SolverProcess};
 use super::sexp::{self, SExp};
@@ -135,15 +136,17 @@ struct Entry {
     term: Term,
     /// The term uses integer `mod` or `div` (see [`Session::check_sat`]).
     divmod: bool,
+    /// The term defines an array pointwise under a `forall` (see [`Session::check_sat`]).
+    arraydef: bool,
     /// Printed (quoted) solver label for named assertions.
     label: Option<String>,
     /// The raw label symbol (key of `Session::labels`).
     label_raw: Option<String>,
 }
 
-/// The most an incremental z3 check of assertions with integer `mod`/`div` may take before the
-/// one-shot strategy is asked (see `Session::check_divmod`).
-const DIVMOD_INCREMENTAL: Duration = Duration::from_millis(250);
+/// The most an incremental z3 check of assertions with integer `mod`/`div` (or an array defined
+/// pointwise) may take before the one-shot strategy is asked (see `Session::check_with_one_shot_rescue`).
+const INCREMENTAL_FIRST: Duration = Duration::from_millis(250);
 
 /// Does the printed SMT-LIB text of an assertion use integer `mod` or `div`? (A quoted symbol
 /// never contains `(`.)
@@ -240,9 +243,10 @@ pub struct Session {
     stats: SessionStats,
     helper: Option<Box<Session>>,
     buf: String,
-    /// A check with integer `mod`/`div` timed out in z3's incremental core and the one-shot
-    /// strategy answered it: later such checks go to the one-shot strategy directly.
-    divmod_one_shot: bool,
+    /// A check with integer `mod`/`div` (or an array defined pointwise) failed in z3's incremental
+    /// core and the one-shot strategy answered it: later such checks go to the one-shot strategy
+    /// directly.
+    one_shot_first: bool,
     /// Printed `(assert …)` commands of unlabelled assertions, by term: the engine re-asserts the same
     /// states and letters many times. Symbol names never change until `reset`, which clears it.
     printed: HashMap<Term, Arc<str>, FxBuild>,
@@ -300,7 +304,7 @@ impl Session {
             helper: None,
             buf: String::with_capacity(1024),
             printed: HashMap::default(),
-            divmod_one_shot: false,
+            one_shot_first: false,
             qe_failures: HashMap::default(),
             qe_expired: 0,
         };
@@ -934,9 +938,11 @@ impl Session {
             self.buf = text;
             d
         };
+        let arraydef = defines_array_pointwise(t);
         if let Some(level) = self.stack.last_mut() {
             level.entries.push(Entry {
                 divmod,
+                arraydef,
                 term: t.clone(),
                 label,
                 label_raw,
@@ -977,8 +983,8 @@ impl Session {
     /// `(check-sat)`.
     pub fn check_sat(&mut self) -> SatResult {
         self.close_assumption_scope();
-        if self.cfg.kind == SolverKind::Z3 && self.stack_has_int_divmod() {
-            return self.check_divmod(self.cfg.query_timeout);
+        if self.cfg.kind == SolverKind::Z3 && self.stack_needs_one_shot() {
+            return self.check_with_one_shot_rescue(self.cfg.query_timeout);
         }
         self.check_with("(check-sat)\n")
     }
@@ -995,8 +1001,8 @@ impl Session {
             return self.check_sat();
         }
         self.close_assumption_scope();
-        if self.stack_has_int_divmod() {
-            return self.check_divmod(limit);
+        if self.stack_needs_one_shot() {
+            return self.check_with_one_shot_rescue(limit);
         }
         let ms = limit.as_millis().max(1);
         let full = self.cfg.query_timeout.as_millis().max(1);
@@ -1005,15 +1011,19 @@ impl Session {
         ))
     }
 
-    /// A z3 check of assertions with integer `mod`/`div`. z3's incremental core (what
+    /// A z3 check of assertions with integer `mod`/`div`, or with an array defined pointwise
+    /// (`∀i. a[i] = e(i)`, as a lambda expression becomes). z3's incremental core (what
     /// `(check-sat)` uses after a `push`) lacks the preprocessing of its one-shot solver and may
     /// spin on divisibility facts until the limit where the one-shot solver answers at once
-    /// (measured: `ManyFactsAboutX_incorrect.bpl`, a timeout against 0.1 s). So the incremental
-    /// check gets a quarter of `limit`, at most [`DIVMOD_INCREMENTAL`], and a check that timed
-    /// out is asked again by `(check-sat-using default)` — the one-shot strategy on the current
-    /// assertions — in the rest (models and unsat cores are read as after `check-sat`); another
-    /// answer than sat/unsat keeps the first one.
-    fn check_divmod(&mut self, limit: Duration) -> SatResult {
+    /// (measured: `ManyFactsAboutX_incorrect.bpl`, a timeout against 0.1 s); on a satisfiable
+    /// array definition it times out or gives up ("incomplete quantifiers") where the one-shot
+    /// solver's equation solving turns the definition into a `lambda` and answers at once. So the
+    /// incremental check gets a quarter of `limit`, at most [`INCREMENTAL_FIRST`], and a check
+    /// that timed out (or, with an array definition, gave up) is asked again by
+    /// `(check-sat-using default)` — the one-shot strategy on the current assertions — in the
+    /// rest (models and unsat cores are read as after `check-sat`); another answer than sat/unsat
+    /// keeps the first one.
+    fn check_with_one_shot_rescue(&mut self, limit: Duration) -> SatResult {
         let start = Instant::now();
         let limit = match self.cfg.deadline {
             Some(d) => limit.min(d.saturating_duration_since(start)),
@@ -1023,15 +1033,20 @@ impl Session {
             let ms = rest.as_millis().max(1);
             s.check_with(&format!("(check-sat-using (try-for default {ms}))\n"))
         };
-        if self.divmod_one_shot {
+        if self.one_shot_first {
             return one_shot(self, limit);
         }
-        let first = (limit / 4).min(DIVMOD_INCREMENTAL).as_millis().max(1);
+        let first = (limit / 4).min(INCREMENTAL_FIRST).as_millis().max(1);
         let full = self.cfg.query_timeout.as_millis().max(1);
         let r = self.check_with(&format!(
             "(set-option :timeout {first})\n(check-sat)\n(set-option :timeout {full})\n"
         ));
-        if !matches!(r, SatResult::Unknown(UnknownKind::Timeout)) {
+        let retry = match &r {
+            SatResult::Unknown(UnknownKind::Timeout) => true,
+            SatResult::Unknown(UnknownKind::Incomplete(_)) => self.stack_has_arraydef(),
+            _ => false,
+        };
+        if !retry {
             return r;
         }
         let rest = limit.saturating_sub(start.elapsed());
@@ -1043,16 +1058,27 @@ impl Session {
             r2 @ (SatResult::Sat | SatResult::Unsat) => {
                 // the next checks of this session (a deeper search, the same facts) go to the
                 // one-shot strategy at once
-                self.divmod_one_shot = true;
+                self.one_shot_first = true;
                 r2
             }
             _ => r,
         }
     }
 
-    /// Does an assertion on the stack use integer `mod` or `div`?
-    fn stack_has_int_divmod(&self) -> bool {
-        self.stack.iter().flat_map(|l| &l.entries).any(|e| e.divmod)
+    /// Does an assertion on the stack use integer `mod` or `div`, or define an array pointwise?
+    fn stack_needs_one_shot(&self) -> bool {
+        self.stack
+            .iter()
+            .flat_map(|l| &l.entries)
+            .any(|e| e.divmod || e.arraydef)
+    }
+
+    /// Does an assertion on the stack define an array pointwise?
+    fn stack_has_arraydef(&self) -> bool {
+        self.stack
+            .iter()
+            .flat_map(|l| &l.entries)
+            .any(|e| e.arraydef)
     }
 
     /// `(check-sat-using TACTIC)` on z3 (`tactic` is z3 tactic syntax, e.g. `(then simplify smt)`);
@@ -1108,6 +1134,7 @@ impl Session {
                 if let Some(level) = self.stack.last_mut() {
                     level.entries.push(Entry {
                         divmod: prints_int_divmod(&text),
+                        arraydef: defines_array_pointwise(l),
                         term: l.clone(),
                         label: None,
                         label_raw: None,
