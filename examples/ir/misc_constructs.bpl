@@ -1,9 +1,9 @@
-//#Unknown unsupported: call forall
+//#Unknown unsupported: fork in a program without an entry procedure
 //#Safe
 // The remaining constructs: finite and builtin types, builtin constants and functions, const arrays,
 // unique constants with an order, polymorphic procedures, triggers, `/`/`%`, `<==>`,
 // `else if`, `if (*)`, free ensures, where clauses, join with assign, and `call forall` (in a procedure
-// that `main` never calls, so it cannot make the verdict UNKNOWN).
+// that `main` never calls).
 type finite Color;
 type {:builtin "RoundingMode"} RM;
 const {:builtin "RNE"} rne: RM;

@@ -5,7 +5,8 @@
 //! are deterministic). The shapes (docs/IR.md §3):
 //! - `assert e`: an edge `assume !e` to a fresh error location and a continuing edge `assume e`;
 //! - `call P(a)`: for each non-free `requires r` of `P`, the same pair with `r[a/params]` (and `old(g)`
-//!   read as `g`), then the `Call` edge; `call forall` becomes `Unsupported`;
+//!   read as `g`), then the `Call` edge; `call forall P(a, *)` assumes `(∀w :: requires ⇒ ensures)`
+//!   over its wildcards (a callee with out-parameters or type parameters: `Unsupported`);
 //! - `while`: every arrival at the loop head (entry edge and back edge) passes the loop's
 //!   specifications in source order — a free invariant is assumed, a checked one checked
 //!   (`InvariantEntry` / `InvariantMaintained` error locations) and then assumed — so a free invariant
@@ -299,6 +300,52 @@ impl Builder<'_> {
             TStmt::Assign(pairs, sp) => self.simple(cur, Stmt::Assign(pairs.clone()), *sp, hint),
             TStmt::Unsupported(what, sp) => {
                 self.simple(cur, Stmt::Unsupported(what.clone()), *sp, hint)
+            }
+            // Boogie's lemma call: assume `(∀w :: requires ⇒ ensures)` over the wildcards `w`,
+            // the other parameters replaced by their arguments (the callee has no side effects,
+            // so `old(g)` is `g`); free contracts included, nothing is checked.
+            TStmt::CallForall { callee, args, span } => {
+                let p = &self.prog.procedures[callee.0 as usize];
+                let (params, requires, ensures) =
+                    (p.params.clone(), p.requires.clone(), p.ensures.clone());
+                let mut map: HashMap<VarId, Expr> = HashMap::new();
+                let mut bound = Vec::new();
+                for (x, a) in params.iter().zip(args) {
+                    let e = match a {
+                        Some(a) => a.clone(),
+                        None => {
+                            let mut v = self.prog.var(*x).clone();
+                            v.kind = VarKind::Bound;
+                            let w = VarId(self.prog.vars.len() as u32);
+                            self.prog.vars.push(v);
+                            bound.push(w);
+                            Expr::Var(w)
+                        }
+                    };
+                    map.insert(*x, e);
+                }
+                let conj = |cs: &[Contract]| {
+                    (cs.iter().map(|c| subst_requires(&c.expr, &map)))
+                        .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b)))
+                        .unwrap_or(Expr::Bool(true))
+                };
+                let mut e = match requires.is_empty() {
+                    true => conj(&ensures),
+                    false => Expr::Binary(
+                        BinOp::Implies,
+                        Box::new(conj(&requires)),
+                        Box::new(conj(&ensures)),
+                    ),
+                };
+                if !bound.is_empty() {
+                    e = Expr::Quant {
+                        quantifier: Quantifier::Forall,
+                        vars: bound,
+                        triggers: Vec::new(),
+                        body: Box::new(e),
+                    };
+                }
+                self.simple(cur, Stmt::Assume(e), *span, hint)
             }
             TStmt::Call {
                 callee,

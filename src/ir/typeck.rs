@@ -41,6 +41,12 @@ pub enum TStmt {
         span: Span,
     },
     Unsupported(String, Span),
+    /// `call forall callee(args)`: a `None` argument is a wildcard `*`.
+    CallForall {
+        callee: ProcId,
+        args: Vec<Option<Expr>>,
+        span: Span,
+    },
     Fork {
         tid: Vec<Expr>,
         callee: ProcId,
@@ -1559,6 +1565,7 @@ impl<'e, 'a> Checker<'e, 'a> {
                     );
                 }
                 let mut xs = Vec::new();
+                let mut with_wildcards = Vec::new();
                 for (a, pt) in args
                     .iter()
                     .zip(ptys.iter().map(Some).chain(std::iter::repeat(None)))
@@ -1568,7 +1575,11 @@ impl<'e, 'a> Checker<'e, 'a> {
                         if let Some(pt) = pt {
                             self.expect(pt, &t, a.span);
                         }
-                        xs.push(self.finish(x));
+                        let x = self.finish(x);
+                        with_wildcards.push(Some(x.clone()));
+                        xs.push(x);
+                    } else {
+                        with_wildcards.push(None);
                     }
                 }
                 let mut rets = Vec::new();
@@ -1609,7 +1620,19 @@ impl<'e, 'a> Checker<'e, 'a> {
                             .with_secondary(m.span, "modifies clause here"),
                         );
                     }
-                    return TStmt::Unsupported("call forall".into(), s.span);
+                    let sig = &self.env.procs[pi];
+                    if !sig.type_params.is_empty() || !rtys.is_empty() {
+                        return TStmt::Unsupported(
+                            "call forall of a procedure with type parameters or out-parameters"
+                                .into(),
+                            s.span,
+                        );
+                    }
+                    return TStmt::CallForall {
+                        callee,
+                        args: with_wildcards,
+                        span: s.span,
+                    };
                 }
                 TStmt::Call {
                     callee,
