@@ -176,11 +176,11 @@ impl Lifter {
                 body,
                 ..
             } => {
-                let body = self.expr(body);
                 let ty = self.prog.type_of(e);
                 if mentions_param(&ty) {
                     return self.expr(e);
                 }
+                let body = self.expr(body);
                 let span = self.prog.var(vars[0]).span;
                 let x = VarId(self.prog.vars.len() as u32);
                 self.prog.vars.push(Variable {

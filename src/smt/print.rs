@@ -446,10 +446,8 @@ fn write_tree(out: &mut String, t: &Term, namer: &dyn Namer, lets: Option<&HashM
                 out.push(')');
             }
             out.push_str(") ");
-            match macro_shaped(*q, vs, body) {
-                Some(def) => write_tree(out, &def, namer, None),
-                None => write_tree(out, body, namer, None),
-            }
+            let body = macro_shaped(*q, vs, body).unwrap_or_else(|| body.clone());
+            write_tree(out, &body, namer, None);
             out.push(')');
         }
     }
@@ -465,7 +463,7 @@ pub(crate) fn defines_array_pointwise(t: &Term) -> bool {
         }
         match t.kind() {
             TermKind::Quant(q, vs, body) => {
-                if macro_shaped(*q, vs, body).is_some() || is_pointwise(*q, vs, body) {
+                if macro_shaped(*q, vs, body).is_some() {
                     return true;
                 }
                 stack.push(body.clone());
@@ -475,13 +473,6 @@ pub(crate) fn defines_array_pointwise(t: &Term) -> bool {
         }
     }
     false
-}
-
-/// Is the body already `a[x1]…[xn] = rhs` in the shape [`macro_shaped`] makes?
-fn is_pointwise(q: Quantifier, vs: &[Var], body: &Term) -> bool {
-    q == Quantifier::Forall
-        && matches!(body.kind(), TermKind::App(Op::Eq, a) if a.len() == 2
-            && (defined_cell(vs, &a[0]).is_some_and(|b| !mentions(&a[1], &b))))
 }
 
 fn mentions(t: &Term, base: &Term) -> bool {
@@ -513,7 +504,8 @@ fn defined_cell(vs: &[Var], t: &Term) -> Option<Term> {
 /// turns into the definition of `a` and answers at once. The body is `Σ ± s + rest = c` (or `=`
 /// between `s` and a term) where `s` is `a[x1]…[xn]` (nested selects) for an array `a` without
 /// bound variables, the `xi` are the quantifier's variables, all distinct, each once, and `rest`
-/// does not mention `a`; the result is the equivalent `s = rhs`. `None` for anything else.
+/// does not mention `a`; the result is the equivalent `s = rhs` (the body itself when it already
+/// is). `None` for anything else.
 fn macro_shaped(q: Quantifier, vs: &[Var], body: &Term) -> Option<Term> {
     if q != Quantifier::Forall {
         return None;
@@ -524,7 +516,7 @@ fn macro_shaped(q: Quantifier, vs: &[Var], body: &Term) -> Option<Term> {
     };
     let cell = |t: &Term| defined_cell(vs, t);
     if cell(l).is_some_and(|b| !mentions(r, &b)) {
-        return None; // already `s = rhs`
+        return Some(body.clone()); // already `s = rhs`
     }
     if cell(r).is_some_and(|b| !mentions(l, &b)) {
         return Some(Term::eq(r, l));
