@@ -139,6 +139,40 @@ fn free_vars_substitute_rename() {
 }
 
 #[test]
+fn alpha_equivalent_quantifiers_are_one_term() {
+    // names no other test uses: the first of alpha-equivalent quantifiers built in this process wins
+    let p = FuncDecl::new("alpha_p", vec![Sort::Int, Sort::Int], Sort::Bool);
+    let app = |a: &str, b: &str| Term::uf(&p, vec![Term::var(&iv(a)), Term::var(&iv(b))]);
+    // ∃u. ∀v. p(u, v) and ∃v. ∀u. p(v, u): the same quantifier, the first one built
+    let first = Term::exists(vec![iv("u")], Term::forall(vec![iv("v")], app("u", "v")));
+    let second = Term::exists(vec![iv("v")], Term::forall(vec![iv("u")], app("v", "u")));
+    assert_eq!(first, second);
+    assert_eq!(
+        second.to_string(),
+        "(exists ((u Int)) (forall ((v Int)) (alpha_p u v)))"
+    );
+    // ∃u. ∀v. p(v, u) binds the other way round: a different term
+    let swapped = Term::exists(vec![iv("u")], Term::forall(vec![iv("v")], app("v", "u")));
+    assert_ne!(first, swapped);
+    // a free variable keeps its identity: ∀v. p(u, v) and ∀v. p(w, v) differ, ∀w. p(u, w) is the first
+    let fu = Term::forall(vec![iv("v")], app("u", "v"));
+    assert_ne!(fu, Term::forall(vec![iv("v")], app("w", "v")));
+    assert_eq!(fu, Term::forall(vec![iv("w")], app("u", "w")));
+    // a bound variable named like a free one of the other: ∀u. p(u, w) is not ∀w. p(w, w)
+    assert_ne!(
+        Term::forall(vec![iv("u")], app("u", "w")),
+        Term::forall(vec![iv("w")], app("w", "w"))
+    );
+    // duplicates collapse in a conjunction
+    let ax = Term::var(&iv("alpha_x"));
+    let conj = Term::and(vec![
+        Term::exists(vec![iv("a")], Term::le(&Term::var(&iv("a")), &ax)),
+        Term::exists(vec![iv("b")], Term::le(&Term::var(&iv("b")), &ax)),
+    ]);
+    assert_eq!(conj.to_string(), "(exists ((a Int)) (<= a alpha_x))");
+}
+
+#[test]
 fn parse_round_trip_examples() {
     let f = FuncDecl::new("f", vec![Sort::Int], Sort::Int);
     let a = Var::new("a", Sort::array(Sort::Int, Sort::Bool));

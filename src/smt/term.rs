@@ -530,6 +530,55 @@ static INTERNER: LazyLock<Mutex<Interner>> = LazyLock::new(|| {
     })
 });
 
+/// Quantifiers by their alpha key (`alpha_key`): the first quantifier built with each key. The
+/// keys are terms of their own (over canonical bound names no real term has); entries whose
+/// quantifier is gone are swept when the table has doubled since the last sweep.
+static ALPHA: LazyLock<Mutex<HashMap<Term, Weak<TermData>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+static ALPHA_SWEEP: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1 << 10);
+
+fn lock_alpha() -> std::sync::MutexGuard<'static, HashMap<Term, Weak<TermData>>> {
+    ALPHA.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Quantifiers whose body is larger (as a tree) are not looked up by their alpha key.
+const ALPHA_MAX_BODY: u64 = 400;
+
+/// Prefix of the canonical bound names of alpha keys: no variable of a real term starts with it.
+const CANONICAL: char = '\u{0}';
+
+/// The alpha key of `q vars . body`: the same quantifier with the bound variables renamed to
+/// canonical names `CANONICAL level _ j`. The level is one above every canonical name free in
+/// `body` (those of the keys of enclosing quantifiers, while their key is built), so a canonical
+/// name never captures another; two quantifiers have the same key iff they are alpha-equivalent
+/// (nested quantifiers are represented by their own first alpha-equivalent form).
+fn alpha_key(q: Quantifier, vars: &[Var], body: &Term) -> Term {
+    let level = body
+        .symbols()
+        .var_terms()
+        .iter()
+        .filter_map(|t| match t.kind() {
+            TermKind::Var(v) => v.name.strip_prefix(CANONICAL),
+            _ => None,
+        })
+        .filter_map(|rest| rest.split('_').next()?.parse::<u32>().ok())
+        .map(|l| l + 1)
+        .max()
+        .unwrap_or(0);
+    let canon: Vec<Var> = vars
+        .iter()
+        .enumerate()
+        .map(|(j, v)| Var::new(format!("{CANONICAL}{level}_{j}"), v.sort.clone()))
+        .collect();
+    let map: HashMap<Var, Term> = vars
+        .iter()
+        .zip(&canon)
+        .map(|(v, c)| (v.clone(), Term::var(c)))
+        .collect();
+    let body = body.substitute(&map);
+    intern(TermKind::Quant(q, canon, body), Sort::Bool)
+}
+
 fn structural_hash(kind: &TermKind) -> u64 {
     let mut h = FxHasher::default();
     kind.hash(&mut h);
@@ -1083,11 +1132,36 @@ impl Term {
     pub fn forall(vars: Vec<Var>, body: Term) -> Term {
         Term::quant(Quantifier::Forall, vars, body)
     }
+    /// A quantifier; one with a small body that is equal to an existing one up to the names of its
+    /// bound variables (alpha-equivalent) is that one, so that conjunctions and caches see them as
+    /// one term.
     pub fn quant(q: Quantifier, vars: Vec<Var>, body: Term) -> Term {
         if vars.is_empty() {
             return body;
         }
-        intern(TermKind::Quant(q, vars, body), Sort::Bool)
+        // the key costs a substitution over the body: large bodies (a large block's formula in
+        // quantifier elimination, built quantifier by quantifier) are interned as they are
+        if body.tree_size() > ALPHA_MAX_BODY {
+            return intern(TermKind::Quant(q, vars, body), Sort::Bool);
+        }
+        let key = alpha_key(q, &vars, &body);
+        if let Some(t) = lock_alpha().get(&key).and_then(Weak::upgrade) {
+            return Term(t);
+        }
+        let t = intern(TermKind::Quant(q, vars, body), Sort::Bool);
+        let mut table = lock_alpha();
+        if let Some(t) = table.get(&key).and_then(Weak::upgrade) {
+            return Term(t);
+        }
+        table.insert(key, Arc::downgrade(&t.0));
+        if table.len() > ALPHA_SWEEP.load(std::sync::atomic::Ordering::Relaxed) {
+            table.retain(|_, w| w.strong_count() > 0);
+            ALPHA_SWEEP.store(
+                (2 * table.len()).max(1 << 10),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
+        t
     }
 
     // ---------------------------------------------------------------- queries
@@ -1446,7 +1520,6 @@ fn subst_rec(t: &Term, map: &HashMap<Var, Term>, memo: &mut HashMap<u32, Term>) 
     r
 }
 
-/// A variant of `v` (same sort, name `v.name` + `'` + counter) for which `taken` is false.
 /// SMT-LIB's rounding-mode constants (theory FloatingPoint), short and long names.
 pub fn is_rounding_mode(name: &str) -> bool {
     matches!(
@@ -1464,6 +1537,7 @@ pub fn is_rounding_mode(name: &str) -> bool {
     )
 }
 
+/// A variant of `v` (same sort, name `v.name` + `'` + counter) for which `taken` is false.
 pub fn fresh_var(v: &Var, taken: impl Fn(&Var) -> bool) -> Var {
     let mut i = 0u64;
     loop {
