@@ -48,8 +48,7 @@ fn violation_witness_is_written_and_lints() {
     assert!(yaml.contains("line: 9\n"), "{yaml}");
     // A safe program gets a correctness witness: the loop invariant at the loop (line 11, column
     // 3) as a C expression over the C variables, with what C cannot state left out (the
-    // temporary `#t~2`); `s % 2 == 0` is stated since the invariant bounds `s` below by 0 (where
-    // C's truncating `%` is the Euclidean `mod` of the proof).
+    // temporary `#t~2`).
     let safe_dir = dir.join("safe");
     let out = Command::new(env!("CARGO_BIN_EXE_verify"))
         .arg(root.join("examples/c/loop_counter_safe.c"))
@@ -67,13 +66,39 @@ fn violation_witness_is_written_and_lints() {
         "type: \"loop_invariant\"",
         "line: 11\n          column: 3\n          function: \"main\"",
         "(long long) n <= 1000LL",
-        "((long long) s % 2LL) == 0LL",
-        "(-(long long) s) <= 0LL",
+        "((2LL * (long long) i) + (-(long long) s)) == 0LL",
         "format: \"c_expression\"",
     ] {
         assert!(yaml.contains(want), "{want}\n{yaml}");
     }
     assert!(!yaml.contains('#') && !yaml.contains('~'), "{yaml}");
+    // `s % 2 == 0` is stated since the invariant bounds `s` below by 0 (where C's truncating `%`
+    // is the Euclidean `mod` of the proof)
+    let even = dir.join("even.c");
+    std::fs::write(
+        &even,
+        "extern unsigned int __VERIFIER_nondet_uint(void);\nextern void reach_error(void);\n\n\
+         int main(void) {\n  unsigned int s = 0;\n  while (__VERIFIER_nondet_uint()) {\n    \
+         s += 2;\n    if (s > 1000) s = 0;\n  }\n  if (s % 2 != 0) reach_error();\n  return 0;\n}\n",
+    )
+    .expect("write the program");
+    let even_dir = dir.join("even");
+    let out = Command::new(env!("CARGO_BIN_EXE_verify"))
+        .arg(&even)
+        .arg("--witness-dir")
+        .arg(&even_dir)
+        .output()
+        .expect("run verify");
+    assert_eq!(out.status.code(), Some(0));
+    let yaml = std::fs::read_to_string(even_dir.join("witness.yml"))
+        .expect("the correctness witness is written");
+    for want in [
+        "((long long) s % 2LL) == 0LL",
+        "(-(long long) s) <= 0LL",
+        "line: 6\n",
+    ] {
+        assert!(yaml.contains(want), "{want}\n{yaml}");
+    }
 
     lint(&witness, &program);
     let _ = std::fs::remove_dir_all(&dir);

@@ -6,9 +6,10 @@
 //!    variables of a program", Acta Informatica 6, 1976) over the integer program variables: an
 //!    affine subspace per location in generator form (a point and a basis of directions, exact
 //!    rationals), transition formulas interpreted as relations over pre, post and auxiliary
-//!    variables (affine equalities intersect, disjunctions join, everything else is ignored, which
-//!    over-approximates), iterated to the fixpoint (each location's dimension only grows, so at most
-//!    `n + 1` changes per location); also the equalities between two or more variables on a
+//!    variables (affine equalities intersect, disjunctions join, `t mod c` is read as `t` — a C
+//!    conversion's wrap-around, assumed not to happen, which a wrong candidate's check catches —,
+//!    everything else is ignored, which over-approximates), iterated to the fixpoint (each
+//!    location's dimension only grows, so at most `n + 1` changes per location); also the equalities between two or more variables on a
 //!    location's first visit (`x - y == 42` after `x := y + 42`), which a loop may keep through
 //!    updates Karr cannot read (`x := (y + x) / 2`). (b) Templates over the integer constants `c`
 //!    of the program: bounds `x <= c`, `x >= c`; for small programs also `x <= y`, congruences
@@ -2721,6 +2722,17 @@ fn linear(t: &Term, dim_of: &dyn Fn(&Var) -> Option<usize>, width: usize) -> Opt
                         }
                     }
                     Some(acc)
+                }
+                // `t mod c` for a constant `c > 0` read as `t`: the wrap-around of a C integer
+                // conversion (`((c + 1 + 128) mod 256) - 128` for a `char` counter) seldom
+                // happens where a loop's invariant lives, and what this suggests is only a
+                // candidate (a wrong one fails its check)
+                Op::Mod
+                    if ls.len() == 2
+                        && ls[1].0.iter().all(Zero::is_zero)
+                        && ls[1].1.is_positive() =>
+                {
+                    Some(ls[0].clone())
                 }
                 _ => None,
             }
