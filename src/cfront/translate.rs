@@ -2561,17 +2561,7 @@ impl<'a> Translator<'a> {
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<Place> {
-        let lvalue = match &e.node {
-            c::Expression::Identifier(_)
-            | c::Expression::Member(_)
-            | c::Expression::CompoundLiteral(_) => true,
-            c::Expression::UnaryOperator(u) => {
-                u.node.operator.node == c::UnaryOperator::Indirection
-            }
-            c::Expression::BinaryOperator(b) => b.node.operator.node == c::BinaryOperator::Index,
-            _ => false,
-        };
-        let src = if lvalue {
+        let src = if is_lvalue_shaped(&e.node) {
             self.lvalue(e, out)?
         } else {
             let v = self.expr(e, out)?;
@@ -4524,6 +4514,13 @@ impl<'a> Translator<'a> {
                 Ok(TV::int(lit(&BigInt::from(n), span), IntTy::SIZE_T))
             }
             c::Expression::SizeOfVal(s) => {
+                // a string literal is an array of its bytes and the terminating zero
+                if let c::Expression::StringLiteral(p) = &s.node.0.node
+                    && let Some(bytes) = string_bytes(&p.node)
+                {
+                    let n = BigInt::from(bytes.len() + 1);
+                    return Ok(TV::int(lit(&n, span), IntTy::SIZE_T));
+                }
                 let mut scratch = Vec::new();
                 let v = self.expr(&s.node.0, &mut scratch)?;
                 if let CType::Vla(elem, count) = &v.ty {
@@ -4823,8 +4820,16 @@ impl<'a> Translator<'a> {
                 let base = if m.node.operator.node == c::MemberOperator::Indirect {
                     let v = self.expr(&m.node.expression, out)?;
                     self.deref(v, span)?
-                } else {
+                } else if is_lvalue_shaped(&m.node.expression.node) {
                     self.lvalue(&m.node.expression, out)?
+                } else {
+                    // a member of a struct value (a call's result, a conditional's): read from
+                    // the object that holds the value
+                    let v = self.expr(&m.node.expression, out)?;
+                    if !matches!(v.ty, CType::Struct(_)) {
+                        return unsupported(format!("member access on {}", v.ty.describe()), span);
+                    }
+                    self.agg_place(v, span)?
                 };
                 let CType::Struct(tag) = base.ty().clone() else {
                     return unsupported(format!("member access on {}", base.ty().describe()), span);
@@ -4889,7 +4894,7 @@ impl<'a> Translator<'a> {
                 Ok(place)
             }
             c::Expression::CompoundLiteral(cl) => self.compound_literal(&cl.node, span, out),
-            _ => unsupported("assignment to this kind of expression", span),
+            _ => unsupported("this kind of expression as an object (an lvalue)", span),
         }
     }
 
@@ -6835,6 +6840,19 @@ fn nondet_type(suffix: &str) -> Option<IntTy> {
         "bool" | "_Bool" => IntTy::BOOL,
         _ => return None,
     })
+}
+
+/// Whether `e` designates an object by its form (an identifier, a member, a compound literal, a
+/// dereference or an index), as opposed to a value (a call's result, a conditional's).
+fn is_lvalue_shaped(e: &c::Expression) -> bool {
+    match e {
+        c::Expression::Identifier(_)
+        | c::Expression::Member(_)
+        | c::Expression::CompoundLiteral(_) => true,
+        c::Expression::UnaryOperator(u) => u.node.operator.node == c::UnaryOperator::Indirection,
+        c::Expression::BinaryOperator(b) => b.node.operator.node == c::BinaryOperator::Index,
+        _ => false,
+    }
 }
 
 /// The bytes of a string literal (the pieces of a concatenation, each with its quotes); `None`: a

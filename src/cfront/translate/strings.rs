@@ -17,6 +17,8 @@
 //!   from `d` (`strcat`: from the null of `d`); `strncpy(d, s, n)` writes exactly `n` characters,
 //!   nulls after the end of `s` (7.24.2.4p3); `strncat(d, s, n)` at most `n` characters, then a
 //!   null. They return `d`.
+//! - `memcmp(a, b, n)`: as `strncmp`, but a null does not end the comparison; for operands that
+//!   point to characters only (other objects' bytes are not addressable one by one here).
 //! - `strchr(s, c)`, `strrchr(s, c)`: the first / last character equal to `(char) c` (the null
 //!   counts, 7.24.5.2p2), or a null pointer.
 //! - `strdup(s)`, `strndup(s, n)` (POSIX): a new heap object holding the characters (at most `n`)
@@ -49,7 +51,7 @@ impl<'a> Translator<'a> {
         let arity = match name {
             "strlen" | "strdup" => 1,
             "strcmp" | "strcpy" | "strcat" | "strchr" | "strrchr" | "strnlen" | "strndup" => 2,
-            "strncmp" | "strncpy" | "strncat" => 3,
+            "strncmp" | "strncpy" | "strncat" | "memcmp" => 3,
             _ => return None,
         };
         Some((|| {
@@ -85,11 +87,12 @@ impl<'a> Translator<'a> {
                     self.string_copy(&d, &s, Some(&count), false, true, span, out)?;
                     Ok(TV::ptr(var(&base, span), int(0, span), CType::Int(s.ty)))
                 }
-                "strcmp" | "strncmp" => {
+                "strcmp" | "strncmp" | "memcmp" => {
                     let a = self.string_operand(name, &vals[0], span, out)?;
                     let b2 = self.string_operand(name, &vals[1], span, out)?;
                     let max = self.count_operand(vals.get(2), span, out)?;
-                    self.string_compare(&a, &b2, max.as_deref(), span, out)
+                    let at_null = name != "memcmp";
+                    self.string_compare(&a, &b2, max.as_deref(), at_null, span, out)
                 }
                 "strcpy" | "strncpy" | "strcat" | "strncat" => {
                     let d = self.string_operand(name, &vals[0], span, out)?;
@@ -248,6 +251,7 @@ impl<'a> Translator<'a> {
         a: &Str,
         b2: &Str,
         max: Option<&str>,
+        at_null: bool,
         span: Span,
         out: &mut Vec<b::Stmt>,
     ) -> R<TV> {
@@ -264,12 +268,17 @@ impl<'a> Translator<'a> {
                 arith(BinOp::Sub, ca.clone(), cb, span),
                 span,
             ));
-            let stop = bin(
-                BinOp::Or,
-                bin(BinOp::Neq, var(&diff, span), int(0, span), span),
-                bin(BinOp::Eq, ca, int(0, span), span),
-                span,
-            );
+            let differ = bin(BinOp::Neq, var(&diff, span), int(0, span), span);
+            let stop = if at_null {
+                bin(
+                    BinOp::Or,
+                    differ,
+                    bin(BinOp::Eq, ca, int(0, span), span),
+                    span,
+                )
+            } else {
+                differ
+            };
             body.push(break_if(stop, span));
             Ok(())
         })?;
