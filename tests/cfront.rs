@@ -769,7 +769,7 @@ fn memory_constructs_not_translated_are_unsupported() {
         (
             "#include <stdlib.h>\nint main(void) { int *p = calloc(1, 4);\nint *q = realloc(p, 8); return 0; }\n",
             "`realloc` in a program that calls `calloc`",
-            2,
+            3,
         ),
         (
             "#include <stdio.h>\nint main(void) { char s[4];\nscanf(\"%3s\", s); return 0; }\n",

@@ -2821,8 +2821,8 @@ impl<'a> Translator<'a> {
             let first = if name == FORK_COUNTER { 1 } else { 0 };
             init.insert(0, assign_var(&name, int(first, span), span));
         }
-        if self.mem.calloc && self.mem.realloc {
-            return unsupported("`realloc` in a program that calls `calloc`", main_span);
+        if let (true, Some(at)) = (self.mem.calloc, self.mem.realloc) {
+            return unsupported("`realloc` in a program that calls `calloc`", at);
         }
         // data races: only a program that forks threads has any
         let races = (self.data_race && self.forks)

@@ -172,7 +172,8 @@ pub(super) struct MemUse {
     pub calloc: bool,
     /// The heap is used (`malloc`, `calloc`, `realloc`).
     pub heap: bool,
-    pub realloc: bool,
+    /// Where `realloc` is first called.
+    pub realloc: Option<Span>,
     /// A variadic function is called: `#va.base`, `#va.off` pass the address of the extra
     /// arguments (`Translator::varargs`).
     pub varargs: bool,
@@ -1908,7 +1909,7 @@ impl<'a> Translator<'a> {
                 self.mem.valid = true;
                 self.mem.int = true;
                 self.mem.ptr = true;
-                self.mem.realloc = true;
+                self.mem.realloc.get_or_insert(span);
                 let null = is_null_ptr(&b, &o, span);
                 out.extend(self.check(Check::Free, freeable(&b, &o, span), span));
                 self.count_free(&b, span, out);
