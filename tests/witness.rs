@@ -9,7 +9,7 @@
 
 mod common;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 #[test]
 fn violation_witness_is_written_and_lints() {
@@ -18,12 +18,7 @@ fn violation_witness_is_written_and_lints() {
         .join(format!("lapidary-witness-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let program = root.join("examples/c/array_bounds_unsafe.c");
-    let out = Command::new(env!("CARGO_BIN_EXE_verify"))
-        .arg(&program)
-        .arg("--witness-dir")
-        .arg(&dir)
-        .output()
-        .expect("run verify");
+    let out = verify_with_witnesses(&program, &dir);
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -50,12 +45,7 @@ fn violation_witness_is_written_and_lints() {
     // 3) as a C expression over the C variables, with what C cannot state left out (the
     // temporary `#t~2`).
     let safe_dir = dir.join("safe");
-    let out = Command::new(env!("CARGO_BIN_EXE_verify"))
-        .arg(root.join("examples/c/loop_counter_safe.c"))
-        .arg("--witness-dir")
-        .arg(&safe_dir)
-        .output()
-        .expect("run verify");
+    let out = verify_with_witnesses(root.join("examples/c/loop_counter_safe.c"), &safe_dir);
     assert_eq!(out.status.code(), Some(0));
     assert!(!safe_dir.join("witness.graphml").exists());
     let yaml = std::fs::read_to_string(safe_dir.join("witness.yml"))
@@ -83,12 +73,7 @@ fn violation_witness_is_written_and_lints() {
     )
     .expect("write the program");
     let even_dir = dir.join("even");
-    let out = Command::new(env!("CARGO_BIN_EXE_verify"))
-        .arg(&even)
-        .arg("--witness-dir")
-        .arg(&even_dir)
-        .output()
-        .expect("run verify");
+    let out = verify_with_witnesses(&even, &even_dir);
     assert_eq!(out.status.code(), Some(0));
     let yaml = std::fs::read_to_string(even_dir.join("witness.yml"))
         .expect("the correctness witness is written");
@@ -102,6 +87,16 @@ fn violation_witness_is_written_and_lints() {
 
     lint(&witness, &program);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `verify PROGRAM --witness-dir DIR`.
+fn verify_with_witnesses(program: impl AsRef<Path>, dir: impl AsRef<Path>) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_verify"))
+        .arg(program.as_ref())
+        .arg("--witness-dir")
+        .arg(dir.as_ref())
+        .output()
+        .expect("run verify")
 }
 
 /// Runs the SV-COMP witness linter on `witness` (skipped with a note when the linter or lxml is
@@ -179,12 +174,7 @@ fn violation_witness_states_the_path_in_c_terms() {
         .join(format!("lapidary-witness-c-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let program = root.join("examples/c/witness_branch_call_unsafe.c");
-    let out = Command::new(env!("CARGO_BIN_EXE_verify"))
-        .arg(&program)
-        .arg("--witness-dir")
-        .arg(&dir)
-        .output()
-        .expect("run verify");
+    let out = verify_with_witnesses(&program, &dir);
     assert_eq!(out.status.code(), Some(1));
     let text = std::fs::read_to_string(dir.join("witness.graphml")).expect("GraphML witness");
     let edges = graphml_edges(&text);
@@ -260,12 +250,7 @@ fn correctness_witness_names_variables_in_scope() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("lapidary-witness-s-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let out = Command::new(env!("CARGO_BIN_EXE_verify"))
-        .arg(root.join("examples/c/witness_scopes_safe.c"))
-        .arg("--witness-dir")
-        .arg(&dir)
-        .output()
-        .expect("run verify");
+    let out = verify_with_witnesses(root.join("examples/c/witness_scopes_safe.c"), &dir);
     assert_eq!(out.status.code(), Some(0));
     let yaml = std::fs::read_to_string(dir.join("witness.yml")).expect("correctness witness");
     let values: Vec<&str> = yaml
