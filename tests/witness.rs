@@ -45,11 +45,7 @@ fn violation_witness_is_written_and_lints() {
     // 3) as a C expression over the C variables, with what C cannot state left out (the
     // temporary `#t~2`).
     let safe_dir = dir.join("safe");
-    let out = verify_with_witnesses(root.join("examples/c/loop_counter_safe.c"), &safe_dir);
-    assert_eq!(out.status.code(), Some(0));
-    assert!(!safe_dir.join("witness.graphml").exists());
-    let yaml = std::fs::read_to_string(safe_dir.join("witness.yml"))
-        .expect("the correctness witness is written");
+    let yaml = correctness_witness(root.join("examples/c/loop_counter_safe.c"), &safe_dir);
     for want in [
         "entry_type: \"invariant_set\"",
         "format_version: \"2.0\"",
@@ -73,10 +69,7 @@ fn violation_witness_is_written_and_lints() {
     )
     .expect("write the program");
     let even_dir = dir.join("even");
-    let out = verify_with_witnesses(&even, &even_dir);
-    assert_eq!(out.status.code(), Some(0));
-    let yaml = std::fs::read_to_string(even_dir.join("witness.yml"))
-        .expect("the correctness witness is written");
+    let yaml = correctness_witness(&even, &even_dir);
     for want in [
         "((long long) s % 2LL) == 0LL",
         "(-(long long) s) <= 0LL",
@@ -97,6 +90,14 @@ fn verify_with_witnesses(program: impl AsRef<Path>, dir: impl AsRef<Path>) -> Ou
         .arg(dir.as_ref())
         .output()
         .expect("run verify")
+}
+
+/// The YAML correctness witness of a program that is SAFE (and no GraphML violation witness).
+fn correctness_witness(program: impl AsRef<Path>, dir: &Path) -> String {
+    let out = verify_with_witnesses(program, dir);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!dir.join("witness.graphml").exists());
+    std::fs::read_to_string(dir.join("witness.yml")).expect("the correctness witness is written")
 }
 
 /// Runs the SV-COMP witness linter on `witness` (skipped with a note when the linter or lxml is
