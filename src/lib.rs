@@ -5,6 +5,7 @@
 //! See docs/ARCHITECTURE.md.
 
 pub mod automata;
+pub mod cancel;
 pub mod cfront;
 pub mod cli;
 pub mod diag;

@@ -597,3 +597,30 @@ fn z3_decides_an_array_defined_pointwise() {
         "{guarded}"
     );
 }
+
+/// A session started on a thread that another thread cancels ([`lapidary::cancel`]) ends its wait
+/// at once, as a timeout, far below its query limit; a thread without a flag is not affected.
+#[test]
+fn cancelled_thread_ends_its_solver_wait() {
+    let installed = lapidary::cancel::install();
+    let Some(mut s) = session_with(SolverKind::Z3, |c| c.with_timeout(Duration::from_secs(60)))
+    else {
+        return;
+    };
+    factoring(&mut s);
+    let canceller = installed.canceller();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        canceller.cancel();
+    });
+    let t0 = Instant::now();
+    let r = s.check_sat();
+    let el = t0.elapsed();
+    stopper.join().expect("the cancelling thread");
+    assert!(r.is_unknown(), "{r}");
+    assert!(el < Duration::from_secs(5), "took {el:?}");
+    assert!(lapidary::cancel::requested());
+    drop(s);
+    drop(installed);
+    assert!(!lapidary::cancel::requested());
+}

@@ -47,8 +47,12 @@ impl Budget {
 
     /// Returns `Err` if the operation must stop, having visited `visited_states` states so far.
     pub fn check(&self, visited_states: usize) -> Result<(), Cancelled> {
-        if let Some(flag) = &self.cancel
-            && flag.load(Ordering::Relaxed)
+        // (Or the thread's own flag, [`crate::cancel`].)
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            || crate::cancel::requested()
         {
             return Err(Cancelled::Requested);
         }

@@ -171,22 +171,83 @@ pub fn run(program: &Program, config: &Config) -> Outcome {
 /// [`run`] after the execution attempt: the thread-modular, abstraction and CEGAR runs.
 fn run_engines(program: &Program, config: &Config, start: Instant) -> Outcome {
     let voc = Vocabulary::new(program);
-    let mut iterations = 0;
     let unbounded = super::thread_modular::forks_unboundedly(program);
-    if !unbounded && cfa::largest_merged_pool(&voc) >= MERGED_POOL_MIN_FORKS {
-        if let Ok(mut proof) = thread_modular_proof(&voc, config, Pools::Merged, &MERGED_ATTEMPTS) {
-            proof.stats.total_time = start.elapsed();
-            return proof;
+    let mut outcome = if !unbounded && cfa::largest_merged_pool(&voc) >= MERGED_POOL_MIN_FORKS {
+        match thread_modular_proof(&voc, config, Pools::Merged, &MERGED_HOUDINI) {
+            Ok(proof) => proof,
+            Err(_) => {
+                beside_horn_solver(program, config, || bounded_engines(&voc, config, unbounded))
+            }
         }
-    }
-    if let Some(mut o) = abstraction_attempt(&voc, config, unbounded) {
-        o.stats.total_time = start.elapsed();
+    } else {
+        bounded_engines(&voc, config, unbounded)
+    };
+    outcome.stats.total_time = start.elapsed();
+    outcome
+}
+
+/// Runs `foreground` (the bounded engines) while z3's Horn solver searches a thread-modular proof
+/// with merged pools ([`MERGED_HORN`]) on a thread of its own, each until the run's deadline: the
+/// Horn solver's time grows linearly with the number of fork statements of a family, the bounded
+/// product's exponentially, and which one decides a program is not known before (a share of the
+/// time for each in turn lost one or the other: `acq-work-6threads` needs the Horn solver for
+/// 5.2 s, `array-sum-with-log-6threads` the bounded engine for 5 s). Whichever proves first
+/// cancels the other ([`crate::cancel`]); a verdict of the foreground is its own, proved or
+/// re-validated, and is kept; an UNKNOWN gives way to the Horn solver's re-checked proof when one
+/// comes before the deadline.
+fn beside_horn_solver(
+    program: &Program,
+    config: &Config,
+    foreground: impl FnOnce() -> Outcome,
+) -> Outcome {
+    let stop_background = crate::cancel::Canceller::new();
+    let installed = crate::cancel::install();
+    let stop_foreground = installed.canceller();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|s| {
+        let stop = stop_background.clone();
+        let spawned = std::thread::Builder::new()
+            .name("horn-solver".into())
+            .spawn_scoped(s, move || {
+                let _installed = stop.install();
+                let voc = Vocabulary::new(program);
+                let r = thread_modular_proof(&voc, config, Pools::Merged, &MERGED_HORN);
+                if r.is_ok() {
+                    stop_foreground.cancel();
+                }
+                let _ = tx.send(r);
+            });
+        if let Err(e) = &spawned
+            && debug()
+        {
+            eprintln!("no thread for the Horn solver: {e}");
+        }
+        let mut outcome = foreground();
+        if outcome.verdict == super::Verdict::Unknown && spawned.is_ok() {
+            let wait = match config.deadline {
+                Some(d) => d.saturating_duration_since(Instant::now()),
+                None => Duration::from_secs_f64(config.query_timeout_s),
+            };
+            if let Ok(Ok(proof)) = rx.recv_timeout(wait) {
+                outcome = proof;
+            }
+        }
+        stop_background.cancel();
+        outcome
+    })
+}
+
+/// The abstraction attempt, then the CEGAR runs with ever more thread instances (and the
+/// thread-modular attempts of a program that forks unboundedly).
+fn bounded_engines(voc: &Vocabulary, config: &Config, unbounded: bool) -> Outcome {
+    let mut iterations = 0;
+    if let Some(o) = abstraction_attempt(voc, config, unbounded) {
         return o;
     }
     let mut instances = 1;
     let mut thread_modular_tried = false;
     let mut outcome = loop {
-        let mut o = run_inner(&voc, config, instances, false);
+        let mut o = run_inner(voc, config, instances, false);
         iterations += o.stats.iterations;
         o.stats.iterations = iterations;
         match o.unknown {
@@ -199,7 +260,7 @@ fn run_engines(program: &Program, config: &Config, start: Instant) -> Outcome {
                     // short share of the time, which the thread-modular attempts would spend.
                     let mut probe_config = config.clone();
                     probe_config.deadline = Some(share_of_time_left(config, BOUNDED_PROBE_SHARE));
-                    let probe = run_inner(&voc, &probe_config, 2, false);
+                    let probe = run_inner(voc, &probe_config, 2, false);
                     iterations += probe.stats.iterations;
                     if debug() {
                         eprintln!("two instances per fork: {:?}", probe.verdict);
@@ -214,7 +275,7 @@ fn run_engines(program: &Program, config: &Config, start: Instant) -> Outcome {
                         instances += 1;
                     }
                     match thread_modular_proof(
-                        &voc,
+                        voc,
                         config,
                         Pools::PerStatement,
                         &THREAD_MODULAR_ATTEMPTS,
@@ -240,7 +301,6 @@ fn run_engines(program: &Program, config: &Config, start: Instant) -> Outcome {
         };
         outcome = Outcome::unknown(reason, std::mem::take(&mut outcome.stats));
     }
-    outcome.stats.total_time = start.elapsed();
     outcome
 }
 
@@ -480,9 +540,11 @@ const THREAD_MODULAR_ATTEMPTS: [(usize, Method, f64); 4] = [
 const MERGED_POOL_MIN_FORKS: usize = 3;
 
 /// Thread-modular proofs with one thread of each procedure forked by several statements in the
-/// view ([`Pools::Merged`]): cheap shares, since the bounded engine may well prove the program.
-const MERGED_ATTEMPTS: [(usize, Method, f64); 2] =
-    [(1, Method::Houdini, 0.03), (1, Method::Spacer, 0.4)];
+/// view ([`Pools::Merged`]): Houdini first, with a cheap share, since the bounded engine may well
+/// prove the program; then z3's Horn solver beside the bounded engine ([`beside_horn_solver`]),
+/// with all the time left.
+const MERGED_HOUDINI: [(usize, Method, f64); 1] = [(1, Method::Houdini, 0.03)];
+const MERGED_HORN: [(usize, Method, f64); 1] = [(1, Method::Spacer, 1.0)];
 
 /// The most threads per unbounded fork in a view of [`THREAD_MODULAR_ATTEMPTS`].
 const THREAD_MODULAR_MAX_VIEW: usize = 2;

@@ -433,6 +433,7 @@ impl FloydHoare<'_, '_> {
         if self
             .deadline
             .is_some_and(|d| std::time::Instant::now() >= d)
+            || crate::cancel::requested()
         {
             Err(Interrupted)
         } else {

@@ -280,8 +280,9 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The deadline passed, or the run was cancelled ([`crate::cancel`]).
     pub fn timed_out(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.deadline.is_some_and(|d| Instant::now() >= d) || crate::cancel::requested()
     }
 
     /// Whether termination may use technique `t`.

@@ -72,6 +72,9 @@ struct Watch {
     fired: AtomicBool,
     /// Set when the process object is dropped: the watchdog exits.
     stop: AtomicBool,
+    /// The cancellation flag of the thread that started the process ([`crate::cancel`]): once set,
+    /// a wait is ended like an expired one.
+    cancel: Option<Arc<AtomicBool>>,
     child: Mutex<Child>,
 }
 
@@ -169,6 +172,7 @@ impl SolverProcess {
             deadline: AtomicU64::new(0),
             fired: AtomicBool::new(false),
             stop: AtomicBool::new(false),
+            cancel: crate::cancel::current(),
             child: Mutex::new(child),
         });
         let w = watch.clone();
@@ -178,7 +182,8 @@ impl SolverProcess {
                 while !w.stop.load(Ordering::Acquire) {
                     std::thread::sleep(TICK);
                     let d = w.deadline.load(Ordering::Acquire);
-                    if d != 0 && nanos_since_epoch(Instant::now()) > d {
+                    let cancelled = w.cancel.as_ref().is_some_and(|c| c.load(Ordering::Acquire));
+                    if d != 0 && (cancelled || nanos_since_epoch(Instant::now()) > d) {
                         w.fired.store(true, Ordering::Release);
                         w.kill();
                         w.deadline.store(0, Ordering::Release);
