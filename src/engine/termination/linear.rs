@@ -5,7 +5,8 @@
 //! [`dnf`] *over-approximates*: a non-linear numeric subterm (a map select, an uninterpreted
 //! function, a product of variables, `div`/`mod`) becomes an abstraction variable standing for it
 //! (one per distinct term; `x div k` and `x mod k` for a constant `k` with their Euclidean bounds
-//! `x = k·q + r, 0 <= r <= |k| - 1` added to every disjunct), a boolean atom that is not arithmetic
+//! `x = k·q + r, 0 <= r <= |k| - 1` added to every disjunct; `x mod y` for a divisor `y` that is not
+//! constant with its range by the sign of `y`, [`mod_ranges`]), a boolean atom that is not arithmetic
 //! (a boolean variable, a select from a boolean map, an equality of maps) becomes `β >= 1` or
 //! `β <= 0` for an abstraction variable `β` standing for `ite(atom, 1, 0)`, and anything else is
 //! replaced by `true` after the negations have been pushed to the atoms, so every model of the
@@ -389,7 +390,8 @@ pub fn dnf(t: &Term, limit: usize) -> Result<Linearised, TooLarge> {
         atoms: Vec::new(),
         side: Vec::new(),
     };
-    let mut d = nnf_dnf(t, true, limit, &mut cx, 0)?;
+    let ranged = mod_ranges(t);
+    let mut d = nnf_dnf(&ranged, true, limit, &mut cx, 0)?;
     if !cx.side.is_empty() {
         for c in &mut d {
             c.extend(cx.side.iter().cloned().map(Constraint::tighten));
@@ -401,6 +403,55 @@ pub fn dnf(t: &Term, limit: usize) -> Result<Linearised, TooLarge> {
         meanings: cx.atoms.into_iter().map(|(t, v)| (v, t)).collect(),
     })
 }
+
+/// `t` with the range of every `x mod y` whose divisor `y` is not a constant (outside binders)
+/// conjoined: `y > 0 ∧ 0 <= m <= y - 1`, or `y < 0 ∧ 0 <= m <= -y - 1`, or `y = 0` (where SMT-LIB
+/// leaves `m` unspecified). Each is valid, so the result is equivalent to `t`; once `m` is
+/// abstracted, the range is what is left of it (`b := a mod b` decreases `b` while `b > 0`: a gcd
+/// loop's ranking function).
+fn mod_ranges(t: &Term) -> Term {
+    if t.has_quantifier() {
+        return t.clone();
+    }
+    let mut facts = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![t.clone()];
+    while let Some(s) = stack.pop() {
+        if !seen.insert(s.id()) {
+            continue;
+        }
+        let Some((op, args)) = s.as_app() else {
+            continue;
+        };
+        stack.extend(args.iter().cloned());
+        if let (Op::Mod, [_, y]) = (op, args)
+            && y.as_const().is_none()
+            && facts.len() < MAX_MOD_RANGES
+        {
+            let zero = Term::int(0);
+            let one = Term::int(1);
+            let within = |bound: Term| {
+                Term::and(vec![
+                    Term::le(&zero, &s),
+                    Term::le(&s, &Term::sub(&bound, &one)),
+                ])
+            };
+            facts.push(Term::or(vec![
+                Term::and(vec![Term::gt(y, &zero), within(y.clone())]),
+                Term::and(vec![Term::lt(y, &zero), within(Term::neg(y))]),
+                Term::eq(y, &zero),
+            ]));
+        }
+    }
+    if facts.is_empty() {
+        return t.clone();
+    }
+    facts.insert(0, t.clone());
+    Term::and(facts)
+}
+
+/// At most this many `mod` ranges in one formula ([`mod_ranges`]): each may triple its DNF.
+const MAX_MOD_RANGES: usize = 2;
 
 fn tt() -> Dnf {
     vec![Vec::new()]
