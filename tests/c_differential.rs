@@ -1,12 +1,12 @@
 //! Differential test of the C front end against gcc. Small random *deterministic* C programs
-//! (integer types from `_Bool` to `unsigned long` and their conversions, arithmetic, bitwise and
-//! shift operators, `?:`, `,`, compound assignments, `++`/`--`, an array with masked indices, a
-//! struct copied by value, pointers to locals and into the array, a helper with a pointer
-//! parameter, `for`/`while`/`do`/`switch` with fall-through, `break`/`continue`, globals) are
-//! compiled by gcc with UBSan and run; programs with undefined behaviour are dropped. The values a
-//! program prints are then asserted — all as printed (Safe), or one of them off by one (Unsafe) —
-//! and `verify --architecture 64bit` (gcc's data model here) must not contradict the execution:
-//! SAFE for the first, UNSAFE for the second, or UNKNOWN. Seeds are fixed, so a failure
+//! (integer types from `_Bool` to `unsigned long` and an enumeration, their conversions,
+//! arithmetic, bitwise and shift operators, `?:`, `,`, compound assignments, `++`/`--`, an array
+//! with masked indices, a struct copied by value, pointers to locals and into the array, a helper
+//! with a pointer parameter, `for`/`while`/`do`/`switch` with fall-through, `break`/`continue`,
+//! globals) are compiled by gcc with UBSan and run; programs with undefined behaviour are dropped.
+//! The values a program prints are then asserted — all as printed (Safe), or one of them off by one
+//! (Unsafe) — and `verify --architecture 64bit` (gcc's data model here) must not contradict the
+//! execution: SAFE for the first, UNSAFE for the second, or UNKNOWN. Seeds are fixed, so a failure
 //! reproduces; the failing program is kept in the test's temporary directory.
 
 mod common;
@@ -17,7 +17,7 @@ use std::process::Command;
 /// Programs generated (those with undefined behaviour are dropped).
 const PROGRAMS: u64 = 40;
 
-const TYPES: [&str; 10] = [
+const TYPES: [&str; 11] = [
     "signed char",
     "unsigned char",
     "short",
@@ -28,6 +28,8 @@ const TYPES: [&str; 10] = [
     "unsigned long",
     "_Bool",
     "char",
+    // (gcc's type for it is `unsigned int`: no enumerator is negative)
+    "enum E",
 ];
 
 /// A linear congruential generator (Knuth's MMIX constants): reproducible without a crate.
@@ -283,7 +285,8 @@ fn program(seed: u64) -> Program {
         g.constant()
     ));
     let defs = format!(
-        "struct S {{ int f0; unsigned char f1; short f2; }};\nint g0 = {}; {g1} g1;\n\
+        "struct S {{ int f0; unsigned char f1; short f2; }};\nenum E {{ E0, E1, E2 = 7 }};\n\
+         int g0 = {}; {g1} g1;\n\
          int f(int x, unsigned y) {{ return (int)(x {} y) {} {}; }}\n\
          void g(int *x, int k) {{ *x = *x {} (k {} 8); }}\n",
         g.constant(),

@@ -298,7 +298,7 @@ fn translate_file_here(
     let mut with_stddef = false;
     let (parsed, map) = loop {
         let pre = if preprocessed_input {
-            text.clone()
+            preprocess::blank_comments(&text)
         } else {
             preprocess::gcc_e(path, &text, arch, inc, with_stddef).map_err(|e| match e {
                 preprocess::PreprocessError::NoCompiler(m) => CError::NoCompiler(m),

@@ -169,6 +169,61 @@ fn contract(t: &str, line: usize) -> Result<String, AcslUnsupported> {
     Ok(format!("void {ACSL_CONTRACT}(void) {{{calls} }}"))
 }
 
+/// Replaces every comment of a preprocessed (`.i`) file by spaces, keeping its line breaks, so
+/// that every offset stays where it was: such a file is read without `gcc -E`, which would have
+/// removed them, and lang-c does not accept comments. String and character literals are kept.
+pub fn blank_comments(src: &str) -> String {
+    let b = src.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'"' | b'\'') => {
+                // a literal up to its closing quote (or the line's end), escapes included
+                out.push(q);
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' && i + 1 < b.len() {
+                        out.push(b[i]);
+                        i += 1;
+                    }
+                    out.push(b[i]);
+                    i += 1;
+                }
+                if i < b.len() && b[i] == q {
+                    out.push(q);
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    out.push(b' ');
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                out.extend_from_slice(b"  ");
+                i += 2;
+                while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                    out.push(if b[i] == b'\n' { b'\n' } else { b' ' });
+                    i += 1;
+                }
+                if i < b.len() {
+                    out.extend_from_slice(b"  ");
+                    i += 2;
+                }
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    // (Only ASCII bytes were replaced, by ASCII bytes: still UTF-8 — a multi-byte character in a
+    // comment becomes one space per byte.)
+    String::from_utf8(out).unwrap_or_else(|_| src.to_string())
+}
+
 /// Rewrites lang-c's gaps (tooling-notes §5) in preprocessed text where that keeps the meaning:
 /// `__float128` (in glibc's i386 `max_align_t`) becomes `long double` — both floating-point types,
 /// which the translation does not support, so a program using one is still unsupported. GCC's
@@ -685,6 +740,18 @@ mod tests {
             universal_character_names(src),
             r#"a = u'\x00F6'; b = U'\x0010FFFF'; c = L'\x00e4'; d = '\u00F6'; e = "\u00F6 u'\u00F6'"; f = xu'\u0041'; g = u'\\';"#
         );
+    }
+
+    #[test]
+    fn comments_of_preprocessed_files_become_spaces() {
+        let src =
+            "int a; // one\nchar *s = \"// no /* comment */\"; /* two\nlines */ int b = '/';\n";
+        let out = blank_comments(src);
+        assert_eq!(
+            out,
+            "int a;       \nchar *s = \"// no /* comment */\";       \n         int b = '/';\n"
+        );
+        assert_eq!(out.len(), src.len());
     }
 
     #[test]

@@ -97,6 +97,15 @@ fn declares_function(d: &Node<c::Declarator>) -> bool {
             })
 }
 
+/// The name a declarator declares (`None` for an abstract one).
+fn declarator_name(d: &Node<c::Declarator>) -> Option<String> {
+    match &d.node.kind.node {
+        c::DeclaratorKind::Identifier(i) => Some(i.node.name.clone()),
+        c::DeclaratorKind::Abstract => None,
+        c::DeclaratorKind::Declarator(inner) => declarator_name(inner),
+    }
+}
+
 /// The size expression of a declarator's outermost array type when it declares an array of
 /// known element type (`a[n]`, `*a[n]`, `a[n][3]`; not `(*a)[n]` or `f(…)[n]`).
 fn vla_size(d: &Node<c::Declarator>) -> Option<&Node<c::Expression>> {
@@ -380,6 +389,9 @@ struct Global<'a> {
 enum FDecl<'a> {
     Proto(&'a c::FunctionDeclarator),
     NoParams,
+    /// A K&R-style definition's identifier list and the declarations of its parameters (one
+    /// without a declaration is an `int`, C89 3.7.1).
+    KR(&'a [Node<c::Identifier>], &'a [Node<c::Declaration>]),
 }
 
 /// A scalar cell of an aggregate: the leaf's path, the array indices, the byte offset in the
@@ -684,6 +696,9 @@ pub struct Translator<'a> {
     /// makes the type a [`CType::Vla`]. `Some("")` while it reads a parameter's declarator,
     /// whose outermost array type becomes a pointer (C11 6.7.6.3p7): its size is not needed.
     vla_count: Option<String>,
+    /// The integer type of each tagged enumeration defined so far (GCC's choice: `unsigned int`
+    /// when no enumerator is negative, else `int`).
+    enum_types: HashMap<String, IntTy>,
     /// Parts of the memory model used.
     mem: MemUse,
     /// Temporaries holding the base of a fresh allocation (its `void *` may become a `char *`).
@@ -932,6 +947,7 @@ impl<'a> Translator<'a> {
             in_mem: BTreeSet::new(),
             var_keys: HashMap::new(),
             vla_count: None,
+            enum_types: HashMap::new(),
             mem: MemUse::default(),
             fresh: BTreeSet::new(),
             strings: Vec::new(),
@@ -1275,6 +1291,7 @@ impl<'a> Translator<'a> {
         let (parameters, variadic): (&[Node<c::ParameterDeclaration>], bool) = match fd {
             FDecl::Proto(f) => (&f.parameters, matches!(f.ellipsis, c::Ellipsis::Some)),
             FDecl::NoParams => (&[], false),
+            FDecl::KR(ids, decls) => return (self.kr_parameters(ids, decls), false),
         };
         for p in parameters {
             let base = self.base_type_decl(&p.node.specifiers);
@@ -1313,6 +1330,42 @@ impl<'a> Translator<'a> {
         (params, variadic)
     }
 
+    /// The parameters of a K&R-style definition: each identifier with the type its declaration
+    /// gives it (`int` without one); array and function types become pointers.
+    fn kr_parameters(
+        &mut self,
+        ids: &'a [Node<c::Identifier>],
+        decls: &'a [Node<c::Declaration>],
+    ) -> Vec<(Option<String>, CType, String)> {
+        let mut params = Vec::new();
+        for id in ids {
+            let mut ty = CType::Int(IntTy::INT);
+            for d in decls {
+                for init in &d.node.declarators {
+                    if declarator_name(&init.node.declarator).as_deref() != Some(&id.node.name) {
+                        continue;
+                    }
+                    let base = self.base_type_decl(&d.node.specifiers);
+                    let (_, t, f) = self.declarator(base, &init.node.declarator);
+                    ty = match f {
+                        Some(f) => CType::Ptr(Box::new(CType::Fn(Box::new(self.fn_sig(t, f))))),
+                        None => t,
+                    };
+                }
+            }
+            let ty = match ty {
+                CType::Array(e, _) => CType::Ptr(e),
+                t => t,
+            };
+            params.push((
+                Some(id.node.name.clone()),
+                ty,
+                format!("P{}", id.span.start),
+            ));
+        }
+        params
+    }
+
     /// The type a typedef names (`typedef int f(int);`: a function type).
     fn typedef_type(&mut self, ty: CType, fdecl: Option<FDecl<'a>>) -> CType {
         match fdecl {
@@ -1328,7 +1381,8 @@ impl<'a> Translator<'a> {
         FnSig {
             ret,
             params: match fd {
-                FDecl::Proto(_) => Some(params.into_iter().map(|p| p.1).collect()),
+                // (A K&R definition's calls are checked against its parameters as a prototype's.)
+                FDecl::Proto(_) | FDecl::KR(..) => Some(params.into_iter().map(|p| p.1).collect()),
                 FDecl::NoParams => None,
             },
             variadic,
@@ -1394,11 +1448,15 @@ impl<'a> Translator<'a> {
             return;
         }
         match fdecl {
+            Some(FDecl::KR(ids, _)) => {
+                let f = FDecl::KR(ids, &fd.node.declarations);
+                self.declare_function(&name, ret, f, Some(fd), span, fd.span.start)
+            }
             Some(f) if fd.node.declarations.is_empty() => {
                 self.declare_function(&name, ret, f, Some(fd), span, fd.span.start)
             }
             _ => {
-                // K&R definitions: recorded so that a call reports them.
+                // Anything else with declarations: recorded so that a call reports it.
                 self.funcs.insert(
                     name,
                     FnInfo {
@@ -1511,10 +1569,7 @@ impl<'a> Translator<'a> {
                 c::TypeSpecifier::Struct(st) => {
                     return self.struct_type(st);
                 }
-                c::TypeSpecifier::Enum(e) => {
-                    self.enumerators(&e.node);
-                    return CType::Int(IntTy::INT);
-                }
+                c::TypeSpecifier::Enum(e) => return CType::Int(self.enumeration(&e.node)),
                 c::TypeSpecifier::TypedefName(n) => {
                     if self.atomic_typedefs.contains(&n.node.name) {
                         self.note_atomic(n.span);
@@ -1853,8 +1908,19 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
-    fn enumerators(&mut self, e: &'a c::EnumType) {
+    /// Binds the enumerators of `e` (constants of type `int`) and gives the enumeration's type:
+    /// GCC's, `unsigned int` when no enumerator is negative and `int` otherwise (the C standard
+    /// leaves the choice to the implementation, 6.7.2.2p4); a reference to an enumeration
+    /// defined before has the type of that definition (`int` for one never defined).
+    fn enumeration(&mut self, e: &'a c::EnumType) -> IntTy {
+        if e.enumerators.is_empty() {
+            let tag = e.identifier.as_ref().map(|i| &i.node.name);
+            return tag
+                .and_then(|t| self.enum_types.get(t).copied())
+                .unwrap_or(IntTy::INT);
+        }
         let mut next = BigInt::zero();
+        let mut negative = false;
         for en in &e.enumerators {
             if let Some(x) = &en.node.expression {
                 match self.const_eval(x) {
@@ -1862,10 +1928,16 @@ impl<'a> Translator<'a> {
                     None => continue,
                 }
             }
+            negative |= next.is_negative();
             let name = en.node.identifier.node.name.clone();
             self.bind(&name, Binding::Enum(next.clone()));
             next += 1;
         }
+        let ty = if negative { IntTy::INT } else { IntTy::UINT };
+        if let Some(i) = &e.identifier {
+            self.enum_types.insert(i.node.name.clone(), ty);
+        }
+        ty
     }
 
     /// Name, type and (for a function declarator) its parameters.
@@ -1945,10 +2017,15 @@ impl<'a> Translator<'a> {
                     fdecl = Some(FDecl::Proto(&f.node));
                 }
                 c::DerivedDeclarator::KRFunction(ps) => {
-                    if !ps.is_empty() || k != 0 {
+                    if k != 0 {
                         return (None, CType::Other("K&R-style function".into()), None);
                     }
-                    fdecl = Some(FDecl::NoParams);
+                    // (A definition's parameter declarations are joined in `function_definition`.)
+                    fdecl = Some(if ps.is_empty() {
+                        FDecl::NoParams
+                    } else {
+                        FDecl::KR(ps, &[])
+                    });
                 }
             }
         }
