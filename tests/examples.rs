@@ -13,6 +13,10 @@
 //! each printed invariant satisfiable and implied at each inlined copy — and a failed check is an
 //! UNKNOWN, so a `//#Safe` example with a false printed proof fails.
 //!
+//! Every run also passes `--no-horn`: z3's Horn solver beside the engines races them, and which
+//! one proves an example first (and so the reason and the proof printed) would depend on the
+//! machine's speed; `tests/horn_clauses.rs` and `tests/recursion.rs` test it.
+//!
 //! Snapshots: `INSTA_UPDATE=always cargo test --test examples` rewrites them; review with `git diff`.
 
 use std::path::{Path, PathBuf};
@@ -114,6 +118,7 @@ fn examples_match_their_expected_verdict() {
                 "60",
                 "--proof",
                 "--check-proof",
+                "--no-horn",
             ])
             .args(["--property", property, &rel])
             .output()

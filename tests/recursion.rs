@@ -110,3 +110,31 @@ fn recursive_programs_get_the_right_verdicts() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The same programs as Horn clauses (`engine::chc`, one predicate per location relating a frame's
+/// entry state to the current one): z3's Horn solver proves every SAFE case and none of the
+/// UNSAFE ones — a return clause that took the caller's frame or the callee's globals wrongly
+/// would prove one of them (the caller's local that survives, the global the callee changed).
+#[test]
+fn horn_clauses_prove_exactly_the_safe_cases() {
+    use lapidary::engine::{Config, Verdict, chc};
+    let mut failures = Vec::new();
+    for (what, expected, src) in CASES {
+        let (ast, diags) = lapidary::syntax::parse(src);
+        let ast = ast.unwrap_or_else(|| panic!("{what}: parse errors: {diags:?}"));
+        let (program, diags) = lapidary::ir::check(&ast);
+        let program = program.unwrap_or_else(|| panic!("{what}: check errors: {diags:?}"));
+        let config = Config {
+            deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(20)),
+            ..Config::default()
+        };
+        let proved = chc::prove(&program, &config).map(|o| o.verdict);
+        let want = (*expected == "SAFE").then_some(Verdict::Safe);
+        if proved != want {
+            failures.push(format!(
+                "{what}: expected {expected}, the Horn solver: {proved:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -138,6 +138,10 @@ pub struct EngineArgs {
     /// control flow depends on no input; for comparisons).
     #[arg(long)]
     pub no_execution: bool,
+    /// Do not run z3's Horn solver on a program without threads beside the other engines (an
+    /// invariant per location, re-checked; for comparisons).
+    #[arg(long)]
+    pub no_horn: bool,
     /// Re-check the proof of a SAFE answer in a fresh solver session (inductive, excludes every
     /// error, printed invariants true); a failed check answers UNKNOWN.
     #[arg(long)]
@@ -1104,6 +1108,7 @@ pub fn engine_config(args: &EngineArgs, timeout_s: f64) -> Config {
         por_order: args.por_order,
         slice: !args.no_slice,
         execution: !args.no_execution,
+        horn: !args.no_horn,
         predicate_scope: args.predicate_scope,
         termination_techniques: args.termination_techniques.iter().copied().collect(),
         ..Config::default()

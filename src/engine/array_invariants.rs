@@ -831,8 +831,9 @@ pub fn instantiate(enc: &Encoded, session: &mut Session) -> Encoded {
     out
 }
 
+/// The deadline has passed, or the thread was asked to stop ([`crate::cancel`]).
 fn timed_out(limits: &Limits) -> bool {
-    limits.deadline.is_some_and(|d| Instant::now() >= d)
+    limits.deadline.is_some_and(|d| Instant::now() >= d) || crate::cancel::requested()
 }
 
 /// The greatest subset of `cands` inductive relative to `inv`; `None` if the budget runs out.

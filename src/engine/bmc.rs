@@ -291,7 +291,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
                 .collect();
             if !errs.is_empty() && self.checked != Some(self.depth) && due(self.depth, self.checked)
             {
-                if Instant::now() >= until {
+                if Instant::now() >= until || crate::cancel::requested() {
                     return Found::Pending;
                 }
                 self.checked = Some(self.depth);
@@ -322,7 +322,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
             if self.depth >= MAX_DEPTH {
                 return Found::Done;
             }
-            if Instant::now() >= until {
+            if Instant::now() >= until || crate::cancel::requested() {
                 return Found::Pending;
             }
             match self.step(&errs) {
@@ -603,7 +603,7 @@ impl<'a, 'p> Unroller<'a, 'p> {
         if self.exhausted.is_some() {
             return self.exhaustion(stats, true);
         }
-        while !self.done && Instant::now() < until {
+        while !self.done && Instant::now() < until && !crate::cancel::requested() {
             stats.bmc_runs = stats.bmc_runs.max(1);
             let found = self.advance(until);
             stats.bmc_time = self.time;

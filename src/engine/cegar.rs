@@ -130,6 +130,20 @@ const LOOK_ON_SHARE: f64 = 0.5;
 /// Runs trace abstraction on `program`: with one thread instance per `fork` statement first, and
 /// with more while a feasible trace finds every instance in use (up to [`MAX_INSTANCES`]).
 pub fn run(program: &Program, config: &Config) -> Outcome {
+    if config.horn && !has_forks(program) {
+        let start = Instant::now();
+        let background = |wait: &dyn Fn(Duration) -> bool| horn_windows(program, config, wait);
+        let mut o = beside(config, "horn-clauses", background, || {
+            run_alone(program, config)
+        });
+        o.stats.total_time = start.elapsed();
+        return o;
+    }
+    run_alone(program, config)
+}
+
+/// [`run`] without z3's Horn solver beside it.
+fn run_alone(program: &Program, config: &Config) -> Outcome {
     let start = Instant::now();
     // A long executed path decides at once; a short one only where the CEGAR loop does not.
     let executed = execution_attempt(program, config);
@@ -191,28 +205,91 @@ fn run_engines(program: &Program, config: &Config, start: Instant) -> Outcome {
 /// Horn solver's time grows linearly with the number of fork statements of a family, the bounded
 /// product's exponentially, and which one decides a program is not known before (a share of the
 /// time for each in turn lost one or the other: `acq-work-6threads` needs the Horn solver for
-/// 5.2 s, `array-sum-with-log-6threads` the bounded engine for 5 s). Whichever proves first
-/// cancels the other ([`crate::cancel`]); a verdict of the foreground is its own, proved or
-/// re-validated, and is kept; an UNKNOWN gives way to the Horn solver's re-checked proof when one
-/// comes before the deadline.
+/// 5.2 s, `array-sum-with-log-6threads` the bounded engine for 5 s). See [`beside`].
 fn beside_horn_solver(
     program: &Program,
     config: &Config,
+    foreground: impl FnOnce() -> Outcome,
+) -> Outcome {
+    let background = |_: &dyn Fn(Duration) -> bool| {
+        let voc = Vocabulary::new(program);
+        thread_modular_proof(&voc, config, Pools::Merged, &MERGED_HORN).ok()
+    };
+    beside(config, "horn-solver", background, foreground)
+}
+
+/// z3's Horn solver beside the engines of a program without threads ([`run`]) runs in two
+/// windows: a short one once the run has taken [`HORN_DELAY`] (most programs are decided sooner
+/// and never start it; the median answer takes 0.05 s), and from [`HORN_LATE_SHARE`] of the time
+/// until the deadline. In between, the engines have the processor to themselves: beside them the
+/// whole time, the solver slowed programs the engines decide in seconds by up to six times under
+/// `--jobs 2` (T2's binary-search family of priced timed automata went from 1.4–7.8 s to
+/// timeouts), and the programs it proves it proves either within a second or not at all.
+const HORN_DELAY: Duration = Duration::from_millis(200);
+/// The length of the early window (see [`HORN_DELAY`]).
+const HORN_EARLY: Duration = Duration::from_millis(600);
+/// The share of the time left at the start after which the late window opens.
+const HORN_LATE_SHARE: f64 = 0.8;
+
+/// z3's Horn solver on `program` in the windows of [`HORN_DELAY`]; `wait` sleeps until the
+/// foreground is done or the time given has passed (`false`: the foreground is done).
+fn horn_windows(
+    program: &Program,
+    config: &Config,
+    wait: &dyn Fn(Duration) -> bool,
+) -> Option<Outcome> {
+    let start = Instant::now();
+    let late = config
+        .deadline
+        .map(|d| start + d.saturating_duration_since(start).mul_f64(HORN_LATE_SHARE));
+    if !wait(HORN_DELAY) {
+        return None;
+    }
+    let mut early = config.clone();
+    let end = Instant::now() + HORN_EARLY;
+    early.deadline = Some(config.deadline.map_or(end, |d| d.min(end)));
+    if let Some(o) = super::chc::prove(program, &early) {
+        return Some(o);
+    }
+    let late = late?;
+    if !wait(late.saturating_duration_since(Instant::now())) || config.timed_out() {
+        return None;
+    }
+    super::chc::prove(program, config)
+}
+
+/// Runs `foreground` while `background` (a prover: SAFE or nothing) runs on a thread of its own,
+/// each until the run's deadline; `background` gets a `wait` that sleeps until the foreground is
+/// done or the time given has passed (`false`: the foreground is done). Whichever proves first
+/// cancels the other ([`crate::cancel`]); a verdict of the foreground is its own, proved or
+/// re-validated, and is kept; an UNKNOWN gives way to the background's proof when one comes
+/// before the deadline.
+fn beside(
+    config: &Config,
+    name: &str,
+    background: impl FnOnce(&dyn Fn(Duration) -> bool) -> Option<Outcome> + Send,
     foreground: impl FnOnce() -> Outcome,
 ) -> Outcome {
     let stop_background = crate::cancel::Canceller::new();
     let installed = crate::cancel::install();
     let stop_foreground = installed.canceller();
     let (tx, rx) = std::sync::mpsc::channel();
+    // Dropped when the foreground is done: ends the background's waits.
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|s| {
         let stop = stop_background.clone();
         let spawned = std::thread::Builder::new()
-            .name("horn-solver".into())
+            .name(name.into())
             .spawn_scoped(s, move || {
                 let _installed = stop.install();
-                let voc = Vocabulary::new(program);
-                let r = thread_modular_proof(&voc, config, Pools::Merged, &MERGED_HORN);
-                if r.is_ok() {
+                let wait = |d: Duration| {
+                    matches!(
+                        done_rx.recv_timeout(d),
+                        Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+                    )
+                };
+                let r = background(&wait);
+                if r.is_some() {
                     stop_foreground.cancel();
                 }
                 let _ = tx.send(r);
@@ -220,15 +297,16 @@ fn beside_horn_solver(
         if let Err(e) = &spawned
             && debug()
         {
-            eprintln!("no thread for the Horn solver: {e}");
+            eprintln!("no thread for {name}: {e}");
         }
         let mut outcome = foreground();
+        drop(done_tx);
         if outcome.verdict == super::Verdict::Unknown && spawned.is_ok() {
             let wait = match config.deadline {
                 Some(d) => d.saturating_duration_since(Instant::now()),
                 None => Duration::from_secs_f64(config.query_timeout_s),
             };
-            if let Ok(Ok(proof)) = rx.recv_timeout(wait) {
+            if let Ok(Some(proof)) = rx.recv_timeout(wait) {
                 outcome = proof;
             }
         }

@@ -19,18 +19,26 @@
 //! This is the cheap complement of a general Horn solver (Spacer), which searches any formula but
 //! may take minutes where a conjunction of program atoms suffices (mutual exclusion by a lock:
 //! the predicate of two threads in a critical section is `false`, the conjunction of contradictory
-//! candidates that no clause ever weakens).
+//! candidates that no clause ever weakens). [`spacer`] runs that solver (z3's `HORN` logic;
+//! Komuravelli, Gurfinkel, Chaki: "SMT-based model checking for recursive programs", CAV 2014) on
+//! the same clauses and re-checks its definitions in a fresh session.
 //!
 //! # Invariant
 //!
 //! [`solve`] returns definitions only when, for every clause, the solver answered `unsat` for its
 //! body and the negation of its head with the returned definitions substituted (a predicate with
 //! no candidate left is `true`). Any other answer (`unknown`, the budget) gives `None`: nothing is
-//! claimed. Callers re-check the definitions anyway before they report a proof.
+//! claimed. Callers re-check the definitions anyway before they report a proof. [`spacer`]
+//! answers [`SpacerAnswer::Solved`] only after that re-check: every clause valid with the
+//! definitions substituted.
 
-use crate::smt::{FuncDecl, Op, SatResult, Session, Sort, Term, Value, Var, eval};
+use super::{Config, cegar};
+use crate::smt::qe::qe_light;
+use crate::smt::{
+    FuncDecl, Op, SatResult, Session, SolverKind, Sort, Term, UnknownKind, Value, Var, eval,
+};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A Horn clause: premises (a conjunction) imply the head (`None`: `false`).
 pub struct Clause {
@@ -566,4 +574,140 @@ mod tests {
         assert!(defs.is_none());
         assert_eq!(report.failed_query, Some(4));
     }
+}
+
+/// What z3's Horn solver made of a set of clauses ([`spacer`]).
+#[derive(Debug)]
+pub enum SpacerAnswer {
+    /// Definitions of the predicates that solve every clause, re-checked.
+    Solved(Definitions),
+    /// The clauses have no solution (`false` is derivable).
+    NoSolution,
+    /// The time limit ran out (the reason).
+    OutOfTime(String),
+    /// Any other answer, or definitions that did not re-check (the reason).
+    Unknown(String),
+}
+
+/// Solves `clauses` with z3's Horn engine within `limit` and re-checks a solution in a fresh
+/// session (within what is left of the limit, and at least half of it). `is_pred` names the
+/// uninterpreted predicates to solve for (one the solver leaves undefined is `false`); both
+/// solvers run at `niceness` (see [`crate::smt::SolverConfig::niceness`]).
+pub fn spacer(
+    config: &Config,
+    clauses: &[Clause],
+    limit: Duration,
+    is_pred: &dyn Fn(&FuncDecl) -> bool,
+    niceness: Option<u8>,
+) -> SpacerAnswer {
+    let start = Instant::now();
+    let mut sc = cegar::session_config(config, SolverKind::Z3, false);
+    sc.niceness = niceness;
+    sc.logic = Some("HORN".into());
+    sc.query_timeout = limit;
+    let mut horn = match Session::new(sc) {
+        Ok(s) => s,
+        Err(e) => return SpacerAnswer::Unknown(format!("solver: {e}")),
+    };
+    for c in clauses {
+        let imp = c.implication();
+        let vars: Vec<Var> = imp.free_vars().into_iter().collect();
+        horn.assert(&if vars.is_empty() {
+            imp
+        } else {
+            Term::forall(vars, imp)
+        });
+    }
+    let r = horn.check_sat();
+    if r.is_unsat() {
+        return SpacerAnswer::NoSolution;
+    }
+    if let SatResult::Unknown(UnknownKind::Timeout) = r {
+        return SpacerAnswer::OutOfTime("Horn solver: timeout".into());
+    }
+    if !r.is_sat() {
+        return SpacerAnswer::Unknown(format!("Horn solver: {r:?}"));
+    }
+    let defs = match horn.function_definitions() {
+        Ok(d) => d,
+        Err(e) => return SpacerAnswer::Unknown(format!("reading the invariant: {e}")),
+    };
+    drop(horn);
+    // Spacer's definitions often project with `exists` (`∃ y. y = x ∧ …`); where a definition
+    // is a clause's head, the re-check would have to refute a `forall`, which z3 often cannot
+    // within its time. The light elimination removes those (an equivalent definition).
+    let defs: Definitions = defs
+        .into_iter()
+        .map(|(f, ps, b)| (f, (ps, qe_light(&b))))
+        .collect();
+    let left = limit.saturating_sub(start.elapsed()).max(limit / 2);
+    if cegar::debug() {
+        eprintln!(
+            "Horn solver answered in {:.3} s; the re-check gets {:.3} s",
+            start.elapsed().as_secs_f64(),
+            left.as_secs_f64()
+        );
+    }
+    match recheck(config, clauses, &defs, left, is_pred, niceness) {
+        Ok(()) => SpacerAnswer::Solved(defs),
+        Err(a) => a,
+    }
+}
+
+/// Replaces every application of a predicate (`is_pred`) by its definition (a missing one by
+/// `false`).
+pub fn expand(t: &Term, defs: &Definitions, is_pred: &dyn Fn(&FuncDecl) -> bool) -> Term {
+    match t.as_app() {
+        Some((Op::Uf(f), args)) if f.result == Sort::Bool && is_pred(f) => {
+            let args: Vec<Term> = args.iter().map(|a| expand(a, defs, is_pred)).collect();
+            match defs.get(f) {
+                Some((params, body)) => {
+                    let map: HashMap<Var, Term> = params.iter().cloned().zip(args).collect();
+                    body.substitute(&map)
+                }
+                None => Term::ff(),
+            }
+        }
+        Some((_, args)) => t.with_args(args.iter().map(|a| expand(a, defs, is_pred)).collect()),
+        None => t.clone(),
+    }
+}
+
+/// Checks in a fresh z3 session (at `niceness`), within `limit`, that every clause holds with the
+/// definitions substituted (`Err`: [`SpacerAnswer::OutOfTime`] or [`SpacerAnswer::Unknown`] with
+/// the reason).
+pub fn recheck(
+    config: &Config,
+    clauses: &[Clause],
+    defs: &Definitions,
+    limit: Duration,
+    is_pred: &dyn Fn(&FuncDecl) -> bool,
+    niceness: Option<u8>,
+) -> Result<(), SpacerAnswer> {
+    let deadline = Instant::now() + limit;
+    let mut sc = cegar::session_config(config, SolverKind::Z3, false);
+    sc.niceness = niceness;
+    sc.query_timeout = sc.query_timeout.min(limit);
+    let mut s = Session::new(sc).map_err(|e| SpacerAnswer::Unknown(format!("solver: {e}")))?;
+    for chunk in clauses.chunks(64) {
+        if Instant::now() >= deadline {
+            return Err(SpacerAnswer::OutOfTime(
+                "the re-check ran out of time".into(),
+            ));
+        }
+        let violated: Vec<Term> = chunk
+            .iter()
+            .map(|c| Term::not(&expand(&c.implication(), defs, is_pred)))
+            .collect();
+        s.push();
+        s.assert(&Term::or(violated));
+        let r = s.check_sat();
+        s.pop();
+        if !r.is_unsat() {
+            return Err(SpacerAnswer::Unknown(format!(
+                "the invariant did not re-check ({r:?})"
+            )));
+        }
+    }
+    Ok(())
 }

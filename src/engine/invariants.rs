@@ -2064,8 +2064,9 @@ fn drop_weaker_bounds(ts: Vec<Term>) -> Vec<Term> {
         .collect()
 }
 
+/// The deadline has passed, or the thread was asked to stop ([`crate::cancel`]).
 fn timed_out(limits: &Limits) -> bool {
-    limits.deadline.is_some_and(|d| Instant::now() >= d)
+    limits.deadline.is_some_and(|d| Instant::now() >= d) || crate::cancel::requested()
 }
 
 /// The time limit of one Houdini query about all the open candidates of a letter, and of one about
@@ -2477,7 +2478,10 @@ fn karr(
     let mut steps = 0;
     while let Some((_, l)) = queue.pop_first() {
         steps += 1;
-        if steps > 20 * (reach.len() + 1) * (n + 2) || Instant::now() >= stop {
+        if steps > 20 * (reach.len() + 1) * (n + 2)
+            || Instant::now() >= stop
+            || crate::cancel::requested()
+        {
             break; // the step guard cannot trigger (each location's dimension grows)
         }
         let Some(Some(src)) = at.get(&l).cloned() else {
@@ -2608,7 +2612,7 @@ fn apply(
         return Some(e);
     }
     *budget -= 1;
-    if *budget % 32 == 0 && Instant::now() >= stop {
+    if *budget % 32 == 0 && (Instant::now() >= stop || crate::cancel::requested()) {
         *budget = 0;
         return Some(e);
     }

@@ -32,6 +32,7 @@ pub mod blocks;
 pub mod bmc;
 pub mod cegar;
 pub mod cfa;
+pub mod chc;
 pub mod counterexample;
 pub mod floyd_hoare;
 pub mod hoare;
@@ -249,6 +250,9 @@ pub struct Config {
     /// Run a program without threads first ([`termination::execute::check_safety`]: safety by
     /// execution, before the CEGAR loop).
     pub execution: bool,
+    /// Run z3's Horn solver on the clauses of a program without threads ([`chc`]) beside the
+    /// other engines.
+    pub horn: bool,
 }
 
 impl Default for Config {
@@ -275,6 +279,7 @@ impl Default for Config {
             termination_techniques: TerminationTechnique::ALL.into_iter().collect(),
             slice: true,
             execution: true,
+            horn: true,
         }
     }
 }

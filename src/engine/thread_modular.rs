@@ -58,7 +58,6 @@ use super::horn::{self, Clause};
 use super::interleaving::FREE;
 use super::transition::{PVar, Vocabulary};
 use super::{Config, cegar};
-use crate::smt::qe::qe_light;
 use crate::smt::{FuncDecl, Op, Session, SolverKind, Sort, Term, Var};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -1041,13 +1040,15 @@ fn solve(
         let share = share.max(Duration::from_millis(100));
         attempt = match method {
             Method::Houdini => match houdini(config, view, clauses, share) {
-                Ok(defs) => match recheck(config, clauses, &defs, share) {
-                    Ok(()) => Attempt::Proved {
-                        tuples: view.tuples.len(),
-                        by: Method::Houdini,
-                    },
-                    Err(a) => a,
-                },
+                Ok(defs) => {
+                    match horn::recheck(config, clauses, &defs, share, &is_view_predicate, None) {
+                        Ok(()) => Attempt::Proved {
+                            tuples: view.tuples.len(),
+                            by: Method::Houdini,
+                        },
+                        Err(a) => attempt_of(a),
+                    }
+                }
                 Err(a) => a,
             },
             Method::Spacer => spacer(config, view, clauses, share),
@@ -1124,112 +1125,28 @@ fn houdini(
     })
 }
 
-/// Solves the clauses with z3's Horn engine and re-checks a solution.
+/// Solves the clauses with z3's Horn engine and re-checks a solution ([`horn::spacer`]).
 fn spacer(config: &Config, view: &View, clauses: &[Clause], limit: Duration) -> Attempt {
-    let start = Instant::now();
-    let mut sc = cegar::session_config(config, SolverKind::Z3, false);
-    sc.logic = Some("HORN".into());
-    sc.query_timeout = limit;
-    let mut horn = match Session::new(sc) {
-        Ok(s) => s,
-        Err(e) => return Attempt::Unknown(format!("solver: {e}")),
-    };
-    for c in clauses {
-        let imp = c.implication();
-        let vars: Vec<Var> = imp.free_vars().into_iter().collect();
-        horn.assert(&if vars.is_empty() {
-            imp
-        } else {
-            Term::forall(vars, imp)
-        });
-    }
-    let r = horn.check_sat();
-    if r.is_unsat() {
-        return Attempt::NoProof;
-    }
-    if let crate::smt::SatResult::Unknown(crate::smt::UnknownKind::Timeout) = r {
-        return Attempt::OutOfTime("Horn solver: timeout".into());
-    }
-    if !r.is_sat() {
-        return Attempt::Unknown(format!("Horn solver: {r:?}"));
-    }
-    let defs = match horn.function_definitions() {
-        Ok(d) => d,
-        Err(e) => return Attempt::Unknown(format!("reading the invariant: {e}")),
-    };
-    drop(horn);
-    // Spacer's definitions often project with `exists` (`∃ y. y = x ∧ …`); where a definition
-    // is a clause's head, the re-check would have to refute a `forall`, which z3 often cannot
-    // within its time. The light elimination removes those (an equivalent definition).
-    let defs: HashMap<FuncDecl, (Vec<Var>, Term)> = defs
-        .into_iter()
-        .map(|(f, ps, b)| (f, (ps, qe_light(&b))))
-        .collect();
-    // The re-check gets what is left of the limit, and at least half of it.
-    let left = limit.saturating_sub(start.elapsed()).max(limit / 2);
-    if cegar::debug() {
-        eprintln!(
-            "thread-modular: Horn solver answered in {:.3} s; the re-check gets {:.3} s",
-            start.elapsed().as_secs_f64(),
-            left.as_secs_f64()
-        );
-    }
-    match recheck(config, clauses, &defs, left) {
-        Ok(()) => Attempt::Proved {
+    match horn::spacer(config, clauses, limit, &is_view_predicate, None) {
+        horn::SpacerAnswer::Solved(_) => Attempt::Proved {
             tuples: view.tuples.len(),
             by: Method::Spacer,
         },
-        Err(a) => a,
+        other => attempt_of(other),
     }
 }
 
-/// Replaces every application of a defined predicate by its definition (a missing one by `false`).
-fn expand(t: &Term, defs: &HashMap<FuncDecl, (Vec<Var>, Term)>) -> Term {
-    match t.as_app() {
-        Some((Op::Uf(f), args)) if f.result == Sort::Bool && f.name.starts_with("tm!P") => {
-            let args: Vec<Term> = args.iter().map(|a| expand(a, defs)).collect();
-            match defs.get(f) {
-                Some((params, body)) => {
-                    let map: HashMap<Var, Term> = params.iter().cloned().zip(args).collect();
-                    body.substitute(&map)
-                }
-                None => Term::ff(),
-            }
-        }
-        Some((_, args)) => t.with_args(args.iter().map(|a| expand(a, defs)).collect()),
-        None => t.clone(),
+/// The attempt's answer for a Horn solver's answer other than a solution.
+fn attempt_of(a: horn::SpacerAnswer) -> Attempt {
+    match a {
+        horn::SpacerAnswer::Solved(_) => Attempt::Unknown("a solution".into()),
+        horn::SpacerAnswer::NoSolution => Attempt::NoProof,
+        horn::SpacerAnswer::OutOfTime(why) => Attempt::OutOfTime(why),
+        horn::SpacerAnswer::Unknown(why) => Attempt::Unknown(why),
     }
 }
 
-/// Checks in a fresh z3 session, within `limit`, that every clause holds with the definitions
-/// substituted.
-fn recheck(
-    config: &Config,
-    clauses: &[Clause],
-    defs: &HashMap<FuncDecl, (Vec<Var>, Term)>,
-    limit: Duration,
-) -> Result<(), Attempt> {
-    let deadline = Instant::now() + limit;
-    let mut sc = cegar::session_config(config, SolverKind::Z3, false);
-    sc.query_timeout = sc.query_timeout.min(limit);
-    let mut s = Session::new(sc).map_err(|e| Attempt::Unknown(format!("solver: {e}")))?;
-    for chunk in clauses.chunks(64) {
-        if Instant::now() >= deadline {
-            return Err(Attempt::OutOfTime("the re-check ran out of time".into()));
-        }
-        let violated: Vec<Term> = chunk
-            .iter()
-            .map(|c| Term::not(&expand(&c.implication(), defs)))
-            .collect();
-        s.push();
-        s.assert(&Term::or(violated));
-        let r = s.check_sat();
-        s.pop();
-        if !r.is_unsat() {
-            return Err(Attempt::Unknown(format!(
-                "the invariant did not re-check ({r:?})"
-            )));
-        }
-    }
-    Ok(())
+/// The view's predicates (`tm!P…`).
+fn is_view_predicate(f: &FuncDecl) -> bool {
+    f.name.starts_with("tm!P")
 }

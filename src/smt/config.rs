@@ -100,6 +100,9 @@ pub struct SolverConfig {
     /// A point in time no query may run past: the watchdog ends a query at the earlier of its
     /// limit and this deadline (the query then answers unknown).
     pub deadline: Option<std::time::Instant>,
+    /// Run the solver at this scheduling niceness (`nice -n`; the solver of a prover that runs
+    /// beside others, so that it takes only the processor time they leave). `None`: inherited.
+    pub niceness: Option<u8>,
 }
 
 impl SolverConfig {
@@ -114,6 +117,7 @@ impl SolverConfig {
             produce_models: true,
             logic: None,
             deadline: None,
+            niceness: None,
         }
     }
     pub fn with_timeout(mut self, t: Duration) -> Self {

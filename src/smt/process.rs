@@ -118,13 +118,28 @@ impl SolverProcess {
         args: &[&str],
         log: Option<std::fs::File>,
         write_limit: Duration,
+        niceness: Option<u8>,
     ) -> Result<SolverProcess, SmtError> {
-        let mut child = Command::new(path)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+        let command = |nice: Option<u8>| {
+            let mut c = match nice {
+                // (`nice` execs the solver: the child is the solver itself.)
+                Some(n) => {
+                    let mut c = Command::new("nice");
+                    c.arg("-n").arg(n.to_string()).arg(path);
+                    c
+                }
+                None => Command::new(path),
+            };
+            c.args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            c
+        };
+        // Without a `nice` program the solver runs at the inherited priority.
+        let mut child = command(niceness)
             .spawn()
+            .or_else(|_| command(None).spawn())
             .map_err(|e| SmtError::Io {
                 context: format!("starting {}", path.display()),
                 source: e,

@@ -408,6 +408,7 @@ impl Session {
             self.cfg.kind.args(),
             log,
             self.cfg.query_timeout + self.grace(),
+            self.cfg.niceness,
         )?;
         if self.started {
             self.stats.restarts += 1;
@@ -1157,6 +1158,11 @@ impl Session {
     }
 
     fn check_inner(&mut self, cmd: &str) -> SatResult {
+        // A thread asked to stop ([`crate::cancel`]) asks nothing more: the watchdog would kill
+        // the solver at once, and a restart would replay the whole state for each query.
+        if crate::cancel::requested() {
+            return SatResult::Unknown(UnknownKind::Timeout);
+        }
         if let Some(e) = self.pending_error.take() {
             return SatResult::Unknown(UnknownKind::SolverError(e));
         }
@@ -1486,6 +1492,7 @@ impl Session {
             produce_models: false,
             logic: None,
             deadline: self.cfg.deadline,
+            niceness: self.cfg.niceness,
         };
         let h = Session::new(cfg)?;
         self.helper = Some(Box::new(h));
