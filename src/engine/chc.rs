@@ -205,19 +205,16 @@ impl<'v, 'p> Encoding<'v, 'p> {
         for letter in &enc.letters {
             let error = cfa.error_of(letter.tgt).is_some();
             match letter.kind {
-                EdgeKind::Plain => {
+                EdgeKind::Plain | EdgeKind::Call => {
                     let here = self.atom(letter.src, &entry, &cur);
                     let next = self.after(&letter.tf, &|x| self.pre(x))?;
-                    let head = (!error).then(|| self.atom(letter.tgt, &entry, &next));
-                    clauses.push(Clause {
-                        body: vec![here, letter.tf.formula.clone()],
-                        head,
-                    });
-                }
-                EdgeKind::Call => {
-                    let here = self.atom(letter.src, &entry, &cur);
-                    let next = self.after(&letter.tf, &|x| self.pre(x))?;
-                    let head = (!error).then(|| self.atom(letter.tgt, &next, &next));
+                    // (A call starts the callee's frame: its entry state is the state after it.)
+                    let frame = if letter.kind == EdgeKind::Call {
+                        &next
+                    } else {
+                        &entry
+                    };
+                    let head = (!error).then(|| self.atom(letter.tgt, frame, &next));
                     clauses.push(Clause {
                         body: vec![here, letter.tf.formula.clone()],
                         head,
