@@ -251,7 +251,8 @@ pub struct Config {
     /// execution, before the CEGAR loop).
     pub execution: bool,
     /// Run z3's Horn solver on the clauses of a program without threads ([`chc`]) beside the
-    /// other engines.
+    /// other engines. Off by default: which prover wins the race (and so which proof is
+    /// reported) depends on the machine's speed; the command line turns it on (`--no-horn` off).
     pub horn: bool,
 }
 
@@ -279,7 +280,7 @@ impl Default for Config {
             termination_techniques: TerminationTechnique::ALL.into_iter().collect(),
             slice: true,
             execution: true,
-            horn: true,
+            horn: false,
         }
     }
 }
