@@ -355,7 +355,9 @@ enum Binding {
         ty: CType,
     },
     Global(String),
-    Enum(BigInt),
+    /// An enumeration constant: its value and type (`int` where the value fits, else the
+    /// enumeration's type, as GCC has it).
+    Enum(BigInt, IntTy),
     Typedef(CType),
 }
 
@@ -1919,8 +1921,31 @@ impl<'a> Translator<'a> {
                 .and_then(|t| self.enum_types.get(t).copied())
                 .unwrap_or(IntTy::INT);
         }
+        // GCC: the enumeration's type is `unsigned int` without negative enumerators, else
+        // `int`, a 64-bit type where the values need it; an enumerator has type `int` where its
+        // value fits, else the enumeration's type (also while the list is read)
+        let arch = self.arch;
+        let smallest = |min: &BigInt, max: &BigInt| {
+            let long = IntTy::new(IntKind::LongLong, min.is_negative());
+            [IntTy::UINT, IntTy::INT, long]
+                .into_iter()
+                .find(|t| {
+                    (min.is_negative() == t.signed)
+                        && t.contains(min, arch)
+                        && t.contains(max, arch)
+                })
+                .unwrap_or(long)
+        };
+        let constant = |v: &BigInt, enum_ty: IntTy| {
+            if IntTy::INT.contains(v, arch) {
+                IntTy::INT
+            } else {
+                enum_ty
+            }
+        };
         let mut next = BigInt::zero();
-        let mut negative = false;
+        let (mut min, mut max) = (BigInt::zero(), BigInt::zero());
+        let mut names = Vec::new();
         for en in &e.enumerators {
             if let Some(x) = &en.node.expression {
                 match self.const_eval(x) {
@@ -1928,12 +1953,19 @@ impl<'a> Translator<'a> {
                     None => continue,
                 }
             }
-            negative |= next.is_negative();
+            min = min.min(next.clone());
+            max = max.max(next.clone());
             let name = en.node.identifier.node.name.clone();
-            self.bind(&name, Binding::Enum(next.clone()));
+            let t = constant(&next, smallest(&next.clone().min(BigInt::zero()), &next));
+            self.bind(&name, Binding::Enum(next.clone(), t));
+            names.push((name, next.clone()));
             next += 1;
         }
-        let ty = if negative { IntTy::INT } else { IntTy::UINT };
+        let ty = smallest(&min, &max);
+        for (name, v) in names {
+            let t = constant(&v, ty);
+            self.bind(&name, Binding::Enum(v, t));
+        }
         if let Some(i) = &e.identifier {
             self.enum_types.insert(i.node.name.clone(), ty);
         }
@@ -2193,7 +2225,7 @@ impl<'a> Translator<'a> {
         match &e.node {
             c::Expression::Constant(k) => self.constant(&k.node).ok(),
             c::Expression::Identifier(i) => match self.lookup(&i.node.name) {
-                Some(Binding::Enum(v)) => Some((v.clone(), IntTy::INT)),
+                Some(Binding::Enum(v, t)) => Some((v.clone(), *t)),
                 _ => None,
             },
             c::Expression::Cast(cst) => {
@@ -4538,7 +4570,7 @@ impl<'a> Translator<'a> {
             c::Expression::Identifier(i) => {
                 let name = &i.node.name;
                 match self.lookup(name).cloned() {
-                    Some(Binding::Enum(v)) => Ok(TV::int(lit(&v, span), IntTy::INT)),
+                    Some(Binding::Enum(v, t)) => Ok(TV::int(lit(&v, span), t)),
                     Some(Binding::Typedef(_)) | None => {
                         if self.funcs.contains_key(name) {
                             self.function_value(name, span)
@@ -4867,7 +4899,7 @@ impl<'a> Translator<'a> {
                     })
                 })
             }
-            Some(Binding::Enum(_)) => unsupported("assignment to a constant", span),
+            Some(Binding::Enum(..)) => unsupported("assignment to a constant", span),
             Some(Binding::Typedef(_)) | None => {
                 if self.funcs.contains_key(name) {
                     unsupported(format!("function `{name}` as an object"), span)
@@ -5758,7 +5790,8 @@ impl<'a> Translator<'a> {
                 out.push(assume(c, span));
                 return Ok(TV::void(span));
             }
-            "abort" | "exit" | "_Exit" => {
+            // a program's own `exit` (undefined behaviour, but what the linker uses) is called
+            "abort" | "exit" | "_Exit" if self.funcs.get(name).is_none_or(|f| f.def.is_none()) => {
                 for a in &ce.arguments {
                     self.expr(a, out)?;
                 }
