@@ -245,17 +245,25 @@ fn horn_windows(
     if !wait(HORN_DELAY) {
         return None;
     }
-    let mut early = config.clone();
-    let end = Instant::now() + HORN_EARLY;
-    early.deadline = Some(config.deadline.map_or(end, |d| d.min(end)));
-    if let Some(o) = super::chc::prove(program, &early) {
-        return Some(o);
-    }
-    let late = late?;
-    if !wait(late.saturating_duration_since(Instant::now())) || config.timed_out() {
-        return None;
-    }
-    super::chc::prove(program, config)
+    // The clauses are built once, for both windows.
+    let mut windows = 0;
+    super::chc::prove_each(program, config, || {
+        windows += 1;
+        match windows {
+            1 => {
+                let mut early = config.clone();
+                let end = Instant::now() + HORN_EARLY;
+                early.deadline = Some(config.deadline.map_or(end, |d| d.min(end)));
+                Some(early)
+            }
+            2 => {
+                let late = late?;
+                let open = wait(late.saturating_duration_since(Instant::now()));
+                (open && !config.timed_out()).then(|| config.clone())
+            }
+            _ => None,
+        }
+    })
 }
 
 /// Runs `foreground` while `background` (a prover: SAFE or nothing) runs on a thread of its own,
@@ -764,13 +772,18 @@ fn abstracted_names(voc: &Vocabulary, config: &Config, instances: usize) -> Stri
     names.join(", ")
 }
 
-fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync: bool) -> Outcome {
-    let program = voc.program;
-    let mut stats = Stats::default();
-    let mut cfa = match cfa::build_nested(voc, config.max_locations, instances) {
-        Ok(c) => c,
-        Err(e) => return Outcome::unknown(e.reason(), stats),
-    };
+/// The CFA a safety run works on: `instances` per fork statement, the assertions of inlined
+/// callees assumed, sliced with `config.slice` (with `abstract_sync`, the synchronisation
+/// variables abstracted; nothing to abstract is an error), block-encoded; its sizes in `stats`.
+pub(super) fn safety_cfa(
+    voc: &Vocabulary,
+    config: &Config,
+    instances: usize,
+    abstract_sync: bool,
+    stats: &mut Stats,
+) -> Result<(Cfa, Encoded), UnknownReason> {
+    let mut cfa =
+        cfa::build_nested(voc, config.max_locations, instances).map_err(|e| e.reason())?;
     let assumed = cfa.assume_callee_assertions();
     if debug() && assumed > 0 {
         eprintln!("{assumed} error locations of inlined bodies assumed (library mode)");
@@ -785,10 +798,7 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
         if abstract_sync {
             let abstracted = super::slice::abstract_synchronization(&mut cfa, voc);
             if abstracted.is_empty() {
-                return Outcome::unknown(
-                    UnknownReason::Unsupported("nothing to abstract".into()),
-                    stats,
-                );
+                return Err(UnknownReason::Unsupported("nothing to abstract".into()));
             }
             if debug() {
                 let names: Vec<String> = abstracted.iter().map(|x| voc.name(*x)).collect();
@@ -801,9 +811,17 @@ fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync:
     stats.cfa_locations = cfa.locs.len();
     stats.thread_instances = cfa.threads.len();
     stats.cfa_edges = cfa.edges.len();
-    let enc = match blocks::encode(&cfa, voc, config.block_encoding) {
-        Ok(e) => e,
-        Err(u) => return Outcome::unknown(UnknownReason::Unsupported(u.0), stats),
+    let enc = blocks::encode(&cfa, voc, config.block_encoding)
+        .map_err(|u| UnknownReason::Unsupported(u.0))?;
+    Ok((cfa, enc))
+}
+
+fn run_inner(voc: &Vocabulary, config: &Config, instances: usize, abstract_sync: bool) -> Outcome {
+    let program = voc.program;
+    let mut stats = Stats::default();
+    let (cfa, enc) = match safety_cfa(voc, config, instances, abstract_sync, &mut stats) {
+        Ok(built) => built,
+        Err(why) => return Outcome::unknown(why, stats),
     };
     stats.letters = enc.letters.len();
     if !cfa.is_concurrent() && blocks::reachable_errors(&cfa, &enc).is_empty() {

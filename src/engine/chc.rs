@@ -26,8 +26,8 @@
 //! states at its call and at the callee's exit of the same frame). A SAFE answer is only given
 //! after the solution was re-checked against every clause ([`horn::spacer`]).
 
-use super::blocks::{self, Encoded};
-use super::cfa::{self, Cfa, EdgeKind, LocId};
+use super::blocks::Encoded;
+use super::cfa::{Cfa, EdgeKind, LocId};
 use super::horn::{self, Clause};
 use super::proof::{self, Certificate};
 use super::tracecheck::is_frame_var;
@@ -268,22 +268,32 @@ impl<'v, 'p> Encoding<'v, 'p> {
 }
 
 /// SAFE if z3's Horn solver solves the clauses of `program` (without threads) within the run's
-/// deadline, re-checked; `None` otherwise (the reason in the debug log). The CFA is built, sliced
-/// and block-encoded as for the CEGAR loop. With `config.proof`, the solution gives the invariants
-/// of the loops ([`proof::source_invariants`]), re-checked as a certificate with
-/// `config.check_proof` ([`proof::check`]; a failed check gives `None`); a program with recursive
-/// procedures, whose predicates are relations to a frame's entry state, is then not tried.
+/// deadline, re-checked; `None` otherwise (the reason in the debug log); see [`prove_each`].
 pub fn prove(program: &Program, config: &Config) -> Option<Outcome> {
+    let mut once = Some(config.clone());
+    prove_each(program, config, || once.take())
+}
+
+/// SAFE if z3's Horn solver solves the clauses of `program` (without threads) in one of the
+/// attempts `next` gives (each with its own deadline, until it gives `None`), the solution
+/// re-checked; `None` otherwise (the reason in the debug log). The clauses are built once, from
+/// the CFA built, sliced and block-encoded as for the CEGAR loop ([`cegar::safety_cfa`]). With
+/// `config.proof`, the solution gives the invariants of the loops ([`proof::source_invariants`]),
+/// re-checked as a certificate with `config.check_proof` ([`proof::check`]; a failed check gives
+/// `None`); a program with recursive procedures, whose predicates are relations to a frame's entry
+/// state, is then not tried.
+///
+/// [`cegar::safety_cfa`]: super::cegar::safety_cfa
+pub fn prove_each(
+    program: &Program,
+    config: &Config,
+    mut next: impl FnMut() -> Option<Config>,
+) -> Option<Outcome> {
     let start = Instant::now();
     let voc = Vocabulary::new(program);
     let built = (|| -> Result<_, String> {
-        let mut cfa =
-            cfa::build_nested(&voc, config.max_locations, 1).map_err(|e| e.reason().to_string())?;
-        cfa.assume_callee_assertions();
-        if config.slice {
-            super::slice::slice(&mut cfa, &voc);
-        }
-        let enc = blocks::encode(&cfa, &voc, config.block_encoding).map_err(|u| u.0)?;
+        let (cfa, enc) = super::cegar::safety_cfa(&voc, config, 1, false, &mut Stats::default())
+            .map_err(|e| e.to_string())?;
         let encoding = Encoding::new(&voc, &cfa, &enc)?;
         Ok((cfa, enc, encoding))
     })();
@@ -304,56 +314,59 @@ pub fn prove(program: &Program, config: &Config) -> Option<Outcome> {
         }
         return None;
     }
-    let limit = match config.deadline {
-        Some(d) => d.saturating_duration_since(Instant::now()),
-        None => Duration::from_secs_f64(config.query_timeout_s),
-    };
-    let answer = horn::spacer(
-        config,
-        &encoding.clauses,
-        limit,
-        &is_location_predicate,
-        Some(NICENESS),
-    );
-    if super::cegar::debug() {
-        eprintln!(
-            "Horn clauses: {} predicates, {} clauses, {} variables: {} after {:.3} s",
-            encoding.preds.len(),
-            encoding.clauses.len(),
-            encoding.vars.len(),
-            match &answer {
-                horn::SpacerAnswer::Solved(_) => "solved".to_string(),
-                other => format!("{other:?}"),
-            },
-            start.elapsed().as_secs_f64()
+    while let Some(attempt) = next() {
+        let limit = match attempt.deadline {
+            Some(d) => d.saturating_duration_since(Instant::now()),
+            None => Duration::from_secs_f64(attempt.query_timeout_s),
+        };
+        let answer = horn::spacer(
+            &attempt,
+            &encoding.clauses,
+            limit,
+            &is_location_predicate,
+            Some(NICENESS),
         );
-    }
-    let horn::SpacerAnswer::Solved(defs) = answer else {
-        return None;
-    };
-    let mut stats = Stats::default();
-    let proof = if (config.proof || config.check_proof) && !encoding.nested {
-        match encoding.certificate(&defs) {
-            Some(cert) => match certified(&voc, &cfa, &enc, &cert, config, &mut stats) {
-                Ok(p) => p,
-                Err(why) => {
-                    if super::cegar::debug() {
-                        eprintln!("Horn clauses: the proof failed ({why})");
-                    }
-                    return None;
-                }
-            },
-            None if config.check_proof => return None,
-            None => Vec::new(),
+        if super::cegar::debug() {
+            eprintln!(
+                "Horn clauses: {} predicates, {} clauses, {} variables: {} after {:.3} s",
+                encoding.preds.len(),
+                encoding.clauses.len(),
+                encoding.vars.len(),
+                match &answer {
+                    horn::SpacerAnswer::Solved(_) => "solved".to_string(),
+                    other => format!("{other:?}"),
+                },
+                start.elapsed().as_secs_f64()
+            );
         }
-    } else {
-        Vec::new()
-    };
-    Some(Outcome::safe(
-        Some("an invariant per location found by z3's Horn solver and re-checked".into()),
-        proof,
-        stats,
-    ))
+        let horn::SpacerAnswer::Solved(defs) = answer else {
+            continue;
+        };
+        let mut stats = Stats::default();
+        let proof = if (config.proof || config.check_proof) && !encoding.nested {
+            match encoding.certificate(&defs) {
+                Some(cert) => match certified(&voc, &cfa, &enc, &cert, &attempt, &mut stats) {
+                    Ok(p) => p,
+                    Err(why) => {
+                        if super::cegar::debug() {
+                            eprintln!("Horn clauses: the proof failed ({why})");
+                        }
+                        return None;
+                    }
+                },
+                None if config.check_proof => return None,
+                None => Vec::new(),
+            }
+        } else {
+            Vec::new()
+        };
+        return Some(Outcome::safe(
+            Some("an invariant per location found by z3's Horn solver and re-checked".into()),
+            proof,
+            stats,
+        ));
+    }
+    None
 }
 
 /// The source's loop invariants of a certificate, checked with `config.check_proof`.
